@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "policy/policy.h"
+
+#include <stdlib.h>
+
+void ltd_policy_init(struct ltd_policy *p)
+{
+	*p = (struct ltd_policy){
+		.protect_git = true,
+		.network = LTD_NET_NONE,
+	};
+}
+
+void ltd_policy_free(struct ltd_policy *p)
+{
+	for (size_t i = 0; i < p->n_mounts; i++) {
+		free(p->mounts[i].src);
+		free(p->mounts[i].dst);
+	}
+	for (size_t i = 0; i < p->n_env; i++) {
+		free(p->env[i].key);
+		free(p->env[i].val);
+	}
+	for (char **a = p->argv; a && *a; a++)
+		free(*a);
+	free(p->argv);
+	free(p->mounts);
+	free(p->env);
+	free(p->project);
+	free(p->chdir);
+	free(p->hostname);
+	free(p->id.user);
+	free(p->id.group);
+	free(p->id.home);
+	free(p->id.shell);
+	*p = (struct ltd_policy){ 0 };
+}

@@ -1,0 +1,397 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Cage init: pid 1 of the new pid namespace.  It builds the cage from the
+ * ordered steps below while it still holds capabilities in its own user
+ * namespace, starts the command, drops its own privileges, and then only
+ * forwards signals and reaps.  When it exits the kernel kills everything
+ * left in the pid namespace, so nothing outlives the run.
+ */
+#include "runtime/cage.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "runtime/cleanup.h"
+#include "runtime/signals.h"
+#include "seccomp/seccomp.h"
+
+extern char **environ;
+
+static void send_msg(int sock, int type, int value, const struct ltd_err *err)
+{
+	struct ltd_msg m = { .type = type, .value = value };
+
+	if (err)
+		m.err = *err;
+	/* Best effort: a launcher that is gone takes us with it anyway. */
+	(void)!send(sock, &m, sizeof(m), MSG_NOSIGNAL);
+}
+
+static int write_file(const char *path, const char *text, struct ltd_err *err)
+{
+	_cleanup_close_ int fd = open(path, O_WRONLY | O_CLOEXEC);
+	size_t len = strlen(text);
+
+	if (fd < 0 || write(fd, text, len) != (ssize_t)len)
+		return ltd_err_sys(err, "write %s", path);
+	return 0;
+}
+
+static int step_die_with_launcher(struct ltd_cage *c, struct ltd_err *err)
+{
+	struct pollfd pfd = { .fd = c->launcher_pidfd, .events = POLLIN };
+
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+		return ltd_err_sys(err, "PR_SET_PDEATHSIG");
+	/* The launcher may have died before the line above took effect. */
+	if (poll(&pfd, 1, 0) != 0)
+		return ltd_err_set(err, ESRCH, "the launcher is gone");
+	ltd_closep(&c->launcher_pidfd);
+	c->launcher_pidfd = -1;
+	return 0;
+}
+
+static int step_non_dumpable(struct ltd_cage *c, struct ltd_err *err)
+{
+	if (prctl(PR_SET_DUMPABLE, 0) < 0)
+		return ltd_err_sys(err, "PR_SET_DUMPABLE");
+	return 0;
+}
+
+/*
+ * Init is a copy of the launcher: its memory still holds the launcher's
+ * environment and arguments, which /proc/1/environ and /proc/1/cmdline
+ * would show.  Non-dumpable hides environ; wipe both anyway.
+ */
+static int step_scrub_memory(struct ltd_cage *c, struct ltd_err *err)
+{
+	char **a = c->launcher_argv;
+	size_t len;
+
+	for (char **e = environ; e && *e; e++)
+		explicit_bzero(*e, strlen(*e));
+	environ = NULL;
+	/* The kernel shows the argument area as it is now: from argv[0] to
+	 * the end of the last argument, contiguous on the initial stack. */
+	if (a && a[0]) {
+		while (a[1])
+			a++;
+		len = (size_t)(a[0] + strlen(a[0]) - c->launcher_argv[0]);
+		explicit_bzero(c->launcher_argv[0], len);
+		snprintf(c->launcher_argv[0], len + 1, "ltd-init");
+	}
+	prctl(PR_SET_NAME, "ltd-init");
+	return 0;
+}
+
+static int step_close_fds(struct ltd_cage *c, struct ltd_err *err)
+{
+	int keep = c->sock;
+
+	if (keep > 3 && close_range(3, (unsigned)keep - 1, 0) < 0)
+		return ltd_err_sys(err, "close_range");
+	if (close_range((unsigned)keep + 1, ~0U, 0) < 0)
+		return ltd_err_sys(err, "close_range");
+	return 0;
+}
+
+static int step_id_maps(struct ltd_cage *c, struct ltd_err *err)
+{
+	const struct ltd_identity *id = &c->policy->id;
+	char map[64];
+	int ret;
+
+	/* Unprivileged: one id each, mapped to itself, and no setgroups so
+	 * a group cannot be dropped to get past a deny-by-group rule. */
+	ret = write_file("/proc/self/setgroups", "deny", err);
+	snprintf(map, sizeof(map), "%u %u 1\n", (unsigned)id->uid,
+		 (unsigned)id->uid);
+	if (!ret)
+		ret = write_file("/proc/self/uid_map", map, err);
+	snprintf(map, sizeof(map), "%u %u 1\n", (unsigned)id->gid,
+		 (unsigned)id->gid);
+	if (!ret)
+		ret = write_file("/proc/self/gid_map", map, err);
+	return ret;
+}
+
+static int step_new_session(struct ltd_cage *c, struct ltd_err *err)
+{
+	if (setsid() < 0)
+		return ltd_err_sys(err, "setsid");
+	return 0;
+}
+
+static int step_hostname(struct ltd_cage *c, struct ltd_err *err)
+{
+	const char *h = c->policy->hostname ? c->policy->hostname
+					    : LTD_DEFAULT_HOSTNAME;
+
+	if (sethostname(h, strlen(h)) < 0)
+		return ltd_err_sys(err, "sethostname");
+	return 0;
+}
+
+static int step_loopback(struct ltd_cage *c, struct ltd_err *err)
+{
+	_cleanup_close_ int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	struct ifreq ifr = { .ifr_name = "lo" };
+
+	if (fd < 0 || ioctl(fd, SIOCGIFFLAGS, &ifr) < 0)
+		return ltd_err_sys(err, "get lo flags");
+	ifr.ifr_flags |= IFF_UP;
+	if (ioctl(fd, SIOCSIFFLAGS, &ifr) < 0)
+		return ltd_err_sys(err, "bring lo up");
+	return 0;
+}
+
+static int step_mount_private(struct ltd_cage *c, struct ltd_err *err)
+{
+	return ltd_mounts_make_private(err);
+}
+
+static int step_open_sources(struct ltd_cage *c, struct ltd_err *err)
+{
+	return ltd_mounts_open_sources(c->plan, &c->mnt, err);
+}
+
+static int step_root_tmpfs(struct ltd_cage *c, struct ltd_err *err)
+{
+	return ltd_mounts_make_root(&c->mnt, err);
+}
+
+static int step_mount_plan(struct ltd_cage *c, struct ltd_err *err)
+{
+	return ltd_mounts_apply(c->plan, &c->mnt, err);
+}
+
+static int step_pivot_root(struct ltd_cage *c, struct ltd_err *err)
+{
+	return ltd_mounts_pivot(&c->mnt, err);
+}
+
+/* In order.  The launcher has checked everything a user can fix; a failure
+ * here is the host refusing something, reported with the step's name. */
+const struct ltd_step ltd_init_steps[] = {
+	{ "die-with-launcher", "a SIGKILLed launcher takes the cage with it",
+	  step_die_with_launcher },
+	{ "scrub-memory", "the launcher's environment stays outside",
+	  step_scrub_memory },
+	{ "close-fds", "no inherited descriptor reaches the cage",
+	  step_close_fds },
+	{ "id-maps", "the invoking user's own uid/gid, setgroups denied; "
+	  "while /proc/self is still ours to write",
+	  step_id_maps },
+	{ "non-dumpable", "no /proc/1/exe, /proc/1/mem or ptrace from inside",
+	  step_non_dumpable },
+	{ "new-session", "terminal signals reach the launcher only, once",
+	  step_new_session },
+	{ "hostname", "a sandbox host name", step_hostname },
+	{ "loopback", "lo up in the new network namespace", step_loopback },
+	{ "mount-private", "no mount event propagates to the host",
+	  step_mount_private },
+	{ "open-sources", "clone host sources while host paths are visible",
+	  step_open_sources },
+	{ "root-tmpfs", "a fresh, empty root", step_root_tmpfs },
+	{ "mount-plan", "rootfs, /etc, /dev, /proc, /tmp, home, project, binds",
+	  step_mount_plan },
+	{ "pivot-root", "enter the new root, detach the host's",
+	  step_pivot_root },
+	{ NULL, NULL, NULL },
+};
+
+static int cmd_new_session(struct ltd_cage *c, struct ltd_err *err)
+{
+	if (setsid() < 0)
+		return ltd_err_sys(err, "setsid");
+	return 0;
+}
+
+static int cmd_signals(struct ltd_cage *c, struct ltd_err *err)
+{
+	return ltd_signals_reset(err);
+}
+
+static int cmd_chdir(struct ltd_cage *c, struct ltd_err *err)
+{
+	const char *dir = c->policy->chdir ? c->policy->chdir
+					   : c->policy->project;
+
+	if (chdir(dir) < 0)
+		return ltd_err_sys(err, "--chdir '%s'", dir);
+	return 0;
+}
+
+static int cmd_close_fds(struct ltd_cage *c, struct ltd_err *err)
+{
+	int keep = c->exec_pipe[1];
+
+	/* Only stdio and the close-on-exec error pipe remain. */
+	if (keep > 3 && close_range(3, (unsigned)keep - 1, 0) < 0)
+		return ltd_err_sys(err, "close_range");
+	if (close_range((unsigned)keep + 1, ~0U, 0) < 0)
+		return ltd_err_sys(err, "close_range");
+	return 0;
+}
+
+static int cmd_drop_caps(struct ltd_cage *c, struct ltd_err *err)
+{
+	return ltd_caps_drop_all(err);
+}
+
+static int cmd_no_new_privs(struct ltd_cage *c, struct ltd_err *err)
+{
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return ltd_err_sys(err, "PR_SET_NO_NEW_PRIVS");
+	return 0;
+}
+
+static int cmd_seccomp(struct ltd_cage *c, struct ltd_err *err)
+{
+	return c->seccomp ? ltd_seccomp_load(c->seccomp, err) : 0;
+}
+
+/* The command's own steps, after fork from init.  Seccomp comes last: the
+ * filter is the tightest, and every step before needs syscalls it denies. */
+const struct ltd_step ltd_command_steps[] = {
+	{ "new-session", "the command leads a session with no terminal of ours",
+	  cmd_new_session },
+	{ "signals", "default dispositions, nothing blocked", cmd_signals },
+	{ "chdir", "start in the project or --chdir", cmd_chdir },
+	{ "close-fds", "every fd above 2 closed", cmd_close_fds },
+	{ "drop-caps", "every capability set empty, securebits locked",
+	  cmd_drop_caps },
+	{ "no-new-privs", "no setuid or file capability gains",
+	  cmd_no_new_privs },
+	{ "seccomp", "the syscall filter, last before execve", cmd_seccomp },
+	{ NULL, NULL, NULL },
+};
+
+static int run_steps(const struct ltd_step *steps, struct ltd_cage *c,
+		     struct ltd_err *err)
+{
+	for (const struct ltd_step *s = steps; s->name; s++) {
+		int ret = s->run(c, err);
+
+		if (ret < 0) {
+			ltd_err_step(err, s->name);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+__attribute__((noreturn)) static void command_main(struct ltd_cage *c)
+{
+	struct ltd_err err = { 0 };
+
+	if (run_steps(ltd_command_steps, c, &err) == 0) {
+		environ = c->envp;
+		execvp(c->policy->argv[0], c->policy->argv);
+		ltd_err_sys(&err, "cannot execute '%s'", c->policy->argv[0]);
+		ltd_err_step(&err, "exec");
+	}
+	(void)!write(c->exec_pipe[1], &err, sizeof(err));
+	_exit(127);
+}
+
+/* Wait for execve: the pipe closes on success or carries the error. */
+static int spawn_command(struct ltd_cage *c, struct ltd_err *err)
+{
+	ssize_t n;
+
+	if (pipe2(c->exec_pipe, O_CLOEXEC) < 0)
+		return ltd_err_sys(err, "pipe");
+	c->cmd_pid = fork();
+	if (c->cmd_pid < 0)
+		return ltd_err_sys(err, "fork command");
+	if (c->cmd_pid == 0) {
+		close(c->exec_pipe[0]);
+		command_main(c);
+	}
+	close(c->exec_pipe[1]);
+	do
+		n = read(c->exec_pipe[0], err, sizeof(*err));
+	while (n < 0 && errno == EINTR);
+	close(c->exec_pipe[0]);
+	if (n == (ssize_t)sizeof(*err))
+		return -err->code;
+	return 0;
+}
+
+/* Forward signals to the command, reap everything, report its status. */
+__attribute__((noreturn)) static void supervise(struct ltd_cage *c, int sfd)
+{
+	struct signalfd_siginfo si;
+	int status;
+
+	for (;;) {
+		pid_t pid;
+
+		if (read(sfd, &si, sizeof(si)) != sizeof(si)) {
+			if (errno == EINTR)
+				continue;
+			_exit(1);
+		}
+		if (si.ssi_signo != SIGCHLD) {
+			kill(c->cmd_pid, (int)si.ssi_signo);
+			continue;
+		}
+		while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+			if (pid != c->cmd_pid)
+				continue; /* an orphan, reaped */
+			send_msg(c->sock, LTD_MSG_EXITED, status, NULL);
+			_exit(0);
+		}
+	}
+}
+
+void ltd_cage_init(struct ltd_cage *c)
+{
+	struct ltd_err err = { 0 };
+	int sfd, ret;
+
+	c->mnt.rootfd = -1;
+	ret = run_steps(ltd_init_steps, c, &err);
+	if (ret < 0) {
+		send_msg(c->sock, LTD_MSG_SETUP_ERROR, 0, &err);
+		_exit(1);
+	}
+	/* Signals stay blocked (the launcher blocked them before clone) and
+	 * are read here; the command resets them before execve. */
+	sfd = ltd_signals_fd(&err);
+	if (sfd < 0) {
+		ltd_err_step(&err, "signalfd");
+		send_msg(c->sock, LTD_MSG_SETUP_ERROR, 0, &err);
+		_exit(1);
+	}
+	ret = spawn_command(c, &err);
+	if (ret < 0) {
+		int type = strcmp(err.step, "exec") == 0 ? LTD_MSG_EXEC_ERROR
+							 : LTD_MSG_SETUP_ERROR;
+
+		send_msg(c->sock, type, 0, &err);
+		_exit(1);
+	}
+	/* Init keeps nothing it could be tricked into using. */
+	if (ltd_caps_drop_all(&err) < 0) {
+		ltd_err_step(&err, "init-drop-caps");
+		kill(c->cmd_pid, SIGKILL);
+		send_msg(c->sock, LTD_MSG_SETUP_ERROR, 0, &err);
+		_exit(1);
+	}
+	send_msg(c->sock, LTD_MSG_STARTED, c->cmd_pid, NULL);
+	supervise(c, sfd);
+}

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The cage: its init (pid 1 of the new pid namespace) and the command it
+ * starts.  Everything here runs after clone(); everything it needs was
+ * built and checked by the launcher before.
+ */
+#ifndef LTD_CAGE_H
+#define LTD_CAGE_H
+
+#include <sys/types.h>
+
+#include "policy/policy.h"
+#include "runtime/error.h"
+#include "runtime/mounts.h"
+
+struct ltd_bpf;
+
+/* What init tells the launcher over the setup socket, one per datagram. */
+enum ltd_msg_type {
+	LTD_MSG_SETUP_ERROR = 1, /* a setup step failed: exit 125 */
+	LTD_MSG_EXEC_ERROR,	 /* execve failed: 126 or 127 */
+	LTD_MSG_STARTED,	 /* the command runs; value = its pid in cage */
+	LTD_MSG_EXITED,		 /* value = the command's wait status */
+};
+
+struct ltd_msg {
+	int type;
+	int value;
+	struct ltd_err err;
+};
+
+/* Everything the cage needs, prepared by the launcher before clone(). */
+struct ltd_cage {
+	const struct ltd_policy *policy;
+	const struct ltd_plan *plan;
+	const struct ltd_bpf *seccomp; /* NULL: no filter */
+	char **envp;
+	int sock;	   /* init's end of the setup socket */
+	int launcher_pidfd; /* to notice a launcher that died before us */
+	char **launcher_argv; /* wiped: /proc/1/cmdline would show it */
+
+	/* state while init builds the cage */
+	struct ltd_mount_state mnt;
+	int exec_pipe[2]; /* command -> init: why execve failed */
+	pid_t cmd_pid;
+};
+
+struct ltd_step {
+	const char *name;
+	const char *why;
+	int (*run)(struct ltd_cage *c, struct ltd_err *err);
+};
+
+/* The ordered setup steps, exported so tests and --explain can list them. */
+extern const struct ltd_step ltd_init_steps[];
+extern const struct ltd_step ltd_command_steps[];
+
+/* Run as pid 1 of the cage; never returns. */
+__attribute__((noreturn)) void ltd_cage_init(struct ltd_cage *c);
+
+/* Drop every capability set and lock the securebits; used by init and the
+ * command alike. */
+int ltd_caps_drop_all(struct ltd_err *err);
+
+#endif

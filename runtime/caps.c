@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Leave the cage's processes with no capability in any set: bounding,
+ * ambient, inheritable, permitted, effective.  The securebits are locked
+ * first so that no later execve (even of a uid-0 binary) can give any back.
+ */
+#include "runtime/cage.h"
+
+#include <errno.h>
+#include <linux/securebits.h>
+#include <sys/capability.h>
+#include <sys/prctl.h>
+
+int ltd_caps_drop_all(struct ltd_err *err)
+{
+	cap_t empty = NULL;
+	int ret = 0;
+
+	/* Needs CAP_SETPCAP, so before the capsets are cleared. */
+	if (cap_set_secbits(SECBIT_NOROOT | SECBIT_NOROOT_LOCKED |
+			    SECBIT_NO_SETUID_FIXUP |
+			    SECBIT_NO_SETUID_FIXUP_LOCKED |
+			    SECBIT_KEEP_CAPS_LOCKED |
+			    SECBIT_NO_CAP_AMBIENT_RAISE |
+			    SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED) < 0)
+		return ltd_err_sys(err, "lock securebits");
+	for (cap_value_t cap = 0; cap < cap_max_bits(); cap++)
+		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0)
+			return ltd_err_sys(err, "drop bounding capability %d",
+					   cap);
+	if (cap_reset_ambient() < 0)
+		return ltd_err_sys(err, "clear ambient capabilities");
+	empty = cap_init();
+	if (!empty)
+		return ltd_err_sys(err, "cap_init");
+	if (cap_set_proc(empty) < 0)
+		ret = ltd_err_sys(err, "clear capability sets");
+	cap_free(empty);
+	return ret;
+}

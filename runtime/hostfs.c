@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The impure half of the mount plan: look at the host before building it,
+ * and check the built plan against the host before any namespace exists.
+ */
+#include "runtime/mountplan.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int ltd_hostfs_probe(struct ltd_hostfs *h, struct ltd_err *err)
+{
+	static const char *const top[] = { "bin",   "sbin",  "lib",
+					   "lib32", "lib64", "libx32" };
+	static const char *const etc[] = {
+		"ld.so.cache",	 "ld.so.conf",	   "ld.so.conf.d",
+		"ssl",		 "ca-certificates", "alternatives",
+		"localtime",	 "timezone",	   "nsswitch.conf",
+		"host.conf",	 "gai.conf",	   "protocols",
+		"services",	 "os-release",	   "debian_version",
+		"mime.types",	 "inputrc",	   "bash.bashrc",
+		"profile",	 "gitconfig",	   "ssh/ssh_config",
+		"ssh/ssh_config.d", "environment", "locale.alias",
+		"perl",		 "python3",	   "python3.11",
+		"java-17-openjdk",
+	};
+	char path[64];
+	struct stat st;
+
+	*h = (struct ltd_hostfs){ 0 };
+	for (size_t i = 0; i < sizeof(top) / sizeof(top[0]); i++) {
+		ssize_t n;
+
+		snprintf(path, sizeof(path), "/%s", top[i]);
+		if (lstat(path, &st) < 0)
+			continue;
+		if (S_ISLNK(st.st_mode)) {
+			n = readlink(path, h->top[h->n_top].target,
+				     sizeof(h->top[0].target) - 1);
+			if (n <= 0)
+				continue;
+			h->top[h->n_top].target[n] = '\0';
+		} else if (!S_ISDIR(st.st_mode)) {
+			continue;
+		}
+		snprintf(h->top[h->n_top].name, sizeof(h->top[0].name), "%s",
+			 top[i]);
+		h->n_top++;
+	}
+	for (size_t i = 0; i < sizeof(etc) / sizeof(etc[0]); i++) {
+		snprintf(path, sizeof(path), "/etc/%s", etc[i]);
+		/* stat, not lstat: a dangling link is as good as missing. */
+		if (stat(path, &st) < 0 || h->n_etc >= LTD_HOSTFS_MAX)
+			continue;
+		snprintf(h->etc[h->n_etc++], sizeof(h->etc[0]), "%s", etc[i]);
+	}
+	(void)err;
+	return 0;
+}
+
+int ltd_plan_check_host(const struct ltd_plan *plan, struct ltd_err *err)
+{
+	struct stat st;
+
+	for (size_t i = 0; i < plan->n; i++) {
+		const struct ltd_plan_entry *e = &plan->e[i];
+		const struct ltd_plan_entry *c;
+		char host[8192];
+
+		if ((e->op == LTD_OP_BIND_RO || e->op == LTD_OP_BIND_RW ||
+		     e->op == LTD_OP_DEV) &&
+		    stat(e->src, &st) < 0 && !(e->flags & LTD_PF_OPTIONAL))
+			return ltd_err_sys(err, "%s: source '%s'", e->why,
+					   e->src);
+		if (e->cover < 0 || (e->flags & LTD_PF_CREATE) ||
+		    (e->flags & LTD_PF_OPTIONAL))
+			continue;
+		c = &plan->e[e->cover];
+		if (c->op != LTD_OP_BIND_RO && c->op != LTD_OP_BIND_RW)
+			continue;
+		/* The mount point would be inside a host directory. */
+		snprintf(host, sizeof(host), "%s%s", c->src,
+			 e->dst + (strcmp(c->dst, "/") ? strlen(c->dst) : 0));
+		if (lstat(host, &st) < 0)
+			return ltd_err_set(
+				err, ENOENT,
+				"%s: destination '%s' does not exist inside "
+				"'%s', which is bound from the host; "
+				"ltd-native will not create it there",
+				e->why, e->dst, c->dst);
+	}
+	return 0;
+}

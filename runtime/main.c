@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The CLI: pick the subcommand, call one library entry point, choose the
+ * exit status.  Nothing else lives here.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "policy/policy.h"
+#include "runtime/run.h"
+
+#ifndef LTD_VERSION
+#define LTD_VERSION "0.1.0"
+#endif
+
+static void usage(FILE *out)
+{
+	fputs("usage: ltd-native run [OPTIONS] -- COMMAND [ARGS...]\n"
+	      "       ltd-native --help | --version\n"
+	      "\n"
+	      "Run COMMAND in a rootless cage: its own user, mount, pid, net,\n"
+	      "ipc, uts and cgroup namespaces; the host's /usr read-only; the\n"
+	      "project read-write; a fresh home; no capabilities.\n"
+	      "\n"
+	      "Exit status: COMMAND's own; 128+N if it died of signal N;\n"
+	      "125 for an error of ltd-native; 126 if COMMAND cannot be\n"
+	      "executed; 127 if it is not found.\n"
+	      "\n"
+	      "'ltd-native run --help' lists the run options.\n",
+	      out);
+}
+
+static int cmd_run(int argc, char **argv, char **launcher_argv)
+{
+	struct ltd_policy p;
+	struct ltd_err err = { 0 };
+	int ret;
+
+	for (int i = 0; i < argc && strcmp(argv[i], "--") != 0; i++) {
+		if (strcmp(argv[i], "--help") == 0) {
+			printf("usage: ltd-native run [OPTIONS] -- COMMAND "
+			       "[ARGS...]\n\noptions:\n");
+			ltd_policy_print_help(stdout);
+			return 0;
+		}
+	}
+	ltd_policy_init(&p);
+	ret = ltd_policy_parse_run(&p, argc, argv, &err);
+	if (ret < 0) {
+		ltd_err_print(&err);
+		ltd_policy_free(&p);
+		return LTD_EXIT_RUNTIME;
+	}
+	ret = ltd_run(&p, launcher_argv);
+	ltd_policy_free(&p);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return LTD_EXIT_RUNTIME;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		usage(stdout);
+		return 0;
+	}
+	if (strcmp(argv[1], "--version") == 0) {
+		printf("ltd-native %s\n", LTD_VERSION);
+		return 0;
+	}
+	if (strcmp(argv[1], "run") == 0)
+		return cmd_run(argc - 2, argv + 2, argv);
+	fprintf(stderr, "ltd-native: unknown command '%s' (see 'ltd-native "
+			"--help')\n",
+		argv[1]);
+	return LTD_EXIT_RUNTIME;
+}

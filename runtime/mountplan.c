@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Build the mount plan.  Pure: everything it knows about the host comes in
+ * through struct ltd_hostfs, so tests can feed it any host they like.
+ */
+#include "runtime/mountplan.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Device nodes bound from the host; nothing else of /dev goes in. */
+static const char *const dev_nodes[] = { "null", "zero", "full", "random",
+					 "urandom", "tty" };
+
+/* /proc entries that leak host state or poke the kernel. */
+static const char *const proc_masked[] = {
+	"/proc/kcore",	      "/proc/keys",	    "/proc/latency_stats",
+	"/proc/timer_list",   "/proc/sched_debug",  "/proc/sysrq-trigger",
+	"/proc/kallsyms",     "/proc/kpagecount",   "/proc/kpageflags",
+	"/proc/kpagecgroup",  "/proc/config.gz",    "/proc/acpi",
+	"/proc/scsi",	      "/proc/asound",	    "/proc/firmware",
+	"/proc/driver",	      "/proc/kmsg",
+};
+static const char *const proc_ro[] = { "/proc/sys", "/proc/irq", "/proc/bus",
+				       "/proc/fs" };
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+bool ltd_path_is_under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	if (strcmp(dir, "/") == 0)
+		return path[0] == '/';
+	return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
+const char *ltd_plan_op_name(enum ltd_plan_op op)
+{
+	static const char *const names[] = {
+		[LTD_OP_BIND_RO] = "ro-bind", [LTD_OP_BIND_RW] = "bind",
+		[LTD_OP_DEV] = "dev",	      [LTD_OP_TMPFS] = "tmpfs",
+		[LTD_OP_SYMLINK] = "symlink", [LTD_OP_FILE] = "file",
+		[LTD_OP_PROC] = "proc",	      [LTD_OP_DEVPTS] = "devpts",
+		[LTD_OP_MASK] = "mask",	      [LTD_OP_RO_OVER] = "ro-over",
+		[LTD_OP_SEAL] = "seal",
+	};
+
+	return op < ARRAY_SIZE(names) ? names[op] : "?";
+}
+
+static int add(struct ltd_plan *plan, enum ltd_plan_op op, const char *src,
+	       const char *dst, const char *why, struct ltd_err *err)
+{
+	struct ltd_plan_entry *e;
+
+	e = realloc(plan->e, (plan->n + 1) * sizeof(*e));
+	if (!e)
+		return ltd_err_set(err, ENOMEM, "out of memory");
+	plan->e = e;
+	e = &plan->e[plan->n];
+	*e = (struct ltd_plan_entry){ .op = op, .why = why, .cover = -1 };
+	e->dst = strdup(dst);
+	e->src = src ? strdup(src) : NULL;
+	if (!e->dst || (src && !e->src)) {
+		free(e->dst);
+		free(e->src);
+		return ltd_err_set(err, ENOMEM, "out of memory");
+	}
+	plan->n++;
+	return 0;
+}
+
+/* add() returning the new entry, or NULL with @err filled. */
+static struct ltd_plan_entry *add_e(struct ltd_plan *plan,
+				    enum ltd_plan_op op, const char *src,
+				    const char *dst, const char *why,
+				    struct ltd_err *err)
+{
+	return add(plan, op, src, dst, why, err) < 0 ? NULL
+						     : &plan->e[plan->n - 1];
+}
+
+static int add_file(struct ltd_plan *plan, const char *dst, char *content,
+		    mode_t mode, struct ltd_err *err)
+{
+	struct ltd_plan_entry *e;
+
+	if (!content)
+		return ltd_err_set(err, ENOMEM, "out of memory");
+	e = add_e(plan, LTD_OP_FILE, NULL, dst, "generated", err);
+	if (!e) {
+		free(content);
+		return -ENOMEM;
+	}
+	e->content = content;
+	e->mode = mode;
+	return 0;
+}
+
+static int add_tmpfs(struct ltd_plan *plan, const char *dst, mode_t mode,
+		     const char *why, struct ltd_err *err)
+{
+	struct ltd_plan_entry *e = add_e(plan, LTD_OP_TMPFS, NULL, dst, why,
+					 err);
+
+	if (!e)
+		return -ENOMEM;
+	e->mode = mode;
+	return 0;
+}
+
+char *ltd_passwd_content(const struct ltd_identity *id)
+{
+	char *s = NULL;
+
+	if (asprintf(&s,
+		     "%s:x:%u:%u:%s:%s:%s\n"
+		     "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n",
+		     id->user, (unsigned)id->uid, (unsigned)id->gid, id->user,
+		     id->home, id->shell) < 0)
+		return NULL;
+	return s;
+}
+
+char *ltd_group_content(const struct ltd_identity *id)
+{
+	char *s = NULL;
+
+	if (asprintf(&s, "%s:x:%u:\nnogroup:x:65534:\n", id->group,
+		     (unsigned)id->gid) < 0)
+		return NULL;
+	return s;
+}
+
+static char *hosts_content(const char *hostname)
+{
+	char *s = NULL;
+
+	if (asprintf(&s,
+		     "127.0.0.1\tlocalhost %s\n"
+		     "::1\tlocalhost ip6-localhost ip6-loopback\n",
+		     hostname) < 0)
+		return NULL;
+	return s;
+}
+
+static int plan_rootfs(struct ltd_plan *plan, const struct ltd_hostfs *h,
+		       struct ltd_err *err)
+{
+	char path[64];
+	int ret;
+
+	ret = add(plan, LTD_OP_BIND_RO, "/usr", "/usr", "rootfs", err);
+	for (size_t i = 0; ret == 0 && i < h->n_top; i++) {
+		snprintf(path, sizeof(path), "/%s", h->top[i].name);
+		if (h->top[i].target[0])
+			ret = add(plan, LTD_OP_SYMLINK, h->top[i].target, path,
+				  "rootfs", err);
+		else
+			ret = add(plan, LTD_OP_BIND_RO, path, path, "rootfs",
+				  err);
+	}
+	for (size_t i = 0; ret == 0 && i < h->n_etc; i++) {
+		snprintf(path, sizeof(path), "/etc/%s", h->etc[i]);
+		ret = add(plan, LTD_OP_BIND_RO, path, path, "rootfs", err);
+	}
+	return ret;
+}
+
+static int plan_generated_etc(struct ltd_plan *plan,
+			      const struct ltd_policy *p, struct ltd_err *err)
+{
+	const char *host = p->hostname ? p->hostname : LTD_DEFAULT_HOSTNAME;
+	char *name = NULL;
+	int ret;
+
+	ret = add_file(plan, "/etc/passwd", ltd_passwd_content(&p->id), 0644,
+		       err);
+	if (!ret)
+		ret = add_file(plan, "/etc/group", ltd_group_content(&p->id),
+			       0644, err);
+	if (!ret)
+		ret = add_file(plan, "/etc/hosts", hosts_content(host), 0644,
+			       err);
+	if (!ret && asprintf(&name, "%s\n", host) >= 0)
+		ret = add_file(plan, "/etc/hostname", name, 0644, err);
+	else if (!ret)
+		ret = ltd_err_set(err, ENOMEM, "out of memory");
+	/* No resolver in --network none: say so rather than point anywhere. */
+	if (!ret)
+		ret = add_file(plan, "/etc/resolv.conf",
+			       strdup("# ltd-native: no DNS (--network none)\n"),
+			       0644, err);
+	return ret;
+}
+
+static int plan_dev(struct ltd_plan *plan, struct ltd_err *err)
+{
+	static const char *const links[][2] = {
+		{ "/proc/self/fd", "/dev/fd" },
+		{ "/proc/self/fd/0", "/dev/stdin" },
+		{ "/proc/self/fd/1", "/dev/stdout" },
+		{ "/proc/self/fd/2", "/dev/stderr" },
+		{ "pts/ptmx", "/dev/ptmx" },
+	};
+	char path[32];
+	int ret;
+
+	ret = add_tmpfs(plan, "/dev", 0755, "dev", err);
+	for (size_t i = 0; !ret && i < ARRAY_SIZE(dev_nodes); i++) {
+		snprintf(path, sizeof(path), "/dev/%s", dev_nodes[i]);
+		ret = add(plan, LTD_OP_DEV, path, path, "dev", err);
+	}
+	for (size_t i = 0; !ret && i < ARRAY_SIZE(links); i++)
+		ret = add(plan, LTD_OP_SYMLINK, links[i][0], links[i][1], "dev",
+			  err);
+	if (!ret)
+		ret = add(plan, LTD_OP_DEVPTS, NULL, "/dev/pts", "dev", err);
+	if (!ret)
+		ret = add_tmpfs(plan, "/dev/shm", 01777, "dev", err);
+	return ret;
+}
+
+static int plan_proc(struct ltd_plan *plan, struct ltd_err *err)
+{
+	int ret = add(plan, LTD_OP_PROC, NULL, "/proc", "proc", err);
+
+	for (size_t i = 0; !ret && i < ARRAY_SIZE(proc_masked); i++)
+		ret = add(plan, LTD_OP_MASK, NULL, proc_masked[i], "proc", err);
+	for (size_t i = 0; !ret && i < ARRAY_SIZE(proc_ro); i++)
+		ret = add(plan, LTD_OP_RO_OVER, NULL, proc_ro[i], "proc", err);
+	/* Masks and read-only entries that this kernel lacks are skipped. */
+	for (size_t i = 0; i < plan->n; i++)
+		if (plan->e[i].op == LTD_OP_MASK ||
+		    plan->e[i].op == LTD_OP_RO_OVER)
+			plan->e[i].flags |= LTD_PF_OPTIONAL;
+	return ret;
+}
+
+static int plan_project(struct ltd_plan *plan, const struct ltd_policy *p,
+			struct ltd_err *err)
+{
+	static const char *const protected[] = { ".git/hooks", ".git/config" };
+	struct ltd_plan_entry *e;
+	char *path = NULL;
+	int ret;
+
+	ret = add(plan, LTD_OP_BIND_RW, p->project, p->project, "--project",
+		  err);
+	for (size_t i = 0; !ret && p->protect_git && i < ARRAY_SIZE(protected);
+	     i++) {
+		if (asprintf(&path, "%s/%s", p->project, protected[i]) < 0)
+			return ltd_err_set(err, ENOMEM, "out of memory");
+		e = add_e(plan, LTD_OP_RO_OVER, NULL, path, "protected", err);
+		free(path);
+		if (!e)
+			return -ENOMEM;
+		e->flags |= LTD_PF_OPTIONAL;
+	}
+	return ret;
+}
+
+static int plan_user_mounts(struct ltd_plan *plan, const struct ltd_policy *p,
+			    struct ltd_err *err)
+{
+	static const enum ltd_plan_op ops[] = {
+		[LTD_UM_RO_BIND] = LTD_OP_BIND_RO,
+		[LTD_UM_BIND] = LTD_OP_BIND_RW,
+		[LTD_UM_TMPFS] = LTD_OP_TMPFS,
+	};
+	int ret = 0;
+
+	for (size_t i = 0; !ret && i < p->n_mounts; i++) {
+		const struct ltd_user_mount *m = &p->mounts[i];
+
+		if (m->kind == LTD_UM_TMPFS)
+			ret = add_tmpfs(plan, m->dst, 0755, m->flag, err);
+		else
+			ret = add(plan, ops[m->kind], m->src, m->dst, m->flag,
+				  err);
+	}
+	return ret;
+}
+
+static bool makes_mount(enum ltd_plan_op op)
+{
+	return op != LTD_OP_SYMLINK && op != LTD_OP_FILE && op != LTD_OP_SEAL;
+}
+
+/*
+ * For each entry, find the mount that holds its mount point: the latest
+ * earlier entry whose destination is dst or an ancestor of it.  A mount
+ * point may be created only inside a tmpfs of ours; anywhere else it would
+ * be created on the host (or in procfs, where it cannot be).
+ */
+static int plan_resolve_covers(struct ltd_plan *plan, struct ltd_err *err)
+{
+	for (size_t j = 0; j < plan->n; j++) {
+		struct ltd_plan_entry *e = &plan->e[j];
+		enum ltd_plan_op cover_op = LTD_OP_TMPFS; /* the root */
+
+		e->cover = -1;
+		for (size_t i = j; i-- > 0;) {
+			if (makes_mount(plan->e[i].op) &&
+			    ltd_path_is_under(e->dst, plan->e[i].dst)) {
+				e->cover = (long)i;
+				cover_op = plan->e[i].op;
+				break;
+			}
+		}
+		if (cover_op == LTD_OP_TMPFS)
+			e->flags |= LTD_PF_CREATE;
+		else if (e->op == LTD_OP_FILE || e->op == LTD_OP_SYMLINK)
+			return ltd_err_set(err, EINVAL,
+					   "%s: cannot create '%s' inside %s "
+					   "'%s'",
+					   e->why, e->dst,
+					   ltd_plan_op_name(cover_op),
+					   plan->e[e->cover].dst);
+	}
+	return 0;
+}
+
+int ltd_plan_build(const struct ltd_policy *p, const struct ltd_hostfs *h,
+		   struct ltd_plan *plan, struct ltd_err *err)
+{
+	int ret;
+
+	*plan = (struct ltd_plan){ 0 };
+	ret = plan_rootfs(plan, h, err);
+	if (!ret)
+		ret = plan_generated_etc(plan, p, err);
+	if (!ret)
+		ret = plan_dev(plan, err);
+	if (!ret)
+		ret = plan_proc(plan, err);
+	if (!ret)
+		ret = add_tmpfs(plan, "/tmp", 01777, "tmp", err);
+	if (!ret)
+		ret = add_tmpfs(plan, p->id.home, 0700, "home", err);
+	if (!ret)
+		ret = plan_project(plan, p, err);
+	if (!ret)
+		ret = plan_user_mounts(plan, p, err);
+	/* /dev holds only our binds and mounts: nothing may be added to it. */
+	if (!ret)
+		ret = add(plan, LTD_OP_SEAL, NULL, "/dev", "dev", err);
+	if (!ret)
+		ret = add(plan, LTD_OP_SEAL, NULL, "/", "rootfs", err);
+	if (!ret)
+		ret = plan_resolve_covers(plan, err);
+	if (ret < 0)
+		ltd_plan_free(plan);
+	return ret;
+}
+
+void ltd_plan_free(struct ltd_plan *plan)
+{
+	for (size_t i = 0; i < plan->n; i++) {
+		free(plan->e[i].src);
+		free(plan->e[i].dst);
+		free(plan->e[i].content);
+	}
+	free(plan->e);
+	*plan = (struct ltd_plan){ 0 };
+}

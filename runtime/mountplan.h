@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The mount plan: an ordered list of typed mount operations that builds the
+ * cage's root.  Built in the launcher by a pure function of the policy and a
+ * few facts about the host (ltd_hostfs), checked there, and executed in the
+ * cage by runtime/mounts.c.  Order is application order: a later entry may
+ * cover an earlier one, as with bubblewrap.
+ */
+#ifndef LTD_MOUNTPLAN_H
+#define LTD_MOUNTPLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "policy/policy.h"
+
+enum ltd_plan_op {
+	LTD_OP_BIND_RO, /* host src -> dst, recursively read-only */
+	LTD_OP_BIND_RW, /* host src -> dst */
+	LTD_OP_DEV,	/* host device node src -> dst (keeps device access) */
+	LTD_OP_TMPFS,	/* fresh tmpfs at dst with mode */
+	LTD_OP_SYMLINK, /* symlink dst -> src (target text) */
+	LTD_OP_FILE,	/* regular file dst with content, in a tmpfs */
+	LTD_OP_PROC,	/* fresh procfs of the cage's pid namespace */
+	LTD_OP_DEVPTS,	/* new devpts instance */
+	LTD_OP_MASK,	/* hide dst: /dev/null over a file, empty ro tmpfs
+			   over a directory */
+	LTD_OP_RO_OVER, /* make what the cage sees at dst read-only (bind
+			   it over itself) */
+	LTD_OP_SEAL,	/* set the mount whose root is dst read-only */
+};
+
+enum {
+	LTD_PF_CREATE = 1 << 0,	  /* may create the mount point (in a tmpfs) */
+	LTD_PF_OPTIONAL = 1 << 1, /* skip when dst (or src) is missing */
+};
+
+struct ltd_plan_entry {
+	enum ltd_plan_op op;
+	char *src;     /* host path, symlink target or NULL */
+	char *dst;     /* absolute path inside the cage */
+	char *content; /* LTD_OP_FILE */
+	mode_t mode;   /* LTD_OP_TMPFS, LTD_OP_FILE */
+	unsigned flags;
+	const char *why; /* where it came from: "rootfs", "--bind", ... */
+	long cover;	 /* index of the entry whose mount holds dst, or -1
+			    for the root tmpfs; set by ltd_plan_build() */
+};
+
+struct ltd_plan {
+	struct ltd_plan_entry *e;
+	size_t n;
+};
+
+/* What the host's root looks like, gathered by ltd_hostfs_probe(). */
+#define LTD_HOSTFS_MAX 32
+struct ltd_hostfs {
+	/* top-level /bin, /sbin, /lib*: a symlink (target) or a directory */
+	struct {
+		char name[16];
+		char target[64]; /* "" for a directory */
+	} top[8];
+	size_t n_top;
+	/* /etc entries that exist on this host, from a fixed list */
+	char etc[LTD_HOSTFS_MAX][32];
+	size_t n_etc;
+};
+
+int ltd_hostfs_probe(struct ltd_hostfs *h, struct ltd_err *err);
+
+/* Pure: build the plan.  Host facts come only from @h and @p. */
+int ltd_plan_build(const struct ltd_policy *p, const struct ltd_hostfs *h,
+		   struct ltd_plan *plan, struct ltd_err *err);
+
+/*
+ * Check the plan against the host before any namespace exists: every host
+ * source exists, and every mount point that lies inside a host-backed bind
+ * already exists there (ltd-native never creates files on the host).
+ */
+int ltd_plan_check_host(const struct ltd_plan *plan, struct ltd_err *err);
+
+void ltd_plan_free(struct ltd_plan *plan);
+
+const char *ltd_plan_op_name(enum ltd_plan_op op);
+
+/* Pure helpers, exported for tests. */
+bool ltd_path_is_under(const char *path, const char *dir);
+char *ltd_passwd_content(const struct ltd_identity *id);
+char *ltd_group_content(const struct ltd_identity *id);
+
+#endif

@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The launcher: everything a user can get wrong is checked and everything
+ * that can be built is built here, before clone() (compile before clone).
+ * Then it starts the cage's init in new namespaces, relays signals to it,
+ * and turns what init reports into an exit status.  It never enters the
+ * cage.
+ */
+#include "runtime/run.h"
+
+#include <errno.h>
+#include <linux/sched.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/pidfd.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "runtime/cage.h"
+#include "runtime/cleanup.h"
+#include "runtime/mountplan.h"
+#include "runtime/signals.h"
+#include "seccomp/seccomp.h"
+
+extern char **environ;
+
+#define LTD_CLONE_FLAGS                                                        \
+	(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC |           \
+	 CLONE_NEWUTS | CLONE_NEWCGROUP | CLONE_NEWNET)
+
+/* What the launcher learns from init. */
+struct outcome {
+	int type; /* last message type, 0 for none */
+	int value;
+	struct ltd_err err;
+	bool started;
+};
+
+static pid_t clone_init(int *pidfd, struct ltd_err *err)
+{
+	struct clone_args args = {
+		.flags = LTD_CLONE_FLAGS | CLONE_PIDFD,
+		.pidfd = (__u64)(uintptr_t)pidfd,
+		.exit_signal = SIGCHLD,
+	};
+	long pid = syscall(SYS_clone3, &args, sizeof(args));
+
+	if (pid < 0) {
+		int ret = ltd_err_sys(err, "cannot create the cage's "
+					   "namespaces (clone3)");
+		if (errno == EPERM || errno == ENOSPC)
+			snprintf(err->msg + strlen(err->msg),
+				 sizeof(err->msg) - strlen(err->msg),
+				 "; are unprivileged user namespaces enabled? "
+				 "(try 'sysctl kernel.unprivileged_userns_clone"
+				 "' and AppArmor's "
+				 "kernel.apparmor_restrict_unprivileged_userns)");
+		return ret;
+	}
+	return (pid_t)pid;
+}
+
+static void read_msgs(int sock, struct outcome *out)
+{
+	struct ltd_msg m;
+
+	while (recv(sock, &m, sizeof(m), MSG_DONTWAIT) == (ssize_t)sizeof(m)) {
+		if (m.type == LTD_MSG_STARTED) {
+			out->started = true;
+			continue;
+		}
+		out->type = m.type;
+		out->value = m.value;
+		out->err = m.err;
+		out->err.msg[sizeof(out->err.msg) - 1] = '\0';
+		out->err.step[sizeof(out->err.step) - 1] = '\0';
+	}
+}
+
+/* Relay signals to init until it exits; collect what it says. */
+static int supervise(pid_t init, int init_pidfd, int sock, struct outcome *out,
+		     struct ltd_err *err)
+{
+	_cleanup_close_ int sfd = ltd_signals_fd(err);
+	struct pollfd pfd[3] = {
+		{ .fd = sfd, .events = POLLIN },
+		{ .fd = sock, .events = POLLIN },
+		{ .fd = init_pidfd, .events = POLLIN },
+	};
+	int status;
+
+	if (sfd < 0)
+		return sfd;
+	for (;;) {
+		struct signalfd_siginfo si;
+
+		if (poll(pfd, 3, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return ltd_err_sys(err, "poll");
+		}
+		if (pfd[1].revents)
+			read_msgs(sock, out);
+		if (pfd[0].revents &&
+		    read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si) &&
+		    si.ssi_signo != SIGCHLD)
+			kill(init, (int)si.ssi_signo);
+		if (pfd[2].revents)
+			break;
+	}
+	if (waitpid(init, &status, 0) < 0)
+		return ltd_err_sys(err, "wait for the cage");
+	read_msgs(sock, out);
+	if (out->type == 0)
+		return ltd_err_set(err, EIO,
+				   "the cage's init ended without a word "
+				   "(wait status %#x)",
+				   status);
+	return 0;
+}
+
+static int exit_status(const struct outcome *out)
+{
+	switch (out->type) {
+	case LTD_MSG_EXITED:
+		if (WIFEXITED(out->value))
+			return WEXITSTATUS(out->value);
+		if (WIFSIGNALED(out->value))
+			return 128 + WTERMSIG(out->value);
+		return LTD_EXIT_RUNTIME;
+	case LTD_MSG_EXEC_ERROR:
+		ltd_err_print(&out->err);
+		return out->err.code == ENOENT ? LTD_EXIT_NOT_FOUND
+					       : LTD_EXIT_CANNOT_EXEC;
+	default:
+		ltd_err_print(&out->err);
+		return LTD_EXIT_RUNTIME;
+	}
+}
+
+/* Everything that can fail for a reason the user can fix, before clone. */
+static int prepare(struct ltd_policy *p, struct ltd_plan *plan,
+		   struct ltd_bpf *bpf, char ***envp, struct ltd_err *err)
+{
+	struct ltd_hostfs host;
+	int ret;
+
+	ret = ltd_policy_validate(p, err);
+	if (!ret)
+		ret = ltd_hostfs_probe(&host, err);
+	if (!ret)
+		ret = ltd_plan_build(p, &host, plan, err);
+	if (!ret)
+		ret = ltd_plan_check_host(plan, err);
+	if (!ret)
+		ret = ltd_seccomp_build(p->seccomp, bpf, err);
+	if (!ret) {
+		*envp = ltd_env_build(p, environ, err);
+		if (!*envp)
+			ret = -ENOMEM;
+	}
+	return ret;
+}
+
+int ltd_run(struct ltd_policy *p, char **launcher_argv)
+{
+	struct ltd_err err = { 0 };
+	struct ltd_plan plan = { 0 };
+	struct ltd_bpf bpf = { 0 };
+	struct outcome out = { 0 };
+	_cleanup_close_ int self_pidfd = -1, init_pidfd = -1;
+	int sv[2] = { -1, -1 };
+	char **envp = NULL;
+	pid_t init;
+	int ret;
+
+	ret = prepare(p, &plan, &bpf, &envp, &err);
+	if (!ret && p->seccomp == LTD_SECCOMP_OFF)
+		fprintf(stderr, "ltd-native: warning: --unsafe-no-seccomp: the "
+				"command runs without a system-call filter\n");
+	if (!ret && p->seccomp == LTD_SECCOMP_LOG)
+		fprintf(stderr, "ltd-native: warning: --seccomp-log: the "
+				"filter logs instead of refusing\n");
+	if (!ret && socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
+		ret = ltd_err_sys(&err, "socketpair");
+	if (!ret && (self_pidfd = pidfd_open(getpid(), 0)) < 0)
+		ret = ltd_err_sys(&err, "pidfd_open");
+	if (!ret)
+		ret = ltd_signals_block(&err);
+	if (ret < 0)
+		goto out;
+
+	init = clone_init(&init_pidfd, &err);
+	if (init < 0) {
+		ret = init;
+		goto out;
+	}
+	if (init == 0) {
+		struct ltd_cage c = {
+			.policy = p,
+			.plan = &plan,
+			.seccomp = bpf.len ? &bpf : NULL,
+			.envp = envp,
+			.sock = sv[1],
+			.launcher_pidfd = self_pidfd,
+			.launcher_argv = launcher_argv,
+		};
+
+		close(sv[0]);
+		ltd_cage_init(&c);
+	}
+	close(sv[1]);
+	sv[1] = -1;
+	ret = supervise(init, init_pidfd, sv[0], &out, &err);
+out:
+	if (sv[0] >= 0)
+		close(sv[0]);
+	if (sv[1] >= 0)
+		close(sv[1]);
+	ltd_plan_free(&plan);
+	ltd_bpf_free(&bpf);
+	ltd_env_free(envp);
+	if (ret < 0) {
+		ltd_err_print(&err);
+		return LTD_EXIT_RUNTIME;
+	}
+	return exit_status(&out);
+}

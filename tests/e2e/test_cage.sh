@@ -1,0 +1,219 @@
+# shellcheck shell=bash
+# The cage (issue 2): namespaces, identity, filesystem, environment,
+# capabilities, init, exit statuses, and bad input.
+
+# --- identity and privileges ---------------------------------------------
+ltd run -- "$PROBE" status
+expect_rc "probe status runs in the cage" 0
+expect_out "uid is the invoking user's" "^uid $U_UID\$"
+expect_out "gid is the invoking user's" "^gid $U_GID\$"
+for set in CapInh CapPrm CapEff CapBnd CapAmb; do
+	expect_out "$set is empty" "^$set:[[:space:]]+0000000000000000\$"
+done
+expect_out "no_new_privs is set" "^NoNewPrivs:[[:space:]]+1\$"
+
+ltd run -- sh -c 'id -un; hostname; echo "HOME=$HOME"; grep "^$(id -un):" /etc/passwd'
+expect_out "user name resolves inside" "^$(id -nu "$U_UID" 2>/dev/null || echo "$E2E_USER")\$"
+expect_out "sandbox host name" "^ltd-sandbox\$"
+expect_out "HOME is the user's home path" "^HOME=$U_HOME\$"
+expect_out "generated passwd entry" "^[^:]+:x:$U_UID:$U_GID:"
+
+ltd run --hostname probe-host -- hostname
+expect_out "--hostname sets the host name" "^probe-host\$"
+
+# --- what the cage can read -------------------------------------------------
+if [ "$AS_ROOT" = 1 ]; then
+	as_user mkdir -p "$U_HOME/.ssh"
+	as_user sh -c "echo secret > '$U_HOME/.ssh/e2e-marker'"
+	ltd run -- "$PROBE" read "$U_HOME/.ssh/e2e-marker"
+	expect_out "the user's real ~/.ssh is not there" "^read err ENOENT"
+	as_user rm -f "$U_HOME/.ssh/e2e-marker"
+else
+	skip "~/.ssh marker" "needs root to create a test user's ~/.ssh"
+fi
+ltd run -- "$PROBE" read /etc/shadow
+expect_out "/etc/shadow is not there" "^read err ENOENT"
+ltd run -- sh -c 'ls -A ~'
+expect_no_out "home starts empty but for the project's path" "^\.(bashrc|profile|ssh)"
+
+# --- what persists ------------------------------------------------------------
+ltd run -- sh -c "echo persisted > '$PROJ/out'; echo gone > /tmp/e2e-tmp; echo gone > ~/e2e-home"
+expect_rc "writes inside the cage succeed" 0
+if [ "$(cat "$PROJ/out" 2>/dev/null)" = persisted ]; then
+	pass "a write to the project persists"
+else
+	fail "a write to the project persists"
+fi
+[ -e /tmp/e2e-tmp ] && fail "/tmp write leaked to the host" || pass "/tmp write stays in the cage"
+[ -e "$U_HOME/e2e-home" ] && fail "\$HOME write leaked to the host" || pass "\$HOME write stays in the cage"
+ltd run -- sh -c 'cat /tmp/e2e-tmp ~/e2e-home'
+expect_rc "/tmp and \$HOME are fresh on the next run" 1
+
+# --- read-only places ---------------------------------------------------------
+for path in /usr/e2e /etc/e2e /e2e /proc/sys/kernel/hostname; do
+	ltd run -- "$PROBE" write "$path" x
+	expect_out "cannot write $path" "^write err (EROFS|EACCES)"
+done
+
+# --- /proc and /dev -------------------------------------------------------------
+ltd run -- "$PROBE" pids
+n=$(printf '%s\n' "$OUT" | grep -c '^pid ')
+if [ "$n" = 2 ]; then
+	pass "/proc shows only the cage's processes"
+else
+	fail "/proc shows only the cage's processes ($n pids)" "$OUT"
+fi
+ltd run -- "$PROBE" read /proc/keys
+expect_out "/proc/keys is masked" "^read ok 0\$"
+ltd run -- "$PROBE" read /proc/1/environ
+expect_out "/proc/1/environ is unreadable (init is non-dumpable)" "^read err EACCES"
+ltd run -- "$PROBE" open-rw /proc/1/exe
+expect_out "/proc/1/exe cannot be opened for writing" "^open-rw err (EACCES|EPERM)"
+ltd run -- "$PROBE" ptrace 1
+expect_out "init cannot be ptraced" "^ptrace err EPERM"
+ltd run --setenv E2E_VISIBLE 1 -- "$PROBE" read /proc/1/cmdline
+expect_out "/proc/1/cmdline is readable" "^read ok"
+ltd run --setenv E2E_ARGMARK 1 -- sh -c 'tr "\0" " " < /proc/1/cmdline'
+expect_no_out "/proc/1/cmdline does not show the launcher's arguments" "E2E_ARGMARK"
+ltd run -- sh -c 'ls /dev; echo x > /dev/null && head -c 4 /dev/urandom | wc -c'
+expect_out "/dev has null" "^null\$"
+expect_out "/dev has a devpts" "^pts\$"
+expect_out "/dev/urandom reads" "^4\$"
+expect_no_out "/dev has no host disks" "^(vda|sda|nvme|mem|kmem)"
+
+# --- environment ----------------------------------------------------------------
+OUT=$(cd "$PROJ" && as_user env LTD_E2E_SECRET=hunter2 LANG=C.UTF-8 LC_TIME=C \
+	"$LTD" run --ro-bind "$STAGE" "$STAGE" --setenv FOO bar --setenv TERM custom --unsetenv LC_TIME -- "$PROBE" environ 2>&1)
+RC=$?
+expect_no_out "a launcher variable does not pass in" "LTD_E2E_SECRET|hunter2"
+expect_out "LANG passes through" "^env LANG=C.UTF-8\$"
+expect_out "--setenv sets" "^env FOO=bar\$"
+expect_out "--setenv overrides a passthrough" "^env TERM=custom\$"
+expect_no_out "--unsetenv removes" "^env LC_TIME="
+expect_out "HOME is set" "^env HOME=$U_HOME\$"
+
+# --- file descriptors -----------------------------------------------------------
+OUT=$(cd "$PROJ" && as_user bash -c "exec 7</etc/hostname 9>/dev/null; exec '$LTD' run --ro-bind '$STAGE' '$STAGE' -- '$PROBE' fds" 2>&1)
+expect_out "stdin stays" "^fd 0\$"
+expect_no_out "inherited fds above 2 are closed" "^fd ([3-9]|[1-9][0-9]+)\$"
+
+# --- binds, tmpfs, chdir --------------------------------------------------------
+RO=$(as_user mktemp -d "$U_HOME/e2e-ro.XXXXXX")
+as_user sh -c "echo data > '$RO/file'"
+ltd run --ro-bind "$RO" /data -- sh -c 'cat /data/file; echo x > /data/new'
+expect_out "--ro-bind is readable" "^data\$"
+expect_out "--ro-bind is not writable" "Read-only file system"
+ltd run --bind "$RO" /data -- sh -c 'echo rw > /data/new'
+[ "$(cat "$RO/new" 2>/dev/null)" = rw ] && pass "--bind is writable through to the host" ||
+	fail "--bind is writable through to the host" "$OUT"
+ltd run --tmpfs /scratch -- sh -c 'echo x > /scratch/f && cat /scratch/f'
+expect_out "--tmpfs is writable" "^x\$"
+ltd run --chdir /tmp -- pwd
+expect_out "--chdir sets the working directory" "^/tmp\$"
+ltd run -- pwd
+expect_out "the default working directory is the project" "^$PROJ\$"
+as_user rm -rf "$RO"
+
+# --- protected paths in the project ---------------------------------------------
+as_user mkdir -p "$PROJ/.git/hooks"
+as_user sh -c "echo '[core]' > '$PROJ/.git/config'"
+ltd run -- "$PROBE" write "$PROJ/.git/hooks/pre-commit" x
+expect_out ".git/hooks is read-only" "^write err EROFS"
+ltd run -- "$PROBE" write "$PROJ/.git/config" x
+expect_out ".git/config is read-only" "^write err EROFS"
+ltd run -- "$PROBE" write "$PROJ/.git/other" x
+expect_out "the rest of .git stays writable" "^write ok"
+ltd run --unsafe-writable-git -- "$PROBE" write "$PROJ/.git/config" x
+expect_out "--unsafe-writable-git leaves .git/config writable" "^write ok"
+
+# --- privileges inside ------------------------------------------------------------
+ltd run -- sh -c 'mkdir -p /tmp/m && mount -t tmpfs none /tmp/m'
+expect_rc "mount fails inside" 32
+
+# --- exit statuses ------------------------------------------------------------------
+ltd run -- "$PROBE" exit 7
+expect_rc "the command's exit status passes through" 7
+ltd run -- "$PROBE" raise 15
+expect_rc "death by SIGTERM is 128+15" 143
+ltd run -- "$PROBE" raise 9
+expect_rc "death by SIGKILL is 128+9" 137
+ltd run -- no-such-command-e2e
+expect_rc "a command that is not found is 127" 127
+expect_out "and says so" "cannot execute 'no-such-command-e2e'"
+as_user sh -c "echo 'echo hi' > '$PROJ/not-exec'; chmod 644 '$PROJ/not-exec'"
+ltd run -- "$PROJ/not-exec"
+expect_rc "a command that cannot be executed is 126" 126
+
+# --- bad input: one line naming the flag, 125, nothing created ------------------------
+ltd run --no-such-flag -- true
+expect_rc "unknown flag is 125" 125
+expect_out "unknown flag is named" "no-such-flag"
+ltd run true
+expect_rc "missing -- is 125" 125
+expect_out "missing -- is explained" "'--'"
+ltd run --project /nonexistent/e2e-project -- true
+expect_rc "missing project is 125" 125
+expect_out "missing project names --project" "^ltd-native: --project"
+[ -e /nonexistent ] && fail "a missing project was created" || pass "a missing project is not created"
+ltd run --project "$PROJ/out" -- true
+expect_out "a project that is a file names --project" "^ltd-native: --project.*not a directory"
+ltd run --project e2e-relative -- true
+expect_out "a relative project names --project" "^ltd-native: --project.*absolute"
+ltd run --bind /nonexistent/e2e /data -- true
+expect_out "a missing bind source names --bind" "^ltd-native: --bind.*nonexistent"
+ltd run --ro-bind /usr relative -- true
+expect_out "a relative destination names --ro-bind" "^ltd-native: --ro-bind.*absolute"
+ltd run --bind /usr/share "$PROJ/e2e-newdir" -- true
+expect_rc "a mount point inside the project that does not exist is refused" 125
+[ -e "$PROJ/e2e-newdir" ] && fail "a stub mount point was created on the host" ||
+	pass "no stub mount point is created on the host"
+ltd run --chdir relative -- true
+expect_out "a relative --chdir is named" "^ltd-native: --chdir"
+ltd run --network bogus -- true
+expect_out "a bad --network is named" "^ltd-native: --network"
+ltd run --project "$U_HOME" -- true
+expect_out "binding the whole home is refused" "refusing to bind"
+n=$(printf '%s\n' "$OUT" | wc -l)
+[ "$n" = 1 ] && pass "an error is one line" || fail "an error is one line ($n lines)" "$OUT"
+
+# --- help and version -----------------------------------------------------------------
+ltd --help
+expect_rc "--help exits 0" 0
+ltd --version
+expect_out "--version prints a version" "^ltd-native [0-9]"
+ltd run --help
+expect_out "run --help lists --ro-bind" "--ro-bind SRC DST"
+ltd bogus-command
+expect_rc "an unknown command is 125" 125
+
+# --- signals ----------------------------------------------------------------------------
+rm -f "$PROJ/ready"
+(cd "$PROJ" && exec "${USER_CMD[@]}" "$LTD" run --ro-bind "$STAGE" "$STAGE" -- "$PROBE" signals "$PROJ/ready" >"$STAGE/signals.out" 2>&1) &
+lpid=$!
+for _ in $(seq 100); do [ -e "$PROJ/ready" ] && break; sleep 0.05; done
+for sig in USR1 USR2 HUP INT QUIT WINCH TERM; do
+	kill -s "$sig" "$lpid"
+	sleep 0.1
+done
+wait "$lpid"
+RC=$?
+OUT=$(cat "$STAGE/signals.out")
+for n in 10 12 1 2 3 28 15; do
+	expect_out "signal $n reaches the command" "^signal $n\$"
+done
+expect_rc "the command's own exit after SIGTERM passes through" 0
+
+# --- dies with the launcher ---------------------------------------------------------------
+(cd "$PROJ" && exec "${USER_CMD[@]}" "$LTD" run -- sh -c 'sleep 4242 & sleep 4243 & exec sleep 4244' >/dev/null 2>&1) &
+lpid=$!
+for _ in $(seq 100); do user_procs 'sleep 4244' >/dev/null && break; sleep 0.05; done
+if user_procs 'sleep 424[234]' >/dev/null; then
+	kill -9 "$lpid"
+	wait "$lpid" 2>/dev/null
+	sleep 1
+	left=$(user_procs 'sleep 424[234]|ltd-init')
+	[ -z "$left" ] && pass "SIGKILL of the launcher leaves no process" ||
+		fail "SIGKILL of the launcher leaves no process" "$left"
+else
+	fail "the cage's processes started"
+fi

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The setup order is a table; the orderings that security rests on. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <string.h>
+
+#include "runtime/cage.h"
+
+static int index_of(const struct ltd_step *steps, const char *name)
+{
+	for (int i = 0; steps[i].name; i++)
+		if (strcmp(steps[i].name, name) == 0)
+			return i;
+	cr_assert_fail("no step '%s'", name);
+	return -1;
+}
+
+static int count(const struct ltd_step *steps)
+{
+	int n = 0;
+
+	while (steps[n].name)
+		n++;
+	return n;
+}
+
+Test(steps, init_order)
+{
+	const struct ltd_step *s = ltd_init_steps;
+
+	cr_assert_eq(index_of(s, "die-with-launcher"), 0,
+		     "tie the cage to the launcher before anything else");
+	cr_assert_lt(index_of(s, "id-maps"), index_of(s, "non-dumpable"),
+		     "maps are written while /proc/self is writable");
+	cr_assert_lt(index_of(s, "close-fds"), index_of(s, "mount-plan"));
+	cr_assert_lt(index_of(s, "mount-private"), index_of(s, "open-sources"));
+	cr_assert_lt(index_of(s, "open-sources"), index_of(s, "root-tmpfs"),
+		     "host sources are cloned before the root is attached");
+	cr_assert_lt(index_of(s, "mount-plan"), index_of(s, "pivot-root"));
+	cr_assert_eq(index_of(s, "pivot-root"), count(s) - 1);
+}
+
+Test(steps, command_order)
+{
+	const struct ltd_step *s = ltd_command_steps;
+
+	cr_assert_lt(index_of(s, "close-fds"), index_of(s, "drop-caps"));
+	cr_assert_lt(index_of(s, "drop-caps"), index_of(s, "no-new-privs"));
+	cr_assert_eq(index_of(s, "seccomp"), count(s) - 1,
+		     "seccomp is the last step before execve");
+}
+
+Test(steps, every_step_says_why)
+{
+	for (const struct ltd_step *s = ltd_init_steps; s->name; s++)
+		cr_assert(s->why && s->why[0] && s->run, "%s", s->name);
+	for (const struct ltd_step *s = ltd_command_steps; s->name; s++)
+		cr_assert(s->why && s->why[0] && s->run, "%s", s->name);
+}

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Validation against the (real, read-only) host: no privileges needed. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "policy/policy.h"
+
+static struct ltd_policy p;
+static struct ltd_err err;
+static char dir[] = "/tmp/ltd-unit.XXXXXX";
+
+static void setup(void)
+{
+	ltd_policy_init(&p);
+	memset(&err, 0, sizeof(err));
+	cr_assert_not_null(mkdtemp(dir));
+}
+
+static void teardown(void)
+{
+	char cmd[64];
+
+	ltd_policy_free(&p);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	(void)!system(cmd);
+	strcpy(dir, "/tmp/ltd-unit.XXXXXX");
+}
+
+TestSuite(validate, .init = setup, .fini = teardown);
+
+Test(validate, project_resolves_to_real_path)
+{
+	char link[64];
+
+	snprintf(link, sizeof(link), "%s/link", dir);
+	cr_assert_eq(symlink(dir, link), 0);
+	p.project = strdup(link);
+	cr_assert_eq(ltd_policy_validate(&p, &err), 0, "%s", err.msg);
+	cr_assert_str_eq(p.project, dir);
+	cr_assert_eq(p.id.uid, getuid());
+	cr_assert_eq(p.id.gid, getgid());
+	cr_assert_not_null(p.id.home);
+	cr_assert_eq(p.id.home[0], '/');
+}
+
+Test(validate, default_project_is_cwd)
+{
+	char cwd[4096];
+
+	cr_assert_not_null(getcwd(cwd, sizeof(cwd)));
+	cr_assert_eq(ltd_policy_validate(&p, &err), 0, "%s", err.msg);
+	cr_assert_str_eq(p.project, cwd);
+}
+
+Test(validate, missing_project)
+{
+	p.project = strdup("/nonexistent/ltd-unit");
+	cr_assert_eq(ltd_policy_validate(&p, &err), -ENOENT);
+	cr_assert(strstr(err.msg, "--project"));
+}
+
+Test(validate, project_not_a_directory)
+{
+	p.project = strdup("/etc/hostname");
+	cr_assert_eq(ltd_policy_validate(&p, &err), -ENOTDIR);
+	cr_assert(strstr(err.msg, "not a directory"));
+}
+
+Test(validate, relative_project)
+{
+	p.project = strdup("tmp");
+	cr_assert_eq(ltd_policy_validate(&p, &err), -EINVAL);
+	cr_assert(strstr(err.msg, "absolute"));
+}
+
+Test(validate, root_as_project_is_refused)
+{
+	p.project = strdup("/");
+	cr_assert_eq(ltd_policy_validate(&p, &err), -EPERM);
+	cr_assert(strstr(err.msg, "refusing"));
+}
+
+static void add_mount(enum ltd_user_mount_kind kind, const char *src,
+		      const char *dst, const char *flag)
+{
+	p.mounts = realloc(p.mounts, (p.n_mounts + 1) * sizeof(*p.mounts));
+	p.mounts[p.n_mounts++] = (struct ltd_user_mount){
+		.kind = kind,
+		.src = src ? strdup(src) : NULL,
+		.dst = strdup(dst),
+		.flag = flag,
+	};
+}
+
+Test(validate, bind_source_must_exist)
+{
+	p.project = strdup(dir);
+	add_mount(LTD_UM_BIND, "/nonexistent/x", "/x", "bind");
+	cr_assert_eq(ltd_policy_validate(&p, &err), -ENOENT);
+	cr_assert(strstr(err.msg, "--bind"));
+	cr_assert(strstr(err.msg, "/nonexistent/x"));
+}
+
+Test(validate, bind_source_must_be_absolute)
+{
+	p.project = strdup(dir);
+	add_mount(LTD_UM_RO_BIND, "usr", "/x", "ro-bind");
+	cr_assert_eq(ltd_policy_validate(&p, &err), -EINVAL);
+	cr_assert(strstr(err.msg, "--ro-bind"));
+}
+
+Test(validate, destinations_must_be_normal)
+{
+	const char *bad[] = { "/", "/a/../etc", "/a/./b", "/a//b", "/a/" };
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ltd_policy_free(&p);
+		ltd_policy_init(&p);
+		p.project = strdup(dir);
+		add_mount(LTD_UM_TMPFS, NULL, bad[i], "tmpfs");
+		cr_assert_eq(ltd_policy_validate(&p, &err), -EINVAL,
+			     "accepted '%s'", bad[i]);
+		cr_assert(strstr(err.msg, "--tmpfs"));
+	}
+}
+
+Test(validate, binding_root_is_refused)
+{
+	p.project = strdup(dir);
+	add_mount(LTD_UM_RO_BIND, "/", "/host", "ro-bind");
+	cr_assert_eq(ltd_policy_validate(&p, &err), -EPERM);
+	cr_assert(strstr(err.msg, "--ro-bind"));
+}
+
+Test(validate, binding_home_or_a_parent_is_refused)
+{
+	p.project = strdup(dir);
+	cr_assert_eq(ltd_policy_validate(&p, &err), 0);
+	/* Resolve the home the same way, then bind its parent. */
+	char *home = strdup(p.id.home);
+	char *slash = strrchr(home, '/');
+
+	if (slash == home)
+		slash[1] = '\0';
+	else
+		*slash = '\0';
+	if (access(home, F_OK) != 0) {
+		free(home);
+		cr_skip_test("home's parent does not exist here");
+	}
+	ltd_policy_free(&p);
+	ltd_policy_init(&p);
+	p.project = strdup(dir);
+	add_mount(LTD_UM_BIND, home, "/h", "bind");
+	cr_assert_eq(ltd_policy_validate(&p, &err), -EPERM);
+	free(home);
+}
+
+Test(validate, chdir_must_be_normal)
+{
+	p.project = strdup(dir);
+	p.chdir = strdup("/a/../b");
+	cr_assert_eq(ltd_policy_validate(&p, &err), -EINVAL);
+	cr_assert(strstr(err.msg, "--chdir"));
+}
