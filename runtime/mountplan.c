@@ -45,7 +45,7 @@ const char *ltd_plan_op_name(enum ltd_plan_op op)
 		[LTD_OP_SYMLINK] = "symlink", [LTD_OP_FILE] = "file",
 		[LTD_OP_PROC] = "proc",	      [LTD_OP_DEVPTS] = "devpts",
 		[LTD_OP_MASK] = "mask",	      [LTD_OP_RO_OVER] = "ro-over",
-		[LTD_OP_SEAL] = "seal",
+		[LTD_OP_SEAL] = "seal",	      [LTD_OP_PIN] = "pin",
 	};
 
 	return op < ARRAY_SIZE(names) ? names[op] : "?";
@@ -240,21 +240,30 @@ static int plan_proc(struct ltd_plan *plan, struct ltd_err *err)
 	return ret;
 }
 
+const char *const ltd_protected_paths[] = { ".git", ".git/hooks",
+					     ".git/config", NULL };
+
+/*
+ * The project, read-write; then .git pinned (a mount point cannot be renamed
+ * or removed, so the read-only mounts below cannot be carried away with it)
+ * and the paths git executes from made read-only.
+ */
 static int plan_project(struct ltd_plan *plan, const struct ltd_policy *p,
 			struct ltd_err *err)
 {
-	static const char *const protected[] = { ".git/hooks", ".git/config" };
 	struct ltd_plan_entry *e;
 	char *path = NULL;
 	int ret;
 
 	ret = add(plan, LTD_OP_BIND_RW, p->project, p->project, "--project",
 		  err);
-	for (size_t i = 0; !ret && p->protect_git && i < ARRAY_SIZE(protected);
+	for (size_t i = 0; !ret && p->protect_git && ltd_protected_paths[i];
 	     i++) {
-		if (asprintf(&path, "%s/%s", p->project, protected[i]) < 0)
+		if (asprintf(&path, "%s/%s", p->project,
+			     ltd_protected_paths[i]) < 0)
 			return ltd_err_set(err, ENOMEM, "out of memory");
-		e = add_e(plan, LTD_OP_RO_OVER, NULL, path, "protected", err);
+		e = add_e(plan, i == 0 ? LTD_OP_PIN : LTD_OP_RO_OVER, NULL,
+			  path, "protected", err);
 		free(path);
 		if (!e)
 			return -ENOMEM;

@@ -29,6 +29,8 @@ enum ltd_plan_op {
 	LTD_OP_RO_OVER, /* make what the cage sees at dst read-only (bind
 			   it over itself) */
 	LTD_OP_SEAL,	/* set the mount whose root is dst read-only */
+	LTD_OP_PIN,	/* bind what the cage sees at dst over itself, so it
+			   cannot be renamed or removed (a mount point) */
 };
 
 enum {
@@ -83,6 +85,12 @@ int ltd_plan_check_host(const struct ltd_plan *plan, struct ltd_err *err);
 void ltd_plan_free(struct ltd_plan *plan);
 
 const char *ltd_plan_op_name(enum ltd_plan_op op);
+
+/*
+ * Paths inside the project that host tools execute from, made read-only
+ * (and .git pinned in place).  NULL-terminated; relative to the project.
+ */
+extern const char *const ltd_protected_paths[];
 
 /* Pure helpers, exported for tests. */
 bool ltd_path_is_under(const char *path, const char *dir);

@@ -368,6 +368,8 @@ static int do_mask(const struct ltd_plan_entry *e, int rootfd,
 	return attach(mfd, target, e, err);
 }
 
+/* LTD_OP_RO_OVER and LTD_OP_PIN: bind the cage's own view of dst over
+ * itself, read-only or as it is. */
 static int do_ro_over(const struct ltd_plan_entry *e, int rootfd,
 		      struct ltd_err *err)
 {
@@ -382,10 +384,10 @@ static int do_ro_over(const struct ltd_plan_entry *e, int rootfd,
 				AT_RECURSIVE);
 	if (mfd < 0)
 		return ltd_err_sys(err, "%s: clone '%s'", e->why, e->dst);
-	if (set_attr(mfd, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
-				  MOUNT_ATTR_NODEV,
+	if (set_attr(mfd, (e->op == LTD_OP_RO_OVER ? MOUNT_ATTR_RDONLY : 0) |
+				  MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV,
 		     true) < 0)
-		return ltd_err_sys(err, "%s: read-only '%s'", e->why, e->dst);
+		return ltd_err_sys(err, "%s: set flags on '%s'", e->why, e->dst);
 	return attach(mfd, target, e, err);
 }
 
@@ -432,6 +434,7 @@ int ltd_mounts_apply(const struct ltd_plan *plan, struct ltd_mount_state *st,
 			ret = do_mask(e, st->rootfd, err);
 			break;
 		case LTD_OP_RO_OVER:
+		case LTD_OP_PIN:
 			ret = do_ro_over(e, st->rootfd, err);
 			break;
 		case LTD_OP_SEAL:

@@ -19,6 +19,7 @@
 #include <sys/signalfd.h>
 #include <sys/pidfd.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -126,6 +127,43 @@ static int supervise(pid_t init, int init_pidfd, int sock, struct outcome *out,
 	return 0;
 }
 
+/*
+ * A protected path that did not exist when the cage started cannot be
+ * mounted read-only (its mount point would have to be created on the host),
+ * so the command may create it.  Say so when it did: code there runs when
+ * the user next uses git in the project.
+ */
+static unsigned protected_present(const struct ltd_policy *p)
+{
+	unsigned mask = 0;
+	char path[8192];
+	struct stat st;
+
+	for (unsigned i = 0; p->protect_git && ltd_protected_paths[i]; i++) {
+		snprintf(path, sizeof(path), "%s/%s", p->project,
+			 ltd_protected_paths[i]);
+		if (lstat(path, &st) == 0)
+			mask |= 1U << i;
+	}
+	return mask;
+}
+
+static void warn_new_protected(const struct ltd_policy *p, unsigned before)
+{
+	unsigned created = protected_present(p) & ~before;
+
+	for (unsigned i = 0; ltd_protected_paths[i]; i++) {
+		if (!(created & (1U << i)))
+			continue;
+		fprintf(stderr,
+			"ltd-native: warning: the command created %s/%s, which "
+			"git executes from: review it before running git on "
+			"the host\n",
+			p->project, ltd_protected_paths[i]);
+		break; /* the first one covers what lies beneath it */
+	}
+}
+
 static int exit_status(const struct outcome *out)
 {
 	switch (out->type) {
@@ -178,6 +216,7 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 	_cleanup_close_ int self_pidfd = -1, init_pidfd = -1;
 	int sv[2] = { -1, -1 };
 	char **envp = NULL;
+	unsigned protected_before = 0;
 	pid_t init;
 	int ret;
 
@@ -196,6 +235,7 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 		ret = ltd_signals_block(&err);
 	if (ret < 0)
 		goto out;
+	protected_before = protected_present(p);
 
 	init = clone_init(&init_pidfd, &err);
 	if (init < 0) {
@@ -219,6 +259,7 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 	close(sv[1]);
 	sv[1] = -1;
 	ret = supervise(init, init_pidfd, sv[0], &out, &err);
+	warn_new_protected(p, protected_before);
 out:
 	if (sv[0] >= 0)
 		close(sv[0]);

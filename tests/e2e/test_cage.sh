@@ -217,3 +217,31 @@ if user_procs 'sleep 424[234]' >/dev/null; then
 else
 	fail "the cage's processes started"
 fi
+
+# --- attacks on the protected paths -----------------------------------------------
+# Replace .git wholesale: the read-only mounts would move along with it.
+as_user sh -c "echo '[core]' > '$PROJ/.git/config'"
+ltd run -- sh -c "mv '$PROJ/.git' '$PROJ/.git-moved' && mkdir -p '$PROJ/.git/hooks' && echo evil > '$PROJ/.git/config'"
+expect_rc "renaming .git away is refused" 1
+if [ "$(cat "$PROJ/.git/config")" = "[core]" ] && [ ! -e "$PROJ/.git-moved" ]; then
+	pass "the host's .git/config is untouched after the attempt"
+else
+	fail "the host's .git/config is untouched after the attempt" "$(ls -la "$PROJ" "$PROJ/.git"; cat "$PROJ/.git/config")"
+	as_user rm -rf "$PROJ/.git"; [ -e "$PROJ/.git-moved" ] && as_user mv "$PROJ/.git-moved" "$PROJ/.git"
+fi
+ltd run -- sh -c "rm -rf '$PROJ/.git'"
+[ -e "$PROJ/.git/config" ] && pass "removing .git is refused" || fail "removing .git is refused" "$OUT"
+
+# A protected path that did not exist: the cage can create it, and the
+# launcher says so on exit, naming it.
+as_user rm -rf "$PROJ/.git/hooks"
+ltd run -- sh -c "mkdir '$PROJ/.git/hooks' && echo 'touch /tmp/pwned' > '$PROJ/.git/hooks/pre-commit'"
+expect_out "a .git/hooks created in the cage is reported" "warning: .*\.git/hooks"
+as_user rm -rf "$PROJ/.git/hooks"
+as_user mkdir -p "$PROJ/.git/hooks"
+
+# A project with no .git: a repository created in the cage is reported.
+P2=$(as_user mktemp -d "$U_HOME/e2e-nogit.XXXXXX")
+OUT=$(cd "$P2" && as_user "$LTD" run --project "$P2" -- sh -c 'mkdir .git && echo "[core]" > .git/config' 2>&1)
+expect_out "a .git created in the cage is reported" "warning: .*\.git"
+as_user rm -rf "$P2"

@@ -146,7 +146,11 @@ Test(mountplan, protected_git_paths)
 	long hooks = find(LTD_OP_RO_OVER, "/home/u/src/app/.git/hooks");
 	long config = find(LTD_OP_RO_OVER, "/home/u/src/app/.git/config");
 
-	cr_assert_gt(hooks, find(LTD_OP_BIND_RW, "/home/u/src/app"));
+	long git = find(LTD_OP_PIN, "/home/u/src/app/.git");
+
+	cr_assert_gt(git, find(LTD_OP_BIND_RW, "/home/u/src/app"));
+	cr_assert_gt(hooks, git, ".git is pinned before what is inside it");
+	cr_assert(plan.e[git].flags & LTD_PF_OPTIONAL);
 	cr_assert_geq(config, 0);
 	cr_assert(plan.e[hooks].flags & LTD_PF_OPTIONAL);
 	cr_assert_not(plan.e[hooks].flags & LTD_PF_CREATE);
@@ -157,6 +161,7 @@ Test(mountplan, protected_git_paths_can_be_turned_off)
 	p.protect_git = false;
 	cr_assert_eq(ltd_plan_build(&p, &host, &plan, &err), 0);
 	cr_assert_eq(find(LTD_OP_RO_OVER, "/home/u/src/app/.git/hooks"), -1);
+	cr_assert_eq(find(LTD_OP_PIN, "/home/u/src/app/.git"), -1);
 }
 
 Test(mountplan, proc_masks_and_read_only_entries)
