@@ -4,18 +4,21 @@
 #   make bench      start-up benchmark against bubblewrap and unshare
 
 CC	?= cc
-PKGS	:= libseccomp libcap
+# The runtime links only libcap; libseccomp is used at build time (the
+# filter is compiled into the binary, see seccomp/gen.c) and by the tests.
+PKGS	:= libcap
 CFLAGS	?= -O2 -g
 CFLAGS	+= -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter \
 	   -Wformat=2 -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	   -fstack-protector-strong -D_FORTIFY_SOURCE=2 -fPIE -D_GNU_SOURCE -I.
-CFLAGS	+= $(shell pkg-config --cflags $(PKGS))
-LDFLAGS	+= -pie -Wl,-z,relro,-z,now
+CFLAGS	+= $(shell pkg-config --cflags $(PKGS) libseccomp)
+LDFLAGS	+= -pie -Wl,-z,relro,-z,now -Wl,--as-needed
 LDLIBS	+= $(shell pkg-config --libs $(PKGS))
+SECCOMP_LIBS := $(shell pkg-config --libs libseccomp)
 
 B	:= build
-LIB_SRC	:= $(filter-out runtime/main.c,$(wildcard runtime/*.c policy/*.c seccomp/*.c netfilter/*.c))
-LIB_OBJ	:= $(LIB_SRC:%.c=$(B)/%.o)
+LIB_SRC	:= $(filter-out runtime/main.c seccomp/gen.c,$(wildcard runtime/*.c policy/*.c seccomp/*.c netfilter/*.c))
+LIB_OBJ	:= $(LIB_SRC:%.c=$(B)/%.o) $(B)/gen/seccomp_blobs.o
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_OBJ := $(UNIT_SRC:%.c=$(B)/%.o)
 
@@ -25,6 +28,17 @@ all: $(B)/ltd-native $(B)/probe
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+# The seccomp programs, compiled from the profile when the binary is built.
+$(B)/seccomp-gen: $(B)/seccomp/gen.o $(B)/seccomp/profile.o $(B)/seccomp/bpf.o $(B)/runtime/error.o
+	$(CC) $(LDFLAGS) -o $@ $^ $(SECCOMP_LIBS)
+
+$(B)/gen/seccomp_blobs.c: $(B)/seccomp-gen
+	@mkdir -p $(dir $@)
+	$(B)/seccomp-gen > $@.tmp && mv $@.tmp $@
+
+$(B)/gen/seccomp_blobs.o: $(B)/gen/seccomp_blobs.c
+	$(CC) $(CFLAGS) -c -o $@ $<
 
 $(B)/libltd.a: $(LIB_OBJ)
 	$(AR) rcs $@ $^
@@ -38,7 +52,7 @@ $(B)/probe: tests/e2e/probe.c tests/common/syscall_cases.h
 	$(CC) $(CFLAGS) -o $@ $< $(LDFLAGS)
 
 $(B)/unit-tests: $(UNIT_OBJ) $(B)/libltd.a
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcriterion
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(SECCOMP_LIBS) -lcriterion
 
 check: check-unit check-e2e
 
@@ -57,4 +71,4 @@ format:
 clean:
 	rm -rf $(B)
 
--include $(LIB_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(B)/runtime/main.d
+-include $(LIB_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(B)/runtime/main.d $(B)/seccomp/gen.d

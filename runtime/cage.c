@@ -331,6 +331,18 @@ static int spawn_command(struct ltd_cage *c, struct ltd_err *err)
 	return 0;
 }
 
+/*
+ * The command is done: kill whatever it left behind and reap it all, so
+ * that when the launcher hears the status no process of the cage is left.
+ * (Init's own exit, which tears down the namespaces, needs no waiting for.)
+ */
+static void end_cage(void)
+{
+	kill(-1, SIGKILL);
+	while (waitpid(-1, NULL, __WALL) > 0 || errno == EINTR)
+		;
+}
+
 /* Forward signals to the command, reap everything, report its status. */
 __attribute__((noreturn)) static void supervise(struct ltd_cage *c, int sfd)
 {
@@ -352,6 +364,7 @@ __attribute__((noreturn)) static void supervise(struct ltd_cage *c, int sfd)
 		while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
 			if (pid != c->cmd_pid)
 				continue; /* an orphan, reaped */
+			end_cage();
 			send_msg(c->sock, LTD_MSG_EXITED, status, NULL);
 			_exit(0);
 		}
@@ -385,8 +398,9 @@ void ltd_cage_init(struct ltd_cage *c)
 		send_msg(c->sock, type, 0, &err);
 		_exit(1);
 	}
-	/* Init keeps nothing it could be tricked into using. */
-	if (ltd_caps_drop_all(&err) < 0) {
+	/* Init keeps nothing it could be tricked into using.  It never calls
+	 * execve, so clearing its capability sets is enough. */
+	if (ltd_caps_clear(&err) < 0) {
 		ltd_err_step(&err, "init-drop-caps");
 		kill(c->cmd_pid, SIGKILL);
 		send_msg(c->sock, LTD_MSG_SETUP_ERROR, 0, &err);

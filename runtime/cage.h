@@ -58,8 +58,10 @@ extern const struct ltd_step ltd_command_steps[];
 /* Run as pid 1 of the cage; never returns. */
 __attribute__((noreturn)) void ltd_cage_init(struct ltd_cage *c);
 
-/* Drop every capability set and lock the securebits; used by init and the
- * command alike. */
+/* Drop every capability set and lock the securebits (before execve). */
 int ltd_caps_drop_all(struct ltd_err *err);
+
+/* Clear the effective, permitted and inheritable sets only (init). */
+int ltd_caps_clear(struct ltd_err *err);
 
 #endif

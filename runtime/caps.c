@@ -11,11 +11,21 @@
 #include <sys/capability.h>
 #include <sys/prctl.h>
 
-int ltd_caps_drop_all(struct ltd_err *err)
+int ltd_caps_clear(struct ltd_err *err)
 {
-	cap_t empty = NULL;
+	cap_t empty = cap_init();
 	int ret = 0;
 
+	if (!empty)
+		return ltd_err_sys(err, "cap_init");
+	if (cap_set_proc(empty) < 0)
+		ret = ltd_err_sys(err, "clear capability sets");
+	cap_free(empty);
+	return ret;
+}
+
+int ltd_caps_drop_all(struct ltd_err *err)
+{
 	/* Needs CAP_SETPCAP, so before the capsets are cleared. */
 	if (cap_set_secbits(SECBIT_NOROOT | SECBIT_NOROOT_LOCKED |
 			    SECBIT_NO_SETUID_FIXUP |
@@ -30,11 +40,5 @@ int ltd_caps_drop_all(struct ltd_err *err)
 					   cap);
 	if (cap_reset_ambient() < 0)
 		return ltd_err_sys(err, "clear ambient capabilities");
-	empty = cap_init();
-	if (!empty)
-		return ltd_err_sys(err, "cap_init");
-	if (cap_set_proc(empty) < 0)
-		ret = ltd_err_sys(err, "clear capability sets");
-	cap_free(empty);
-	return ret;
+	return ltd_caps_clear(err);
 }

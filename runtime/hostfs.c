@@ -15,17 +15,17 @@ int ltd_hostfs_probe(struct ltd_hostfs *h, struct ltd_err *err)
 {
 	static const char *const top[] = { "bin",   "sbin",  "lib",
 					   "lib32", "lib64", "libx32" };
+	/* What programs read at run time; every mount costs start-up time,
+	 * so nothing only installers or PAM read. */
 	static const char *const etc[] = {
-		"ld.so.cache",	 "ld.so.conf",	   "ld.so.conf.d",
-		"ssl",		 "ca-certificates", "alternatives",
-		"localtime",	 "timezone",	   "nsswitch.conf",
-		"host.conf",	 "gai.conf",	   "protocols",
-		"services",	 "os-release",	   "debian_version",
-		"mime.types",	 "inputrc",	   "bash.bashrc",
-		"profile",	 "gitconfig",	   "ssh/ssh_config",
-		"ssh/ssh_config.d", "environment", "locale.alias",
-		"perl",		 "python3",	   "python3.11",
-		"java-17-openjdk",
+		"ld.so.cache",	   "ssl",	    "alternatives",
+		"localtime",	   "timezone",	    "nsswitch.conf",
+		"host.conf",	   "gai.conf",	    "protocols",
+		"services",	   "os-release",    "debian_version",
+		"inputrc",	   "bash.bashrc",   "profile",
+		"gitconfig",	   "ssh/ssh_config", "ssh/ssh_config.d",
+		"locale.alias",	   "perl",	    "python3",
+		"python3.11",	   "java-17-openjdk",
 	};
 	char path[64];
 	struct stat st;
@@ -51,10 +51,16 @@ int ltd_hostfs_probe(struct ltd_hostfs *h, struct ltd_err *err)
 		h->n_top++;
 	}
 	for (size_t i = 0; i < sizeof(etc) / sizeof(etc[0]); i++) {
+		char *link = h->etc_link[h->n_etc];
+		ssize_t n = 0;
+
 		snprintf(path, sizeof(path), "/etc/%s", etc[i]);
 		/* stat, not lstat: a dangling link is as good as missing. */
 		if (stat(path, &st) < 0 || h->n_etc >= LTD_HOSTFS_MAX)
 			continue;
+		if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+			n = readlink(path, link, sizeof(h->etc_link[0]) - 1);
+		link[n > 0 ? n : 0] = '\0';
 		snprintf(h->etc[h->n_etc++], sizeof(h->etc[0]), "%s", etc[i]);
 	}
 	(void)err;
@@ -72,7 +78,7 @@ int ltd_plan_check_host(const struct ltd_plan *plan, struct ltd_err *err)
 
 		if ((e->op == LTD_OP_BIND_RO || e->op == LTD_OP_BIND_RW ||
 		     e->op == LTD_OP_DEV) &&
-		    stat(e->src, &st) < 0 && !(e->flags & LTD_PF_OPTIONAL))
+		    !(e->flags & LTD_PF_OPTIONAL) && stat(e->src, &st) < 0)
 			return ltd_err_sys(err, "%s: source '%s'", e->why,
 					   e->src);
 		if (e->cover < 0 || (e->flags & LTD_PF_CREATE) ||

@@ -163,10 +163,20 @@ static int plan_rootfs(struct ltd_plan *plan, const struct ltd_hostfs *h,
 			ret = add(plan, LTD_OP_BIND_RO, path, path, "rootfs",
 				  err);
 	}
+	/* A link (os-release, localtime) is recreated as the same text: it
+	 * resolves inside the cage as it does on the host, without a mount. */
 	for (size_t i = 0; ret == 0 && i < h->n_etc; i++) {
 		snprintf(path, sizeof(path), "/etc/%s", h->etc[i]);
-		ret = add(plan, LTD_OP_BIND_RO, path, path, "rootfs", err);
+		if (h->etc_link[i][0])
+			ret = add(plan, LTD_OP_SYMLINK, h->etc_link[i], path,
+				  "rootfs", err);
+		else
+			ret = add(plan, LTD_OP_BIND_RO, path, path, "rootfs",
+				  err);
 	}
+	/* Probed a moment ago: a source that vanished since is skipped. */
+	for (size_t i = 0; ret == 0 && i < plan->n; i++)
+		plan->e[i].flags |= LTD_PF_OPTIONAL;
 	return ret;
 }
 

@@ -64,8 +64,10 @@ struct ltd_hostfs {
 		char target[64]; /* "" for a directory */
 	} top[8];
 	size_t n_top;
-	/* /etc entries that exist on this host, from a fixed list */
+	/* /etc entries that exist on this host, from a fixed list; a symlink
+	 * is recreated inside as a symlink (no mount), with its target */
 	char etc[LTD_HOSTFS_MAX][32];
+	char etc_link[LTD_HOSTFS_MAX][128];
 	size_t n_etc;
 };
 

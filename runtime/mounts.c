@@ -156,6 +156,15 @@ static int open_parent(int rootfd, const char *path, const char **last,
 	char prefix[4096];
 	const char *p = path;
 
+	/* Fast path: the parent exists (the common case, one syscall). */
+	*last = strrchr(path, '/') + 1;
+	if ((size_t)(*last - path) < sizeof(prefix)) {
+		memcpy(prefix, path, (size_t)(*last - path));
+		prefix[*last - path] = '\0';
+		dirfd = open_in_root(rootfd, prefix, O_PATH | O_DIRECTORY);
+		if (dirfd >= 0)
+			return ltd_steal_fd(&dirfd);
+	}
 	dirfd = open_in_root(rootfd, "/", O_PATH | O_DIRECTORY);
 	if (dirfd < 0)
 		return ltd_err_sys(err, "open new root");
@@ -204,8 +213,8 @@ static int mount_point(int rootfd, const struct ltd_plan_entry *e, bool dir,
 	const char *last = NULL;
 	int fd;
 
-	fd = open_in_root(rootfd, e->dst, O_PATH);
-	if (fd >= 0 || errno != ENOENT || !(e->flags & LTD_PF_CREATE)) {
+	if (!(e->flags & LTD_PF_CREATE)) {
+		fd = open_in_root(rootfd, e->dst, O_PATH);
 		if (fd < 0)
 			return ltd_err_sys(err, "%s: mount point '%s'", e->why,
 					   e->dst);
@@ -227,7 +236,9 @@ static int mount_point(int rootfd, const struct ltd_plan_entry *e, bool dir,
 			return ltd_err_sys(err, "%s: create '%s'", e->why,
 					   e->dst);
 	}
-	fd = openat2_in(parent, last, O_PATH | O_CLOEXEC, RESOLVE_NO_SYMLINKS);
+	/* From the root: an existing mount point may be a link of the cage's
+	 * (/bin -> usr/bin); it resolves inside. */
+	fd = open_in_root(rootfd, e->dst, O_PATH);
 	if (fd < 0)
 		return ltd_err_sys(err, "%s: open '%s'", e->why, e->dst);
 	return fd;

@@ -68,11 +68,14 @@ static pid_t clone_init(int *pidfd, struct ltd_err *err)
 	return (pid_t)pid;
 }
 
-static void read_msgs(int sock, struct outcome *out)
+/* Read what init sent; false once the socket is closed. */
+static bool read_msgs(int sock, struct outcome *out)
 {
 	struct ltd_msg m;
+	ssize_t n;
 
-	while (recv(sock, &m, sizeof(m), MSG_DONTWAIT) == (ssize_t)sizeof(m)) {
+	while ((n = recv(sock, &m, sizeof(m), MSG_DONTWAIT)) ==
+	       (ssize_t)sizeof(m)) {
 		if (m.type == LTD_MSG_STARTED) {
 			out->started = true;
 			continue;
@@ -83,9 +86,15 @@ static void read_msgs(int sock, struct outcome *out)
 		out->err.msg[sizeof(out->err.msg) - 1] = '\0';
 		out->err.step[sizeof(out->err.step) - 1] = '\0';
 	}
+	return n != 0;
 }
 
-/* Relay signals to init until it exits; collect what it says. */
+/*
+ * Relay signals to init until it reports the command's end (by then init
+ * has killed and reaped the rest of the cage) or dies; collect what it
+ * says.  Init's own exit, which tears the namespaces down, is not waited
+ * for: it dies with the launcher in any case.
+ */
 static int supervise(pid_t init, int init_pidfd, int sock, struct outcome *out,
 		     struct ltd_err *err)
 {
@@ -107,15 +116,18 @@ static int supervise(pid_t init, int init_pidfd, int sock, struct outcome *out,
 				continue;
 			return ltd_err_sys(err, "poll");
 		}
-		if (pfd[1].revents)
-			read_msgs(sock, out);
 		if (pfd[0].revents &&
 		    read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si) &&
 		    si.ssi_signo != SIGCHLD)
 			kill(init, (int)si.ssi_signo);
+		if (pfd[1].revents && !read_msgs(sock, out))
+			pfd[1].fd = -1; /* closed: stop polling it */
+		if (out->type != 0 && out->type != LTD_MSG_STARTED)
+			return 0;
 		if (pfd[2].revents)
 			break;
 	}
+	/* Init died without a final word: say how. */
 	if (waitpid(init, &status, 0) < 0)
 		return ltd_err_sys(err, "wait for the cage");
 	read_msgs(sock, out);
@@ -185,7 +197,7 @@ static int exit_status(const struct outcome *out)
 
 /* Everything that can fail for a reason the user can fix, before clone. */
 static int prepare(struct ltd_policy *p, struct ltd_plan *plan,
-		   struct ltd_bpf *bpf, char ***envp, struct ltd_err *err)
+		   char ***envp, struct ltd_err *err)
 {
 	struct ltd_hostfs host;
 	int ret;
@@ -197,8 +209,6 @@ static int prepare(struct ltd_policy *p, struct ltd_plan *plan,
 		ret = ltd_plan_build(p, &host, plan, err);
 	if (!ret)
 		ret = ltd_plan_check_host(plan, err);
-	if (!ret)
-		ret = ltd_seccomp_build(p->seccomp, bpf, err);
 	if (!ret) {
 		*envp = ltd_env_build(p, environ, err);
 		if (!*envp)
@@ -211,7 +221,6 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 {
 	struct ltd_err err = { 0 };
 	struct ltd_plan plan = { 0 };
-	struct ltd_bpf bpf = { 0 };
 	struct outcome out = { 0 };
 	_cleanup_close_ int self_pidfd = -1, init_pidfd = -1;
 	int sv[2] = { -1, -1 };
@@ -220,7 +229,7 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 	pid_t init;
 	int ret;
 
-	ret = prepare(p, &plan, &bpf, &envp, &err);
+	ret = prepare(p, &plan, &envp, &err);
 	if (!ret && p->seccomp == LTD_SECCOMP_OFF)
 		fprintf(stderr, "ltd-native: warning: --unsafe-no-seccomp: the "
 				"command runs without a system-call filter\n");
@@ -246,7 +255,7 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 		struct ltd_cage c = {
 			.policy = p,
 			.plan = &plan,
-			.seccomp = bpf.len ? &bpf : NULL,
+			.seccomp = ltd_seccomp_program(p->seccomp),
 			.envp = envp,
 			.sock = sv[1],
 			.launcher_pidfd = self_pidfd,
@@ -266,7 +275,6 @@ out:
 	if (sv[1] >= 0)
 		close(sv[1]);
 	ltd_plan_free(&plan);
-	ltd_bpf_free(&bpf);
 	ltd_env_free(envp);
 	if (ret < 0) {
 		ltd_err_print(&err);

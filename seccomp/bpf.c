@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * From profile to BPF blob (launcher side) and from blob to kernel (cage
- * side).  The two halves share nothing but struct ltd_bpf, so the cage never
- * needs libseccomp's allocator, its syscall tables or its error paths.
+ * From profile to BPF blob, with libseccomp.  Runs at build time (see
+ * seccomp/gen.c) and in the tests; the runtime only loads the blob
+ * (seccomp/load.c) and does not link libseccomp at all.
  */
 #include "seccomp/profile.h"
 
@@ -128,30 +128,4 @@ int ltd_seccomp_export_pfc(enum ltd_seccomp_mode mode, int fd,
 		return ltd_err_set(err, -ret, "seccomp: cannot export PFC: %s",
 				   strerror(-ret));
 	return 0;
-}
-
-int ltd_seccomp_load(const struct ltd_bpf *bpf, struct ltd_err *err)
-{
-	struct sock_fprog prog = {
-		.len = bpf->len,
-		.filter = bpf->insns,
-	};
-
-	if (bpf->len == 0)
-		return 0;
-	/*
-	 * No flags: no TSYNC (the cage is single-threaded here, right before
-	 * execve) and no SPEC_ALLOW (keep the kernel's default speculation
-	 * mitigations for filtered tasks).
-	 */
-	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) == 0)
-		return 0;
-	/* seccomp(2) arrived in 3.17; prctl() does the same on older ones. */
-	if (errno == ENOSYS &&
-	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) == 0)
-		return 0;
-	if (errno == EACCES)
-		return ltd_err_sys(err, "seccomp: cannot load the filter "
-					"(no_new_privs must be set first)");
-	return ltd_err_sys(err, "seccomp: cannot load the filter");
 }

@@ -2,11 +2,13 @@
 /*
  * The cage's system-call filter.
  *
- * Compile before clone: ltd_seccomp_build() runs in the launcher, before any
- * namespace exists, and turns the profile into a BPF program in memory; the
- * cage only calls ltd_seccomp_load() on that blob, as the very last step
- * before execve (after capabilities are dropped and no_new_privs is set), so
- * nothing that can fail for a fixable reason happens inside the cage.
+ * Compile before clone, indeed before the binary exists: ltd_seccomp_build()
+ * turns the profile into a BPF program with libseccomp; seccomp/gen.c runs
+ * it at build time and writes the programs into the binary, where
+ * ltd_seccomp_program() finds them.  The cage only calls ltd_seccomp_load()
+ * on that blob, as the very last step before execve (after capabilities are
+ * dropped and no_new_privs is set), so nothing that can fail for a fixable
+ * reason happens inside the cage, and no run pays for compiling.
  *
  * The profile is an allowlist for x86_64 only; see docs/seccomp.md.
  */
@@ -39,6 +41,13 @@ void ltd_bpf_free(struct ltd_bpf *bpf);
  */
 int ltd_seccomp_build(enum ltd_seccomp_mode mode, struct ltd_bpf *out,
 		      struct ltd_err *err);
+
+/*
+ * The program for @mode compiled into this binary at build time (the same
+ * bytes ltd_seccomp_build() gives; a unit test checks it), or NULL for
+ * LTD_SECCOMP_OFF.  Never freed.
+ */
+const struct ltd_bpf *ltd_seccomp_program(enum ltd_seccomp_mode mode);
 
 /*
  * Write libseccomp's readable pseudo-filter code for the same profile to

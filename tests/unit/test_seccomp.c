@@ -511,3 +511,25 @@ Test(seccomp, load_of_empty_program_is_a_noop)
 	cr_expect_eq(ltd_seccomp_load(&none, &err), 0);
 	cr_expect_eq(err.code, 0);
 }
+
+/* The programs compiled into the binary at build time are this profile. */
+Test(seccomp, embedded_programs_match_the_profile)
+{
+	enum ltd_seccomp_mode modes[] = { LTD_SECCOMP_ENFORCE, LTD_SECCOMP_LOG };
+
+	for (size_t i = 0; i < 2; i++) {
+		const struct ltd_bpf *emb = ltd_seccomp_program(modes[i]);
+		struct ltd_bpf fresh;
+
+		build(modes[i], &fresh);
+		cr_assert_not_null(emb);
+		cr_assert_eq(emb->len, fresh.len, "mode %d: %u vs %u insns",
+			     modes[i], emb->len, fresh.len);
+		cr_assert_eq(memcmp(emb->insns, fresh.insns,
+				    fresh.len * sizeof(*fresh.insns)),
+			     0, "mode %d: the embedded program differs",
+			     modes[i]);
+		ltd_bpf_free(&fresh);
+	}
+	cr_assert_null(ltd_seccomp_program(LTD_SECCOMP_OFF));
+}
