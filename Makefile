@@ -4,9 +4,10 @@
 #   make bench      start-up benchmark against bubblewrap and unshare
 
 CC	?= cc
-# The runtime links only libcap; libseccomp is used at build time (the
-# filter is compiled into the binary, see seccomp/gen.c) and by the tests.
-PKGS	:= libcap
+# The runtime links libcap, and libmnl + libnftnl for the egress firewall;
+# libseccomp is used at build time (the filter is compiled into the binary,
+# see seccomp/gen.c) and by the tests.
+PKGS	:= libcap libmnl libnftnl
 CFLAGS	?= -O2 -g
 CFLAGS	+= -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter \
 	   -Wformat=2 -Wshadow -Wstrict-prototypes -Wmissing-prototypes \

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "netfilter/pasta.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "runtime/cleanup.h"
+
+#define READY_FD 3
+
+/* Fixed places only: the launcher's PATH is the user's to change, but the
+ * program that enforces the network boundary should not follow it. */
+static const char *const pasta_paths[] = {
+	"/usr/bin/pasta",
+	"/usr/local/bin/pasta",
+	"/bin/pasta",
+};
+
+int ltd_pasta_find(struct ltd_pasta *pa, struct ltd_err *err)
+{
+	const char *found = NULL;
+
+	pa->pid = 0;
+	pa->ready_fd = -1;
+	for (size_t i = 0; i < sizeof(pasta_paths) / sizeof(*pasta_paths); i++)
+		if (access(pasta_paths[i], X_OK) == 0) {
+			found = pasta_paths[i];
+			break;
+		}
+	if (!found)
+		return ltd_err_set(err, ENOENT,
+				   "pasta not found (install Debian's "
+				   "'passt' package)");
+	/* pasta opens the tun device from inside the cage's user namespace,
+	 * where only the "other" permission bits apply (0666 on Debian). */
+	if (access("/dev/net/tun", R_OK | W_OK) < 0)
+		return ltd_err_sys(err, "pasta cannot work here: /dev/net/tun "
+					"(should be mode 0666)");
+	snprintf(pa->path, sizeof(pa->path), "%s", found);
+	return 0;
+}
+
+int ltd_pasta_build(struct ltd_pasta *pa, bool map_gw, struct ltd_err *err)
+{
+	/* Every forwarding off: -t/-u (host -> cage) and -T/-U (the cage's
+	 * loopback -> the host's) default to "auto", which forwards every
+	 * bound port.  No DHCP/RA: the namespace is configured directly. */
+	static const char *const fixed[] = {
+		"-f", "-q", "--config-net",
+		"-t", "none", "-u", "none", "-T", "none", "-U", "none",
+		"-a", LTD_NET_ADDR4, "-n", LTD_NET_PREFIX4, "-g", LTD_NET_GW4,
+		"-a", LTD_NET_ADDR6, "-g", LTD_NET_GW6,
+		"--dns-forward", LTD_NET_DNS4,
+		"--no-dhcp", "--no-dhcpv6", "--no-ra",
+		"-P", "/proc/self/fd/3",
+	};
+	size_t n = 0;
+
+	pa->argv[n++] = pa->path;
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(*fixed); i++)
+		pa->argv[n++] = (char *)fixed[i];
+	if (!map_gw)
+		pa->argv[n++] = "--no-map-gw";
+	pa->argv[n++] = pa->pid_arg;
+	pa->argv[n] = NULL;
+	if (n >= LTD_PASTA_MAX_ARGS)
+		return ltd_err_set(err, E2BIG, "pasta: too many arguments");
+	return 0;
+}
+
+__attribute__((noreturn)) static void child(struct ltd_pasta *pa, int wr,
+					    pid_t parent)
+{
+	sigset_t none;
+	int fd;
+
+	/* Dies with the launcher, also when that is SIGKILLed; the parent
+	 * may already be gone by the time the line above takes effect. */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+		_exit(127);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || dup2(fd, 0) < 0)
+		_exit(127);
+	if (wr == READY_FD)
+		fcntl(wr, F_SETFD, 0);
+	else if (dup2(wr, READY_FD) < 0)
+		_exit(127);
+	execv(pa->path, pa->argv);
+	_exit(127);
+}
+
+int ltd_pasta_spawn(struct ltd_pasta *pa, pid_t target, struct ltd_err *err)
+{
+	pid_t parent = getpid();
+	int p[2];
+
+	snprintf(pa->pid_arg, sizeof(pa->pid_arg), "%d", (int)target);
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return ltd_err_sys(err, "pasta: pipe");
+	pa->pid = fork();
+	if (pa->pid < 0) {
+		pa->pid = 0;
+		close(p[0]);
+		close(p[1]);
+		return ltd_err_sys(err, "pasta: fork");
+	}
+	if (pa->pid == 0)
+		child(pa, p[1], parent);
+	close(p[1]);
+	pa->ready_fd = p[0];
+	return 0;
+}
+
+int ltd_pasta_ready(struct ltd_pasta *pa, struct ltd_err *err)
+{
+	char buf[32];
+	ssize_t n;
+	int status;
+
+	do
+		n = read(pa->ready_fd, buf, sizeof(buf));
+	while (n < 0 && errno == EINTR);
+	ltd_closep(&pa->ready_fd);
+	pa->ready_fd = -1;
+	if (n > 0)
+		return 0;
+	if (pa->pid > 0 && waitpid(pa->pid, &status, 0) == pa->pid) {
+		pa->pid = 0;
+		if (WIFEXITED(status))
+			return ltd_err_set(err, ENETDOWN,
+					   "pasta exited with status %d "
+					   "before the network was ready",
+					   WEXITSTATUS(status));
+		return ltd_err_set(err, ENETDOWN,
+				   "pasta was killed by signal %d before "
+				   "the network was ready",
+				   WTERMSIG(status));
+	}
+	return ltd_err_set(err, ENETDOWN, "pasta did not become ready");
+}
+
+void ltd_pasta_stop(struct ltd_pasta *pa)
+{
+	if (pa->ready_fd >= 0) {
+		close(pa->ready_fd);
+		pa->ready_fd = -1;
+	}
+	if (pa->pid > 0) {
+		kill(pa->pid, SIGKILL);
+		while (waitpid(pa->pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		pa->pid = 0;
+	}
+}

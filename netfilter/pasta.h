@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * pasta (Debian package passt): user-mode networking for the cage's network
+ * namespace, attached by pid from the launcher right after clone(), so that
+ * its start-up (>100 ms here) overlaps with the cage building itself.
+ *
+ * Hardened: no port forwarding in either direction (-t/-u/-T/-U none; with
+ * pasta's defaults 127.0.0.1 inside would reach the host's loopback), the
+ * gateway mapping to the host's loopback only when a host port is allowed
+ * (and then nftables admits only those ports), and our own address plan
+ * with a gateway address that no real host uses.
+ *
+ * Readiness: pasta writes its pid file once the namespace is configured
+ * (addresses, routes, link up) and before it serves.  We give it
+ * -P /proc/self/fd/3 with fd 3 the write end of a pipe: the first bytes on
+ * the read end mean "ready"; end of file without them means it died.
+ */
+#ifndef LTD_NET_PASTA_H
+#define LTD_NET_PASTA_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "runtime/error.h"
+
+/* The cage's address plan.  198.18.0.0/15 is reserved for benchmarking
+ * (RFC 2544) and never routed; the ULA prefix is ours (RFC 4193). */
+#define LTD_NET_ADDR4	 "198.18.93.2"
+#define LTD_NET_PREFIX4	 "24"
+#define LTD_NET_GW4	 "198.18.93.1"
+#define LTD_NET_DNS4	 "198.18.93.3" /* pasta's DNS forwarder */
+#define LTD_NET_ADDR6	 "fd4c:7464:6e61::2"
+#define LTD_NET_GW6	 "fd4c:7464:6e61::1"
+
+#define LTD_PASTA_MAX_ARGS 48
+
+struct ltd_pasta {
+	char path[64];
+	char *argv[LTD_PASTA_MAX_ARGS]; /* static strings and pid below */
+	char pid_arg[16];		/* filled by ltd_pasta_spawn() */
+	pid_t pid;			/* 0: not running */
+	int ready_fd;			/* read end; -1 when closed */
+};
+
+/*
+ * Find pasta and check that it can work here (the binary, /dev/net/tun).
+ * -ENOENT: pasta is missing or cannot run; @err says why.
+ */
+int ltd_pasta_find(struct ltd_pasta *pa, struct ltd_err *err);
+
+/*
+ * Build the argument vector (before clone).  @map_gw: map the gateway
+ * address to the host's loopback (only when host ports are allowed).
+ */
+int ltd_pasta_build(struct ltd_pasta *pa, bool map_gw, struct ltd_err *err);
+
+/*
+ * Start pasta attached to @target's user and network namespaces.  It dies
+ * with us (PR_SET_PDEATHSIG before exec).  pa->ready_fd becomes readable
+ * when it is ready or dead: then call ltd_pasta_ready().
+ */
+int ltd_pasta_spawn(struct ltd_pasta *pa, pid_t target, struct ltd_err *err);
+
+/* After ready_fd polled readable: 0 if pasta is serving, else an error
+ * (it exited; its own message is on stderr).  Closes ready_fd. */
+int ltd_pasta_ready(struct ltd_pasta *pa, struct ltd_err *err);
+
+/* End pasta (it does not exit with the namespace's last process). */
+void ltd_pasta_stop(struct ltd_pasta *pa);
+
+#endif

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The egress firewall as one nftables batch, built in memory with libnftnl
+ * from a small spec.  Pure: no sockets, no syscalls beyond malloc, so the
+ * launcher builds it before clone() and a unit test prints it.
+ *
+ * Layout (inet family: one rule set for IPv4 and IPv6, no v6 hole):
+ *
+ *   table inet ltd
+ *     set allow4  ipv4_addr . inet_proto . inet_service  interval, timeout
+ *     set allow6  ipv6_addr . inet_proto . inet_service  interval, timeout
+ *     set host_ports  inet_service      (only with allowed host ports)
+ *     chain output  hook output, policy drop
+ *       oif lo accept
+ *       ct state established,related accept
+ *       icmpv6 type 135-136 accept                  (NDP: reach the gateway)
+ *       ip daddr GW4 tcp dport @host_ports accept    (only with host ports)
+ *       ip6 daddr GW6 tcp dport @host_ports accept   (only with host ports)
+ *       ip daddr != GW4 ip daddr . meta l4proto . th dport @allow4 accept
+ *       ip6 daddr != GW6 ip6 daddr . meta l4proto . th dport @allow6 accept
+ *       meta l4proto tcp reject with tcp reset
+ *       reject with icmpx admin-prohibited
+ *
+ * One element per (block, protocol, port range): "10.0.0.0/8 . tcp .
+ * 443-443"; a block allowed without ports is "block . 0-255 . 0-65535".
+ * The sets carry the timeout flag so that the DNS filter (issue 5) can add
+ * "address . proto . ports" elements with a TTL while the cage runs, through
+ * a netfilter socket opened inside the cage's network namespace.
+ *
+ * The gateway is excluded from the allow sets: pasta maps it to the host's
+ * loopback, so a CIDR the user allows (even 0.0.0.0/0) must never open
+ * every host port; only the host_ports rules reach it.
+ */
+#ifndef LTD_NET_RULESET_H
+#define LTD_NET_RULESET_H
+
+#include <netinet/in.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "netfilter/cidr.h"
+#include "runtime/error.h"
+
+#define LTD_NFT_TABLE	    "ltd"
+#define LTD_NFT_CHAIN	    "output"
+#define LTD_NFT_SET4	    "allow4"
+#define LTD_NFT_SET6	    "allow6"
+#define LTD_NFT_HOST_PORTS  "host_ports"
+
+/* What the firewall admits.  The runtime fills it from the policy. */
+struct ltd_nft_spec {
+	const struct ltd_net_dest *dests; /* --allow-cidr, and the resolver */
+	size_t n_dests;
+	struct in_addr gw4;   /* pasta's gateway: the host, at host_ports */
+	struct in6_addr gw6;
+	const uint16_t *host_ports; /* TCP, on the gateway addresses */
+	size_t n_host_ports;
+};
+
+/* What one message of the batch creates, to name it in an error. */
+struct ltd_nft_obj {
+	uint32_t seq;
+	char what[112];
+};
+
+/* The serialized batch, between NFNL_MSG_BATCH_BEGIN and _END. */
+struct ltd_nft_batch {
+	char *buf;
+	size_t len;
+	struct ltd_nft_obj *objs; /* every message that asks for an ack */
+	size_t n_objs;
+	uint32_t seq_begin; /* seq of BATCH_BEGIN; BATCH_END is the last */
+	uint32_t seq_end;
+};
+
+/* Build the batch for @spec into @b (ltd_nft_batch_free()). */
+int ltd_nft_build(const struct ltd_nft_spec *spec, struct ltd_nft_batch *b,
+		  struct ltd_err *err);
+
+void ltd_nft_batch_free(struct ltd_nft_batch *b);
+
+/* The object that the message with @seq creates, or NULL. */
+const struct ltd_nft_obj *ltd_nft_batch_obj(const struct ltd_nft_batch *b,
+					    uint32_t seq);
+
+/*
+ * Parse the serialized batch back with libnftnl and print every object as
+ * nftnl_*_snprintf() does (rules as `nft --debug=netlink` shows them).
+ * For golden tests: it checks the bytes that will be sent, not our structs.
+ */
+int ltd_nft_batch_print(const struct ltd_nft_batch *b, FILE *out,
+			struct ltd_err *err);
+
+#endif
