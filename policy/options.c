@@ -170,18 +170,68 @@ static int opt_network(struct ltd_policy *p, const struct ltd_option *opt,
 	if (strcmp(args[0], "none") == 0) {
 		p->network = LTD_NET_NONE;
 	} else if (strcmp(args[0], "allowlist") == 0) {
-		/* Refuse rather than silently run without the firewall. */
+		p->network = LTD_NET_ALLOWLIST;
+	} else if (strcmp(args[0], "host") == 0) {
+		/* Not implemented: refuse rather than pretend. */
 		return ltd_err_set(err, ENOTSUP,
-				   "--%s allowlist: egress networking is not "
-				   "implemented yet; use --network none",
+				   "--%s host: the host's network (no egress "
+				   "filter at all) is not supported; use "
+				   "allowlist with --allow-cidr",
 				   opt->name);
 	} else {
 		return ltd_err_set(err, EINVAL,
-				   "--%s: unknown mode '%s' (expected none or "
-				   "allowlist)",
+				   "--%s: unknown mode '%s' (expected "
+				   "allowlist or none)",
 				   opt->name, args[0]);
 	}
 	p->network_set = true;
+	return 0;
+}
+
+static int opt_allow_cidr(struct ltd_policy *p, const struct ltd_option *opt,
+			  char **args, struct ltd_err *err)
+{
+	struct ltd_net_dest d, *a;
+	char flag[48];
+	int ret;
+
+	snprintf(flag, sizeof(flag), "--%s", opt->name);
+	ret = ltd_net_dest_parse(args[0], flag, &d, err);
+	if (ret < 0)
+		return ret;
+	a = realloc(p->allow, (p->n_allow + 1) * sizeof(*a));
+	if (!a)
+		return ltd_err_set(err, ENOMEM, "out of memory");
+	p->allow = a;
+	p->allow[p->n_allow++] = d;
+	return 0;
+}
+
+static int opt_allow_host_port(struct ltd_policy *p,
+			       const struct ltd_option *opt, char **args,
+			       struct ltd_err *err)
+{
+	struct ltd_net_ports r[1];
+	char flag[48];
+	uint16_t *hp;
+	size_t n;
+	int ret;
+
+	snprintf(flag, sizeof(flag), "--%s", opt->name);
+	ret = ltd_net_ports_parse(args[0], flag, r, 1, &n, err);
+	if (ret < 0)
+		return ret;
+	if (r[0].lo != r[0].hi)
+		return ltd_err_set(err, EINVAL, "%s: one port, not a range",
+				   flag);
+	for (size_t i = 0; i < p->n_host_ports; i++)
+		if (p->host_ports[i] == r[0].lo)
+			return 0;
+	hp = realloc(p->host_ports, (p->n_host_ports + 1) * sizeof(*hp));
+	if (!hp)
+		return ltd_err_set(err, ENOMEM, "out of memory");
+	p->host_ports = hp;
+	p->host_ports[p->n_host_ports++] = r[0].lo;
 	return 0;
 }
 
@@ -233,7 +283,18 @@ static const struct ltd_option options[] = {
 	  opt_chdir },
 	{ "hostname", 1, "NAME", "host name inside (default: " LTD_DEFAULT_HOSTNAME ")",
 	  opt_hostname },
-	{ "network", 1, "MODE", "none: loopback only", opt_network },
+	{ "network", 1, "MODE",
+	  "allowlist (default): egress only where --allow-* says; none: "
+	  "loopback only",
+	  opt_network },
+	{ "allow-cidr", 1, "CIDR[:PORTS]",
+	  "allow egress to an address block (e.g. 192.0.2.0/24:443, "
+	  "fd00::/64, [fd00::7]:80,443)",
+	  opt_allow_cidr },
+	{ "allow-host-port", 1, "PORT",
+	  "allow TCP to a port on the host's loopback, reached as "
+	  "host.ltd.internal",
+	  opt_allow_host_port },
 	{ "seccomp-log", 0, NULL,
 	  "same syscall filter, but log what it would refuse instead of "
 	  "refusing (to find what a tool needs)",

@@ -7,7 +7,7 @@ void ltd_policy_init(struct ltd_policy *p)
 {
 	*p = (struct ltd_policy){
 		.protect_git = true,
-		.network = LTD_NET_NONE,
+		.network = LTD_NET_ALLOWLIST,
 	};
 }
 

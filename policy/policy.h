@@ -13,12 +13,13 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "netfilter/cidr.h"
 #include "runtime/error.h"
 #include "seccomp/seccomp.h"
 
 enum ltd_network {
 	LTD_NET_NONE = 0,  /* loopback only */
-	LTD_NET_ALLOWLIST, /* pasta + default-deny firewall (not yet) */
+	LTD_NET_ALLOWLIST, /* pasta + default-deny firewall (the default) */
 };
 
 /* A mount the user asked for, in command-line order. */
@@ -65,6 +66,10 @@ struct ltd_policy {
 	char *hostname; /* default: LTD_DEFAULT_HOSTNAME */
 	enum ltd_network network;
 	bool network_set; /* --network given explicitly */
+	struct ltd_net_dest *allow; /* --allow-cidr, in order */
+	size_t n_allow;
+	uint16_t *host_ports; /* --allow-host-port: TCP on host loopback */
+	size_t n_host_ports;
 
 	enum ltd_seccomp_mode seccomp;
 

@@ -23,6 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "netfilter/nft.h"
 #include "runtime/cleanup.h"
 #include "runtime/signals.h"
 #include "seccomp/seccomp.h"
@@ -65,6 +66,11 @@ static int step_die_with_launcher(struct ltd_cage *c, struct ltd_err *err)
 
 static int step_non_dumpable(struct ltd_cage *c, struct ltd_err *err)
 {
+	/* pasta opens /proc/<init>/ns/{user,net}, which a non-dumpable init
+	 * refuses: in allowlist mode this waits until pasta is attached
+	 * (wait_network), still before anything else runs in the cage. */
+	if (c->nft)
+		return 0;
 	if (prctl(PR_SET_DUMPABLE, 0) < 0)
 		return ltd_err_sys(err, "PR_SET_DUMPABLE");
 	return 0;
@@ -157,6 +163,13 @@ static int step_loopback(struct ltd_cage *c, struct ltd_err *err)
 	return 0;
 }
 
+/* The egress firewall, one atomic batch, before any other process runs in
+ * this namespace and before pasta can deliver a packet to it. */
+static int step_firewall(struct ltd_cage *c, struct ltd_err *err)
+{
+	return c->nft ? ltd_nft_send(-1, c->nft, err) : 0;
+}
+
 static int step_mount_private(struct ltd_cage *c, struct ltd_err *err)
 {
 	return ltd_mounts_make_private(err);
@@ -200,6 +213,8 @@ const struct ltd_step ltd_init_steps[] = {
 	  step_new_session },
 	{ "hostname", "a sandbox host name", step_hostname },
 	{ "loopback", "lo up in the new network namespace", step_loopback },
+	{ "firewall", "default-deny egress, while we still hold CAP_NET_ADMIN",
+	  step_firewall },
 	{ "mount-private", "no mount event propagates to the host",
 	  step_mount_private },
 	{ "open-sources", "clone host sources while host paths are visible",
@@ -371,6 +386,31 @@ __attribute__((noreturn)) static void supervise(struct ltd_cage *c, int sfd)
 	}
 }
 
+/*
+ * In allowlist mode the command starts only once the launcher says pasta
+ * serves the namespace: pasta's start-up overlaps with the steps above.
+ */
+static int wait_network(struct ltd_cage *c, struct ltd_err *err)
+{
+	struct ltd_msg m;
+	ssize_t n;
+
+	if (!c->nft)
+		return 0;
+	do
+		n = recv(c->sock, &m, sizeof(m), 0);
+	while (n < 0 && errno == EINTR);
+	if (n == (ssize_t)sizeof(m) && m.type == LTD_MSG_NET_READY) {
+		if (prctl(PR_SET_DUMPABLE, 0) < 0)
+			return ltd_err_sys(err, "PR_SET_DUMPABLE");
+		return 0;
+	}
+	if (n < 0)
+		return ltd_err_sys(err, "wait for the network");
+	return ltd_err_set(err, ENETDOWN, "the launcher did not bring the "
+					  "network up");
+}
+
 void ltd_cage_init(struct ltd_cage *c)
 {
 	struct ltd_err err = { 0 };
@@ -379,6 +419,12 @@ void ltd_cage_init(struct ltd_cage *c)
 	c->mnt.rootfd = -1;
 	ret = run_steps(ltd_init_steps, c, &err);
 	if (ret < 0) {
+		send_msg(c->sock, LTD_MSG_SETUP_ERROR, 0, &err);
+		_exit(1);
+	}
+	ret = wait_network(c, &err);
+	if (ret < 0) {
+		ltd_err_step(&err, "network-ready");
 		send_msg(c->sock, LTD_MSG_SETUP_ERROR, 0, &err);
 		_exit(1);
 	}

@@ -14,6 +14,7 @@
 #include "runtime/mounts.h"
 
 struct ltd_bpf;
+struct ltd_nft_batch;
 
 /* What init tells the launcher over the setup socket, one per datagram. */
 enum ltd_msg_type {
@@ -21,6 +22,7 @@ enum ltd_msg_type {
 	LTD_MSG_EXEC_ERROR,	 /* execve failed: 126 or 127 */
 	LTD_MSG_STARTED,	 /* the command runs; value = its pid in cage */
 	LTD_MSG_EXITED,		 /* value = the command's wait status */
+	LTD_MSG_NET_READY,	 /* launcher -> init: pasta serves the cage */
 };
 
 struct ltd_msg {
@@ -34,6 +36,7 @@ struct ltd_cage {
 	const struct ltd_policy *policy;
 	const struct ltd_plan *plan;
 	const struct ltd_bpf *seccomp; /* NULL: no filter */
+	const struct ltd_nft_batch *nft; /* NULL: no network (none mode) */
 	char **envp;
 	int sock;	   /* init's end of the setup socket */
 	int launcher_pidfd; /* to notice a launcher that died before us */

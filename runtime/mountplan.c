@@ -5,6 +5,8 @@
  */
 #include "runtime/mountplan.h"
 
+#include "netfilter/pasta.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -135,14 +137,19 @@ char *ltd_group_content(const struct ltd_identity *id)
 	return s;
 }
 
-static char *hosts_content(const char *hostname)
+/* With a host port allowed, the host is the gateway address, under the
+ * names tools expect from Docker too. */
+static char *hosts_content(const char *hostname, bool host_names)
 {
 	char *s = NULL;
 
 	if (asprintf(&s,
 		     "127.0.0.1\tlocalhost %s\n"
-		     "::1\tlocalhost ip6-localhost ip6-loopback\n",
-		     hostname) < 0)
+		     "::1\tlocalhost ip6-localhost ip6-loopback\n%s",
+		     hostname,
+		     host_names ? LTD_NET_GW4 "\thost.ltd.internal "
+					      "host.docker.internal\n"
+				: "") < 0)
 		return NULL;
 	return s;
 }
@@ -193,14 +200,23 @@ static int plan_generated_etc(struct ltd_plan *plan,
 		ret = add_file(plan, "/etc/group", ltd_group_content(&p->id),
 			       0644, err);
 	if (!ret)
-		ret = add_file(plan, "/etc/hosts", hosts_content(host), 0644,
-			       err);
+		ret = add_file(plan, "/etc/hosts",
+			       hosts_content(host, p->network ==
+							   LTD_NET_ALLOWLIST &&
+							   p->n_host_ports),
+			       0644, err);
 	if (!ret && asprintf(&name, "%s\n", host) >= 0)
 		ret = add_file(plan, "/etc/hostname", name, 0644, err);
 	else if (!ret)
 		ret = ltd_err_set(err, ENOMEM, "out of memory");
-	/* No resolver in --network none: say so rather than point anywhere. */
-	if (!ret)
+	/* No resolver in --network none: say so rather than point anywhere.
+	 * In allowlist mode, pasta's DNS forwarder (until issue 5's filter). */
+	if (!ret && p->network == LTD_NET_ALLOWLIST)
+		ret = add_file(plan, "/etc/resolv.conf",
+			       strdup("# ltd-native: pasta's DNS forwarder\n"
+				      "nameserver " LTD_NET_DNS4 "\n"),
+			       0644, err);
+	else if (!ret)
 		ret = add_file(plan, "/etc/resolv.conf",
 			       strdup("# ltd-native: no DNS (--network none)\n"),
 			       0644, err);

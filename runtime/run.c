@@ -8,6 +8,7 @@
  */
 #include "runtime/run.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <linux/sched.h>
 #include <poll.h>
@@ -24,6 +25,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "netfilter/pasta.h"
+#include "netfilter/ruleset.h"
 #include "runtime/cage.h"
 #include "runtime/cleanup.h"
 #include "runtime/mountplan.h"
@@ -95,23 +98,25 @@ static bool read_msgs(int sock, struct outcome *out)
  * says.  Init's own exit, which tears the namespaces down, is not waited
  * for: it dies with the launcher in any case.
  */
-static int supervise(pid_t init, int init_pidfd, int sock, struct outcome *out,
+static int supervise(pid_t init, int init_pidfd, int sock,
+		     struct ltd_pasta *pa, struct outcome *out,
 		     struct ltd_err *err)
 {
 	_cleanup_close_ int sfd = ltd_signals_fd(err);
-	struct pollfd pfd[3] = {
+	struct pollfd pfd[4] = {
 		{ .fd = sfd, .events = POLLIN },
 		{ .fd = sock, .events = POLLIN },
 		{ .fd = init_pidfd, .events = POLLIN },
+		{ .fd = pa ? pa->ready_fd : -1, .events = POLLIN },
 	};
-	int status;
+	int status, ret;
 
 	if (sfd < 0)
 		return sfd;
 	for (;;) {
 		struct signalfd_siginfo si;
 
-		if (poll(pfd, 3, -1) < 0) {
+		if (poll(pfd, 4, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			return ltd_err_sys(err, "poll");
@@ -120,6 +125,17 @@ static int supervise(pid_t init, int init_pidfd, int sock, struct outcome *out,
 		    read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si) &&
 		    si.ssi_signo != SIGCHLD)
 			kill(init, (int)si.ssi_signo);
+		if (pfd[3].revents) {
+			struct ltd_msg m = { .type = LTD_MSG_NET_READY };
+
+			pfd[3].fd = -1;
+			ret = ltd_pasta_ready(pa, err);
+			if (ret < 0) {
+				kill(init, SIGKILL);
+				return ret;
+			}
+			(void)!send(sock, &m, sizeof(m), MSG_NOSIGNAL);
+		}
 		if (pfd[1].revents && !read_msgs(sock, out))
 			pfd[1].fd = -1; /* closed: stop polling it */
 		if (out->type != 0 && out->type != LTD_MSG_STARTED)
@@ -195,14 +211,66 @@ static int exit_status(const struct outcome *out)
 	}
 }
 
+/*
+ * Allowlist mode: pasta must be there, and the firewall batch is built now.
+ * A run that did not ask for networking falls back to none with a warning.
+ */
+static int prepare_network(struct ltd_policy *p, struct ltd_pasta *pa,
+			   struct ltd_nft_batch *nft, struct ltd_err *err)
+{
+	_cleanup_free_ struct ltd_net_dest *dests = NULL;
+	struct ltd_nft_spec spec = {
+		.host_ports = p->host_ports,
+		.n_host_ports = p->n_host_ports,
+	};
+	struct ltd_err why = { 0 };
+	int ret;
+
+	if (p->network != LTD_NET_ALLOWLIST)
+		return 0;
+	ret = ltd_pasta_find(pa, &why);
+	if (ret < 0 && (p->network_set || p->n_allow || p->n_host_ports))
+		return ltd_err_set(err, -ret, "--network allowlist: %s",
+				   why.msg);
+	if (ret < 0) {
+		fprintf(stderr, "ltd-native: warning: %s; running with "
+				"--network none\n", why.msg);
+		p->network = LTD_NET_NONE;
+		return 0;
+	}
+	ret = ltd_pasta_build(pa, p->n_host_ports > 0, err);
+	if (ret < 0)
+		return ret;
+	/* The user's blocks, and pasta's DNS forwarder (until the DNS filter
+	 * of issue 5 takes the resolver over). */
+	dests = calloc(p->n_allow + 1, sizeof(*dests));
+	if (!dests)
+		return ltd_err_set(err, ENOMEM, "out of memory");
+	if (p->n_allow)
+		memcpy(dests, p->allow, p->n_allow * sizeof(*dests));
+	ret = ltd_net_dest_parse(LTD_NET_DNS4 ":53", "resolver",
+				 &dests[p->n_allow], err);
+	if (ret < 0)
+		return ret;
+	spec.dests = dests;
+	spec.n_dests = p->n_allow + 1;
+	inet_pton(AF_INET, LTD_NET_GW4, &spec.gw4);
+	inet_pton(AF_INET6, LTD_NET_GW6, &spec.gw6);
+	return ltd_nft_build(&spec, nft, err);
+}
+
 /* Everything that can fail for a reason the user can fix, before clone. */
 static int prepare(struct ltd_policy *p, struct ltd_plan *plan,
+		   struct ltd_pasta *pa, struct ltd_nft_batch *nft,
 		   char ***envp, struct ltd_err *err)
 {
 	struct ltd_hostfs host;
 	int ret;
 
 	ret = ltd_policy_validate(p, err);
+	/* Before the plan: a fallback to none changes /etc/resolv.conf. */
+	if (!ret)
+		ret = prepare_network(p, pa, nft, err);
 	if (!ret)
 		ret = ltd_hostfs_probe(&host, err);
 	if (!ret)
@@ -222,6 +290,8 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 	struct ltd_err err = { 0 };
 	struct ltd_plan plan = { 0 };
 	struct outcome out = { 0 };
+	struct ltd_pasta pasta = { .ready_fd = -1 };
+	struct ltd_nft_batch nft = { 0 };
 	_cleanup_close_ int self_pidfd = -1, init_pidfd = -1;
 	int sv[2] = { -1, -1 };
 	char **envp = NULL;
@@ -229,7 +299,7 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 	pid_t init;
 	int ret;
 
-	ret = prepare(p, &plan, &envp, &err);
+	ret = prepare(p, &plan, &pasta, &nft, &envp, &err);
 	if (!ret && p->seccomp == LTD_SECCOMP_OFF)
 		fprintf(stderr, "ltd-native: warning: --unsafe-no-seccomp: the "
 				"command runs without a system-call filter\n");
@@ -256,6 +326,7 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 			.policy = p,
 			.plan = &plan,
 			.seccomp = ltd_seccomp_program(p->seccomp),
+			.nft = p->network == LTD_NET_ALLOWLIST ? &nft : NULL,
 			.envp = envp,
 			.sock = sv[1],
 			.launcher_pidfd = self_pidfd,
@@ -267,9 +338,22 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 	}
 	close(sv[1]);
 	sv[1] = -1;
-	ret = supervise(init, init_pidfd, sv[0], &out, &err);
+	/* Right after clone: pasta comes up while init builds the cage. */
+	if (p->network == LTD_NET_ALLOWLIST) {
+		ret = ltd_pasta_spawn(&pasta, init, &err);
+		if (ret < 0) {
+			kill(init, SIGKILL);
+			goto out;
+		}
+	}
+	ret = supervise(init, init_pidfd, sv[0],
+			p->network == LTD_NET_ALLOWLIST ? &pasta : NULL, &out,
+			&err);
 	warn_new_protected(p, protected_before);
 out:
+	/* pasta does not end with the namespace's last process. */
+	ltd_pasta_stop(&pasta);
+	ltd_nft_batch_free(&nft);
 	if (sv[0] >= 0)
 		close(sv[0]);
 	if (sv[1] >= 0)

@@ -35,7 +35,7 @@ Test(options, defaults)
 	cr_assert_str_eq(p.argv[0], "true");
 	cr_assert_null(p.argv[1]);
 	cr_assert(p.protect_git);
-	cr_assert_eq(p.network, LTD_NET_NONE);
+	cr_assert_eq(p.network, LTD_NET_ALLOWLIST);
 	cr_assert_eq(p.seccomp, LTD_SECCOMP_ENFORCE);
 	cr_assert_null(p.project);
 	cr_assert_eq(p.n_mounts, 0);
@@ -156,9 +156,33 @@ Test(options, network_bad_and_unimplemented)
 	cr_assert(strstr(err.msg, "--network"));
 	ltd_policy_free(&p);
 	ltd_policy_init(&p);
-	/* Not silently without a firewall: refused until it exists. */
-	cr_assert_lt(PARSE("--network", "allowlist", "--", "true"), 0);
+	cr_assert_lt(PARSE("--network", "bogus", "--", "true"), 0);
 	cr_assert(strstr(err.msg, "--network"));
+	ltd_policy_free(&p);
+	ltd_policy_init(&p);
+	cr_assert_eq(PARSE("--network", "allowlist", "--", "true"), 0);
+	cr_assert_eq(p.network, LTD_NET_ALLOWLIST);
+	cr_assert(p.network_set);
+}
+
+Test(options, allow_cidr_and_host_port)
+{
+	cr_assert_eq(PARSE("--allow-cidr", "10.0.0.0/8:443", "--allow-cidr",
+			   "fd00::/64", "--allow-host-port", "4000",
+			   "--allow-host-port", "4000", "--", "true"),
+		     0, "%s", err.msg);
+	cr_assert_eq(p.n_allow, 2);
+	cr_assert_eq(p.allow[0].ports[0].lo, 443);
+	cr_assert_eq(p.n_host_ports, 1, "a repeated port counts once");
+	cr_assert_eq(p.host_ports[0], 4000);
+	ltd_policy_free(&p);
+	ltd_policy_init(&p);
+	cr_assert_lt(PARSE("--allow-cidr", "10.0.0.1/8", "--", "true"), 0);
+	cr_assert(strstr(err.msg, "--allow-cidr"), "%s", err.msg);
+	ltd_policy_free(&p);
+	ltd_policy_init(&p);
+	cr_assert_lt(PARSE("--allow-host-port", "80-90", "--", "true"), 0);
+	cr_assert(strstr(err.msg, "--allow-host-port"), "%s", err.msg);
 }
 
 Test(options, unsafe_writable_git)

@@ -37,6 +37,7 @@ Test(steps, init_order)
 	cr_assert_lt(index_of(s, "open-sources"), index_of(s, "root-tmpfs"),
 		     "host sources are cloned before the root is attached");
 	cr_assert_lt(index_of(s, "mount-plan"), index_of(s, "pivot-root"));
+	cr_assert_lt(index_of(s, "loopback"), index_of(s, "firewall"));
 	cr_assert_eq(index_of(s, "pivot-root"), count(s) - 1);
 }
 
