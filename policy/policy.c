@@ -25,6 +25,8 @@ void ltd_policy_free(struct ltd_policy *p)
 		free(*a);
 	free(p->argv);
 	free(p->mounts);
+	free(p->allow);
+	free(p->host_ports);
 	free(p->env);
 	free(p->project);
 	free(p->chdir);
