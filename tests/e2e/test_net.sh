@@ -1,0 +1,127 @@
+# shellcheck shell=bash
+# Egress (issue 4): pasta + the default-deny firewall.  The harness (root)
+# makes a test host in a network namespace (veth, IPv4 and IPv6) with TCP
+# servers, and a server on the host's loopback.  Nothing outside this
+# machine is ever contacted: "blocked" targets a test host that is not
+# allowlisted.
+
+NET_NS=ltd-e2e-host$$
+NET_IF=ltde2e$$
+NET_H4=10.231.77.2 NET_G4=10.231.77.1
+NET_H6=fd5e:2e7e:77::2 NET_G6=fd5e:2e7e:77::1
+NET_PIDS=()
+
+net_cleanup() {
+	for pid in "${NET_PIDS[@]}"; do kill "$pid" 2>/dev/null; done
+	ip link del "$NET_IF" 2>/dev/null
+	ip netns del "$NET_NS" 2>/dev/null
+	return 0
+}
+
+# A TCP server on $1:$2 (in the test host when $3 = ns) that answers "hi".
+net_server() {
+	local code="import socket,sys
+s=socket.socket(socket.AF_INET6 if ':' in sys.argv[1] else socket.AF_INET)
+s.setsockopt(socket.SOL_SOCKET,socket.SO_REUSEADDR,1)
+s.bind((sys.argv[1],int(sys.argv[2]))); s.listen(16)
+while True:
+    c,_=s.accept(); c.sendall(b'hi\n'); c.close()"
+	if [ "${3:-}" = ns ]; then
+		ip netns exec "$NET_NS" python3 -c "$code" "$1" "$2" &
+	else
+		python3 -c "$code" "$1" "$2" &
+	fi
+	NET_PIDS+=($!)
+}
+
+# The probe, in python: "HOST:PORT ok|refused|timeout ms" per target.
+NET_PROBE='import socket,sys,time
+for a in sys.argv[1:]:
+    h,p=a.rsplit(":",1); h=h.strip("[]"); t=time.time()
+    try:
+        c=socket.create_connection((h,int(p)),timeout=2); r="ok" if c.recv(3)==b"hi\n" else "noreply"
+    except ConnectionRefusedError: r="refused"
+    except socket.timeout: r="timeout"
+    except OSError as e: r="error:%d"%e.errno
+    print(a,r,int((time.time()-t)*1000))'
+
+net_probe() {
+	ltd run "$@" -- python3 -c "$NET_PROBE" "${NET_TARGETS[@]}"
+}
+
+if [ "$AS_ROOT" != 1 ]; then
+	skip "network tests" "the harness must run as root to make test hosts"
+elif ! command -v pasta >/dev/null || ! command -v ip >/dev/null ||
+	! command -v python3 >/dev/null; then
+	skip "network tests" "needs pasta (passt), iproute2 and python3"
+elif [ ! -r /dev/net/tun ] || ! as_user test -w /dev/net/tun; then
+	skip "network tests" "/dev/net/tun is not usable by $E2E_USER (mode 0666 expected)"
+else
+	trap 'net_cleanup; e2e_teardown' EXIT
+	ip netns add "$NET_NS"
+	ip link add "$NET_IF" type veth peer name eth0 netns "$NET_NS"
+	ip addr add "$NET_G4/24" dev "$NET_IF"
+	ip -6 addr add "$NET_G6/64" dev "$NET_IF" nodad
+	ip link set "$NET_IF" up
+	ip netns exec "$NET_NS" ip addr add "$NET_H4/24" dev eth0
+	ip netns exec "$NET_NS" ip -6 addr add "$NET_H6/64" dev eth0 nodad
+	ip netns exec "$NET_NS" ip link set eth0 up
+	ip netns exec "$NET_NS" ip link set lo up
+	net_server "$NET_H4" 8080 ns
+	net_server "$NET_H4" 9090 ns
+	net_server "$NET_H6" 8080 ns
+	net_server 127.0.0.1 18081
+	net_server 127.0.0.1 18082
+	sleep 0.5
+
+	NET_TARGETS=("$NET_H4:8080" "$NET_H4:9090" "[$NET_H6]:8080")
+	net_probe --allow-cidr "$NET_H4/32:8080"
+	expect_out "an allowed CIDR:port connects" "^$NET_H4:8080 ok "
+	expect_out "another port of it is refused (TCP reset)" "^$NET_H4:9090 refused [0-9]{1,2}\$"
+	expect_out "IPv6 is under the same policy (refused at once)" "^\[$NET_H6\]:8080 refused [0-9]{1,2}\$"
+	net_probe --allow-cidr "${NET_H6%::*}::/64:8080"
+	expect_out "an allowed IPv6 block connects" "^\[$NET_H6\]:8080 ok "
+	expect_out "an IPv4 host outside it is refused" "^$NET_H4:8080 refused "
+
+	NET_TARGETS=(host.ltd.internal:18081 host.ltd.internal:18082 127.0.0.1:18081)
+	net_probe --allow-host-port 18081
+	expect_out "an allowed host port connects on host.ltd.internal" "^host.ltd.internal:18081 ok "
+	expect_out "another host port does not" "^host.ltd.internal:18082 refused "
+	expect_out "the cage's own 127.0.0.1 is not the host's" "^127.0.0.1:18081 refused "
+	net_probe --allow-cidr 0.0.0.0/0
+	expect_out "allowing every address does not open the host's loopback" "^host.ltd.internal:18082 (refused|error)"
+
+	ltd run -- python3 -c 'import socket
+s=socket.socket(socket.AF_INET,socket.SOCK_DGRAM); s.settimeout(0.5)
+s.connect(("'"$NET_H4"'",8080))
+try: s.send(b"x"); s.recv(10); print("udp answered")
+except OSError as e: print("udp no answer", e.errno)'
+	expect_out "UDP to a host not allowlisted gets no answer" "^udp no answer"
+
+	NET_TARGETS=("$NET_H4:8080" host.ltd.internal:18081)
+	net_probe --network none --allow-host-port 18081
+	expect_out "--network none reaches no test host" "^$NET_H4:8080 error:"
+	expect_no_out "--network none reaches nothing" " ok "
+
+	ltd run -- sh -c 'nft flush ruleset 2>&1; echo nft=$?'
+	expect_out "the command cannot flush the firewall" "nft=[1-9]"
+
+	ltd run --allow-cidr "$NET_H4/32" -- sleep 0.2
+	if user_procs 'pasta|passt' >/dev/null; then
+		fail "pasta ends with the cage" "$(user_procs 'pasta|passt')"
+	else
+		pass "pasta ends with the cage"
+	fi
+	(cd "$PROJ" && exec "${USER_CMD[@]}" "$LTD" run --ro-bind "$STAGE" "$STAGE" -- sleep 30) &
+	launcher=$!
+	sleep 0.5
+	kill -KILL "$launcher"
+	sleep 0.5
+	if user_procs 'pasta|passt' >/dev/null; then
+		fail "pasta dies with a SIGKILLed launcher" "$(user_procs 'pasta|passt')"
+	else
+		pass "pasta dies with a SIGKILLed launcher"
+	fi
+	net_cleanup
+	trap e2e_teardown EXIT
+fi
