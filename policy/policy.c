@@ -21,6 +21,9 @@ void ltd_policy_free(struct ltd_policy *p)
 		free(p->env[i].key);
 		free(p->env[i].val);
 	}
+	for (size_t i = 0; i < p->n_protected; i++)
+		free(p->protected[i]);
+	free(p->protected);
 	for (char **a = p->argv; a && *a; a++)
 		free(*a);
 	free(p->argv);

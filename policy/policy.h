@@ -54,7 +54,11 @@ struct ltd_identity {
 
 struct ltd_policy {
 	char *project; /* resolved absolute directory, bound read-write */
-	bool protect_git; /* .git/hooks and .git/config read-only */
+	bool protect_git; /* what git executes from: read-only */
+	/* Absolute paths in the project git executes from or is configured
+	 * by; [0] is .git itself.  Filled by validation (ltd_git_protected). */
+	char **protected;
+	size_t n_protected;
 
 	struct ltd_user_mount *mounts;
 	size_t n_mounts;
@@ -99,6 +103,9 @@ void ltd_policy_print_help(FILE *out);
  * paths.  No namespaces, no side effects.
  */
 int ltd_policy_validate(struct ltd_policy *p, struct ltd_err *err);
+
+/* Fill @p->protected from the project's .git (reads the host). */
+int ltd_git_protected(struct ltd_policy *p, struct ltd_err *err);
 
 /*
  * The command's environment, built from @host (the launcher's environ) by

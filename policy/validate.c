@@ -81,31 +81,106 @@ static int resolve_identity(struct ltd_identity *id, struct ltd_err *err)
 	return dup_into(&id->shell, "/bin/sh", err);
 }
 
-/* realpath() into @slot, naming @flag when the path is not there. */
+/*
+ * A host path that ltd-native binds must exist and be named as it is: no
+ * symbolic link anywhere in it.  A link inside a project is the agent's to
+ * plant, and following it would hand the next run whatever it points at
+ * (~/.ssh, a tmux socket).  The cage opens the path again without
+ * following links (runtime/mounts.c), so a link swapped in later fails.
+ */
 static int resolve_existing(char **slot, const char *flag, const char *path,
 			    struct ltd_err *err)
 {
-	char *real = realpath(path, NULL);
+	char clean[PATH_MAX];
+	size_t len = strlen(path);
+	char *real;
 
+	if (len >= sizeof(clean))
+		return ltd_err_set(err, ENAMETOOLONG, "%s: path too long",
+				   flag);
+	memcpy(clean, path, len + 1);
+	while (len > 1 && clean[len - 1] == '/')
+		clean[--len] = '\0';
+	real = realpath(clean, NULL);
 	if (!real)
 		return ltd_err_sys(err, "%s: '%s'", flag, path);
+	if (strcmp(real, clean) != 0) {
+		ltd_err_set(err, ELOOP,
+			    "%s: '%s' is or passes through a symbolic link "
+			    "(to '%s'); ltd-native binds no path through a "
+			    "link: name the real path",
+			    flag, path, real);
+		free(real);
+		return -ELOOP;
+	}
 	free(*slot);
 	*slot = real;
 	return 0;
 }
 
-/* Binding / or the home directory (or any parent of it) is the whole house. */
-static int refuse_whole_house(const char *flag, const char *real,
-			      const char *home, struct ltd_err *err)
+static bool is_under(const char *path, const char *dir)
 {
-	size_t n = strlen(real);
+	size_t n = strlen(dir);
 
-	if (strcmp(real, "/") == 0 ||
-	    (strncmp(home, real, n) == 0 && (home[n] == '/' || !home[n])))
+	return strncmp(path, dir, n) == 0 && (path[n] == '/' || !path[n]);
+}
+
+/*
+ * Host paths that are never bound: the whole house, and the keys to it.
+ * Binding one of them, anything inside one, or a directory that contains
+ * one is refused.  (Opt-in flags for the few who must come with the policy
+ * model; until then, no way round.)
+ */
+static int refuse_sensitive(const char *flag, const char *real,
+			    const struct ltd_identity *id, struct ltd_err *err)
+{
+	/* Relative to the home directory ("~"), per uid ("@" + uid), or
+	 * absolute. */
+	static const struct {
+		const char *path;
+		const char *what;
+	} deny[] = {
+		{ "~/.ssh", "your SSH keys" },
+		{ "~/.gnupg", "your GnuPG keys" },
+		{ "~/.aws", "your AWS credentials" },
+		{ "~/.config/gh", "your GitHub CLI token" },
+		{ "~/.docker", "your Docker credentials" },
+		{ "~/.kube", "your Kubernetes credentials" },
+		{ "@/run/user/", "your session's sockets (ssh-agent, D-Bus)" },
+		{ "@/tmp/tmux-", "your tmux server's socket" },
+		{ "/run/docker.sock", "the Docker socket" },
+		{ "/var/run/docker.sock", "the Docker socket" },
+		{ "/run/podman", "the Podman socket" },
+		{ "/proc", "a kernel interface" },
+		{ "/sys", "a kernel interface" },
+		{ "/dev", "host devices" },
+	};
+	char path[PATH_MAX];
+	struct stat st;
+
+	if (strcmp(real, "/") == 0 || is_under(id->home, real))
 		return ltd_err_set(err, EPERM,
 				   "%s: refusing to bind '%s': it is / or "
 				   "contains your home directory",
 				   flag, real);
+	for (size_t i = 0; i < sizeof(deny) / sizeof(deny[0]); i++) {
+		const char *d = deny[i].path;
+
+		if (d[0] == '~')
+			snprintf(path, sizeof(path), "%s%s", id->home, d + 1);
+		else if (d[0] == '@')
+			snprintf(path, sizeof(path), "%s%u", d + 1,
+				 (unsigned)id->uid);
+		else
+			snprintf(path, sizeof(path), "%s", d);
+		/* Inside it, or (when it exists) a directory holding it. */
+		if (is_under(real, path) ||
+		    (is_under(path, real) && lstat(path, &st) == 0))
+			return ltd_err_set(err, EPERM,
+					   "%s: refusing to bind '%s': it is "
+					   "or holds %s (%s)",
+					   flag, real, deny[i].what, path);
+	}
 	return 0;
 }
 
@@ -135,7 +210,7 @@ static int validate_project(struct ltd_policy *p, struct ltd_err *err)
 		return ltd_err_set(err, ENOTDIR,
 				   "--project: '%s' is not a directory",
 				   p->project);
-	return refuse_whole_house("--project", p->project, p->id.home, err);
+	return refuse_sensitive("--project", p->project, &p->id, err);
 }
 
 static int validate_mounts(struct ltd_policy *p, struct ltd_err *err)
@@ -161,7 +236,7 @@ static int validate_mounts(struct ltd_policy *p, struct ltd_err *err)
 					   flag, m->src);
 		ret = resolve_existing(&m->src, flag, m->src, err);
 		if (!ret)
-			ret = refuse_whole_house(flag, m->src, p->id.home, err);
+			ret = refuse_sensitive(flag, m->src, &p->id, err);
 		if (ret)
 			return ret;
 	}
@@ -175,6 +250,8 @@ int ltd_policy_validate(struct ltd_policy *p, struct ltd_err *err)
 	ret = resolve_identity(&p->id, err);
 	if (!ret)
 		ret = validate_project(p, err);
+	if (!ret && p->protect_git)
+		ret = ltd_git_protected(p, err);
 	if (!ret)
 		ret = validate_mounts(p, err);
 	if (!ret && p->chdir && !path_is_normal(p->chdir))

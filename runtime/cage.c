@@ -25,6 +25,7 @@
 
 #include "netfilter/nft.h"
 #include "runtime/cleanup.h"
+#include "runtime/landlock.h"
 #include "runtime/signals.h"
 #include "seccomp/seccomp.h"
 
@@ -273,6 +274,12 @@ static int cmd_no_new_privs(struct ltd_cage *c, struct ltd_err *err)
 	return 0;
 }
 
+static int cmd_landlock(struct ltd_cage *c, struct ltd_err *err)
+{
+	return c->landlock_abi ? ltd_landlock_confine(c->landlock_abi, err)
+			       : 0;
+}
+
 static int cmd_seccomp(struct ltd_cage *c, struct ltd_err *err)
 {
 	return c->seccomp ? ltd_seccomp_load(c->seccomp, err) : 0;
@@ -290,6 +297,9 @@ const struct ltd_step ltd_command_steps[] = {
 	  cmd_drop_caps },
 	{ "no-new-privs", "no setuid or file capability gains",
 	  cmd_no_new_privs },
+	{ "landlock", "no file reachable outside the cage's root, even "
+		      "through an inherited descriptor",
+	  cmd_landlock },
 	{ "seccomp", "the syscall filter, last before execve", cmd_seccomp },
 	{ NULL, NULL, NULL },
 };

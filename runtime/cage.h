@@ -36,6 +36,7 @@ struct ltd_cage {
 	const struct ltd_policy *policy;
 	const struct ltd_plan *plan;
 	const struct ltd_bpf *seccomp; /* NULL: no filter */
+	int landlock_abi;	       /* 0: not available, skipped */
 	const struct ltd_nft_batch *nft; /* NULL: no network (none mode) */
 	char **envp;
 	int sock;	   /* init's end of the setup socket */

@@ -266,9 +266,6 @@ static int plan_proc(struct ltd_plan *plan, struct ltd_err *err)
 	return ret;
 }
 
-const char *const ltd_protected_paths[] = { ".git", ".git/hooks",
-					     ".git/config", NULL };
-
 /*
  * The project, read-write; then .git pinned (a mount point cannot be renamed
  * or removed, so the read-only mounts below cannot be carried away with it)
@@ -278,19 +275,13 @@ static int plan_project(struct ltd_plan *plan, const struct ltd_policy *p,
 			struct ltd_err *err)
 {
 	struct ltd_plan_entry *e;
-	char *path = NULL;
 	int ret;
 
 	ret = add(plan, LTD_OP_BIND_RW, p->project, p->project, "--project",
 		  err);
-	for (size_t i = 0; !ret && p->protect_git && ltd_protected_paths[i];
-	     i++) {
-		if (asprintf(&path, "%s/%s", p->project,
-			     ltd_protected_paths[i]) < 0)
-			return ltd_err_set(err, ENOMEM, "out of memory");
+	for (size_t i = 0; !ret && p->protect_git && i < p->n_protected; i++) {
 		e = add_e(plan, i == 0 ? LTD_OP_PIN : LTD_OP_RO_OVER, NULL,
-			  path, "protected", err);
-		free(path);
+			  p->protected[i], "protected", err);
 		if (!e)
 			return -ENOMEM;
 		e->flags |= LTD_PF_OPTIONAL;

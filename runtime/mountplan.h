@@ -88,12 +88,6 @@ void ltd_plan_free(struct ltd_plan *plan);
 
 const char *ltd_plan_op_name(enum ltd_plan_op op);
 
-/*
- * Paths inside the project that host tools execute from, made read-only
- * (and .git pinned in place).  NULL-terminated; relative to the project.
- */
-extern const char *const ltd_protected_paths[];
-
 /* Pure helpers, exported for tests. */
 bool ltd_path_is_under(const char *path, const char *dir);
 char *ltd_passwd_content(const struct ltd_identity *id);

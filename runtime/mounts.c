@@ -63,17 +63,22 @@ int ltd_mounts_open_sources(const struct ltd_plan *plan,
 	for (size_t i = 0; i < plan->n; i++) {
 		const struct ltd_plan_entry *e = &plan->e[i];
 		__u64 attr = MOUNT_ATTR_NOSUID;
-		int fd;
+		int fd, path;
 
 		if (e->op != LTD_OP_BIND_RO && e->op != LTD_OP_BIND_RW &&
 		    e->op != LTD_OP_DEV)
 			continue;
-		/* Recursive, or the kernel refuses to split off locked
-		 * submounts; a detached copy so later host changes don't
-		 * matter. */
-		fd = open_tree(AT_FDCWD, e->src,
-			       OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
-				       AT_RECURSIVE);
+		/* No link followed: validation refused links in the path,
+		 * so one here was swapped in since.  Recursive, or the kernel
+		 * refuses to split off locked submounts; a detached copy so
+		 * later host changes don't matter. */
+		path = openat2_in(AT_FDCWD, e->src, O_PATH,
+				  RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
+		fd = path < 0 ? -1
+			      : open_tree(path, "",
+					  OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
+						  AT_EMPTY_PATH | AT_RECURSIVE);
+		ltd_closep(&path);
 		if (fd < 0) {
 			if (errno == ENOENT && (e->flags & LTD_PF_OPTIONAL))
 				continue;
@@ -341,7 +346,11 @@ static int existing(const struct ltd_plan_entry *e, int rootfd, int *fd,
 		    struct ltd_err *err)
 {
 	*fd = open_in_root(rootfd, e->dst, O_PATH);
-	if (*fd >= 0 || (errno == ENOENT && (e->flags & LTD_PF_OPTIONAL)))
+	/* Missing, or a link that leads nowhere inside: nothing to do for an
+	 * optional entry (the project's own content must not stop a run). */
+	if (*fd >= 0 || ((e->flags & LTD_PF_OPTIONAL) &&
+			 (errno == ENOENT || errno == ENOTDIR ||
+			  errno == ELOOP || errno == EXDEV)))
 		return 0;
 	return ltd_err_sys(err, "%s: '%s'", e->why, e->dst);
 }
@@ -385,18 +394,23 @@ static int do_ro_over(const struct ltd_plan_entry *e, int rootfd,
 		      struct ltd_err *err)
 {
 	_cleanup_close_ int target = -1, mfd = -1;
+	__u64 ro = e->op == LTD_OP_RO_OVER ? MOUNT_ATTR_RDONLY : 0;
+	struct stat st;
 	int ret;
 
 	ret = existing(e, rootfd, &target, err);
 	if (ret < 0 || target < 0)
 		return ret;
+	/* A pinned .git that is a file (a linked worktree's "gitdir:") is
+	 * made read-only too: rewriting it would redirect git. */
+	if (fstat(target, &st) == 0 && !S_ISDIR(st.st_mode))
+		ro = MOUNT_ATTR_RDONLY;
 	mfd = open_tree(target, "",
 			OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH |
 				AT_RECURSIVE);
 	if (mfd < 0)
 		return ltd_err_sys(err, "%s: clone '%s'", e->why, e->dst);
-	if (set_attr(mfd, (e->op == LTD_OP_RO_OVER ? MOUNT_ATTR_RDONLY : 0) |
-				  MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV,
+	if (set_attr(mfd, ro | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV,
 		     true) < 0)
 		return ltd_err_sys(err, "%s: set flags on '%s'", e->why, e->dst);
 	return attach(mfd, target, e, err);

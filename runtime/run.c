@@ -14,6 +14,7 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,7 @@
 #include "netfilter/ruleset.h"
 #include "runtime/cage.h"
 #include "runtime/cleanup.h"
+#include "runtime/landlock.h"
 #include "runtime/mountplan.h"
 #include "runtime/signals.h"
 #include "seccomp/seccomp.h"
@@ -161,34 +163,31 @@ static int supervise(pid_t init, int init_pidfd, int sock,
  * so the command may create it.  Say so when it did: code there runs when
  * the user next uses git in the project.
  */
-static unsigned protected_present(const struct ltd_policy *p)
+static uint64_t protected_present(const struct ltd_policy *p)
 {
-	unsigned mask = 0;
-	char path[8192];
+	uint64_t mask = 0;
 	struct stat st;
 
-	for (unsigned i = 0; p->protect_git && ltd_protected_paths[i]; i++) {
-		snprintf(path, sizeof(path), "%s/%s", p->project,
-			 ltd_protected_paths[i]);
-		if (lstat(path, &st) == 0)
-			mask |= 1U << i;
-	}
+	for (size_t i = 0; i < p->n_protected && i < 64; i++)
+		if (lstat(p->protected[i], &st) == 0)
+			mask |= 1ULL << i;
 	return mask;
 }
 
-static void warn_new_protected(const struct ltd_policy *p, unsigned before)
+static void warn_new_protected(const struct ltd_policy *p, uint64_t before)
 {
-	unsigned created = protected_present(p) & ~before;
+	uint64_t created = protected_present(p) & ~before;
 
-	for (unsigned i = 0; ltd_protected_paths[i]; i++) {
-		if (!(created & (1U << i)))
+	for (size_t i = 0; i < p->n_protected && i < 64; i++) {
+		if (!(created & (1ULL << i)))
 			continue;
 		fprintf(stderr,
-			"ltd-native: warning: the command created %s/%s, which "
-			"git executes from: review it before running git on "
-			"the host\n",
-			p->project, ltd_protected_paths[i]);
-		break; /* the first one covers what lies beneath it */
+			"ltd-native: warning: the command created %s, which "
+			"git executes from or reads its configuration from: "
+			"review it before running git on the host\n",
+			p->protected[i]);
+		if (i == 0)
+			break; /* a new .git covers all that lies in it */
 	}
 }
 
@@ -295,11 +294,16 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 	_cleanup_close_ int self_pidfd = -1, init_pidfd = -1;
 	int sv[2] = { -1, -1 };
 	char **envp = NULL;
-	unsigned protected_before = 0;
+	uint64_t protected_before = 0;
+	int landlock_abi = 0;
 	pid_t init;
 	int ret;
 
 	ret = prepare(p, &plan, &pasta, &nft, &envp, &err);
+	if (!ret && (landlock_abi = ltd_landlock_abi()) == 0)
+		fprintf(stderr, "ltd-native: warning: this kernel has no "
+				"Landlock: the cage runs without its second "
+				"wall\n");
 	if (!ret && p->seccomp == LTD_SECCOMP_OFF)
 		fprintf(stderr, "ltd-native: warning: --unsafe-no-seccomp: the "
 				"command runs without a system-call filter\n");
@@ -326,6 +330,7 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 			.policy = p,
 			.plan = &plan,
 			.seccomp = ltd_seccomp_program(p->seccomp),
+			.landlock_abi = landlock_abi,
 			.nft = p->network == LTD_NET_ALLOWLIST ? &nft : NULL,
 			.envp = envp,
 			.sock = sv[1],

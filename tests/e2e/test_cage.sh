@@ -245,3 +245,56 @@ P2=$(as_user mktemp -d "$U_HOME/e2e-nogit.XXXXXX")
 OUT=$(cd "$P2" && as_user "$LTD" run --project "$P2" -- sh -c 'mkdir .git && echo "[core]" > .git/config' 2>&1)
 expect_out "a .git created in the cage is reported" "warning: .*\.git"
 as_user rm -rf "$P2"
+
+# --- links planted in the project are never followed by a later run ---------------
+if [ "$AS_ROOT" = 1 ]; then
+	as_user mkdir -p "$U_HOME/.ssh"
+	as_user ln -sfn "$U_HOME/.ssh" "$PROJ/sub"
+	ltd run --project "$PROJ/sub" -- true
+	expect_rc "a project that is a planted link is refused" 125
+	expect_out "and the real path is named" "symbolic link.*$U_HOME/.ssh"
+	ltd run --ro-bind "$PROJ/sub" /assets -- true
+	expect_rc "a bind source through a planted link is refused" 125
+	ltd run --ro-bind "$U_HOME/.ssh" /keys -- true
+	expect_out "binding ~/.ssh is refused, naming the risk" "SSH keys"
+	as_user rm -f "$PROJ/sub"
+else
+	skip "planted links to ~/.ssh" "needs root to create a test user's ~/.ssh"
+fi
+ltd run --ro-bind /proc/sys /x -- true
+expect_out "binding a kernel interface is refused" "refusing to bind '/proc"
+
+# --- other ways git executes from the project ------------------------------------------
+as_user mkdir -p "$PROJ/.githooks" "$PROJ/scripts" "$PROJ/.git/modules/lib/hooks"
+as_user sh -c "printf '[core]\n\thooksPath = .githooks\n' > '$PROJ/.git/config'"
+as_user sh -c "echo '#!/bin/sh' > '$PROJ/scripts/pre-push'; echo '[core]' > '$PROJ/.git/modules/lib/config'"
+as_user ln -sfn ../../scripts/pre-push "$PROJ/.git/hooks/pre-push"
+ltd run -- "$PROBE" write "$PROJ/.githooks/pre-commit" x
+expect_out "core.hooksPath in the project is read-only" "^write err EROFS"
+ltd run -- "$PROBE" write "$PROJ/scripts/pre-push" x
+expect_out "the target of a linked hook is read-only" "^write err EROFS"
+ltd run -- "$PROBE" write "$PROJ/.git/modules/lib/config" x
+expect_out "a submodule's config is read-only" "^write err EROFS"
+ltd run -- "$PROBE" write "$PROJ/.git/commondir" ../evil
+expect_out "a new .git/commondir is reported" "warning: .*\.git/commondir"
+as_user rm -rf "$PROJ/.git/commondir" "$PROJ/.githooks" "$PROJ/.git/modules" "$PROJ/.git/hooks/pre-push"
+as_user sh -c "echo '[core]' > '$PROJ/.git/config'"
+
+# A linked worktree's .git file: the run works and the file is read-only.
+WT=$(as_user mktemp -d "$U_HOME/e2e-wt.XXXXXX")
+as_user sh -c "echo 'gitdir: /nonexistent/wt' > '$WT/.git'"
+OUT=$(cd "$WT" && as_user "$LTD" run --project "$WT" --ro-bind "$STAGE" "$STAGE" -- "$PROBE" write "$WT/.git" "gitdir: /tmp/evil" 2>&1)
+expect_out "a .git file is read-only" "^write err EROFS"
+as_user rm -rf "$WT"
+
+# --- descriptors that lead into the host cannot be re-opened (Landlock) ---------
+as_user sh -c "echo original > '$U_HOME/e2e-input.txt'"
+OUT=$(cd "$PROJ" && as_user sh -c "exec '$LTD' run -- sh -c 'cat; echo AGENT > /proc/self/fd/0' < '$U_HOME/e2e-input.txt'" 2>&1)
+expect_out "stdin is still readable" "^original\$"
+[ "$(cat "$U_HOME/e2e-input.txt")" = original ] && pass "a file on stdin cannot be re-opened for writing" ||
+	fail "a file on stdin cannot be re-opened for writing" "$(cat "$U_HOME/e2e-input.txt")"
+OUT=$(cd "$PROJ" && as_user sh -c "exec '$LTD' run -- sh -c 'ls /proc/self/fd/0/ && echo LISTED' 0< '$U_HOME'" 2>&1)
+expect_no_out "a directory on stdin cannot be walked" "^LISTED\$"
+as_user rm -f "$U_HOME/e2e-input.txt"
+ltd run -- "$PROBE" status
+expect_no_out "no Landlock warning on this kernel" "warning: this kernel has no Landlock"

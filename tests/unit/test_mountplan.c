@@ -140,8 +140,21 @@ Test(mountplan, mount_point_inside_a_host_bind_is_never_created)
 	cr_assert_not(plan.e[x].flags & LTD_PF_CREATE);
 }
 
+static void set_protected(void)
+{
+	static const char *paths[] = { "/home/u/src/app/.git",
+				       "/home/u/src/app/.git/config",
+				       "/home/u/src/app/.git/hooks" };
+
+	p.protected = calloc(3, sizeof(char *));
+	for (int i = 0; i < 3; i++)
+		p.protected[i] = strdup(paths[i]);
+	p.n_protected = 3;
+}
+
 Test(mountplan, protected_git_paths)
 {
+	set_protected();
 	cr_assert_eq(ltd_plan_build(&p, &host, &plan, &err), 0);
 	long hooks = find(LTD_OP_RO_OVER, "/home/u/src/app/.git/hooks");
 	long config = find(LTD_OP_RO_OVER, "/home/u/src/app/.git/config");
@@ -158,6 +171,7 @@ Test(mountplan, protected_git_paths)
 
 Test(mountplan, protected_git_paths_can_be_turned_off)
 {
+	set_protected();
 	p.protect_git = false;
 	cr_assert_eq(ltd_plan_build(&p, &host, &plan, &err), 0);
 	cr_assert_eq(find(LTD_OP_RO_OVER, "/home/u/src/app/.git/hooks"), -1);

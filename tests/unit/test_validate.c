@@ -31,13 +31,25 @@ static void teardown(void)
 
 TestSuite(validate, .init = setup, .fini = teardown);
 
-Test(validate, project_resolves_to_real_path)
+/* A link in the project is the agent's to plant: never followed. */
+Test(validate, project_through_a_link_is_refused)
 {
 	char link[64];
 
 	snprintf(link, sizeof(link), "%s/link", dir);
 	cr_assert_eq(symlink(dir, link), 0);
 	p.project = strdup(link);
+	cr_assert_eq(ltd_policy_validate(&p, &err), -ELOOP);
+	cr_assert(strstr(err.msg, "--project"));
+	cr_assert(strstr(err.msg, dir), "names the real path: %s", err.msg);
+}
+
+Test(validate, project_with_trailing_slash)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "%s//", dir);
+	p.project = strdup(path);
 	cr_assert_eq(ltd_policy_validate(&p, &err), 0, "%s", err.msg);
 	cr_assert_str_eq(p.project, dir);
 	cr_assert_eq(p.id.uid, getuid());
