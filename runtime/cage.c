@@ -427,6 +427,7 @@ void ltd_cage_init(struct ltd_cage *c)
 	int sfd, ret;
 
 	c->mnt.rootfd = -1;
+	c->mnt.mask_dir = -1;
 	ret = run_steps(ltd_init_steps, c, &err);
 	if (ret < 0) {
 		send_msg(c->sock, LTD_MSG_SETUP_ERROR, 0, &err);

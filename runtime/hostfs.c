@@ -9,7 +9,42 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <fcntl.h>
+#include <stdlib.h>
 #include <unistd.h>
+
+#include "runtime/cleanup.h"
+
+/* Read a small file whole; on any failure leave *data NULL (it is then
+ * bound instead of copied). */
+static void read_small(const char *path, char **data, size_t *len)
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	char *buf = malloc(LTD_HOSTFS_COPY_MAX + 1);
+	ssize_t n = 0, r;
+
+	*data = NULL;
+	if (fd < 0 || !buf) {
+		free(buf);
+		return;
+	}
+	while ((r = read(fd, buf + n, LTD_HOSTFS_COPY_MAX + 1 - n)) > 0)
+		n += r;
+	if (r < 0 || n > LTD_HOSTFS_COPY_MAX) {
+		free(buf);
+		return;
+	}
+	*data = buf;
+	*len = (size_t)n;
+}
+
+void ltd_hostfs_free(struct ltd_hostfs *h)
+{
+	for (size_t i = 0; i < h->n_etc; i++) {
+		free(h->etc_data[i]);
+		h->etc_data[i] = NULL;
+	}
+}
 
 int ltd_hostfs_probe(struct ltd_hostfs *h, struct ltd_err *err)
 {
@@ -19,13 +54,11 @@ int ltd_hostfs_probe(struct ltd_hostfs *h, struct ltd_err *err)
 	 * so nothing only installers or PAM read. */
 	static const char *const etc[] = {
 		"ld.so.cache",	   "ssl",	    "alternatives",
-		"localtime",	   "timezone",	    "nsswitch.conf",
-		"host.conf",	   "gai.conf",	    "protocols",
-		"services",	   "os-release",    "debian_version",
-		"inputrc",	   "bash.bashrc",   "profile",
+		"localtime",	   "nsswitch.conf", "gai.conf",
+		"protocols",	   "services",	    "os-release",
+		"bash.bashrc",	   "profile",	    "inputrc",
 		"gitconfig",	   "ssh/ssh_config", "ssh/ssh_config.d",
-		"locale.alias",	   "perl",	    "python3",
-		"python3.11",	   "java-17-openjdk",
+		"java-17-openjdk",
 	};
 	char path[64];
 	struct stat st;
@@ -61,6 +94,10 @@ int ltd_hostfs_probe(struct ltd_hostfs *h, struct ltd_err *err)
 		if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
 			n = readlink(path, link, sizeof(h->etc_link[0]) - 1);
 		link[n > 0 ? n : 0] = '\0';
+		if (!link[0] && S_ISREG(st.st_mode) &&
+		    st.st_size <= LTD_HOSTFS_COPY_MAX)
+			read_small(path, &h->etc_data[h->n_etc],
+				   &h->etc_len[h->n_etc]);
 		snprintf(h->etc[h->n_etc++], sizeof(h->etc[0]), "%s", etc[i]);
 	}
 	(void)err;

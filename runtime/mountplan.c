@@ -98,7 +98,30 @@ static int add_file(struct ltd_plan *plan, const char *dst, char *content,
 		return -ENOMEM;
 	}
 	e->content = content;
+	e->len = strlen(content);
 	e->mode = mode;
+	return 0;
+}
+
+/* A copy of a host file: @data holds @len bytes, NULs allowed. */
+static int add_copy(struct ltd_plan *plan, const char *dst, const char *data,
+		    size_t len, struct ltd_err *err)
+{
+	struct ltd_plan_entry *e;
+	char *copy = malloc(len + 1);
+
+	if (!copy)
+		return ltd_err_set(err, ENOMEM, "out of memory");
+	memcpy(copy, data, len);
+	copy[len] = '\0';
+	e = add_e(plan, LTD_OP_FILE, NULL, dst, "rootfs", err);
+	if (!e) {
+		free(copy);
+		return -ENOMEM;
+	}
+	e->content = copy;
+	e->len = len;
+	e->mode = 0644;
 	return 0;
 }
 
@@ -177,6 +200,9 @@ static int plan_rootfs(struct ltd_plan *plan, const struct ltd_hostfs *h,
 		if (h->etc_link[i][0])
 			ret = add(plan, LTD_OP_SYMLINK, h->etc_link[i], path,
 				  "rootfs", err);
+		else if (h->etc_data[i])
+			ret = add_copy(plan, path, h->etc_data[i],
+				       h->etc_len[i], err);
 		else
 			ret = add(plan, LTD_OP_BIND_RO, path, path, "rootfs",
 				  err);
@@ -235,7 +261,9 @@ static int plan_dev(struct ltd_plan *plan, struct ltd_err *err)
 	char path[32];
 	int ret;
 
-	ret = add_tmpfs(plan, "/dev", 0755, "dev", err);
+	/* /dev is a directory of the root tmpfs (sealed read-only with it),
+	 * not a tmpfs of its own: one mount less at every start. */
+	ret = 0;
 	for (size_t i = 0; !ret && i < ARRAY_SIZE(dev_nodes); i++) {
 		snprintf(path, sizeof(path), "/dev/%s", dev_nodes[i]);
 		ret = add(plan, LTD_OP_DEV, path, path, "dev", err);
@@ -371,9 +399,6 @@ int ltd_plan_build(const struct ltd_policy *p, const struct ltd_hostfs *h,
 		ret = plan_project(plan, p, err);
 	if (!ret)
 		ret = plan_user_mounts(plan, p, err);
-	/* /dev holds only our binds and mounts: nothing may be added to it. */
-	if (!ret)
-		ret = add(plan, LTD_OP_SEAL, NULL, "/dev", "dev", err);
 	if (!ret)
 		ret = add(plan, LTD_OP_SEAL, NULL, "/", "rootfs", err);
 	if (!ret)

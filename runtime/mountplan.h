@@ -43,6 +43,7 @@ struct ltd_plan_entry {
 	char *src;     /* host path, symlink target or NULL */
 	char *dst;     /* absolute path inside the cage */
 	char *content; /* LTD_OP_FILE */
+	size_t len;    /* LTD_OP_FILE: bytes of content (may hold NULs) */
 	mode_t mode;   /* LTD_OP_TMPFS, LTD_OP_FILE */
 	unsigned flags;
 	const char *why; /* where it came from: "rootfs", "--bind", ... */
@@ -64,14 +65,23 @@ struct ltd_hostfs {
 		char target[64]; /* "" for a directory */
 	} top[8];
 	size_t n_top;
-	/* /etc entries that exist on this host, from a fixed list; a symlink
-	 * is recreated inside as a symlink (no mount), with its target */
+	/* /etc entries that exist on this host, from a fixed list: a symlink
+	 * is recreated inside as a symlink, a small regular file is copied
+	 * (data, len), a directory is bound read-only.  A mount costs more
+	 * start-up time than a copy. */
 	char etc[LTD_HOSTFS_MAX][32];
 	char etc_link[LTD_HOSTFS_MAX][128];
+	char *etc_data[LTD_HOSTFS_MAX];
+	size_t etc_len[LTD_HOSTFS_MAX];
 	size_t n_etc;
 };
 
+/* Copy files up to this size; bind bigger ones (a bind costs ~10 us, a
+ * copy of 40 KiB into a tmpfs more). */
+#define LTD_HOSTFS_COPY_MAX (8 * 1024)
+
 int ltd_hostfs_probe(struct ltd_hostfs *h, struct ltd_err *err);
+void ltd_hostfs_free(struct ltd_hostfs *h);
 
 /* Pure: build the plan.  Host facts come only from @h and @p. */
 int ltd_plan_build(const struct ltd_policy *p, const struct ltd_hostfs *h,

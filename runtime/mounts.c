@@ -319,7 +319,7 @@ static int do_file(const struct ltd_plan_entry *e, int rootfd,
 {
 	_cleanup_close_ int parent = -1, fd = -1;
 	const char *last = NULL;
-	size_t len = strlen(e->content), off = 0;
+	size_t len = e->len, off = 0;
 
 	parent = open_parent(rootfd, e->dst, &last, err);
 	if (parent < 0)
@@ -356,7 +356,7 @@ static int existing(const struct ltd_plan_entry *e, int rootfd, int *fd,
 }
 
 static int do_mask(const struct ltd_plan_entry *e, int rootfd,
-		   struct ltd_err *err)
+		   struct ltd_mount_state *ms, struct ltd_err *err)
 {
 	_cleanup_close_ int target = -1, mfd = -1;
 	struct stat st;
@@ -367,11 +367,27 @@ static int do_mask(const struct ltd_plan_entry *e, int rootfd,
 		return ret;
 	if (fstat(target, &st) < 0)
 		return ltd_err_sys(err, "%s: stat '%s'", e->why, e->dst);
-	if (S_ISDIR(st.st_mode)) {
+	/* A file only root may open (kcore, kmsg, kpage*: mode 0400 root) is
+	 * out of reach of a command with no uid 0 in its namespace and no
+	 * capabilities: a mount over it would cost start-up time for nothing.
+	 * A cage of root's keeps every mask. */
+	if (!S_ISDIR(st.st_mode) && getuid() != 0 && !(st.st_mode & 0007) &&
+	    st.st_uid != getuid() && st.st_gid != getgid())
+		return 0;
+	if (S_ISDIR(st.st_mode) && ms->mask_dir >= 0) {
+		/* A copy of the first one: cheaper than a new superblock. */
+		mfd = open_tree(ms->mask_dir, "",
+				OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
+					AT_EMPTY_PATH);
+		if (mfd < 0)
+			return ltd_err_sys(err, "%s: clone mask", e->why);
+	} else if (S_ISDIR(st.st_mode)) {
 		mfd = new_tmpfs(0555, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
 					      MOUNT_ATTR_NODEV |
 					      MOUNT_ATTR_NOEXEC,
 				err);
+		if (mfd >= 0 && (ms->mask_dir = dup(mfd)) < 0)
+			return ltd_err_sys(err, "dup");
 	} else {
 		mfd = open_tree(rootfd, "dev/null",
 				OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
@@ -456,7 +472,7 @@ int ltd_mounts_apply(const struct ltd_plan *plan, struct ltd_mount_state *st,
 			ret = do_file(e, st->rootfd, err);
 			break;
 		case LTD_OP_MASK:
-			ret = do_mask(e, st->rootfd, err);
+			ret = do_mask(e, st->rootfd, st, err);
 			break;
 		case LTD_OP_RO_OVER:
 		case LTD_OP_PIN:
@@ -488,5 +504,7 @@ int ltd_mounts_pivot(struct ltd_mount_state *st, struct ltd_err *err)
 		return ltd_err_sys(err, "chdir /");
 	ltd_closep(&st->rootfd);
 	st->rootfd = -1;
+	ltd_closep(&st->mask_dir);
+	st->mask_dir = -1;
 	return 0;
 }

@@ -12,6 +12,8 @@
 struct ltd_mount_state {
 	int *src_fds; /* detached copies of each entry's host source, or -1 */
 	int rootfd;   /* the new root tmpfs, attached */
+	int mask_dir; /* the first empty read-only tmpfs over a masked
+			 directory; later ones are copies of it (-1 before) */
 };
 
 /* Stop mount events from propagating back to the host. */

@@ -272,8 +272,10 @@ static int prepare(struct ltd_policy *p, struct ltd_plan *plan,
 		ret = prepare_network(p, pa, nft, err);
 	if (!ret)
 		ret = ltd_hostfs_probe(&host, err);
-	if (!ret)
+	if (!ret) {
 		ret = ltd_plan_build(p, &host, plan, err);
+		ltd_hostfs_free(&host);
+	}
 	if (!ret)
 		ret = ltd_plan_check_host(plan, err);
 	if (!ret) {
