@@ -103,15 +103,19 @@ static int step_scrub_memory(struct ltd_cage *c, struct ltd_err *err)
 	return 0;
 }
 
-static int step_close_fds(struct ltd_cage *c, struct ltd_err *err)
+/* Close every descriptor above 2 but @keep (which is above 2). */
+static int close_fds_but(int keep, struct ltd_err *err)
 {
-	int keep = c->sock;
-
 	if (keep > 3 && close_range(3, (unsigned)keep - 1, 0) < 0)
 		return ltd_err_sys(err, "close_range");
 	if (close_range((unsigned)keep + 1, ~0U, 0) < 0)
 		return ltd_err_sys(err, "close_range");
 	return 0;
+}
+
+static int step_close_fds(struct ltd_cage *c, struct ltd_err *err)
+{
+	return close_fds_but(c->sock, err);
 }
 
 static int step_id_maps(struct ltd_cage *c, struct ltd_err *err)
@@ -252,14 +256,8 @@ static int cmd_chdir(struct ltd_cage *c, struct ltd_err *err)
 
 static int cmd_close_fds(struct ltd_cage *c, struct ltd_err *err)
 {
-	int keep = c->exec_pipe[1];
-
 	/* Only stdio and the close-on-exec error pipe remain. */
-	if (keep > 3 && close_range(3, (unsigned)keep - 1, 0) < 0)
-		return ltd_err_sys(err, "close_range");
-	if (close_range((unsigned)keep + 1, ~0U, 0) < 0)
-		return ltd_err_sys(err, "close_range");
-	return 0;
+	return close_fds_but(c->exec_pipe[1], err);
 }
 
 static int cmd_drop_caps(struct ltd_cage *c, struct ltd_err *err)
