@@ -28,6 +28,8 @@ struct ltd_net_dest {
 	unsigned int prefix;	 /* 0..32 or 0..128 */
 	size_t n_ports;		 /* 0: any protocol, any port */
 	struct ltd_net_ports ports[LTD_NET_MAX_PORTS];
+	uint8_t only_proto;	 /* with ports: 0 for TCP and UDP, or one
+				    IPPROTO_* (the resolver: UDP only) */
 };
 
 /*

@@ -163,7 +163,8 @@ static int add_table(struct builder *bl, struct ltd_err *err)
 	return msg_end(bl, nlh, err, "table inet %s", LTD_NFT_TABLE);
 }
 
-static int add_chain(struct builder *bl, struct ltd_err *err)
+static int add_chain(struct builder *bl, const char *name, uint32_t hook,
+		     struct ltd_err *err)
 {
 	_cleanup_chain_ struct nftnl_chain *c = nftnl_chain_alloc();
 	struct nlmsghdr *nlh;
@@ -171,18 +172,17 @@ static int add_chain(struct builder *bl, struct ltd_err *err)
 	if (!c)
 		return oom(err);
 	nftnl_chain_set_str(c, NFTNL_CHAIN_TABLE, LTD_NFT_TABLE);
-	nftnl_chain_set_str(c, NFTNL_CHAIN_NAME, LTD_NFT_CHAIN);
+	nftnl_chain_set_str(c, NFTNL_CHAIN_NAME, name);
 	nftnl_chain_set_u32(c, NFTNL_CHAIN_FAMILY, NFPROTO_INET);
 	nftnl_chain_set_str(c, NFTNL_CHAIN_TYPE, "filter");
-	nftnl_chain_set_u32(c, NFTNL_CHAIN_HOOKNUM, NF_INET_LOCAL_OUT);
+	nftnl_chain_set_u32(c, NFTNL_CHAIN_HOOKNUM, hook);
 	nftnl_chain_set_s32(c, NFTNL_CHAIN_PRIO, 0);
 	nftnl_chain_set_u32(c, NFTNL_CHAIN_POLICY, NF_DROP);
 	nlh = msg_begin(bl, NFT_MSG_NEWCHAIN, NLM_F_CREATE);
 	if (!nlh)
 		return oom(err);
 	nftnl_chain_nlmsg_build_payload(nlh, c);
-	return msg_end(bl, nlh, err, "chain %s (hook output, policy drop)",
-		       LTD_NFT_CHAIN);
+	return msg_end(bl, nlh, err, "chain %s (policy drop)", name);
 }
 
 static struct nftnl_set *set_new(const char *name, uint32_t id)
@@ -382,7 +382,10 @@ static int elems_collect(const struct ltd_nft_spec *sp, struct elem **out,
 		if (d->n_ports == 0)
 			elem_fill(&el[(*n)++], d, 0, 255, 0, 65535);
 		for (int p = 0; p < 2; p++)
-			for (size_t r = 0; r < d->n_ports; r++)
+			for (size_t r = 0; r < d->n_ports &&
+					   (!d->only_proto ||
+					    d->only_proto == protos[p]);
+			     r++)
 				elem_fill(&el[(*n)++], d, protos[p], protos[p],
 					  d->ports[r].lo, d->ports[r].hi);
 	}
@@ -556,6 +559,16 @@ static void rule_loopback(struct rb *rb)
 	rb_accept(rb);
 }
 
+/* iif lo accept */
+static void rule_loopback_in(struct rb *rb)
+{
+	uint32_t lo = LOOPBACK_IFINDEX;
+
+	rb_meta(rb, NFT_META_IIF, NFT_REG_1);
+	rb_cmp(rb, NFT_REG_1, NFT_CMP_EQ, &lo, sizeof(lo));
+	rb_accept(rb);
+}
+
 static void rule_established(struct rb *rb)
 {
 	uint32_t mask = NF_CT_STATE_BIT(IP_CT_ESTABLISHED) |
@@ -645,7 +658,7 @@ static void rule_reject_rest(struct rb *rb)
 		  NFT_REJECT_ICMPX_ADMIN_PROHIBITED);
 }
 
-static int add_rule(struct builder *bl, const char *what,
+static int add_rule(struct builder *bl, const char *chain, const char *what,
 		    void (*fill)(struct rb *rb, const struct ltd_nft_spec *sp,
 				 bool v6),
 		    bool v6, struct ltd_err *err)
@@ -657,7 +670,7 @@ static int add_rule(struct builder *bl, const char *what,
 	if (!r)
 		return oom(err);
 	nftnl_rule_set_str(r, NFTNL_RULE_TABLE, LTD_NFT_TABLE);
-	nftnl_rule_set_str(r, NFTNL_RULE_CHAIN, LTD_NFT_CHAIN);
+	nftnl_rule_set_str(r, NFTNL_RULE_CHAIN, chain);
 	nftnl_rule_set_u32(r, NFTNL_RULE_FAMILY, NFPROTO_INET);
 	fill(&rb, bl->spec, v6);
 	if (rb.oom)
@@ -677,41 +690,73 @@ static int add_rule(struct builder *bl, const char *what,
 		fn(rb);                                                        \
 	}
 RULE0(rule_loopback)
+RULE0(rule_loopback_in)
 RULE0(rule_established)
 RULE0(rule_ndp)
 RULE0(rule_reset_tcp)
 RULE0(rule_reject_rest)
 
-static int add_rules(struct builder *bl, struct ltd_err *err)
+static int add_output_rules(struct builder *bl, struct ltd_err *err)
 {
+	const char *out = LTD_NFT_CHAIN;
 	bool hp = bl->spec->n_host_ports > 0;
 	int ret;
 
-	ret = add_rule(bl, "oif lo accept", rule_loopback_r, false, err);
+	ret = add_rule(bl, out, "oif lo accept", rule_loopback_r, false, err);
 	if (!ret)
-		ret = add_rule(bl, "ct state established,related accept",
+		ret = add_rule(bl, out, "ct state established,related accept",
 			       rule_established_r, false, err);
 	if (!ret)
-		ret = add_rule(bl, "icmpv6 neighbour discovery", rule_ndp_r,
+		ret = add_rule(bl, out, "icmpv6 neighbour discovery",
+			       rule_ndp_r, false, err);
+	if (!ret && hp)
+		ret = add_rule(bl, out, "host ports, IPv4", rule_host_ports,
 			       false, err);
 	if (!ret && hp)
-		ret = add_rule(bl, "host ports, IPv4", rule_host_ports, false,
-			       err);
-	if (!ret && hp)
-		ret = add_rule(bl, "host ports, IPv6", rule_host_ports, true,
-			       err);
-	if (!ret)
-		ret = add_rule(bl, "allowed destinations, IPv4", rule_allow,
-			       false, err);
-	if (!ret)
-		ret = add_rule(bl, "allowed destinations, IPv6", rule_allow,
+		ret = add_rule(bl, out, "host ports, IPv6", rule_host_ports,
 			       true, err);
 	if (!ret)
-		ret = add_rule(bl, "tcp reset", rule_reset_tcp_r, false, err);
+		ret = add_rule(bl, out, "allowed destinations, IPv4",
+			       rule_allow, false, err);
 	if (!ret)
-		ret = add_rule(bl, "reject admin-prohibited",
+		ret = add_rule(bl, out, "allowed destinations, IPv6",
+			       rule_allow, true, err);
+	if (!ret)
+		ret = add_rule(bl, out, "tcp reset", rule_reset_tcp_r, false,
+			       err);
+	if (!ret)
+		ret = add_rule(bl, out, "reject admin-prohibited",
 			       rule_reject_rest_r, false, err);
 	return ret;
+}
+
+/*
+ * Nothing comes in that the cage did not start: pasta forwards to the cage
+ * any datagram sent to a host port the cage once sent from, and a first
+ * packet accepted here would make the cage's replies "established" (the
+ * output chain's second rule) — a conversation with a host never allowed.
+ */
+static int add_input_rules(struct builder *bl, struct ltd_err *err)
+{
+	const char *in = LTD_NFT_CHAIN_IN;
+	int ret;
+
+	ret = add_rule(bl, in, "iif lo accept", rule_loopback_in_r, false,
+		       err);
+	if (!ret)
+		ret = add_rule(bl, in, "ct state established,related accept",
+			       rule_established_r, false, err);
+	if (!ret)
+		ret = add_rule(bl, in, "icmpv6 neighbour discovery",
+			       rule_ndp_r, false, err);
+	return ret;
+}
+
+static int add_rules(struct builder *bl, struct ltd_err *err)
+{
+	int ret = add_output_rules(bl, err);
+
+	return ret ? ret : add_input_rules(bl, err);
 }
 
 static int add_batch_edge(struct builder *bl, bool begin, struct ltd_err *err)
@@ -742,7 +787,9 @@ int ltd_nft_build(const struct ltd_nft_spec *spec, struct ltd_nft_batch *b,
 	if (!ret)
 		ret = add_table(&bl, err);
 	if (!ret)
-		ret = add_chain(&bl, err);
+		ret = add_chain(&bl, LTD_NFT_CHAIN, NF_INET_LOCAL_OUT, err);
+	if (!ret)
+		ret = add_chain(&bl, LTD_NFT_CHAIN_IN, NF_INET_LOCAL_IN, err);
 	if (!ret)
 		ret = add_allow_set(&bl, false, err);
 	if (!ret)

@@ -20,6 +20,10 @@
  *       ip6 daddr != GW6 ip6 daddr . meta l4proto . th dport @allow6 accept
  *       meta l4proto tcp reject with tcp reset
  *       reject with icmpx admin-prohibited
+ *     chain input  hook input, policy drop
+ *       iif lo accept
+ *       ct state established,related accept
+ *       icmpv6 type 135-136 accept
  *
  * One element per (block, protocol, port range): "10.0.0.0/8 . tcp .
  * 443-443"; a block allowed without ports is "block . 0-255 . 0-65535".
@@ -29,7 +33,14 @@
  *
  * The gateway is excluded from the allow sets: pasta maps it to the host's
  * loopback, so a CIDR the user allows (even 0.0.0.0/0) must never open
- * every host port; only the host_ports rules reach it.
+ * every port of the host's loopback; only the host_ports rules reach it.
+ * (A block that contains the host's own addresses does reach services the
+ * host binds to all interfaces: allow such blocks knowingly.)
+ *
+ * The input chain admits only what answers the cage's own traffic: pasta
+ * forwards into the cage any datagram sent to a host port the cage sent
+ * from, and without it such a first packet would make the cage's replies
+ * "established".
  */
 #ifndef LTD_NET_RULESET_H
 #define LTD_NET_RULESET_H
@@ -45,6 +56,7 @@
 
 #define LTD_NFT_TABLE	    "ltd"
 #define LTD_NFT_CHAIN	    "output"
+#define LTD_NFT_CHAIN_IN    "input"
 #define LTD_NFT_SET4	    "allow4"
 #define LTD_NFT_SET6	    "allow6"
 #define LTD_NFT_HOST_PORTS  "host_ports"

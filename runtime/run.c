@@ -251,6 +251,9 @@ static int prepare_network(struct ltd_policy *p, struct ltd_pasta *pa,
 				 &dests[p->n_allow], err);
 	if (ret < 0)
 		return ret;
+	/* pasta forwards only UDP DNS; TCP to its address would leave by
+	 * the host's routes to whatever holds 198.18.93.3. */
+	dests[p->n_allow].only_proto = IPPROTO_UDP;
 	spec.dests = dests;
 	spec.n_dests = p->n_allow + 1;
 	inet_pton(AF_INET, LTD_NET_GW4, &spec.gw4);

@@ -13,6 +13,7 @@ NET_PIDS=()
 
 net_cleanup() {
 	for pid in "${NET_PIDS[@]}"; do kill "$pid" 2>/dev/null; done
+	ip route del 198.18.93.3/32 via "$NET_H4" 2>/dev/null
 	ip link del "$NET_IF" 2>/dev/null
 	ip netns del "$NET_NS" 2>/dev/null
 	return 0
@@ -97,6 +98,34 @@ s.connect(("'"$NET_H4"'",8080))
 try: s.send(b"x"); s.recv(10); print("udp answered")
 except OSError as e: print("udp no answer", e.errno)'
 	expect_out "UDP to a host not allowlisted gets no answer" "^udp no answer"
+
+	# pasta binds the host's 0.0.0.0:PORT for a port the cage sends UDP
+	# from and forwards datagrams that arrive there; a host that is not
+	# allowlisted must not get one into the cage (and so no "established"
+	# conversation either).
+	(cd "$PROJ" && exec "${USER_CMD[@]}" "$LTD" run --ro-bind "$STAGE" "$STAGE" \
+		--allow-cidr "$NET_H4/32:7000" -- python3 -c 'import socket,time
+s=socket.socket(socket.AF_INET,socket.SOCK_DGRAM); s.bind(("0.0.0.0",41000))
+s.sendto(b"out",("'"$NET_H4"'",7000)); s.settimeout(4)
+try: d,a=s.recvfrom(100); print("inbound", a, d)
+except socket.timeout: print("nothing came in")' >"$STAGE/udp-in.out" 2>&1) &
+	cage=$!
+	sleep 1.5
+	ip netns exec "$NET_NS" python3 -c 'import socket,time
+s=socket.socket(socket.AF_INET,socket.SOCK_DGRAM); s.bind(("0.0.0.0",7777))
+for _ in range(10): s.sendto(b"in", ("'"$NET_G4"'",41000)); time.sleep(0.1)'
+	wait "$cage"
+	OUT=$(cat "$STAGE/udp-in.out")
+	expect_out "a host not allowlisted cannot send UDP into the cage" "^nothing came in\$"
+
+	# Should this regress, pasta would connect to 198.18.93.3 itself over
+	# the host's routes: point that address at the test host meanwhile,
+	# so nothing can leave the machine.
+	ip route add 198.18.93.3/32 via "$NET_H4"
+	NET_TARGETS=("$NET_H4:8080" "198.18.93.3:53")
+	net_probe
+	ip route del 198.18.93.3/32 via "$NET_H4"
+	expect_out "TCP to pasta's DNS forwarder is refused (it forwards UDP only)" "^198.18.93.3:53 refused "
 
 	NET_TARGETS=("$NET_H4:8080" host.ltd.internal:18081)
 	net_probe --network none --allow-host-port 18081
