@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "netfilter/pasta.h"
 
+#include "runtime/signals.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -77,15 +79,16 @@ int ltd_pasta_build(struct ltd_pasta *pa, bool map_gw, struct ltd_err *err)
 __attribute__((noreturn)) static void child(struct ltd_pasta *pa, int wr,
 					    pid_t parent)
 {
-	sigset_t none;
+	struct ltd_err ignored = { 0 };
 	int fd;
 
 	/* Dies with the launcher, also when that is SIGKILLed; the parent
 	 * may already be gone by the time the line above takes effect. */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
 		_exit(127);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
+	/* Default dispositions, nothing blocked: pasta refuses to start when
+	 * it inherits SIGPIPE ignored (as from Python's posix_spawn). */
+	ltd_signals_reset(&ignored);
 	fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || dup2(fd, 0) < 0)
 		_exit(127);

@@ -135,6 +135,14 @@ for _ in range(10): s.sendto(b"in", ("'"$NET_G4"'",41000)); time.sleep(0.1)'
 	expect_out "--network none reaches no test host" "^$NET_H4:8080 error:"
 	expect_no_out "--network none reaches nothing" " ok "
 
+	# Started with SIGPIPE ignored (Python's posix_spawn leaves it so),
+	# pasta used to refuse to start.
+	OUT=$(cd "$PROJ" && as_user python3 -c 'import signal,subprocess,sys
+signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+sys.exit(subprocess.run(sys.argv[1:], restore_signals=False).returncode)' \
+		"$LTD" run -- echo net-up 2>&1)
+	expect_out "allowlist mode starts with SIGPIPE ignored by the caller" "^net-up\$"
+
 	ltd run -- sh -c 'nft flush ruleset 2>&1; echo nft=$?'
 	expect_out "the command cannot flush the firewall" "nft=[1-9]"
 
