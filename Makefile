@@ -3,6 +3,7 @@
 #   make check      unit tests (Criterion) + end-to-end tests (as a test user)
 #   make bench      start-up benchmark against bubblewrap and unshare
 #   make bench-seccomp  the seccomp filter's cost (syscall loop, git status)
+#   make bench-egress   throughput and start-up through pasta + the firewall
 
 CC	?= cc
 # The runtime links libcap, and libmnl + libnftnl for the egress firewall;
@@ -24,7 +25,7 @@ LIB_OBJ	:= $(LIB_SRC:%.c=$(B)/%.o) $(B)/gen/seccomp_blobs.o
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_OBJ := $(UNIT_SRC:%.c=$(B)/%.o)
 
-.PHONY: all check check-unit check-e2e bench bench-seccomp format clean
+.PHONY: all check check-unit check-e2e bench bench-seccomp bench-egress format clean
 all: $(B)/ltd-native $(B)/probe
 
 $(B)/%.o: %.c
@@ -79,6 +80,8 @@ $(B)/bench/export_bpf: $(B)/bench/export_bpf.o $(B)/libltd.a
 bench-seccomp: $(B)/ltd-native $(B)/bench/syscall_loop $(B)/bench/export_bpf
 	bash bench/seccomp.sh $(B)
 
+bench-egress: $(B)/ltd-native
+	bash bench/egress.sh $(B)/ltd-native
 
 format:
 	clang-format -i $(wildcard */*.c */*.h tests/*/*.c)
