@@ -124,8 +124,7 @@ bwrap_cage=("$BWRAP" --unshare-all --die-with-parent
 ltd_cage=("$LTD" run --network none --project "$PROJECT"
 	--ro-bind "$STAGE/bin" "$STAGE/bin")
 
-SEP=::row::
-FD9=::fd9::      # the timer opens the BPF file as fd 9 for this row
+SEP=::row::      # each row: SEP, name, file to open as fd 9 ("-": none), argv prefix
 rows_argv=(
 	"$SEP" "bare" "-"
 	"$SEP" "bubblewrap, no filter" "-" "${bwrap_cage[@]}" --
