@@ -2,6 +2,8 @@
 #   make            build ./build/ltd-native
 #   make check      unit tests (Criterion) + end-to-end tests (as a test user)
 #   make bench      start-up benchmark against bubblewrap and unshare
+#   make bench-seccomp  the seccomp filter's cost (syscall loop, git status)
+#   make bench-egress   throughput and start-up through pasta + the firewall
 
 CC	?= cc
 # The runtime links libcap, and libmnl + libnftnl for the egress firewall;
@@ -23,7 +25,7 @@ LIB_OBJ	:= $(LIB_SRC:%.c=$(B)/%.o) $(B)/gen/seccomp_blobs.o
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_OBJ := $(UNIT_SRC:%.c=$(B)/%.o)
 
-.PHONY: all check check-unit check-e2e bench format clean
+.PHONY: all check check-unit check-e2e bench bench-seccomp bench-egress format clean
 all: $(B)/ltd-native $(B)/probe
 
 $(B)/%.o: %.c
@@ -66,10 +68,26 @@ check-e2e: $(B)/ltd-native $(B)/probe
 bench: $(B)/ltd-native
 	bash bench/startup.sh $(B)/ltd-native
 
+# The benchmarks' helpers: a self-timing syscall loop, and the enforce
+# program as raw BPF for bubblewrap's --seccomp.
+$(B)/bench/syscall_loop: bench/syscall_loop.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(LDFLAGS)
+
+$(B)/bench/export_bpf: $(B)/bench/export_bpf.o $(B)/libltd.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+bench-seccomp: $(B)/ltd-native $(B)/bench/syscall_loop $(B)/bench/export_bpf
+	bash bench/seccomp.sh $(B)
+
+bench-egress: $(B)/ltd-native
+	bash bench/egress.sh $(B)/ltd-native
+
 format:
 	clang-format -i $(wildcard */*.c */*.h tests/*/*.c)
 
 clean:
 	rm -rf $(B)
 
--include $(LIB_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(B)/runtime/main.d $(B)/seccomp/gen.d
+-include $(LIB_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(B)/runtime/main.d $(B)/seccomp/gen.d \
+	$(B)/bench/export_bpf.d
