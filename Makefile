@@ -4,10 +4,11 @@
 #   make bench      start-up benchmark against bubblewrap and unshare
 
 CC	?= cc
-# The runtime links libcap, and libmnl + libnftnl for the egress firewall;
+# The runtime links libcap, libmnl + libnftnl for the egress firewall and
+# libcrypto (OpenSSL) for the SHA-256 of approved project policy files;
 # libseccomp is used at build time (the filter is compiled into the binary,
 # see seccomp/gen.c) and by the tests.
-PKGS	:= libcap libmnl libnftnl
+PKGS	:= libcap libmnl libnftnl libcrypto
 CFLAGS	?= -O2 -g
 CFLAGS	+= -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter \
 	   -Wformat=2 -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
