@@ -79,6 +79,34 @@ static int env_put(struct envbuf *b, const char *key, const char *val)
 	return 0;
 }
 
+/*
+ * The provider seam: both wire-format families point at the proxy, with a
+ * placeholder for the key (the real one stays in the proxy, outside).
+ * Before --setenv, which may still override any of them.
+ */
+static int provider_env(struct envbuf *b, const struct ltd_policy *p)
+{
+	static const char *const url_vars[] = { "OPENAI_BASE_URL",
+						"ANTHROPIC_BASE_URL" };
+	static const char *const key_vars[] = { "OPENAI_API_KEY",
+						"ANTHROPIC_AUTH_TOKEN" };
+	static const char *const model_vars[] = {
+		"LTD_MODEL", "OPENAI_MODEL", "ANTHROPIC_MODEL",
+		"ANTHROPIC_SMALL_FAST_MODEL",
+	};
+	int ret = 0;
+
+	if (!p->cage_proxy_url)
+		return 0;
+	for (size_t i = 0; !ret && i < 2; i++)
+		ret = env_put(b, url_vars[i], p->cage_proxy_url);
+	for (size_t i = 0; !ret && i < 2; i++)
+		ret = env_put(b, key_vars[i], LTD_PLACEHOLDER_KEY);
+	for (size_t i = 0; !ret && p->model && i < 4; i++)
+		ret = env_put(b, model_vars[i], p->model);
+	return ret;
+}
+
 void ltd_env_free(char **envp)
 {
 	for (char **e = envp; e && *e; e++)
@@ -114,6 +142,10 @@ char **ltd_env_build(const struct ltd_policy *p, char *const *host,
 		ret = env_put(&b, "LOGNAME", p->id.user);
 	if (!ret)
 		ret = env_put(&b, "SHELL", p->id.shell);
+	if (!ret)
+		ret = provider_env(&b, p);
+	if (!ret && p->ssh_agent)
+		ret = env_put(&b, "SSH_AUTH_SOCK", LTD_SSH_AGENT_SOCK);
 	for (size_t i = 0; !ret && i < p->n_env; i++)
 		ret = env_put(&b, p->env[i].key, p->env[i].val);
 	if (ret) {

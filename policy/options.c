@@ -1,23 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The run-flag vocabulary: one table, used by the command line now and by
- * policy files later (same names without the dashes, same handlers).
+ * The run-flag vocabulary: one table, used by the command line, by policy
+ * files (same names without the dashes) and by the LTD_* variables, with
+ * the same handlers.  Sources are first collected into entry lists, then
+ * applied in order of precedence (policy/resolve.c).
  */
-#include "policy/policy.h"
+#include "policy/option.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct ltd_option {
-	const char *name; /* long flag without "--" */
-	int nargs;	  /* 0, 1 or 2 */
-	const char *metavar;
-	const char *help;
-	int (*apply)(struct ltd_policy *p, const struct ltd_option *opt,
-		     char **args, struct ltd_err *err);
-};
+#include <sys/stat.h>
 
 static int need_abs(const struct ltd_option *opt, const char *path,
 		    struct ltd_err *err)
@@ -172,16 +166,12 @@ static int opt_network(struct ltd_policy *p, const struct ltd_option *opt,
 	} else if (strcmp(args[0], "allowlist") == 0) {
 		p->network = LTD_NET_ALLOWLIST;
 	} else if (strcmp(args[0], "host") == 0) {
-		/* Not implemented: refuse rather than pretend. */
-		return ltd_err_set(err, ENOTSUP,
-				   "--%s host: the host's network (no egress "
-				   "filter at all) is not supported; use "
-				   "allowlist with --allow-cidr",
-				   opt->name);
+		/* Gated: validation refuses it without --unsafe-host-network. */
+		p->network = LTD_NET_HOST;
 	} else {
 		return ltd_err_set(err, EINVAL,
 				   "--%s: unknown mode '%s' (expected "
-				   "allowlist or none)",
+				   "allowlist, none or host)",
 				   opt->name, args[0]);
 	}
 	p->network_set = true;
@@ -267,73 +257,252 @@ static int opt_no_seccomp(struct ltd_policy *p, const struct ltd_option *opt,
 	return set_seccomp(p, opt, LTD_SECCOMP_OFF, err);
 }
 
+static int opt_nothing(struct ltd_policy *p, const struct ltd_option *opt,
+		       char **args, struct ltd_err *err)
+{
+	return 0; /* --policy: read by the resolver, before anything else */
+}
+
+static int opt_trusted(struct ltd_policy *p, const struct ltd_option *opt,
+		       char **args, struct ltd_err *err)
+{
+	p->tier = LTD_TIER_TRUSTED;
+	return 0;
+}
+
+static int opt_strict(struct ltd_policy *p, const struct ltd_option *opt,
+		      char **args, struct ltd_err *err)
+{
+	p->tier = LTD_TIER_STRICT;
+	return 0;
+}
+
+static int opt_model(struct ltd_policy *p, const struct ltd_option *opt,
+		     char **args, struct ltd_err *err)
+{
+	if (!args[0][0] || strpbrk(args[0], " \t\n\r"))
+		return ltd_err_set(err, EINVAL, "--%s: '%s' is not a model name",
+				   opt->name, args[0]);
+	return set_str(&p->model, args[0], err);
+}
+
+static int opt_proxy_url(struct ltd_policy *p, const struct ltd_option *opt,
+			 char **args, struct ltd_err *err)
+{
+	char url[512];
+	uint16_t port;
+
+	if (ltd_proxy_url_parse(args[0], url, sizeof(url), &port) < 0)
+		return ltd_err_set(err, EINVAL,
+				   "--%s: '%s' is not a proxy on this host: "
+				   "expected http[s]://127.0.0.1:PORT[/PATH] "
+				   "(or localhost, [::1])",
+				   opt->name, args[0]);
+	return set_str(&p->proxy_url, args[0], err);
+}
+
+/* NAME=FILE: FILE read-only at /run/secrets/NAME.  A later one of the
+ * same NAME replaces an earlier one (a later source wins). */
+static int opt_secret(struct ltd_policy *p, const struct ltd_option *opt,
+		      char **args, struct ltd_err *err)
+{
+	const char *eq = strchr(args[0], '=');
+	char name[72], dst[96];
+	size_t n = eq ? (size_t)(eq - args[0]) : 0;
+	int ret;
+
+	if (!eq || n == 0 || n >= 64 || args[0][0] == '.' ||
+	    strspn(args[0], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVW"
+			    "XYZ0123456789._-") != n)
+		return ltd_err_set(err, EINVAL,
+				   "--%s: expected NAME=FILE with NAME of "
+				   "letters, digits, '.', '_', '-' (at most "
+				   "63), got '%s'",
+				   opt->name, args[0]);
+	memcpy(name, args[0], n);
+	name[n] = '\0';
+	ret = need_abs(opt, eq + 1, err);
+	if (ret < 0)
+		return ret;
+	snprintf(dst, sizeof(dst), LTD_SECRETS_DIR "/%s", name);
+	for (size_t i = 0; i < p->n_mounts; i++)
+		if (p->mounts[i].flag == opt->name &&
+		    strcmp(p->mounts[i].dst, dst) == 0)
+			return set_str(&p->mounts[i].src, eq + 1, err);
+	ret = add_mount(p, LTD_UM_RO_BIND, opt, eq + 1, dst, err);
+	if (!ret)
+		p->mounts[p->n_mounts - 1].want = S_IFREG;
+	return ret;
+}
+
+static int opt_ssh_agent(struct ltd_policy *p, const struct ltd_option *opt,
+			 char **args, struct ltd_err *err)
+{
+	p->ssh_agent = true;
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	unsigned bit;
+} unsafe_flags[] = {
+	{ "unsafe-bind-home", LTD_UNSAFE_BIND_HOME },
+	{ "unsafe-bind-credentials", LTD_UNSAFE_BIND_CREDENTIALS },
+	{ "unsafe-bind-session", LTD_UNSAFE_BIND_SESSION },
+	{ "unsafe-bind-docker", LTD_UNSAFE_BIND_DOCKER },
+	{ "unsafe-bind-kernel", LTD_UNSAFE_BIND_KERNEL },
+	{ "unsafe-host-network", LTD_UNSAFE_HOST_NETWORK },
+};
+
+const char *ltd_unsafe_flag(unsigned bit)
+{
+	for (size_t i = 0; i < sizeof(unsafe_flags) / sizeof(unsafe_flags[0]);
+	     i++)
+		if (unsafe_flags[i].bit == bit)
+			return unsafe_flags[i].name;
+	return "unsafe-?";
+}
+
+static int opt_unsafe(struct ltd_policy *p, const struct ltd_option *opt,
+		      char **args, struct ltd_err *err)
+{
+	for (size_t i = 0; i < sizeof(unsafe_flags) / sizeof(unsafe_flags[0]);
+	     i++)
+		if (strcmp(unsafe_flags[i].name, opt->name) == 0)
+			p->unsafe |= unsafe_flags[i].bit;
+	return 0;
+}
+
+/* Entries name only the trailing fields (flags, group, default) they need;
+ * the rest are zero, as C says. */
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 static const struct ltd_option options[] = {
 	{ "project", 1, "DIR",
 	  "project directory, bound read-write at the same path (default: "
 	  "the current directory)",
-	  opt_project },
-	{ "ro-bind", 2, "SRC DST", "bind SRC read-only at DST", opt_ro_bind },
-	{ "bind", 2, "SRC DST", "bind SRC read-write at DST", opt_bind },
-	{ "tmpfs", 1, "DST", "mount a fresh tmpfs at DST", opt_tmpfs },
+	  opt_project, LTD_OPT_NOT_PROJECT },
+	{ "ro-bind", 2, "SRC DST", "bind SRC read-only at DST", opt_ro_bind,
+	  LTD_OPT_LIST, "mounts" },
+	{ "bind", 2, "SRC DST", "bind SRC read-write at DST", opt_bind,
+	  LTD_OPT_LIST, "mounts" },
+	{ "tmpfs", 1, "DST", "mount a fresh tmpfs at DST", opt_tmpfs,
+	  LTD_OPT_LIST, "mounts" },
 	{ "setenv", 2, "VAR VALUE", "set VAR in the command's environment",
-	  opt_setenv },
+	  opt_setenv, LTD_OPT_LIST, "env" },
 	{ "unsetenv", 1, "VAR", "remove VAR from the command's environment",
-	  opt_unsetenv },
+	  opt_unsetenv, LTD_OPT_LIST, "env" },
 	{ "chdir", 1, "DIR", "working directory (default: the project)",
 	  opt_chdir },
 	{ "hostname", 1, "NAME", "host name inside (default: " LTD_DEFAULT_HOSTNAME ")",
-	  opt_hostname },
+	  opt_hostname, 0, NULL, LTD_DEFAULT_HOSTNAME },
 	{ "network", 1, "MODE",
 	  "allowlist (default): egress only where --allow-* says; none: "
-	  "loopback only",
-	  opt_network },
+	  "loopback only; host: the host's network (needs "
+	  "--unsafe-host-network)",
+	  opt_network, 0, NULL, "allowlist" },
 	{ "allow-cidr", 1, "CIDR[:PORTS]",
 	  "allow egress to an address block (e.g. 192.0.2.0/24:443, "
 	  "fd00::/64, [fd00::7]:80,443)",
-	  opt_allow_cidr },
+	  opt_allow_cidr, LTD_OPT_LIST },
 	{ "allow-host-port", 1, "PORT",
 	  "allow TCP to a port on the host's loopback, reached as "
 	  "host.ltd.internal",
-	  opt_allow_host_port },
+	  opt_allow_host_port, LTD_OPT_LIST },
 	{ "seccomp-log", 0, NULL,
 	  "same syscall filter, but log what it would refuse instead of "
 	  "refusing (to find what a tool needs)",
-	  opt_seccomp_log },
+	  opt_seccomp_log, 0, "seccomp" },
 	{ "unsafe-no-seccomp", 0, NULL,
 	  "run without the syscall filter (unsafe: nested user namespaces, "
 	  "io_uring, bpf... become reachable)",
-	  opt_no_seccomp },
+	  opt_no_seccomp, LTD_OPT_NOT_PROJECT, "seccomp" },
 	{ "unsafe-writable-git", 0, NULL,
 	  "leave .git/hooks and .git/config writable (code planted there "
 	  "runs on the host later)",
-	  opt_writable_git },
+	  opt_writable_git, LTD_OPT_NOT_PROJECT },
+	{ "policy", 1, "FILE",
+	  "read options from FILE (one per line, without dashes); after "
+	  "the user's and the project's policy, before the command line",
+	  opt_nothing, LTD_OPT_LIST | LTD_OPT_CLI_ONLY },
+	{ "strict", 0, NULL,
+	  "trust tier (default): a fresh $HOME with disposable copies of "
+	  "~/.claude's settings, commands, agents, skills, hooks",
+	  opt_strict, 0, "tier", "" },
+	{ "trusted", 0, NULL,
+	  "trust tier: ~/.claude bound live read-write, package caches "
+	  "(~/.npm, ~/.cache/pip, ...) writable",
+	  opt_trusted, LTD_OPT_NOT_PROJECT, "tier" },
+	{ "model", 1, "NAME",
+	  "use the model proxy for NAME (also LTD_MODEL): sets the OPENAI_* "
+	  "and ANTHROPIC_* variables with a placeholder key",
+	  opt_model },
+	{ "proxy-url", 1, "URL",
+	  "the model proxy on this host (also LTD_PROXY_URL; default with "
+	  "--model: " LTD_DEFAULT_PROXY_URL "); its port is allowed",
+	  opt_proxy_url },
+	{ "secret", 1, "NAME=FILE",
+	  "FILE read-only at " LTD_SECRETS_DIR "/NAME (never as a variable)",
+	  opt_secret, LTD_OPT_LIST },
+	{ "ssh-agent", 0, NULL,
+	  "bind $SSH_AUTH_SOCK at " LTD_SSH_AGENT_SOCK " and set "
+	  "SSH_AUTH_SOCK (keys stay in the agent)",
+	  opt_ssh_agent },
+	{ "unsafe-bind-home", 0, NULL,
+	  "allow binding /, your home directory or a parent of it",
+	  opt_unsafe, LTD_OPT_NOT_PROJECT },
+	{ "unsafe-bind-credentials", 0, NULL,
+	  "allow binding ~/.ssh, ~/.gnupg, ~/.aws, ~/.config/gh and other "
+	  "credential stores",
+	  opt_unsafe, LTD_OPT_NOT_PROJECT },
+	{ "unsafe-bind-session", 0, NULL,
+	  "allow binding /run/user/UID or your tmux socket (your session's "
+	  "services run commands for whoever connects)",
+	  opt_unsafe, LTD_OPT_NOT_PROJECT },
+	{ "unsafe-bind-docker", 0, NULL,
+	  "allow binding a Docker or Podman socket (root on the host)",
+	  opt_unsafe, LTD_OPT_NOT_PROJECT },
+	{ "unsafe-bind-kernel", 0, NULL,
+	  "allow binding paths under /proc, /sys or /dev",
+	  opt_unsafe, LTD_OPT_NOT_PROJECT },
+	{ "unsafe-host-network", 0, NULL,
+	  "allow --network host: no network namespace, no egress filter",
+	  opt_unsafe, LTD_OPT_NOT_PROJECT },
 };
 
-static int copy_argv(struct ltd_policy *p, int argc, char **argv,
+#define N_OPTIONS (sizeof(options) / sizeof(options[0]))
+
+static int copy_argv(char ***out, int argc, char **argv,
 		     struct ltd_err *err)
 {
-	p->argv = calloc((size_t)argc + 1, sizeof(char *));
-	if (!p->argv)
+	char **v = calloc((size_t)argc + 1, sizeof(char *));
+
+	if (!v)
 		return ltd_err_set(err, ENOMEM, "out of memory");
+	*out = v;
 	for (int i = 0; i < argc; i++) {
-		p->argv[i] = strdup(argv[i]);
-		if (!p->argv[i])
+		v[i] = strdup(argv[i]);
+		if (!v[i])
 			return ltd_err_set(err, ENOMEM, "out of memory");
 	}
 	return 0;
 }
 
-static const struct ltd_option *find_option(const char *name)
+const struct ltd_option *ltd_option_find(const char *name)
 {
-	for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++)
+	for (size_t i = 0; i < N_OPTIONS; i++)
 		if (strcmp(options[i].name, name) == 0)
 			return &options[i];
 	return NULL;
 }
 
+const struct ltd_option *ltd_option_at(size_t i)
+{
+	return i < N_OPTIONS ? &options[i] : NULL;
+}
+
 void ltd_policy_print_help(FILE *out)
 {
-	for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++) {
+	for (size_t i = 0; i < N_OPTIONS; i++) {
 		const struct ltd_option *o = &options[i];
 		char head[64];
 
@@ -343,11 +512,47 @@ void ltd_policy_print_help(FILE *out)
 	}
 }
 
-int ltd_policy_parse_run(struct ltd_policy *p, int argc, char **argv,
-			 struct ltd_err *err)
+int ltd_opts_add(struct ltd_opt_list *l, const struct ltd_option *opt,
+		 char *const *args, const char *source, struct ltd_err *err)
+{
+	struct ltd_opt_entry *e;
+
+	e = realloc(l->e, (l->n + 1) * sizeof(*e));
+	if (!e)
+		return ltd_err_set(err, ENOMEM, "out of memory");
+	l->e = e;
+	e = &l->e[l->n];
+	*e = (struct ltd_opt_entry){ .opt = opt, .source = strdup(source) };
+	for (int i = 0; i < opt->nargs; i++)
+		e->args[i] = strdup(args[i]);
+	if (!e->source || (opt->nargs > 0 && !e->args[0]) ||
+	    (opt->nargs > 1 && !e->args[1])) {
+		free(e->source);
+		free(e->args[0]);
+		free(e->args[1]);
+		return ltd_err_set(err, ENOMEM, "out of memory");
+	}
+	l->n++;
+	return 0;
+}
+
+void ltd_opts_free(struct ltd_opt_list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->e[i].args[0]);
+		free(l->e[i].args[1]);
+		free(l->e[i].source);
+	}
+	free(l->e);
+	*l = (struct ltd_opt_list){ 0 };
+}
+
+int ltd_opts_from_argv(struct ltd_opt_list *l, int argc, char **argv,
+		       bool need_cmd, char ***cmd, struct ltd_err *err)
 {
 	int i = 0, ret;
 
+	*cmd = NULL;
 	while (i < argc) {
 		const struct ltd_option *opt;
 		const char *arg = argv[i];
@@ -356,14 +561,14 @@ int ltd_policy_parse_run(struct ltd_policy *p, int argc, char **argv,
 			if (i + 1 >= argc)
 				return ltd_err_set(err, EINVAL,
 						   "no command after '--'");
-			return copy_argv(p, argc - i - 1, &argv[i + 1], err);
+			return copy_argv(cmd, argc - i - 1, &argv[i + 1], err);
 		}
 		if (strncmp(arg, "--", 2) != 0)
 			return ltd_err_set(err, EINVAL,
 					   "'%s': expected a flag or '--' before "
 					   "the command",
 					   arg);
-		opt = find_option(arg + 2);
+		opt = ltd_option_find(arg + 2);
 		if (!opt)
 			return ltd_err_set(err, EINVAL,
 					   "unknown flag '%s' (see 'ltd-native "
@@ -374,10 +579,73 @@ int ltd_policy_parse_run(struct ltd_policy *p, int argc, char **argv,
 					   "%s needs %d argument%s: %s", arg,
 					   opt->nargs, opt->nargs > 1 ? "s" : "",
 					   opt->metavar);
-		ret = opt->apply(p, opt, &argv[i + 1], err);
+		ret = ltd_opts_add(l, opt, &argv[i + 1], LTD_SRC_CLI, err);
 		if (ret < 0)
 			return ret;
 		i += 1 + opt->nargs;
 	}
-	return ltd_err_set(err, EINVAL, "missing '--' before the command");
+	if (need_cmd)
+		return ltd_err_set(err, EINVAL,
+				   "missing '--' before the command");
+	return 0;
+}
+
+static int add_origin(struct ltd_policy *p, const struct ltd_opt_entry *e,
+		      struct ltd_err *err)
+{
+	struct ltd_origin *o;
+
+	o = realloc(p->origins, (p->n_origins + 1) * sizeof(*o));
+	if (!o)
+		return ltd_err_set(err, ENOMEM, "out of memory");
+	p->origins = o;
+	o = &p->origins[p->n_origins];
+	*o = (struct ltd_origin){ .opt = e->opt->name };
+	o->source = strdup(e->source);
+	for (int i = 0; i < e->opt->nargs; i++)
+		o->args[i] = strdup(e->args[i]);
+	p->n_origins++;
+	if (!o->source || (e->opt->nargs > 0 && !o->args[0]) ||
+	    (e->opt->nargs > 1 && !o->args[1]))
+		return ltd_err_set(err, ENOMEM, "out of memory");
+	return 0;
+}
+
+int ltd_opts_apply(struct ltd_policy *p, const struct ltd_opt_list *l,
+		   struct ltd_err *err)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		const struct ltd_opt_entry *e = &l->e[i];
+		int ret = e->opt->apply(p, e->opt, (char **)e->args, err);
+
+		if (ret < 0) {
+			/* "--bind: ..." from a file: say which line. */
+			if (strcmp(e->source, LTD_SRC_CLI) != 0) {
+				char msg[sizeof(err->msg)];
+				int n = snprintf(msg, sizeof(msg), "%s: %s",
+						 e->source, err->msg);
+
+				if (n > 0)
+					memcpy(err->msg, msg, sizeof(msg));
+			}
+			return ret;
+		}
+		ret = add_origin(p, e, err);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+int ltd_policy_parse_run(struct ltd_policy *p, int argc, char **argv,
+			 struct ltd_err *err)
+{
+	struct ltd_opt_list l = { 0 };
+	int ret;
+
+	ret = ltd_opts_from_argv(&l, argc, argv, true, &p->argv, err);
+	if (!ret)
+		ret = ltd_opts_apply(p, &l, err);
+	ltd_opts_free(&l);
+	return ret;
 }

@@ -21,6 +21,28 @@ void ltd_policy_free(struct ltd_policy *p)
 		free(p->env[i].key);
 		free(p->env[i].val);
 	}
+	for (size_t i = 0; i < p->n_copies; i++) {
+		free(p->copies[i].src);
+		free(p->copies[i].dst);
+	}
+	for (size_t i = 0; i < p->n_origins; i++) {
+		free(p->origins[i].args[0]);
+		free(p->origins[i].args[1]);
+		free(p->origins[i].source);
+	}
+	for (size_t i = 0; i < p->n_waived; i++)
+		free(p->waived[i]);
+	for (size_t i = 0; i < p->n_warnings; i++)
+		free(p->warnings[i]);
+	free(p->copies);
+	free(p->origins);
+	free(p->waived);
+	free(p->warnings);
+	free(p->model);
+	free(p->proxy_url);
+	free(p->cage_proxy_url);
+	free(p->ssh_auth_sock);
+	free(p->host_home);
 	for (size_t i = 0; i < p->n_protected; i++)
 		free(p->protected[i]);
 	free(p->protected);

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The one policy struct.  The option parser (policy/options.c) fills it from
- * the command line (and, later, from policy files through the same table);
- * validation (policy/validate.c) checks it against the host before any
- * namespace exists; the runtime only reads it.
+ * The one policy struct.  The option table (policy/options.c) fills it from
+ * every source in order of precedence (policy/resolve.c: built-in defaults,
+ * ~/.config/ltd-native/policy, the approved project policy, --policy files,
+ * LTD_* variables, the command line); validation (policy/validate.c) checks
+ * it against the host and derives what the trust tier, the provider seam
+ * and the sockets add, before any namespace exists; the runtime only reads
+ * it.
  */
 #ifndef LTD_POLICY_H
 #define LTD_POLICY_H
@@ -20,6 +23,28 @@
 enum ltd_network {
 	LTD_NET_NONE = 0,  /* loopback only */
 	LTD_NET_ALLOWLIST, /* pasta + default-deny firewall (the default) */
+	LTD_NET_HOST,	   /* the host's network: only with
+			      --unsafe-host-network */
+};
+
+/* How much of the user's agent configuration the cage gets. */
+enum ltd_tier {
+	LTD_TIER_STRICT = 0, /* copies of an allowlist of ~/.claude */
+	LTD_TIER_TRUSTED,    /* ~/.claude live, package caches writable */
+};
+
+/*
+ * The gated risks.  Each is refused with an error naming it unless its
+ * --unsafe-... flag is given; then the run warns and the resolved policy
+ * records it (struct ltd_policy.waived).
+ */
+enum {
+	LTD_UNSAFE_BIND_HOME = 1 << 0,	      /* /, $HOME or a parent of it */
+	LTD_UNSAFE_BIND_CREDENTIALS = 1 << 1, /* ~/.ssh, ~/.aws, ... */
+	LTD_UNSAFE_BIND_SESSION = 1 << 2,     /* /run/user/UID, tmux */
+	LTD_UNSAFE_BIND_DOCKER = 1 << 3,      /* Docker/Podman sockets */
+	LTD_UNSAFE_BIND_KERNEL = 1 << 4,      /* /proc, /sys, /dev */
+	LTD_UNSAFE_HOST_NETWORK = 1 << 5,     /* --network host */
 };
 
 /* A mount the user asked for, in command-line order. */
@@ -33,7 +58,31 @@ struct ltd_user_mount {
 	enum ltd_user_mount_kind kind;
 	char *src;	    /* resolved real path; NULL for tmpfs */
 	char *dst;	    /* absolute path inside the cage */
-	const char *flag;   /* "--bind" etc., for error messages */
+	const char *flag;   /* "bind" etc. (the option, without dashes) */
+	mode_t want;	    /* S_IFREG, S_IFSOCK, or 0 for any type */
+	unsigned waive;	    /* LTD_UNSAFE_* this mount may pass without the
+			       flag (only --ssh-agent: its session socket) */
+	unsigned state;	    /* LTD_STATE_*: persistent state that
+			       ltd-native creates on the host when missing */
+	bool derived;	    /* added by the tier/seam, not written by a user */
+};
+
+enum {
+	LTD_STATE_DIR = 1,  /* created 0700 with missing parents */
+	LTD_STATE_FILE = 2, /* created empty 0600 */
+};
+
+/* A disposable copy: host file or tree -> path in the cage's tmpfs. */
+struct ltd_copy {
+	char *src; /* real host path */
+	char *dst;
+};
+
+/* Where a policy item came from: one applied option, as written. */
+struct ltd_origin {
+	const char *opt; /* option name, from the table */
+	char *args[2];
+	char *source; /* "FILE:LINE", "command line", "environment (VAR)" */
 };
 
 /* --setenv K V (val != NULL) or --unsetenv K (val == NULL), in order. */
@@ -77,22 +126,95 @@ struct ltd_policy {
 
 	enum ltd_seccomp_mode seccomp;
 
+	enum ltd_tier tier;
+	unsigned unsafe; /* LTD_UNSAFE_*: the --unsafe-... flags given */
+
+	/* The provider seam (--model, --proxy-url, LTD_MODEL, LTD_PROXY_URL). */
+	char *model;
+	char *proxy_url;      /* as given, on the host */
+	char *cage_proxy_url; /* derived: the same at host.ltd.internal */
+
+	bool ssh_agent;	     /* --ssh-agent */
+	char *ssh_auth_sock; /* $SSH_AUTH_SOCK of the launcher */
+
+	struct ltd_copy *copies; /* derived from the tier */
+	size_t n_copies;
+
 	struct ltd_identity id;
+	char *host_home; /* real path of the home directory, NULL if none */
+
+	struct ltd_origin *origins; /* every applied option, in order */
+	size_t n_origins;
+	char **waived; /* gated risks let through by --unsafe-... */
+	size_t n_waived;
+	char **warnings; /* other things the user should hear about */
+	size_t n_warnings;
 
 	char **argv; /* the command, NULL-terminated, owned */
 };
 
 #define LTD_DEFAULT_HOSTNAME "ltd-sandbox"
 
+/* Fixed places in the cage. */
+#define LTD_SECRETS_DIR	   "/run/secrets"
+#define LTD_SSH_AGENT_SOCK "/run/ltd/ssh-agent.sock"
+/* The token the agent gets instead of a model API key. */
+#define LTD_PLACEHOLDER_KEY "ltd-placeholder-not-a-key"
+/* --model without --proxy-url: LiteLLM's default port on the host. */
+#define LTD_DEFAULT_PROXY_URL "http://127.0.0.1:4000"
+
 void ltd_policy_init(struct ltd_policy *p);
 void ltd_policy_free(struct ltd_policy *p);
 
 /*
  * Parse `ltd-native run` arguments (argv[0] is the first argument after
- * "run").  Fills @p; on error names the flag at fault.
+ * "run") and apply them alone, as the command line.  Fills @p; on error
+ * names the flag at fault.
  */
 int ltd_policy_parse_run(struct ltd_policy *p, int argc, char **argv,
 			 struct ltd_err *err);
+
+/* Everything the policy is resolved from, besides the built-in defaults. */
+struct ltd_policy_input {
+	int argc; /* run flags [-- COMMAND...] */
+	char **argv;
+	bool need_command;     /* `run`: yes; `policy show`: no */
+	char *const *env;      /* LTD_MODEL, LTD_PROXY_URL, SSH_AUTH_SOCK */
+	const char *config_dir; /* NULL: ~/.config/ltd-native of the user */
+	const char *cwd;	/* NULL: the current directory */
+};
+
+/*
+ * Resolve the policy from every source in order of precedence: built-in
+ * defaults, CONFIG/policy, the project's .ltd-native/policy (only if
+ * approved: its SHA-256 matches the one `policy allow` stored), --policy
+ * files in order, LTD_MODEL/LTD_PROXY_URL, the command line.  Reads files,
+ * changes nothing.  Errors name the flag or FILE:LINE.
+ */
+int ltd_policy_resolve(struct ltd_policy *p, const struct ltd_policy_input *in,
+		       struct ltd_err *err);
+
+/*
+ * Approve the project policy file of the project that @in names: store its
+ * SHA-256 under CONFIG/approved/.  Prints what it approved to @out.
+ */
+int ltd_policy_allow(const struct ltd_policy_input *in, FILE *out,
+		     struct ltd_err *err);
+
+/* Print the resolved (and validated) policy with each item's source. */
+void ltd_policy_show(FILE *out, const struct ltd_policy *p);
+
+/* SHA-256 of @len bytes as 64 lowercase hex digits and a NUL. */
+int ltd_sha256_hex(const void *data, size_t len, char hex[65],
+		   struct ltd_err *err);
+
+/*
+ * The gate: refuse a host path that is or holds a sensitive place unless
+ * its class is in @allow; record each waived one in p->waived.  @real is
+ * a resolved real path.  Exported for tests.
+ */
+int ltd_policy_gate(struct ltd_policy *p, const char *flag, const char *real,
+		    unsigned allow, struct ltd_err *err);
 
 /* Print the run flags, one per line, for `run --help`. */
 void ltd_policy_print_help(FILE *out);
@@ -103,6 +225,13 @@ void ltd_policy_print_help(FILE *out);
  * paths.  No namespaces, no side effects.
  */
 int ltd_policy_validate(struct ltd_policy *p, struct ltd_err *err);
+
+/*
+ * Add what the trust tier, the provider seam and --ssh-agent imply: copies,
+ * binds of persistent state, environment, host port.  Reads the host (what
+ * exists), creates nothing.  Called by ltd_policy_validate().
+ */
+int ltd_policy_derive(struct ltd_policy *p, struct ltd_err *err);
 
 /* Fill @p->protected from the project's .git (reads the host). */
 int ltd_git_protected(struct ltd_policy *p, struct ltd_err *err);

@@ -4,7 +4,7 @@
  * must not run, before any namespace exists.  Reads the host, changes
  * nothing on it.
  */
-#include "policy/policy.h"
+#include "policy/option.h"
 
 #include <errno.h>
 #include <grp.h>
@@ -118,72 +118,6 @@ static int resolve_existing(char **slot, const char *flag, const char *path,
 	return 0;
 }
 
-static bool is_under(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-
-	return strncmp(path, dir, n) == 0 && (path[n] == '/' || !path[n]);
-}
-
-/*
- * Host paths that are never bound: the whole house, and the keys to it.
- * Binding one of them, anything inside one, or a directory that contains
- * one is refused.  (Opt-in flags for the few who must come with the policy
- * model; until then, no way round.)
- */
-static int refuse_sensitive(const char *flag, const char *real,
-			    const struct ltd_identity *id, struct ltd_err *err)
-{
-	/* Relative to the home directory ("~"), per uid ("@" + uid), or
-	 * absolute. */
-	static const struct {
-		const char *path;
-		const char *what;
-	} deny[] = {
-		{ "~/.ssh", "your SSH keys" },
-		{ "~/.gnupg", "your GnuPG keys" },
-		{ "~/.aws", "your AWS credentials" },
-		{ "~/.config/gh", "your GitHub CLI token" },
-		{ "~/.docker", "your Docker credentials" },
-		{ "~/.kube", "your Kubernetes credentials" },
-		{ "@/run/user/", "your session's sockets (ssh-agent, D-Bus)" },
-		{ "@/tmp/tmux-", "your tmux server's socket" },
-		{ "/run/docker.sock", "the Docker socket" },
-		{ "/var/run/docker.sock", "the Docker socket" },
-		{ "/run/podman", "the Podman socket" },
-		{ "/proc", "a kernel interface" },
-		{ "/sys", "a kernel interface" },
-		{ "/dev", "host devices" },
-	};
-	char path[PATH_MAX];
-	struct stat st;
-
-	if (strcmp(real, "/") == 0 || is_under(id->home, real))
-		return ltd_err_set(err, EPERM,
-				   "%s: refusing to bind '%s': it is / or "
-				   "contains your home directory",
-				   flag, real);
-	for (size_t i = 0; i < sizeof(deny) / sizeof(deny[0]); i++) {
-		const char *d = deny[i].path;
-
-		if (d[0] == '~')
-			snprintf(path, sizeof(path), "%s%s", id->home, d + 1);
-		else if (d[0] == '@')
-			snprintf(path, sizeof(path), "%s%u", d + 1,
-				 (unsigned)id->uid);
-		else
-			snprintf(path, sizeof(path), "%s", d);
-		/* Inside it, or (when it exists) a directory holding it. */
-		if (is_under(real, path) ||
-		    (is_under(path, real) && lstat(path, &st) == 0))
-			return ltd_err_set(err, EPERM,
-					   "%s: refusing to bind '%s': it is "
-					   "or holds %s (%s)",
-					   flag, real, deny[i].what, path);
-	}
-	return 0;
-}
-
 static int validate_project(struct ltd_policy *p, struct ltd_err *err)
 {
 	char cwd[PATH_MAX];
@@ -210,17 +144,48 @@ static int validate_project(struct ltd_policy *p, struct ltd_err *err)
 		return ltd_err_set(err, ENOTDIR,
 				   "--project: '%s' is not a directory",
 				   p->project);
-	return refuse_sensitive("--project", p->project, &p->id, err);
+	return ltd_policy_gate(p, "--project", p->project, p->unsafe, err);
+}
+
+/* Persistent state that does not exist yet: created by the launcher just
+ * before the run (runtime/state.c), without following links. */
+static bool state_missing(const struct ltd_user_mount *m)
+{
+	struct stat st;
+
+	return m->state && lstat(m->src, &st) < 0 && errno == ENOENT;
+}
+
+static int check_type(const struct ltd_user_mount *m, const char *flag,
+		      const struct ltd_identity *id, struct ltd_err *err)
+{
+	struct stat st;
+
+	if (!m->want)
+		return 0;
+	if (stat(m->src, &st) < 0)
+		return ltd_err_sys(err, "%s: '%s'", flag, m->src);
+	if ((st.st_mode & S_IFMT) != m->want)
+		return ltd_err_set(err, EINVAL, "%s: '%s' is not a %s", flag,
+				   m->src,
+				   m->want == S_IFSOCK ? "socket"
+						       : "regular file");
+	/* Another user's socket at our $SSH_AUTH_SOCK is not our agent. */
+	if (m->want == S_IFSOCK && st.st_uid != id->uid)
+		return ltd_err_set(err, EPERM, "%s: '%s' belongs to uid %u",
+				   flag, m->src, (unsigned)st.st_uid);
+	return 0;
 }
 
 static int validate_mounts(struct ltd_policy *p, struct ltd_err *err)
 {
 	for (size_t i = 0; i < p->n_mounts; i++) {
 		struct ltd_user_mount *m = &p->mounts[i];
-		char flag[32];
+		char flag[48];
 		int ret;
 
-		snprintf(flag, sizeof(flag), "--%s", m->flag);
+		snprintf(flag, sizeof(flag), "%s%s", m->derived ? "" : "--",
+			 m->flag);
 		if (!path_is_normal(m->dst) || strcmp(m->dst, "/") == 0)
 			return ltd_err_set(err, EINVAL,
 					   "%s: destination '%s' must be an "
@@ -234,12 +199,70 @@ static int validate_mounts(struct ltd_policy *p, struct ltd_err *err)
 					   "%s: source '%s' is not an absolute "
 					   "path",
 					   flag, m->src);
-		ret = resolve_existing(&m->src, flag, m->src, err);
+		if (state_missing(m))
+			ret = 0;
+		else
+			ret = resolve_existing(&m->src, flag, m->src, err);
 		if (!ret)
-			ret = refuse_sensitive(flag, m->src, &p->id, err);
+			ret = ltd_policy_gate(p, flag, m->src,
+					      p->unsafe | m->waive, err);
+		if (!ret && !state_missing(m))
+			ret = check_type(m, flag, &p->id, err);
 		if (ret)
 			return ret;
 	}
+	return 0;
+}
+
+/* Options that are their own opt-in: recorded with what they cost. */
+static int gated_options(struct ltd_policy *p, struct ltd_err *err)
+{
+	int ret = 0;
+
+	if (p->network == LTD_NET_HOST &&
+	    !(p->unsafe & LTD_UNSAFE_HOST_NETWORK))
+		return ltd_err_set(err, EPERM,
+				   "--network host: refusing the host's "
+				   "network: the agent could reach every "
+				   "service on this host and the whole "
+				   "network, with no egress filter; "
+				   "--unsafe-host-network allows it");
+	if (p->network == LTD_NET_HOST)
+		ret = ltd_policy_add_note(&p->waived, &p->n_waived,
+					  "--unsafe-host-network: no network "
+					  "namespace, no egress filter: the "
+					  "host's services and network are "
+					  "reachable");
+	if (!ret && p->seccomp == LTD_SECCOMP_OFF)
+		ret = ltd_policy_add_note(&p->waived, &p->n_waived,
+					  "--unsafe-no-seccomp: the command "
+					  "runs without a system-call filter");
+	if (!ret && !p->protect_git)
+		ret = ltd_policy_add_note(&p->waived, &p->n_waived,
+					  "--unsafe-writable-git: .git/hooks "
+					  "and .git/config are writable: code "
+					  "planted there runs on the host "
+					  "later");
+	return ret < 0 ? ltd_err_set(err, ENOMEM, "out of memory") : 0;
+}
+
+/* The project's own policy file: read-only inside, like .git/config
+ * (the approval would refuse a changed one; this keeps it from changing). */
+static int protect_policy_dir(struct ltd_policy *p, struct ltd_err *err)
+{
+	char path[PATH_MAX], **v;
+
+	if (snprintf(path, sizeof(path), "%s/.ltd-native", p->project) >=
+	    (int)sizeof(path))
+		return ltd_err_set(err, ENAMETOOLONG, "--project: too long");
+	v = realloc(p->protected, (p->n_protected + 1) * sizeof(char *));
+	if (!v)
+		return ltd_err_set(err, ENOMEM, "out of memory");
+	p->protected = v;
+	v[p->n_protected] = strdup(path);
+	if (!v[p->n_protected])
+		return ltd_err_set(err, ENOMEM, "out of memory");
+	p->n_protected++;
 	return 0;
 }
 
@@ -248,10 +271,20 @@ int ltd_policy_validate(struct ltd_policy *p, struct ltd_err *err)
 	int ret;
 
 	ret = resolve_identity(&p->id, err);
+	if (!ret) {
+		/* The gate and the tier look at the home as it really is. */
+		free(p->host_home);
+		p->host_home = realpath(p->id.home, NULL);
+		ret = gated_options(p, err);
+	}
 	if (!ret)
 		ret = validate_project(p, err);
 	if (!ret && p->protect_git)
 		ret = ltd_git_protected(p, err);
+	if (!ret)
+		ret = protect_policy_dir(p, err);
+	if (!ret)
+		ret = ltd_policy_derive(p, err);
 	if (!ret)
 		ret = validate_mounts(p, err);
 	if (!ret && p->chdir && !path_is_normal(p->chdir))

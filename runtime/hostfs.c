@@ -6,6 +6,7 @@
 #include "runtime/mountplan.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -62,11 +63,11 @@ int ltd_hostfs_probe(struct ltd_hostfs *h, struct ltd_err *err)
 	};
 	char path[64];
 	struct stat st;
+	ssize_t n;
+	int fd;
 
 	*h = (struct ltd_hostfs){ 0 };
 	for (size_t i = 0; i < sizeof(top) / sizeof(top[0]); i++) {
-		ssize_t n;
-
 		snprintf(path, sizeof(path), "/%s", top[i]);
 		if (lstat(path, &st) < 0)
 			continue;
@@ -85,8 +86,8 @@ int ltd_hostfs_probe(struct ltd_hostfs *h, struct ltd_err *err)
 	}
 	for (size_t i = 0; i < sizeof(etc) / sizeof(etc[0]); i++) {
 		char *link = h->etc_link[h->n_etc];
-		ssize_t n = 0;
 
+		n = 0;
 		snprintf(path, sizeof(path), "/etc/%s", etc[i]);
 		/* stat, not lstat: a dangling link is as good as missing. */
 		if (stat(path, &st) < 0 || h->n_etc >= LTD_HOSTFS_MAX)
@@ -100,6 +101,12 @@ int ltd_hostfs_probe(struct ltd_hostfs *h, struct ltd_err *err)
 				   &h->etc_len[h->n_etc]);
 		snprintf(h->etc[h->n_etc++], sizeof(h->etc[0]), "%s", etc[i]);
 	}
+	/* Only --network host uses it; reading it costs nothing. */
+	fd = open("/etc/resolv.conf", O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	n = fd < 0 ? 0 : read(fd, h->resolv_conf, sizeof(h->resolv_conf) - 1);
+	h->resolv_conf[n > 0 ? n : 0] = '\0';
+	if (fd >= 0)
+		close(fd);
 	(void)err;
 	return 0;
 }

@@ -3,8 +3,10 @@
  * The CLI: pick the subcommand, call one library entry point, choose the
  * exit status.  Nothing else lives here.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "policy/policy.h"
 #include "runtime/run.h"
@@ -16,6 +18,8 @@
 static void usage(FILE *out)
 {
 	fputs("usage: ltd-native run [OPTIONS] -- COMMAND [ARGS...]\n"
+	      "       ltd-native policy show [OPTIONS] [-- COMMAND...]\n"
+	      "       ltd-native policy allow [--project DIR]\n"
 	      "       ltd-native --help | --version\n"
 	      "\n"
 	      "Run COMMAND in a rootless cage: its own user, mount, pid, net,\n"
@@ -26,12 +30,21 @@ static void usage(FILE *out)
 	      "125 for an error of ltd-native; 126 if COMMAND cannot be\n"
 	      "executed; 127 if it is not found.\n"
 	      "\n"
+	      "Options come from ~/.config/ltd-native/policy, the project's\n"
+	      ".ltd-native/policy (once approved with 'policy allow'),\n"
+	      "--policy FILE, LTD_MODEL/LTD_PROXY_URL and the command line,\n"
+	      "later ones winning; 'policy show' prints the result.\n"
+	      "\n"
 	      "'ltd-native run --help' lists the run options.\n",
 	      out);
 }
 
+extern char **environ;
+
 static int cmd_run(int argc, char **argv, char **launcher_argv)
 {
+	struct ltd_policy_input in = { .argc = argc, .argv = argv,
+				       .need_command = true, .env = environ };
 	struct ltd_policy p;
 	struct ltd_err err = { 0 };
 	int ret;
@@ -45,7 +58,7 @@ static int cmd_run(int argc, char **argv, char **launcher_argv)
 		}
 	}
 	ltd_policy_init(&p);
-	ret = ltd_policy_parse_run(&p, argc, argv, &err);
+	ret = ltd_policy_resolve(&p, &in, &err);
 	if (ret < 0) {
 		ltd_err_print(&err);
 		ltd_policy_free(&p);
@@ -54,6 +67,36 @@ static int cmd_run(int argc, char **argv, char **launcher_argv)
 	ret = ltd_run(&p, launcher_argv);
 	ltd_policy_free(&p);
 	return ret;
+}
+
+/* `policy show [run flags]`, `policy allow [--project DIR]`. */
+static int cmd_policy(int argc, char **argv)
+{
+	struct ltd_policy_input in = { .argc = argc - 1, .argv = argv + 1,
+				       .env = environ };
+	struct ltd_err err = { 0 };
+	struct ltd_policy p;
+	int ret;
+
+	if (argc >= 1 && strcmp(argv[0], "allow") == 0) {
+		ret = ltd_policy_allow(&in, stdout, &err);
+	} else if (argc >= 1 && strcmp(argv[0], "show") == 0) {
+		ltd_policy_init(&p);
+		ret = ltd_policy_resolve(&p, &in, &err);
+		if (!ret)
+			ret = ltd_policy_validate(&p, &err);
+		if (!ret)
+			ltd_policy_show(stdout, &p);
+		ltd_policy_free(&p);
+	} else {
+		ret = ltd_err_set(&err, EINVAL, "usage: ltd-native policy "
+						"show|allow [OPTIONS]");
+	}
+	if (ret < 0) {
+		ltd_err_print(&err);
+		return LTD_EXIT_RUNTIME;
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -72,6 +115,8 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(argv[1], "run") == 0)
 		return cmd_run(argc - 2, argv + 2, argv);
+	if (strcmp(argv[1], "policy") == 0)
+		return cmd_policy(argc - 2, argv + 2);
 	fprintf(stderr, "ltd-native: unknown command '%s' (see 'ltd-native "
 			"--help')\n",
 		argv[1]);

@@ -48,6 +48,7 @@ const char *ltd_plan_op_name(enum ltd_plan_op op)
 		[LTD_OP_PROC] = "proc",	      [LTD_OP_DEVPTS] = "devpts",
 		[LTD_OP_MASK] = "mask",	      [LTD_OP_RO_OVER] = "ro-over",
 		[LTD_OP_SEAL] = "seal",	      [LTD_OP_PIN] = "pin",
+		[LTD_OP_COPY] = "copy",
 	};
 
 	return op < ARRAY_SIZE(names) ? names[op] : "?";
@@ -214,7 +215,8 @@ static int plan_rootfs(struct ltd_plan *plan, const struct ltd_hostfs *h,
 }
 
 static int plan_generated_etc(struct ltd_plan *plan,
-			      const struct ltd_policy *p, struct ltd_err *err)
+			      const struct ltd_policy *p,
+			      const struct ltd_hostfs *h, struct ltd_err *err)
 {
 	const char *host = p->hostname ? p->hostname : LTD_DEFAULT_HOSTNAME;
 	char *name = NULL;
@@ -241,6 +243,9 @@ static int plan_generated_etc(struct ltd_plan *plan,
 		ret = add_file(plan, "/etc/resolv.conf",
 			       strdup("# ltd-native: pasta's DNS forwarder\n"
 				      "nameserver " LTD_NET_DNS4 "\n"),
+			       0644, err);
+	else if (!ret && p->network == LTD_NET_HOST)
+		ret = add_file(plan, "/etc/resolv.conf", strdup(h->resolv_conf),
 			       0644, err);
 	else if (!ret)
 		ret = add_file(plan, "/etc/resolv.conf",
@@ -307,9 +312,13 @@ static int plan_project(struct ltd_plan *plan, const struct ltd_policy *p,
 
 	ret = add(plan, LTD_OP_BIND_RW, p->project, p->project, "--project",
 		  err);
-	for (size_t i = 0; !ret && p->protect_git && i < p->n_protected; i++) {
-		e = add_e(plan, i == 0 ? LTD_OP_PIN : LTD_OP_RO_OVER, NULL,
-			  p->protected[i], "protected", err);
+	/* With git protected, [0] is .git: pinned, the rest read-only.  The
+	 * project's policy directory is read-only either way. */
+	for (size_t i = 0; !ret && i < p->n_protected; i++) {
+		e = add_e(plan,
+			  i == 0 && p->protect_git ? LTD_OP_PIN
+						   : LTD_OP_RO_OVER,
+			  NULL, p->protected[i], "protected", err);
 		if (!e)
 			return -ENOMEM;
 		e->flags |= LTD_PF_OPTIONAL;
@@ -341,7 +350,25 @@ static int plan_user_mounts(struct ltd_plan *plan, const struct ltd_policy *p,
 
 static bool makes_mount(enum ltd_plan_op op)
 {
-	return op != LTD_OP_SYMLINK && op != LTD_OP_FILE && op != LTD_OP_SEAL;
+	return op != LTD_OP_SYMLINK && op != LTD_OP_FILE && op != LTD_OP_SEAL &&
+	       op != LTD_OP_COPY;
+}
+
+/* The strict tier's disposable copies, into the fresh home. */
+static int plan_copies(struct ltd_plan *plan, const struct ltd_policy *p,
+		       struct ltd_err *err)
+{
+	for (size_t i = 0; i < p->n_copies; i++) {
+		struct ltd_plan_entry *e = add_e(plan, LTD_OP_COPY,
+						 p->copies[i].src,
+						 p->copies[i].dst,
+						 "strict tier", err);
+
+		if (!e)
+			return -ENOMEM;
+		e->flags |= LTD_PF_OPTIONAL; /* gone since: nothing to copy */
+	}
+	return 0;
 }
 
 /*
@@ -367,7 +394,8 @@ static int plan_resolve_covers(struct ltd_plan *plan, struct ltd_err *err)
 		}
 		if (cover_op == LTD_OP_TMPFS)
 			e->flags |= LTD_PF_CREATE;
-		else if (e->op == LTD_OP_FILE || e->op == LTD_OP_SYMLINK)
+		else if (e->op == LTD_OP_FILE || e->op == LTD_OP_SYMLINK ||
+			 e->op == LTD_OP_COPY)
 			return ltd_err_set(err, EINVAL,
 					   "%s: cannot create '%s' inside %s "
 					   "'%s'",
@@ -386,7 +414,7 @@ int ltd_plan_build(const struct ltd_policy *p, const struct ltd_hostfs *h,
 	*plan = (struct ltd_plan){ 0 };
 	ret = plan_rootfs(plan, h, err);
 	if (!ret)
-		ret = plan_generated_etc(plan, p, err);
+		ret = plan_generated_etc(plan, p, h, err);
 	if (!ret)
 		ret = plan_dev(plan, err);
 	if (!ret)
@@ -395,6 +423,8 @@ int ltd_plan_build(const struct ltd_policy *p, const struct ltd_hostfs *h,
 		ret = add_tmpfs(plan, "/tmp", 01777, "tmp", err);
 	if (!ret)
 		ret = add_tmpfs(plan, p->id.home, 0700, "home", err);
+	if (!ret)
+		ret = plan_copies(plan, p, err);
 	if (!ret)
 		ret = plan_project(plan, p, err);
 	if (!ret)

@@ -31,6 +31,8 @@ enum ltd_plan_op {
 	LTD_OP_SEAL,	/* set the mount whose root is dst read-only */
 	LTD_OP_PIN,	/* bind what the cage sees at dst over itself, so it
 			   cannot be renamed or removed (a mount point) */
+	LTD_OP_COPY,	/* copy host file or tree src to dst, in a tmpfs
+			   (disposable; no link followed) */
 };
 
 enum {
@@ -74,6 +76,8 @@ struct ltd_hostfs {
 	char *etc_data[LTD_HOSTFS_MAX];
 	size_t etc_len[LTD_HOSTFS_MAX];
 	size_t n_etc;
+	/* the host's resolver configuration, for --network host only */
+	char resolv_conf[2048];
 };
 
 /* Copy files up to this size; bind bigger ones (a bind costs ~10 us, a

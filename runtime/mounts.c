@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "runtime/cleanup.h"
+#include "runtime/copytree.h"
 
 /* Where the new root is attached before pivot_root: any directory works,
  * because every host source has been cloned by then. */
@@ -65,6 +66,17 @@ int ltd_mounts_open_sources(const struct ltd_plan *plan,
 		__u64 attr = MOUNT_ATTR_NOSUID;
 		int fd, path;
 
+		if (e->op == LTD_OP_COPY) {
+			/* Opened for reading now: the host's paths are gone
+			 * by the time the home tmpfs exists. */
+			fd = ltd_copy_open(AT_FDCWD, e->src);
+			if (fd < 0 && !(errno == ENOENT &&
+					(e->flags & LTD_PF_OPTIONAL)))
+				return ltd_err_sys(err, "%s: open '%s'", e->why,
+						   e->src);
+			st->src_fds[i] = fd;
+			continue;
+		}
 		if (e->op != LTD_OP_BIND_RO && e->op != LTD_OP_BIND_RW &&
 		    e->op != LTD_OP_DEV)
 			continue;
@@ -432,6 +444,30 @@ static int do_ro_over(const struct ltd_plan_entry *e, int rootfd,
 	return attach(mfd, target, e, err);
 }
 
+static int do_copy(const struct ltd_plan_entry *e, int src, int rootfd,
+		   struct ltd_err *err)
+{
+	_cleanup_close_ int parent = -1;
+	const char *last = NULL;
+	int ret;
+
+	if (src < 0)
+		return 0; /* optional and missing */
+	parent = open_parent(rootfd, e->dst, &last, err);
+	if (parent < 0)
+		return parent;
+	ret = ltd_copy_tree(src, parent, last, err);
+	if (ret < 0) {
+		char msg[sizeof(err->msg)];
+		int n = snprintf(msg, sizeof(msg), "%s: copy '%s': %s", e->why,
+				 e->src, err->msg);
+
+		if (n > 0)
+			memcpy(err->msg, msg, sizeof(msg));
+	}
+	return ret;
+}
+
 static int do_seal(const struct ltd_plan_entry *e, int rootfd,
 		   struct ltd_err *err)
 {
@@ -480,6 +516,11 @@ int ltd_mounts_apply(const struct ltd_plan *plan, struct ltd_mount_state *st,
 			break;
 		case LTD_OP_SEAL:
 			ret = do_seal(e, st->rootfd, err);
+			break;
+		case LTD_OP_COPY:
+			ret = do_copy(e, st->src_fds[i], st->rootfd, err);
+			ltd_closep(&st->src_fds[i]);
+			st->src_fds[i] = -1;
 			break;
 		default:
 			ret = ltd_err_set(err, EINVAL, "unknown mount op");

@@ -33,6 +33,7 @@
 #include "runtime/landlock.h"
 #include "runtime/mountplan.h"
 #include "runtime/signals.h"
+#include "runtime/state.h"
 #include "seccomp/seccomp.h"
 
 extern char **environ;
@@ -49,10 +50,13 @@ struct outcome {
 	bool started;
 };
 
-static pid_t clone_init(int *pidfd, struct ltd_err *err)
+static pid_t clone_init(const struct ltd_policy *p, int *pidfd,
+			struct ltd_err *err)
 {
 	struct clone_args args = {
-		.flags = LTD_CLONE_FLAGS | CLONE_PIDFD,
+		/* --network host (gated): the host's network namespace. */
+		.flags = (LTD_CLONE_FLAGS | CLONE_PIDFD) &
+			 ~(p->network == LTD_NET_HOST ? CLONE_NEWNET : 0ULL),
 		.pidfd = (__u64)(uintptr_t)pidfd,
 		.exit_signal = SIGCHLD,
 	};
@@ -178,16 +182,21 @@ static void warn_new_protected(const struct ltd_policy *p, uint64_t before)
 {
 	uint64_t created = protected_present(p) & ~before;
 
+	const char *covered = NULL;
+
 	for (size_t i = 0; i < p->n_protected && i < 64; i++) {
 		if (!(created & (1ULL << i)))
 			continue;
+		/* A new .git covers all that lies in it. */
+		if (covered && ltd_path_is_under(p->protected[i], covered))
+			continue;
 		fprintf(stderr,
 			"ltd-native: warning: the command created %s, which "
-			"git executes from or reads its configuration from: "
-			"review it before running git on the host\n",
+			"git or ltd-native executes from or reads its "
+			"configuration from: review it before running git "
+			"or ltd-native on the host\n",
 			p->protected[i]);
-		if (i == 0)
-			break; /* a new .git covers all that lies in it */
+		covered = p->protected[i];
 	}
 }
 
@@ -270,6 +279,10 @@ static int prepare(struct ltd_policy *p, struct ltd_plan *plan,
 	int ret;
 
 	ret = ltd_policy_validate(p, err);
+	/* The persistent state the policy names, where it is missing: the
+	 * only thing ltd-native creates on the host. */
+	if (!ret)
+		ret = ltd_state_create(p, err);
 	/* Before the plan: a fallback to none changes /etc/resolv.conf. */
 	if (!ret)
 		ret = prepare_network(p, pa, nft, err);
@@ -305,13 +318,15 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 	int ret;
 
 	ret = prepare(p, &plan, &pasta, &nft, &envp, &err);
+	for (size_t i = 0; !ret && i < p->n_waived; i++)
+		fprintf(stderr, "ltd-native: warning: %s\n",
+			p->waived[i]);
+	for (size_t i = 0; !ret && i < p->n_warnings; i++)
+		fprintf(stderr, "ltd-native: warning: %s\n", p->warnings[i]);
 	if (!ret && (landlock_abi = ltd_landlock_abi()) == 0)
 		fprintf(stderr, "ltd-native: warning: this kernel has no "
 				"Landlock: the cage runs without its second "
 				"wall\n");
-	if (!ret && p->seccomp == LTD_SECCOMP_OFF)
-		fprintf(stderr, "ltd-native: warning: --unsafe-no-seccomp: the "
-				"command runs without a system-call filter\n");
 	if (!ret && p->seccomp == LTD_SECCOMP_LOG)
 		fprintf(stderr, "ltd-native: warning: --seccomp-log: the "
 				"filter logs instead of refusing\n");
@@ -325,7 +340,7 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 		goto out;
 	protected_before = protected_present(p);
 
-	init = clone_init(&init_pidfd, &err);
+	init = clone_init(p, &init_pidfd, &err);
 	if (init < 0) {
 		ret = init;
 		goto out;

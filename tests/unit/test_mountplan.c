@@ -169,13 +169,43 @@ Test(mountplan, protected_git_paths)
 	cr_assert_not(plan.e[hooks].flags & LTD_PF_CREATE);
 }
 
+/* --unsafe-writable-git: validation leaves git's paths out of the list;
+ * the project's policy directory stays read-only, and nothing is pinned. */
 Test(mountplan, protected_git_paths_can_be_turned_off)
 {
-	set_protected();
+	p.protected = calloc(1, sizeof(char *));
+	p.protected[0] = strdup("/home/u/src/app/.ltd-native");
+	p.n_protected = 1;
 	p.protect_git = false;
 	cr_assert_eq(ltd_plan_build(&p, &host, &plan, &err), 0);
 	cr_assert_eq(find(LTD_OP_RO_OVER, "/home/u/src/app/.git/hooks"), -1);
-	cr_assert_eq(find(LTD_OP_PIN, "/home/u/src/app/.git"), -1);
+	cr_assert_eq(find(LTD_OP_PIN, "/home/u/src/app/.ltd-native"), -1);
+	cr_assert_geq(find(LTD_OP_RO_OVER, "/home/u/src/app/.ltd-native"), 0);
+}
+
+Test(mountplan, copies_land_in_the_fresh_home)
+{
+	p.copies = calloc(1, sizeof(*p.copies));
+	p.copies[0] = (struct ltd_copy){ strdup("/h/.claude/settings.json"),
+					 strdup("/home/u/.claude/settings.json") };
+	p.n_copies = 1;
+	cr_assert_eq(ltd_plan_build(&p, &host, &plan, &err), 0, "%s", err.msg);
+	long c = find(LTD_OP_COPY, "/home/u/.claude/settings.json");
+	long home = find(LTD_OP_TMPFS, "/home/u");
+
+	cr_assert_gt(c, home);
+	cr_assert_eq(plan.e[c].cover, home, "copied into the home tmpfs");
+	cr_assert(plan.e[c].flags & LTD_PF_CREATE);
+	cr_assert_str_eq(plan.e[c].src, "/h/.claude/settings.json");
+}
+
+Test(mountplan, a_copy_into_a_host_bind_is_refused)
+{
+	p.copies = calloc(1, sizeof(*p.copies));
+	p.copies[0] = (struct ltd_copy){ strdup("/h/x"), strdup("/usr/x") };
+	p.n_copies = 1;
+	cr_assert_lt(ltd_plan_build(&p, &host, &plan, &err), 0);
+	cr_assert(strstr(err.msg, "cannot create"), "%s", err.msg);
 }
 
 Test(mountplan, proc_masks_and_read_only_entries)

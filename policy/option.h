@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The option table's internals, shared by the parts of policy/ that read
+ * options from somewhere (the command line, policy files, the environment)
+ * and the part that shows them.  Not for the runtime.
+ */
+#ifndef LTD_POLICY_OPTION_H
+#define LTD_POLICY_OPTION_H
+
+#include "policy/policy.h"
+
+enum {
+	LTD_OPT_LIST = 1 << 0,	     /* repeatable: every occurrence counts */
+	LTD_OPT_NOT_PROJECT = 1 << 1, /* refused in a project policy file */
+	LTD_OPT_CLI_ONLY = 1 << 2,    /* only on the command line */
+};
+
+struct ltd_option {
+	const char *name; /* long flag without "--" */
+	int nargs;	  /* 0, 1 or 2 */
+	const char *metavar;
+	const char *help;
+	int (*apply)(struct ltd_policy *p, const struct ltd_option *opt,
+		     char **args, struct ltd_err *err);
+	/* Added at the end so that positional table entries stay valid. */
+	unsigned flags;	   /* LTD_OPT_* */
+	const char *group; /* options that set the same thing share one */
+	const char *def;   /* the built-in default, as its argument text */
+};
+
+/* One option as written in one source, before it is applied. */
+struct ltd_opt_entry {
+	const struct ltd_option *opt;
+	char *args[2];
+	char *source;
+};
+
+struct ltd_opt_list {
+	struct ltd_opt_entry *e;
+	size_t n;
+};
+
+#define LTD_SRC_CLI "command line"
+
+const struct ltd_option *ltd_option_find(const char *name);
+const struct ltd_option *ltd_option_at(size_t i); /* NULL past the end */
+
+int ltd_opts_add(struct ltd_opt_list *l, const struct ltd_option *opt,
+		 char *const *args, const char *source, struct ltd_err *err);
+void ltd_opts_free(struct ltd_opt_list *l);
+
+/*
+ * Collect run flags up to "--" into @l (source "command line"); the
+ * command after "--" into *@cmd (NULL when there is none and !@need_cmd).
+ */
+int ltd_opts_from_argv(struct ltd_opt_list *l, int argc, char **argv,
+		       bool need_cmd, char ***cmd, struct ltd_err *err);
+
+/*
+ * Collect the options of a policy file's text: one option per line,
+ * without dashes, '#' comments, "double" or 'single' quotes, a leading ~/
+ * in an unquoted word is @home.  Options with a flag in @forbid are
+ * refused.  Errors say @file:LINE.
+ */
+int ltd_opts_from_text(struct ltd_opt_list *l, const char *text, size_t len,
+		       const char *file, const char *home, unsigned forbid,
+		       struct ltd_err *err);
+
+/* Apply in order; record each in p->origins.  Errors name the source. */
+int ltd_opts_apply(struct ltd_policy *p, const struct ltd_opt_list *l,
+		   struct ltd_err *err);
+
+#define LTD_POLICY_MAX_FILE (64 * 1024)
+
+/*
+ * Read a policy file whole.  With @dirfd a directory (a project), @path is
+ * opened beneath it without following any link; with AT_FDCWD (the user's
+ * own files) as the user named it.  Never blocks on a FIFO.  @shown names
+ * it in errors.
+ */
+int ltd_policy_read_file(int dirfd, const char *path, const char *shown,
+			 char **text, size_t *len, struct ltd_err *err);
+
+/* "--unsafe-..." name (without dashes) of an LTD_UNSAFE_* bit. */
+const char *ltd_unsafe_flag(unsigned bit);
+
+/*
+ * A model proxy URL on this host: http[s]://HOST[:PORT][/PATH] with HOST
+ * 127.0.0.1, localhost or [::1] (or host.ltd.internal, the same host seen
+ * from inside).  Writes the URL as the cage sees it (HOST replaced by
+ * host.ltd.internal, the port explicit) to @cage and the port to @port.
+ * Pure.  -EINVAL for anything else.
+ */
+int ltd_proxy_url_parse(const char *url, char *cage, size_t size,
+			uint16_t *port);
+
+/* Append a formatted line to a list of notes (waived, warnings), once. */
+int ltd_policy_add_note(char ***list, size_t *n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Quote @s for a policy file if it needs it; returns a static buffer. */
+const char *ltd_opt_quote(const char *s, char *buf, size_t size);
+
+#endif

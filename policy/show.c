@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * `ltd-native policy show`: the resolved policy in policy-file syntax (so
+ * it can be pasted into a policy file), each line followed by where it came
+ * from; then, as comments, what the options imply on this host (copies,
+ * persistent state, the environment, host ports) and every waived risk.
+ */
+#include "policy/option.h"
+
+#include <string.h>
+
+static const char *group_of(const struct ltd_option *o)
+{
+	return o->group ? o->group : o->name;
+}
+
+static void print_line(FILE *out, const char *name, char *const *args,
+		       int nargs, const char *source)
+{
+	char line[8192], q[4200];
+	int n = snprintf(line, sizeof(line), "%s", name);
+
+	for (int i = 0; i < nargs && n < (int)sizeof(line); i++)
+		n += snprintf(line + n, sizeof(line) - (size_t)n, " %s",
+			      ltd_opt_quote(args[i], q, sizeof(q)));
+	fprintf(out, "%-48s # %s\n", line, source);
+}
+
+/* One group of options: every entry (lists) or the last (the rest). */
+static void print_group(FILE *out, const struct ltd_policy *p,
+			const char *group)
+{
+	const struct ltd_option *def = NULL, *o;
+	const struct ltd_origin *last = NULL;
+	bool list = false;
+
+	for (size_t i = 0; (o = ltd_option_at(i)); i++) {
+		if (strcmp(group_of(o), group) != 0)
+			continue;
+		list |= o->flags & LTD_OPT_LIST;
+		if (o->def && !def)
+			def = o;
+	}
+	for (size_t i = 0; i < p->n_origins; i++) {
+		const struct ltd_origin *r = &p->origins[i];
+
+		o = ltd_option_find(r->opt);
+		if (!o || strcmp(group_of(o), group) != 0)
+			continue;
+		if (list)
+			print_line(out, r->opt, r->args, o->nargs, r->source);
+		last = r;
+	}
+	if (!list && last)
+		print_line(out, last->opt, last->args,
+			   ltd_option_find(last->opt)->nargs, last->source);
+	else if (!last && def)
+		print_line(out, def->name, (char *const[]){ (char *)def->def },
+			   def->nargs, "built-in");
+}
+
+static void print_derived(FILE *out, const struct ltd_policy *p)
+{
+	struct ltd_err err = { 0 };
+	char **envp;
+
+	fprintf(out, "#\n# derived on this host:\n");
+	fprintf(out, "#   project %s, read-write\n", p->project);
+	for (size_t i = 0; i < p->n_protected; i++)
+		fprintf(out, "#   read-only inside: %s\n", p->protected[i]);
+	fprintf(out, "#   home: a fresh tmpfs at %s (%s tier)\n", p->id.home,
+		p->tier == LTD_TIER_TRUSTED ? "trusted" : "strict");
+	for (size_t i = 0; i < p->n_copies; i++)
+		fprintf(out, "#   copy %s (disposable)\n", p->copies[i].src);
+	for (size_t i = 0; i < p->n_mounts; i++) {
+		const struct ltd_user_mount *m = &p->mounts[i];
+
+		if (!m->derived)
+			continue;
+		fprintf(out, "#   %s %s -> %s (%s%s)\n",
+			m->kind == LTD_UM_RO_BIND ? "ro-bind" : "bind", m->src,
+			m->dst, m->flag,
+			m->state ? "; persistent, created 0700/0600 when "
+				   "missing"
+				 : "");
+	}
+	for (size_t i = 0; i < p->n_host_ports; i++)
+		fprintf(out, "#   host port %u open at host.ltd.internal\n",
+			p->host_ports[i]);
+	envp = ltd_env_build(p, NULL, &err);
+	for (char **e = envp; e && *e; e++)
+		fprintf(out, "#   env %s\n", *e);
+	ltd_env_free(envp);
+	if (p->n_waived) {
+		fprintf(out, "#\n# UNSAFE, waived:\n");
+		for (size_t i = 0; i < p->n_waived; i++)
+			fprintf(out, "#   %s\n", p->waived[i]);
+	}
+	if (p->n_warnings) {
+		fprintf(out, "#\n# warnings:\n");
+		for (size_t i = 0; i < p->n_warnings; i++)
+			fprintf(out, "#   %s\n", p->warnings[i]);
+	}
+}
+
+void ltd_policy_show(FILE *out, const struct ltd_policy *p)
+{
+	const struct ltd_option *o;
+
+	fprintf(out, "# ltd-native: the resolved policy (policy-file syntax; "
+		     "after '#', where each line came from)\n");
+	for (size_t i = 0; (o = ltd_option_at(i)); i++) {
+		const struct ltd_option *first = NULL, *q;
+
+		/* Each group once, where its first option stands. */
+		for (size_t j = 0; (q = ltd_option_at(j)) && !first; j++)
+			if (strcmp(group_of(q), group_of(o)) == 0)
+				first = q;
+		if (first == o)
+			print_group(out, p, group_of(o));
+	}
+	print_derived(out, p);
+}

@@ -1,0 +1,184 @@
+# shellcheck shell=bash
+# The policy model (issue 6): trust tiers, persistent state, the project's
+# policy file and its approval, provenance, gated options, secrets, the
+# ssh-agent, the provider seam.  Uses the test user's own home (~/.claude,
+# ~/.cache, ~/.config/ltd-native), so only when the harness made that user.
+
+pol_clean_home() {
+	as_user rm -rf "$U_HOME/.claude" "$U_HOME/.cache/lamp-the-djinn" \
+		"$U_HOME/.config/ltd-native" "$U_HOME/.npm"
+}
+
+if [ "$AS_ROOT" != 1 ]; then
+	skip "policy model tests" "they write ~/.claude of a test user: run as root"
+else
+CL=$U_HOME/.claude
+pol_clean_home
+
+# --- strict tier: disposable copies of an allowlist -------------------------------
+as_user mkdir -p "$CL/commands" "$CL/agents" "$CL/skills/s" "$CL/hooks" "$CL/statsig"
+as_user sh -c "cd '$CL' && echo '{\"e2e\":1}' > settings.json && echo memo > CLAUDE.md &&
+	echo cmd > commands/c.md && echo skill > skills/s/SKILL.md && echo 'SECRET-CRED' > .credentials.json &&
+	echo other > statsig/s && echo hook > hooks/h.sh && chmod 755 hooks/h.sh &&
+	ln -s ../.credentials.json commands/leak.md && ln -s /etc agents/out"
+ltd run -- sh -c 'cd ~/.claude && find . | sort; grep -rs SECRET-CRED ~ /tmp /run; echo done'
+expect_rc "strict tier runs" 0
+for f in ./settings.json ./CLAUDE.md ./commands/c.md ./skills/s/SKILL.md ./hooks/h.sh; do
+	expect_out "strict tier copies ${f#./}" "^${f//./\\.}\$"
+done
+expect_no_out "strict tier: .credentials.json never appears" "credentials|SECRET-CRED"
+expect_no_out "strict tier: files outside the allowlist stay out" "statsig"
+expect_no_out "strict tier: links in the copied tree are not followed" "leak\.md|/out"
+ltd run -- sh -c 'test -x ~/.claude/hooks/h.sh && echo exec-kept'
+expect_out "a copied hook keeps its mode" "^exec-kept\$"
+
+ltd run -- sh -c 'echo changed > ~/.claude/settings.json && echo new > ~/.claude/commands/new.md && echo wrote'
+expect_out "the copies are writable inside" "^wrote\$"
+if [ "$(cat "$CL/settings.json")" = '{"e2e":1}' ] && [ ! -e "$CL/commands/new.md" ]; then
+	pass "edits to the copies do not reach the host"
+else
+	fail "edits to the copies do not reach the host" "$(cat "$CL/settings.json")"
+fi
+
+# --- persistent state: transcripts and the auth dir --------------------------------
+as_user rm -rf "$CL/projects" "$CL/history.jsonl"
+ltd run -- sh -c 'mkdir -p ~/.claude/projects/p1 && echo t1 > ~/.claude/projects/p1/s.jsonl && echo h1 >> ~/.claude/history.jsonl'
+expect_rc "a transcript is written" 0
+ltd run -- sh -c 'cat ~/.claude/projects/p1/s.jsonl ~/.claude/history.jsonl'
+expect_out "a transcript persists to the next run" "^t1\$"
+expect_out "history.jsonl persists to the next run" "^h1\$"
+if [ "$(stat -c %a "$CL/projects")" = 700 ] && [ "$(stat -c %a "$CL/history.jsonl")" = 600 ]; then
+	pass "missing transcript places are created 0700/0600"
+else
+	fail "missing transcript places are created 0700/0600" "$(ls -la "$CL")"
+fi
+as_user rm -rf "$U_HOME/.cache/lamp-the-djinn"
+ltd run -- sh -c 'echo tok > ~/.config/ltd-auth/e2e'
+if [ "$(stat -c %a "$U_HOME/.cache/lamp-the-djinn/auth" 2>/dev/null)" = 700 ] &&
+	[ "$(cat "$U_HOME/.cache/lamp-the-djinn/auth/e2e" 2>/dev/null)" = tok ]; then
+	pass "the auth dir is created 0700 and bound at ~/.config/ltd-auth"
+else
+	fail "the auth dir is created 0700 and bound at ~/.config/ltd-auth" "$OUT"
+fi
+
+# --- trusted tier -------------------------------------------------------------------
+as_user mkdir -p "$U_HOME/.npm"
+ltd run --trusted -- sh -c 'cat ~/.claude/.credentials.json; echo trusted > ~/.claude/settings.json; echo c > ~/.npm/e2e'
+expect_out "--trusted: ~/.claude is live (credentials included)" "^SECRET-CRED\$"
+if [ "$(cat "$CL/settings.json")" = trusted ] && [ -e "$U_HOME/.npm/e2e" ]; then
+	pass "--trusted: edits to ~/.claude and the package cache reach the host"
+else
+	fail "--trusted: edits to ~/.claude and the package cache reach the host" "$OUT"
+fi
+ltd run -- sh -c 'ls ~/.npm 2>&1'
+expect_out "strict: no package cache from the host" "No such file"
+
+# --- the project's policy file ---------------------------------------------------
+as_user mkdir -p "$PROJ/.ltd-native"
+as_user sh -c "echo 'setenv FROM_PROJECT yes' > '$PROJ/.ltd-native/policy'"
+ltd run -- "$PROBE" environ
+expect_rc "an unapproved project policy is refused" 125
+expect_out "and the message says how to approve it" "not approved.*policy allow"
+ltd policy allow
+expect_rc "policy allow approves it" 0
+ltd run -- "$PROBE" environ
+expect_out "an approved project policy applies" "^env FROM_PROJECT=yes\$"
+ltd run -- "$PROBE" write "$PROJ/.ltd-native/policy" 'unsafe-bind-home'
+expect_out "the project policy is read-only inside" "^write err EROFS"
+ltd run -- sh -c "mv '$PROJ/.ltd-native' '$PROJ/moved' 2>&1 || echo refused"
+expect_out "its directory cannot be renamed away" "^refused\$"
+ltd policy show --hostname e2e-show
+expect_out "policy show: the project's line and its source" "^setenv FROM_PROJECT yes +# $PROJ/\.ltd-native/policy:1\$"
+expect_out "policy show: the command line's" "^hostname e2e-show +# command line\$"
+expect_out "policy show: built-in defaults" "^network allowlist +# built-in\$"
+as_user sh -c "echo 'setenv FROM_PROJECT changed' > '$PROJ/.ltd-native/policy'"
+ltd run -- true
+expect_rc "an approved-then-edited project policy is refused" 125
+expect_out "and the message says how to re-approve" "changed since you approved it.*again"
+as_user rm -rf "$PROJ/.ltd-native" "$U_HOME/.config/ltd-native"
+
+# --- gated options ------------------------------------------------------------------
+as_user mkdir -p "$U_HOME/.ssh"
+ltd run --ro-bind "$U_HOME/.ssh" /keys -- true
+expect_rc "binding ~/.ssh is refused" 125
+expect_out "naming the risk and the flag" "SSH keys.*--unsafe-bind-credentials"
+as_user ln -sfn "$U_HOME/.ssh" "$PROJ/keys"
+ltd run --ro-bind "$PROJ/keys" /keys -- true
+expect_out "a link to ~/.ssh is judged as ~/.ssh" "symbolic link.*$U_HOME/\.ssh"
+as_user rm -f "$PROJ/keys"
+ltd run --ro-bind "$U_HOME/.ssh" /keys --unsafe-bind-credentials -- true
+expect_rc "--unsafe-bind-credentials lets it through" 0
+expect_out "with a warning" "warning: --unsafe-bind-credentials"
+ltd run --network host -- true
+expect_rc "--network host is refused" 125
+expect_out "naming the flag" "--unsafe-host-network"
+
+# --- secrets as files -------------------------------------------------------------
+SEC=$(as_user mktemp "$U_HOME/e2e-secret.XXXXXX")
+as_user sh -c "echo s3cr3t-value > '$SEC'"
+ltd run --secret tok="$SEC" -- cat /run/secrets/tok
+expect_out "--secret is readable at /run/secrets/NAME" "^s3cr3t-value\$"
+ltd run --secret tok="$SEC" -- "$PROBE" write /run/secrets/tok x
+expect_out "--secret is not writable" "^write err EROFS"
+ltd run --secret tok="$SEC" -- "$PROBE" write /run/secrets/other x
+expect_out "/run/secrets takes no new files" "^write err EROFS"
+ltd run --secret tok="$SEC" -- "$PROBE" environ
+expect_no_out "a secret never enters the environment" "s3cr3t"
+as_user rm -f "$SEC"
+
+# --- ssh-agent ----------------------------------------------------------------------
+AGENT_SOCK=/tmp/ltd-e2e-agent.$$
+agent_out=$(as_user ssh-agent -a "$AGENT_SOCK")
+agent_pid=$(printf '%s\n' "$agent_out" | sed -n 's/^SSH_AGENT_PID=\([0-9]*\);.*/\1/p')
+OUT=$(cd "$PROJ" && as_user env SSH_AUTH_SOCK="$AGENT_SOCK" "$LTD" run --ssh-agent -- \
+	sh -c 'echo "SOCK=$SSH_AUTH_SOCK"; ssh-add -l; echo "rc=$?"' 2>&1)
+expect_out "--ssh-agent sets SSH_AUTH_SOCK to the fixed path" "^SOCK=/run/ltd/ssh-agent.sock\$"
+expect_out "--ssh-agent reaches the test agent" "^rc=1\$"
+OUT=$(cd "$PROJ" && as_user env SSH_AUTH_SOCK="$AGENT_SOCK" "$LTD" run -- \
+	sh -c 'ssh-add -l; echo "rc=$?"' 2>&1)
+expect_out "without --ssh-agent no agent is reachable" "^rc=2\$"
+[ -n "$agent_pid" ] && kill "$agent_pid" 2>/dev/null
+rm -f "$AGENT_SOCK"
+
+# --- the provider seam --------------------------------------------------------------
+ltd run -- "$PROBE" environ
+expect_no_out "without --model/--proxy-url no proxy is involved" "BASE_URL|API_KEY|AUTH_TOKEN"
+if ! command -v pasta >/dev/null || ! command -v python3 >/dev/null ||
+	[ ! -r /dev/net/tun ] || ! as_user test -w /dev/net/tun; then
+	skip "provider seam over the network" "needs pasta, python3 and a usable /dev/net/tun"
+else
+	POL_PIDS=()
+	for port in 18093 18094; do
+		python3 -c 'import http.server,sys
+class H(http.server.BaseHTTPRequestHandler):
+    def do_GET(s):
+        b=("fake-proxy %s %s\n"%(sys.argv[1],s.path)).encode(); s.send_response(200); s.end_headers(); s.wfile.write(b)
+    def log_message(s,*a): pass
+http.server.HTTPServer(("127.0.0.1",int(sys.argv[1])),H).serve_forever()' "$port" &
+		POL_PIDS+=($!)
+	done
+	sleep 0.5
+	PY='import os,urllib.request
+for k in ("OPENAI_BASE_URL","ANTHROPIC_BASE_URL","OPENAI_API_KEY","ANTHROPIC_AUTH_TOKEN","ANTHROPIC_MODEL"): print(k+"="+os.environ.get(k,""))
+print("GOT", urllib.request.urlopen(os.environ["OPENAI_BASE_URL"]+"/models",timeout=3).read().decode().strip())
+try: urllib.request.urlopen("http://host.ltd.internal:18094/",timeout=3); print("OTHER open")
+except Exception as e: print("OTHER blocked", e)'
+	ltd run --model e2e-model --proxy-url http://127.0.0.1:18093/v1 -- python3 -c "$PY"
+	expect_out "the proxy URL points at host.ltd.internal" "^OPENAI_BASE_URL=http://host\.ltd\.internal:18093/v1\$"
+	expect_out "both wire formats get it" "^ANTHROPIC_BASE_URL=http://host\.ltd\.internal:18093/v1\$"
+	expect_out "the key is a placeholder" "^OPENAI_API_KEY=ltd-placeholder-not-a-key\$"
+	expect_out "the token is a placeholder" "^ANTHROPIC_AUTH_TOKEN=ltd-placeholder-not-a-key\$"
+	expect_out "the model variables are set" "^ANTHROPIC_MODEL=e2e-model\$"
+	expect_out "the fake proxy answers at the proxy URL" "^GOT fake-proxy 18093 /v1/models\$"
+	expect_out "another host port does not" "^OTHER blocked"
+	OUT=$(cd "$PROJ" && as_user env LTD_PROXY_URL=http://localhost:18093 "$LTD" run \
+		--ro-bind "$STAGE" "$STAGE" -- python3 -c "$PY" 2>&1)
+	expect_out "LTD_PROXY_URL works as --proxy-url" "^GOT fake-proxy 18093 /models\$"
+	ltd run --network host --unsafe-host-network -- python3 -c 'import urllib.request
+print(urllib.request.urlopen("http://127.0.0.1:18094/",timeout=3).read().decode().strip())'
+	expect_out "--unsafe-host-network: the host's loopback is the cage's" "^fake-proxy 18094 /\$"
+	expect_out "--unsafe-host-network warns" "warning: --unsafe-host-network"
+	for pid in "${POL_PIDS[@]}"; do kill "$pid" 2>/dev/null; done
+fi
+pol_clean_home
+fi

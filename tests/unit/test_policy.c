@@ -1,0 +1,546 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The policy model: policy files, precedence, provenance, approval of a
+ * project's file, the gate and its --unsafe-... flags, the provider seam.
+ * Everything in a temporary directory; no privileges.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "policy/option.h"
+
+static struct ltd_policy p;
+static struct ltd_err err;
+static char dir[] = "/tmp/ltd-policy.XXXXXX";
+static char cfg[128], proj[128];
+
+static void put(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	cr_assert_not_null(f, "%s", path);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void setup(void)
+{
+	char path[192];
+
+	ltd_policy_init(&p);
+	memset(&err, 0, sizeof(err));
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(cfg, sizeof(cfg), "%s/cfg", dir);
+	snprintf(proj, sizeof(proj), "%s/proj", dir);
+	mkdir(cfg, 0700);
+	mkdir(proj, 0755);
+	snprintf(path, sizeof(path), "%s/.ltd-native", proj);
+	mkdir(path, 0755);
+}
+
+static void teardown(void)
+{
+	char cmd[64];
+
+	ltd_policy_free(&p);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	(void)!system(cmd);
+	strcpy(dir, "/tmp/ltd-policy.XXXXXX");
+}
+
+TestSuite(policy, .init = setup, .fini = teardown);
+
+static int resolve_env(char **env, int argc, char **argv)
+{
+	struct ltd_policy_input in = { .argc = argc, .argv = argv,
+				       .env = env, .config_dir = cfg,
+				       .cwd = proj };
+
+	return ltd_policy_resolve(&p, &in, &err);
+}
+
+#define RESOLVE(...)                                                           \
+	({                                                                     \
+		char *args[] = { __VA_ARGS__ };                                \
+		resolve_env(NULL, sizeof(args) / sizeof(args[0]), args);       \
+	})
+
+static struct ltd_opt_list l;
+
+static int parse_text(const char *text, unsigned forbid)
+{
+	ltd_opts_free(&l);
+	return ltd_opts_from_text(&l, text, strlen(text), "F", "/home/u",
+				  forbid, &err);
+}
+
+/* --- the file syntax ------------------------------------------------------- */
+
+Test(policy, file_comments_blank_lines_quotes)
+{
+	cr_assert_eq(parse_text("# a comment\n"
+				"\n"
+				"   \t\n"
+				"ro-bind \"/a b/c\" '/d e'   # trailing\n"
+				"setenv X \"say \\\"hi\\\" \\\\ #x\"\n"
+				"tmpfs ~/scratch\n"
+				"tmpfs \"~/literal\"\n",
+				0),
+		     0, "%s", err.msg);
+	cr_assert_eq(l.n, 4);
+	cr_assert_str_eq(l.e[0].opt->name, "ro-bind");
+	cr_assert_str_eq(l.e[0].args[0], "/a b/c");
+	cr_assert_str_eq(l.e[0].args[1], "/d e");
+	cr_assert_str_eq(l.e[0].source, "F:4");
+	cr_assert_str_eq(l.e[1].args[1], "say \"hi\" \\ #x");
+	cr_assert_str_eq(l.e[2].args[0], "/home/u/scratch");
+	cr_assert_str_eq(l.e[3].args[0], "~/literal");
+	ltd_opts_free(&l);
+}
+
+Test(policy, file_errors_name_file_and_line)
+{
+	cr_assert_lt(parse_text("hostname a\n\nno-such-option x\n", 0), 0);
+	cr_assert(strstr(err.msg, "F:3"), "%s", err.msg);
+	cr_assert(strstr(err.msg, "no-such-option"), "%s", err.msg);
+	cr_assert_lt(parse_text("--bind /a /b\n", 0), 0);
+	cr_assert(strstr(err.msg, "F:1") && strstr(err.msg, "without"),
+		  "%s", err.msg);
+	cr_assert_lt(parse_text("bind /a\n", 0), 0);
+	cr_assert(strstr(err.msg, "F:1") && strstr(err.msg, "takes 2"),
+		  "%s", err.msg);
+	cr_assert_lt(parse_text("setenv X \"open\n", 0), 0);
+	cr_assert(strstr(err.msg, "unterminated"), "%s", err.msg);
+	cr_assert_lt(parse_text("policy /x\n", LTD_OPT_CLI_ONLY), 0);
+	cr_assert(strstr(err.msg, "command line"), "%s", err.msg);
+	ltd_opts_free(&l);
+}
+
+Test(policy, apply_errors_name_file_and_line)
+{
+	char path[192];
+
+	snprintf(path, sizeof(path), "%s/policy", cfg);
+	put(path, "# mine\nhostname ok\nchdir relative\n");
+	cr_assert_lt(RESOLVE("--", "true"), 0);
+	cr_assert(strstr(err.msg, "/cfg/policy:3: --chdir"), "%s", err.msg);
+}
+
+/* --- precedence and provenance ------------------------------------------- */
+
+Test(policy, precedence_and_provenance)
+{
+	char user[192], extra[192], show[8192] = "";
+	char *env[] = { "LTD_MODEL=from-env", "LTD_PROXY_URL=http://127.0.0.1:4001",
+			NULL };
+	char *args[] = { "--policy", extra, "--hostname", "from-cli", "--",
+			 "true" };
+	FILE *f;
+
+	snprintf(user, sizeof(user), "%s/policy", cfg);
+	snprintf(extra, sizeof(extra), "%s/extra", dir);
+	put(user, "hostname from-user\nsetenv A user\nmodel from-user\n");
+	put(extra, "hostname from-file\nsetenv B file\n");
+	cr_assert_eq(resolve_env(env, 6, args), 0, "%s", err.msg);
+	cr_assert_str_eq(p.hostname, "from-cli");
+	cr_assert_str_eq(p.model, "from-env", "the environment beats files");
+	cr_assert_str_eq(p.proxy_url, "http://127.0.0.1:4001");
+	cr_assert_str_eq(p.env[0].key, "A", "lists keep every source, in order");
+	cr_assert_str_eq(p.env[1].key, "B");
+
+	f = fmemopen(show, sizeof(show) - 1, "w");
+	ltd_policy_show(f, &p);
+	fclose(f);
+	cr_assert(strstr(show, "hostname from-cli"), "%s", show);
+	cr_assert_not(strstr(show, "hostname from-user"), "%s", show);
+	cr_assert(strstr(show, "# command line"), "%s", show);
+	cr_assert(strstr(show, "setenv A user") &&
+		  strstr(show, "/cfg/policy:2"), "%s", show);
+	cr_assert(strstr(show, "/extra:2"), "%s", show);
+	cr_assert(strstr(show, "environment (LTD_MODEL)"), "%s", show);
+	cr_assert(strstr(show, "network allowlist") &&
+		  strstr(show, "# built-in"), "%s", show);
+	cr_assert(strstr(show, "policy ") && strstr(show, extra), "%s", show);
+}
+
+Test(policy, a_later_tier_wins)
+{
+	char user[192];
+
+	snprintf(user, sizeof(user), "%s/policy", cfg);
+	put(user, "trusted\n");
+	cr_assert_eq(RESOLVE("--", "true"), 0, "%s", err.msg);
+	cr_assert_eq(p.tier, LTD_TIER_TRUSTED);
+	ltd_policy_free(&p);
+	ltd_policy_init(&p);
+	cr_assert_eq(RESOLVE("--strict", "--", "true"), 0, "%s", err.msg);
+	cr_assert_eq(p.tier, LTD_TIER_STRICT);
+}
+
+Test(policy, show_needs_no_command)
+{
+	cr_assert_eq(resolve_env(NULL, 0, NULL), 0, "%s", err.msg);
+	cr_assert_null(p.argv);
+	{
+		char *args[] = { "--hostname", "x" };
+		struct ltd_policy_input in = { .argc = 2, .argv = args,
+					       .need_command = true,
+					       .config_dir = cfg, .cwd = proj };
+
+		cr_assert_lt(ltd_policy_resolve(&p, &in, &err), 0,
+			     "run needs '--'");
+	}
+}
+
+/* --- the project's policy file and its approval ------------------------- */
+
+Test(policy, sha256)
+{
+	char hex[65];
+
+	cr_assert_eq(ltd_sha256_hex("abc", 3, hex, &err), 0);
+	cr_assert_str_eq(hex, "ba7816bf8f01cfea414140de5dae2223"
+			      "b00361a396177a9cb410ff61f20015ad");
+}
+
+Test(policy, project_policy_needs_approval)
+{
+	char pol[192];
+	struct ltd_policy_input in = { .env = NULL, .config_dir = cfg,
+				       .cwd = proj };
+	FILE *devnull = fopen("/dev/null", "w");
+
+	snprintf(pol, sizeof(pol), "%s/.ltd-native/policy", proj);
+	put(pol, "setenv FROM_PROJECT yes\n");
+	cr_assert_eq(RESOLVE("--", "true"), -EPERM);
+	cr_assert(strstr(err.msg, "not approved") &&
+		  strstr(err.msg, "policy allow"), "%s", err.msg);
+
+	cr_assert_eq(ltd_policy_allow(&in, devnull, &err), 0, "%s", err.msg);
+	ltd_policy_free(&p);
+	ltd_policy_init(&p);
+	cr_assert_eq(RESOLVE("--", "true"), 0, "%s", err.msg);
+	cr_assert_str_eq(p.env[0].val, "yes");
+
+	put(pol, "setenv FROM_PROJECT changed\n");
+	ltd_policy_free(&p);
+	ltd_policy_init(&p);
+	cr_assert_eq(RESOLVE("--", "true"), -EPERM);
+	cr_assert(strstr(err.msg, "changed since you approved") &&
+		  strstr(err.msg, "again"), "%s", err.msg);
+	fclose(devnull);
+}
+
+Test(policy, project_policy_cannot_loosen_the_cage)
+{
+	char pol[192];
+	struct ltd_policy_input in = { .config_dir = cfg, .cwd = proj };
+	FILE *devnull = fopen("/dev/null", "w");
+
+	snprintf(pol, sizeof(pol), "%s/.ltd-native/policy", proj);
+	put(pol, "unsafe-bind-credentials\n");
+	cr_assert_lt(ltd_policy_allow(&in, devnull, &err), 0);
+	cr_assert(strstr(err.msg, "not allowed in a project"), "%s", err.msg);
+	put(pol, "trusted\n");
+	cr_assert_lt(ltd_policy_allow(&in, devnull, &err), 0);
+	fclose(devnull);
+}
+
+Test(policy, project_policy_through_a_link_is_refused)
+{
+	char pol[192], target[192];
+
+	snprintf(pol, sizeof(pol), "%s/.ltd-native/policy", proj);
+	snprintf(target, sizeof(target), "%s/elsewhere", dir);
+	put(target, "hostname x\n");
+	cr_assert_eq(symlink(target, pol), 0);
+	cr_assert_eq(RESOLVE("--", "true"), -ELOOP);
+	cr_assert(strstr(err.msg, "symbolic link"), "%s", err.msg);
+}
+
+/* --- the gate ---------------------------------------------------------------- */
+
+static void fake_home(const char *home, const char *host_home)
+{
+	free(p.id.home);
+	free(p.host_home);
+	p.id.home = strdup(home);
+	p.host_home = host_home ? strdup(host_home) : NULL;
+	p.id.uid = 4242;
+}
+
+Test(policy, gate_each_class_refused_then_waived)
+{
+	static const struct {
+		const char *rel; /* under the home when it starts with '/' */
+		unsigned class;
+		const char *risk;
+	} cases[] = {
+		{ "", LTD_UNSAFE_BIND_HOME, "whole house" },
+		{ "/.ssh", LTD_UNSAFE_BIND_CREDENTIALS, "read and use" },
+		{ "/.aws/credentials", LTD_UNSAFE_BIND_CREDENTIALS, "read" },
+		{ "/.config/ltd-native", LTD_UNSAFE_BIND_CREDENTIALS, "widen" },
+		{ "@/run/user/4242/bus", LTD_UNSAFE_BIND_SESSION, "outside" },
+		{ "@/run/docker.sock", LTD_UNSAFE_BIND_DOCKER, "root" },
+		{ "@/sys/kernel", LTD_UNSAFE_BIND_KERNEL, "kernel" },
+		{ "@/", LTD_UNSAFE_BIND_HOME, "whole house" },
+	};
+	char home[192], path[256];
+
+	snprintf(home, sizeof(home), "%s/home", dir);
+	mkdir(home, 0700);
+	fake_home(home, home);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		if (cases[i].rel[0] == '@')
+			snprintf(path, sizeof(path), "%s", cases[i].rel + 1);
+		else
+			snprintf(path, sizeof(path), "%s%s", home,
+				 cases[i].rel);
+		p.unsafe = 0;
+		cr_assert_eq(ltd_policy_gate(&p, "--bind", path, p.unsafe,
+					     &err),
+			     -EPERM, "%s", path);
+		cr_assert(strstr(err.msg, cases[i].risk), "%s", err.msg);
+		cr_assert(strstr(err.msg, ltd_unsafe_flag(cases[i].class)),
+			  "%s", err.msg);
+		if (strcmp(path, "/") == 0)
+			continue; /* "/" also holds everything else */
+		p.unsafe = cases[i].class;
+		cr_assert_eq(ltd_policy_gate(&p, "--bind", path, p.unsafe,
+					     &err),
+			     0, "%s: %s", path, err.msg);
+		cr_assert_gt(p.n_waived, 0);
+		cr_assert(strstr(p.waived[p.n_waived - 1],
+				 ltd_unsafe_flag(cases[i].class)));
+	}
+}
+
+Test(policy, gate_a_parent_that_holds_a_key_store)
+{
+	char home[192], ssh[224], sub[224];
+
+	snprintf(home, sizeof(home), "%s/home", dir);
+	snprintf(ssh, sizeof(ssh), "%s/.ssh", home);
+	snprintf(sub, sizeof(sub), "%s/.config", home);
+	mkdir(home, 0700);
+	fake_home(home, home);
+	cr_assert_eq(ltd_policy_gate(&p, "--bind", sub, 0, &err), 0,
+		     "~/.config does not hold ~/.config/gh when it is absent");
+	snprintf(sub, sizeof(sub), "%s/.config/gh", home);
+	mkdir(ssh, 0700);
+	cr_assert_eq(ltd_policy_gate(&p, "--bind", "/nonexistent-ltd/x", 0,
+				     &err),
+		     0);
+}
+
+/* A home reached through a link: its real path is gated too. */
+Test(policy, gate_sees_through_a_linked_home)
+{
+	char real[192], link[192], ssh[224];
+
+	snprintf(real, sizeof(real), "%s/realhome", dir);
+	snprintf(link, sizeof(link), "%s/homelink", dir);
+	snprintf(ssh, sizeof(ssh), "%s/.ssh", real);
+	mkdir(real, 0700);
+	cr_assert_eq(symlink(real, link), 0);
+	fake_home(link, real);
+	cr_assert_eq(ltd_policy_gate(&p, "--bind", ssh, 0, &err), -EPERM);
+	cr_assert(strstr(err.msg, "SSH"), "%s", err.msg);
+	cr_assert_eq(ltd_policy_gate(&p, "--project", real, 0, &err), -EPERM);
+}
+
+/* The ssh-agent's own socket is allowed under /run/user; nothing else. */
+Test(policy, gate_implicit_waiver_is_narrow)
+{
+	fake_home("/home/nobody-ltd", NULL);
+	cr_assert_eq(ltd_policy_gate(&p, "--ssh-agent",
+				     "/run/user/4242/ssh.sock",
+				     LTD_UNSAFE_BIND_SESSION, &err),
+		     0);
+	cr_assert_eq(p.n_waived, 0, "an implicit waiver is not an unsafe one");
+	cr_assert_eq(ltd_policy_gate(&p, "--ssh-agent", "/run/docker.sock",
+				     LTD_UNSAFE_BIND_SESSION, &err),
+		     -EPERM);
+}
+
+Test(policy, host_network_is_gated)
+{
+	p.project = strdup(dir);
+	p.network = LTD_NET_HOST;
+	cr_assert_eq(ltd_policy_validate(&p, &err), -EPERM);
+	cr_assert(strstr(err.msg, "--unsafe-host-network"), "%s", err.msg);
+	ltd_policy_free(&p);
+	ltd_policy_init(&p);
+	cr_assert_eq(RESOLVE("--network", "host", "--unsafe-host-network",
+			     "--project", dir, "--", "true"),
+		     0, "%s", err.msg);
+	cr_assert_eq(ltd_policy_validate(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(p.n_waived, 1);
+	cr_assert(strstr(p.waived[0], "no egress filter"));
+}
+
+Test(policy, no_seccomp_is_recorded)
+{
+	cr_assert_eq(RESOLVE("--unsafe-no-seccomp", "--project", dir, "--",
+			     "true"),
+		     0, "%s", err.msg);
+	cr_assert_eq(ltd_policy_validate(&p, &err), 0, "%s", err.msg);
+	cr_assert(strstr(p.waived[0], "--unsafe-no-seccomp"));
+}
+
+/* Through --bind in a policy file, the gate still applies. */
+Test(policy, bind_from_a_file_is_gated_with_its_source)
+{
+	char user[192];
+
+	snprintf(user, sizeof(user), "%s/policy", cfg);
+	put(user, "bind /proc /hostproc\n");
+	cr_assert_eq(RESOLVE("--project", dir, "--", "true"), 0, "%s", err.msg);
+	cr_assert_eq(ltd_policy_validate(&p, &err), -EPERM);
+	cr_assert(strstr(err.msg, "unsafe-bind-kernel"), "%s", err.msg);
+}
+
+/* --- provider seam, secrets, ssh-agent ------------------------------------ */
+
+Test(policy, proxy_url_parse)
+{
+	char cage[256];
+	uint16_t port = 0;
+
+	cr_assert_eq(ltd_proxy_url_parse("http://127.0.0.1:4000/v1", cage,
+					 sizeof(cage), &port),
+		     0);
+	cr_assert_str_eq(cage, "http://host.ltd.internal:4000/v1");
+	cr_assert_eq(port, 4000);
+	cr_assert_eq(ltd_proxy_url_parse("http://localhost", cage,
+					 sizeof(cage), &port),
+		     0);
+	cr_assert_eq(port, 80);
+	cr_assert_eq(ltd_proxy_url_parse("https://[::1]:8443", cage,
+					 sizeof(cage), &port),
+		     0);
+	cr_assert_str_eq(cage, "https://host.ltd.internal:8443");
+	cr_assert_lt(ltd_proxy_url_parse("http://example.com:4000", cage,
+					 sizeof(cage), &port),
+		     0, "not this host");
+	cr_assert_lt(ltd_proxy_url_parse("ftp://127.0.0.1:1", cage,
+					 sizeof(cage), &port),
+		     0);
+	cr_assert_lt(ltd_proxy_url_parse("http://127.0.0.1:99999", cage,
+					 sizeof(cage), &port),
+		     0);
+	cr_assert_lt(ltd_proxy_url_parse("http://127.0.0.1.evil:1", cage,
+					 sizeof(cage), &port),
+		     0);
+}
+
+Test(policy, provider_env_and_port)
+{
+	char **envp;
+	bool url = false, key = false, model = false;
+
+	cr_assert_eq(RESOLVE("--model", "m1", "--project", dir, "--", "true"),
+		     0, "%s", err.msg);
+	cr_assert_eq(ltd_policy_validate(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(p.n_host_ports, 1);
+	cr_assert_eq(p.host_ports[0], 4000, "--model alone: LiteLLM's port");
+	envp = ltd_env_build(&p, (char *[]){ "OPENAI_API_KEY=sk-real", NULL },
+			     &err);
+	for (char **e = envp; *e; e++) {
+		url |= !strcmp(*e, "ANTHROPIC_BASE_URL=http://host.ltd."
+				   "internal:4000");
+		key |= !strcmp(*e, "OPENAI_API_KEY=" LTD_PLACEHOLDER_KEY);
+		model |= !strcmp(*e, "ANTHROPIC_MODEL=m1");
+		cr_assert_not(strstr(*e, "sk-real"), "%s", *e);
+	}
+	cr_assert(url && key && model);
+	ltd_env_free(envp);
+}
+
+Test(policy, no_provider_no_proxy)
+{
+	char **envp;
+
+	cr_assert_eq(RESOLVE("--project", dir, "--", "true"), 0, "%s", err.msg);
+	cr_assert_eq(ltd_policy_validate(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(p.n_host_ports, 0);
+	envp = ltd_env_build(&p, NULL, &err);
+	for (char **e = envp; *e; e++)
+		cr_assert_not(strstr(*e, "BASE_URL"), "%s", *e);
+	ltd_env_free(envp);
+}
+
+Test(policy, proxy_needs_a_network)
+{
+	cr_assert_eq(RESOLVE("--proxy-url", "http://127.0.0.1:4000",
+			     "--network", "none", "--project", dir, "--",
+			     "true"),
+		     0, "%s", err.msg);
+	cr_assert_lt(ltd_policy_validate(&p, &err), 0);
+	cr_assert(strstr(err.msg, "--network none"), "%s", err.msg);
+}
+
+Test(policy, secrets_are_files_at_run_secrets)
+{
+	char file[192];
+
+	snprintf(file, sizeof(file), "%s/tok", dir);
+	put(file, "s3cret\n");
+	cr_assert_eq(RESOLVE("--secret", "bad/name=/x", "--", "true"), -EINVAL);
+	ltd_policy_free(&p);
+	ltd_policy_init(&p);
+	cr_assert_lt(RESOLVE("--secret", "tok=relative", "--", "true"), 0);
+	ltd_policy_free(&p);
+	ltd_policy_init(&p);
+	cr_assert_eq(RESOLVE("--secret", "api.tok=/nonexistent", "--secret",
+			     (char *)"api.tok=placeholder", "--", "true") < 0,
+		     true);
+	ltd_policy_free(&p);
+	ltd_policy_init(&p);
+	{
+		char arg[224];
+
+		snprintf(arg, sizeof(arg), "tok=%s", file);
+		cr_assert_eq(RESOLVE("--secret", arg, "--project", dir, "--",
+				     "true"),
+			     0, "%s", err.msg);
+	}
+	cr_assert_eq(ltd_policy_validate(&p, &err), 0, "%s", err.msg);
+	for (size_t i = 0; i < p.n_mounts; i++)
+		if (!strcmp(p.mounts[i].dst, "/run/secrets/tok")) {
+			cr_assert_eq(p.mounts[i].kind, LTD_UM_RO_BIND);
+			cr_assert_str_eq(p.mounts[i].src, file);
+			return;
+		}
+	cr_assert_fail("no /run/secrets/tok mount");
+}
+
+Test(policy, secret_must_be_a_regular_file)
+{
+	cr_assert_eq(RESOLVE("--secret", "d=/tmp", "--project", dir, "--",
+			     "true"),
+		     0, "%s", err.msg);
+	cr_assert_eq(ltd_policy_validate(&p, &err), -EINVAL);
+	cr_assert(strstr(err.msg, "regular file"), "%s", err.msg);
+}
+
+Test(policy, ssh_agent_needs_the_variable)
+{
+	cr_assert_eq(RESOLVE("--ssh-agent", "--", "true"), -EINVAL);
+	cr_assert(strstr(err.msg, "SSH_AUTH_SOCK"), "%s", err.msg);
+}
+
+Test(policy, ssh_agent_must_be_a_socket)
+{
+	char *env[] = { "SSH_AUTH_SOCK=/etc/hostname", NULL };
+	char *args[] = { "--ssh-agent", "--project", dir, "--", "true" };
+
+	cr_assert_eq(resolve_env(env, 5, args), 0, "%s", err.msg);
+	cr_assert_eq(ltd_policy_validate(&p, &err), -EINVAL);
+	cr_assert(strstr(err.msg, "not a socket"), "%s", err.msg);
+}
