@@ -6,10 +6,11 @@
 #   make bench-egress   throughput and start-up through pasta + the firewall
 
 CC	?= cc
-# The runtime links libcap, and libmnl + libnftnl for the egress firewall;
+# The runtime links libcap, libmnl + libnftnl for the egress firewall, ldns
+# (DNS wire format) and jansson (the audit log) for the DNS filter;
 # libseccomp is used at build time (the filter is compiled into the binary,
 # see seccomp/gen.c) and by the tests.
-PKGS	:= libcap libmnl libnftnl
+PKGS	:= libcap libmnl libnftnl ldns jansson
 CFLAGS	?= -O2 -g
 CFLAGS	+= -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter \
 	   -Wformat=2 -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
