@@ -26,7 +26,7 @@ LIB_OBJ	:= $(LIB_SRC:%.c=$(B)/%.o) $(B)/gen/seccomp_blobs.o
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_OBJ := $(UNIT_SRC:%.c=$(B)/%.o)
 
-.PHONY: all check check-unit check-e2e bench bench-seccomp bench-egress format clean
+.PHONY: all check check-unit check-e2e bench bench-seccomp bench-egress fuzz format clean
 all: $(B)/ltd-native $(B)/probe
 
 $(B)/%.o: %.c
@@ -65,6 +65,23 @@ check-unit: $(B)/unit-tests
 
 check-e2e: $(B)/ltd-native $(B)/probe
 	bash tests/e2e/run.sh $(B)
+
+# The query path under libFuzzer (clang, ASan + UBSan), for a bounded time:
+# CI runs it after `make check` (.ci/run).  FUZZ_SECONDS to change.
+FUZZ_CC	?= clang
+FUZZ_SECONDS ?= 25
+FUZZ_SRC := fuzz/dns_query.c netfilter/dnsmsg.c netfilter/domains.c \
+	    netfilter/cidr.c runtime/error.c
+$(B)/fuzz-dns-query: $(FUZZ_SRC) netfilter/dnsmsg.h netfilter/domains.h
+	@mkdir -p $(B)
+	$(FUZZ_CC) -g -O1 -std=gnu11 -D_GNU_SOURCE -I. \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		-o $@ $(FUZZ_SRC) $(shell pkg-config --libs ldns)
+
+fuzz: $(B)/fuzz-dns-query
+	@mkdir -p $(B)/fuzz-corpus
+	$(B)/fuzz-dns-query -max_total_time=$(FUZZ_SECONDS) -max_len=1024 \
+		-print_final_stats=1 $(B)/fuzz-corpus fuzz/seeds
 
 bench: $(B)/ltd-native
 	bash bench/startup.sh $(B)/ltd-native
