@@ -4,6 +4,8 @@
 #   make bench      start-up benchmark against bubblewrap and unshare
 #   make bench-seccomp  the seccomp filter's cost (syscall loop, git status)
 #   make bench-egress   throughput and start-up through pasta + the firewall
+#   make bench-dns  DNS lookup latency through the filter
+#   make fuzz       the DNS query path under libFuzzer, 25 s
 
 CC	?= cc
 # The runtime links libcap, libmnl + libnftnl for the egress firewall, ldns
@@ -26,7 +28,7 @@ LIB_OBJ	:= $(LIB_SRC:%.c=$(B)/%.o) $(B)/gen/seccomp_blobs.o
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_OBJ := $(UNIT_SRC:%.c=$(B)/%.o)
 
-.PHONY: all check check-unit check-e2e bench bench-seccomp bench-egress fuzz format clean
+.PHONY: all check check-unit check-e2e bench bench-seccomp bench-egress bench-dns fuzz format clean
 all: $(B)/ltd-native $(B)/probe
 
 $(B)/%.o: %.c
@@ -100,6 +102,9 @@ bench-seccomp: $(B)/ltd-native $(B)/bench/syscall_loop $(B)/bench/export_bpf
 
 bench-egress: $(B)/ltd-native
 	bash bench/egress.sh $(B)/ltd-native
+# DNS lookup latency through the filter against the test upstream.
+bench-dns: $(B)/ltd-native
+	bash bench/dns.sh $(B)/ltd-native
 
 format:
 	clang-format -i $(wildcard */*.c */*.h tests/*/*.c)
