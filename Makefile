@@ -102,6 +102,7 @@ bench-seccomp: $(B)/ltd-native $(B)/bench/syscall_loop $(B)/bench/export_bpf
 
 bench-egress: $(B)/ltd-native
 	bash bench/egress.sh $(B)/ltd-native
+
 # DNS lookup latency through the filter against the test upstream.
 bench-dns: $(B)/ltd-native
 	bash bench/dns.sh $(B)/ltd-native

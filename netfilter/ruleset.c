@@ -824,6 +824,8 @@ static bool dest_covers(const struct ltd_net_dest *d, int family,
 	}
 	for (int p = 0; p < 2; p++)
 		for (size_t r = 0; r < d->n_ports; r++) {
+			if (d->only_proto && d->only_proto != protos[p])
+				continue;
 			elem_fill(&e, d, protos[p], protos[p], d->ports[r].lo,
 				  d->ports[r].hi);
 			if (elem_has_point(&e, key))
