@@ -4,13 +4,16 @@
 #   make bench      start-up benchmark against bubblewrap and unshare
 #   make bench-seccomp  the seccomp filter's cost (syscall loop, git status)
 #   make bench-egress   throughput and start-up through pasta + the firewall
+#   make bench-dns  DNS lookup latency through the filter
+#   make fuzz       the DNS query path under libFuzzer, 25 s
 
 CC	?= cc
-# The runtime links libcap, libmnl + libnftnl for the egress firewall and
-# libcrypto (OpenSSL) for the SHA-256 of approved project policy files;
+# The runtime links libcap, libmnl + libnftnl for the egress firewall,
+# libcrypto (OpenSSL) for the SHA-256 of approved project policy files, ldns
+# (DNS wire format) and jansson (the audit log) for the DNS filter;
 # libseccomp is used at build time (the filter is compiled into the binary,
 # see seccomp/gen.c) and by the tests.
-PKGS	:= libcap libmnl libnftnl libcrypto
+PKGS	:= libcap libmnl libnftnl libcrypto ldns jansson
 CFLAGS	?= -O2 -g
 CFLAGS	+= -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter \
 	   -Wformat=2 -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
@@ -26,7 +29,7 @@ LIB_OBJ	:= $(LIB_SRC:%.c=$(B)/%.o) $(B)/gen/seccomp_blobs.o
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_OBJ := $(UNIT_SRC:%.c=$(B)/%.o)
 
-.PHONY: all check check-unit check-e2e bench bench-seccomp bench-egress format clean
+.PHONY: all check check-unit check-e2e bench bench-seccomp bench-egress bench-dns fuzz format clean
 all: $(B)/ltd-native $(B)/probe
 
 $(B)/%.o: %.c
@@ -66,6 +69,23 @@ check-unit: $(B)/unit-tests
 check-e2e: $(B)/ltd-native $(B)/probe
 	bash tests/e2e/run.sh $(B)
 
+# The query path under libFuzzer (clang, ASan + UBSan), for a bounded time:
+# CI runs it after `make check` (.ci/run).  FUZZ_SECONDS to change.
+FUZZ_CC	?= clang
+FUZZ_SECONDS ?= 25
+FUZZ_SRC := fuzz/dns_query.c netfilter/dnsmsg.c netfilter/domains.c \
+	    netfilter/cidr.c runtime/error.c
+$(B)/fuzz-dns-query: $(FUZZ_SRC) netfilter/dnsmsg.h netfilter/domains.h
+	@mkdir -p $(B)
+	$(FUZZ_CC) -g -O1 -std=gnu11 -D_GNU_SOURCE -I. \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		-o $@ $(FUZZ_SRC) $(shell pkg-config --libs ldns)
+
+fuzz: $(B)/fuzz-dns-query
+	@mkdir -p $(B)/fuzz-corpus
+	$(B)/fuzz-dns-query -max_total_time=$(FUZZ_SECONDS) -max_len=1024 \
+		-print_final_stats=1 $(B)/fuzz-corpus fuzz/seeds
+
 bench: $(B)/ltd-native
 	bash bench/startup.sh $(B)/ltd-native
 
@@ -83,6 +103,10 @@ bench-seccomp: $(B)/ltd-native $(B)/bench/syscall_loop $(B)/bench/export_bpf
 
 bench-egress: $(B)/ltd-native
 	bash bench/egress.sh $(B)/ltd-native
+
+# DNS lookup latency through the filter against the test upstream.
+bench-dns: $(B)/ltd-native
+	bash bench/dns.sh $(B)/ltd-native
 
 format:
 	clang-format -i $(wildcard */*.c */*.h tests/*/*.c)

@@ -52,13 +52,16 @@ int ltd_pasta_build(struct ltd_pasta *pa, bool map_gw, struct ltd_err *err)
 {
 	/* Every forwarding off: -t/-u (host -> cage) and -T/-U (the cage's
 	 * loopback -> the host's) default to "auto", which forwards every
-	 * bound port.  No DHCP/RA: the namespace is configured directly. */
+	 * bound port.  No DHCP/RA: the namespace is configured directly.
+	 * No DNS at all (-D none, no --dns-forward): the cage's resolver is
+	 * the launcher's filter, and a forwarder of pasta's would carry any
+	 * name to the host's resolver. */
 	static const char *const fixed[] = {
 		"-f", "-q", "--config-net",
 		"-t", "none", "-u", "none", "-T", "none", "-U", "none",
 		"-a", LTD_NET_ADDR4, "-n", LTD_NET_PREFIX4, "-g", LTD_NET_GW4,
 		"-a", LTD_NET_ADDR6, "-g", LTD_NET_GW6,
-		"--dns-forward", LTD_NET_DNS4,
+		"-D", "none",
 		"--no-dhcp", "--no-dhcpv6", "--no-ra",
 		"-P", "/proc/self/fd/3",
 	};

@@ -28,7 +28,6 @@
 #define LTD_NET_ADDR4	 "198.18.93.2"
 #define LTD_NET_PREFIX4	 "24"
 #define LTD_NET_GW4	 "198.18.93.1"
-#define LTD_NET_DNS4	 "198.18.93.3" /* pasta's DNS forwarder */
 #define LTD_NET_ADDR6	 "fd4c:7464:6e61::2"
 #define LTD_NET_GW6	 "fd4c:7464:6e61::1"
 

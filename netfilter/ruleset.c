@@ -807,6 +807,153 @@ int ltd_nft_build(const struct ltd_nft_spec *spec, struct ltd_nft_batch *b,
 	return ret;
 }
 
+/* ---- elements learned from DNS --------------------------------------- */
+
+/* Does @d (a static destination) contain the point @key of @family? */
+static bool dest_covers(const struct ltd_net_dest *d, int family,
+			const unsigned char *key)
+{
+	static const uint8_t protos[2] = { IPPROTO_TCP, IPPROTO_UDP };
+	struct elem e;
+
+	if (d->family != family)
+		return false;
+	if (d->n_ports == 0) {
+		elem_fill(&e, d, 0, 255, 0, 65535);
+		return elem_has_point(&e, key);
+	}
+	for (int p = 0; p < 2; p++)
+		for (size_t r = 0; r < d->n_ports; r++) {
+			if (d->only_proto && d->only_proto != protos[p])
+				continue;
+			elem_fill(&e, d, protos[p], protos[p], d->ports[r].lo,
+				  d->ports[r].hi);
+			if (elem_has_point(&e, key))
+				return true;
+		}
+	return false;
+}
+
+/* Elements per message: each is under 100 bytes, a message gets MSG_ROOM. */
+#define LEARNED_PER_MSG 64
+
+static struct nftnl_set *learned_set(bool v6)
+{
+	struct nftnl_set *s = nftnl_set_alloc();
+
+	if (!s)
+		return NULL;
+	nftnl_set_set_str(s, NFTNL_SET_TABLE, LTD_NFT_TABLE);
+	nftnl_set_set_str(s, NFTNL_SET_NAME, v6 ? LTD_NFT_SET6 : LTD_NFT_SET4);
+	nftnl_set_set_u32(s, NFTNL_SET_FAMILY, NFPROTO_INET);
+	return s;
+}
+
+/* Close the message of @s's elements (if any) and start a new set. */
+static int learned_flush(struct builder *bl, struct nftnl_set **s, bool v6,
+			 size_t *in_msg, struct ltd_err *err)
+{
+	struct nlmsghdr *nlh;
+	int ret;
+
+	if (*in_msg == 0)
+		return 0;
+	/* No EXCL: an element already there is updated, not an error. */
+	nlh = msg_begin(bl, NFT_MSG_NEWSETELEM, NLM_F_CREATE);
+	if (!nlh)
+		return oom(err);
+	nftnl_set_elems_nlmsg_build_payload(nlh, *s);
+	ret = msg_end(bl, nlh, err, "set %s: addresses learned from DNS",
+		      v6 ? LTD_NFT_SET6 : LTD_NFT_SET4);
+	nftnl_set_free(*s);
+	*s = learned_set(v6);
+	*in_msg = 0;
+	if (!ret && !*s)
+		ret = oom(err);
+	return ret;
+}
+
+static bool learned_covered(const struct ltd_net_dest *dests, size_t n_dests,
+			    int family, const unsigned char *key)
+{
+	for (size_t d = 0; d < n_dests; d++)
+		if (dest_covers(&dests[d], family, key))
+			return true;
+	return false;
+}
+
+static int learned_elems(struct builder *bl, const struct ltd_nft_learned *l,
+			 size_t n, const struct ltd_net_dest *dests,
+			 size_t n_dests, bool v6, size_t *count,
+			 struct ltd_err *err)
+{
+	static const uint8_t protos[2] = { IPPROTO_TCP, IPPROTO_UDP };
+	int family = v6 ? AF_INET6 : AF_INET;
+	size_t alen = v6 ? 16 : 4, klen = key_len(family), in_msg = 0;
+	_cleanup_set_ struct nftnl_set *s = learned_set(v6);
+	int ret = 0;
+
+	if (!s)
+		return oom(err);
+	for (size_t i = 0; i < n && !ret; i++) {
+		if (l[i].family != family)
+			continue;
+		for (size_t k = 0; k < 2 * l[i].n_ports && !ret; k++) {
+			unsigned char key[24] = { 0 };
+			uint16_t port = htons(l[i].ports[k / 2]);
+			struct nftnl_set_elem *e;
+
+			memcpy(key, l[i].addr, alen);
+			key[alen] = protos[k % 2];
+			memcpy(&key[alen + 4], &port, 2);
+			if (learned_covered(dests, n_dests, family, key))
+				continue;
+			e = nftnl_set_elem_alloc();
+			if (!e)
+				return oom(err);
+			nftnl_set_elem_set(e, NFTNL_SET_ELEM_KEY, key,
+					   (uint32_t)klen);
+			nftnl_set_elem_set(e, NFTNL_SET_ELEM_KEY_END, key,
+					   (uint32_t)klen);
+			nftnl_set_elem_set_u64(e, NFTNL_SET_ELEM_TIMEOUT,
+					       (uint64_t)l[i].timeout_s * 1000);
+			nftnl_set_elem_add(s, e);
+			(*count)++;
+			if (++in_msg == LEARNED_PER_MSG)
+				ret = learned_flush(bl, &s, v6, &in_msg, err);
+		}
+	}
+	if (!ret)
+		ret = learned_flush(bl, &s, v6, &in_msg, err);
+	return ret;
+}
+
+int ltd_nft_build_learned(const struct ltd_nft_learned *l, size_t n,
+			  const struct ltd_net_dest *dests, size_t n_dests,
+			  struct ltd_nft_batch *b, size_t *n_added,
+			  struct ltd_err *err)
+{
+	struct builder bl = { .b = b };
+	size_t count = 0;
+	int ret;
+
+	memset(b, 0, sizeof(*b));
+	ret = add_batch_edge(&bl, true, err);
+	if (!ret)
+		ret = learned_elems(&bl, l, n, dests, n_dests, false, &count,
+				    err);
+	if (!ret)
+		ret = learned_elems(&bl, l, n, dests, n_dests, true, &count,
+				    err);
+	if (!ret)
+		ret = add_batch_edge(&bl, false, err);
+	if (ret < 0 || count == 0)
+		ltd_nft_batch_free(b);
+	if (n_added)
+		*n_added = ret < 0 ? 0 : count;
+	return ret;
+}
+
 void ltd_nft_batch_free(struct ltd_nft_batch *b)
 {
 	free(b->buf);

@@ -98,6 +98,32 @@ const struct ltd_nft_obj *ltd_nft_batch_obj(const struct ltd_nft_batch *b,
 					    uint32_t seq);
 
 /*
+ * An address the DNS filter learned for an allowed name: TCP and UDP to
+ * each of @ports, for @timeout_s seconds.
+ */
+struct ltd_nft_learned {
+	int family; /* AF_INET or AF_INET6 */
+	unsigned char addr[16];
+	const uint16_t *ports;
+	size_t n_ports;
+	uint32_t timeout_s;
+};
+
+/*
+ * A batch adding @l's elements (one point "addr . proto . port" each, with
+ * its timeout) to allow4/allow6.  An element already there gets the new
+ * timeout (Linux >= 6.10 updates it; older kernels keep the old one).
+ * Points that one of @dests (the static --allow-cidr elements) covers are
+ * left out: the kernel refuses a point inside an interval.  @n_added (may
+ * be NULL) is the number of elements in the batch; with none, the batch
+ * is empty (len 0) and need not be sent.
+ */
+int ltd_nft_build_learned(const struct ltd_nft_learned *l, size_t n,
+			  const struct ltd_net_dest *dests, size_t n_dests,
+			  struct ltd_nft_batch *b, size_t *n_added,
+			  struct ltd_err *err);
+
+/*
  * Parse the serialized batch back with libnftnl and print every object as
  * nftnl_*_snprintf() does (rules as `nft --debug=netlink` shows them).
  * For golden tests: it checks the bytes that will be sent, not our structs.

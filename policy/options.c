@@ -225,6 +225,57 @@ static int opt_allow_host_port(struct ltd_policy *p,
 	return 0;
 }
 
+static int opt_allow_domain(struct ltd_policy *p, const struct ltd_option *opt,
+			    char **args, struct ltd_err *err)
+{
+	return ltd_domains_add(&p->domains, args[0], "--allow-domain", err);
+}
+
+static int opt_allow_domains_file(struct ltd_policy *p,
+				  const struct ltd_option *opt, char **args,
+				  struct ltd_err *err)
+{
+	char **v;
+	int ret;
+
+	v = realloc(p->domain_files, (p->n_domain_files + 1) * sizeof(*v));
+	if (!v)
+		return ltd_err_set(err, ENOMEM, "out of memory");
+	p->domain_files = v;
+	v[p->n_domain_files] = NULL;
+	ret = set_str(&v[p->n_domain_files], args[0], err);
+	if (ret == 0)
+		p->n_domain_files++;
+	return ret;
+}
+
+static int opt_no_default_domains(struct ltd_policy *p,
+				  const struct ltd_option *opt, char **args,
+				  struct ltd_err *err)
+{
+	p->no_default_domains = true;
+	return 0;
+}
+
+static int opt_dns_upstream(struct ltd_policy *p, const struct ltd_option *opt,
+			    char **args, struct ltd_err *err)
+{
+	return set_str(&p->dns_upstream, args[0], err);
+}
+
+static int opt_audit_log(struct ltd_policy *p, const struct ltd_option *opt,
+			 char **args, struct ltd_err *err)
+{
+	return set_str(&p->audit_log, args[0], err);
+}
+
+static int opt_quiet(struct ltd_policy *p, const struct ltd_option *opt,
+		     char **args, struct ltd_err *err)
+{
+	p->quiet = true;
+	return 0;
+}
+
 static int opt_writable_git(struct ltd_policy *p,
 			    const struct ltd_option *opt, char **args,
 			    struct ltd_err *err)
@@ -408,6 +459,27 @@ static const struct ltd_option options[] = {
 	  "allow TCP to a port on the host's loopback, reached as "
 	  "host.ltd.internal",
 	  opt_allow_host_port, LTD_OPT_LIST },
+	{ "allow-domain", 1, "NAME[:PORTS]",
+	  "allow a name (or *.suffix: the names below it) and the addresses "
+	  "DNS gives for it, on PORTS (default 80,443)",
+	  opt_allow_domain, LTD_OPT_LIST },
+	{ "allow-domains-file", 1, "FILE",
+	  "allow the names in FILE, one per line (also "
+	  "LTD_ALLOW_DOMAINS_FILE); read once, before the command runs",
+	  opt_allow_domains_file, LTD_OPT_LIST | LTD_OPT_NOT_PROJECT },
+	{ "no-default-domains", 0, NULL,
+	  "drop the built-in list (npm, PyPI, GitHub, crates.io, Go proxy, "
+	  "container registries)",
+	  opt_no_default_domains },
+	{ "dns-upstream", 1, "ADDR[:PORT]",
+	  "resolver for allowed names (default: the first nameserver of the "
+	  "host's /etc/resolv.conf)",
+	  opt_dns_upstream, LTD_OPT_NOT_PROJECT },
+	{ "audit-log", 1, "FILE",
+	  "append one JSON line per DNS decision and opened address to FILE",
+	  opt_audit_log, LTD_OPT_NOT_PROJECT },
+	{ "quiet", 0, NULL, "no summary of refused names at exit",
+	  opt_quiet },
 	{ "seccomp-log", 0, NULL,
 	  "same syscall filter, but log what it would refuse instead of "
 	  "refusing (to find what a tool needs)",

@@ -52,6 +52,12 @@ void ltd_policy_free(struct ltd_policy *p)
 	free(p->mounts);
 	free(p->allow);
 	free(p->host_ports);
+	ltd_domains_free(&p->domains);
+	for (size_t i = 0; i < p->n_domain_files; i++)
+		free(p->domain_files[i]);
+	free(p->domain_files);
+	free(p->dns_upstream);
+	free(p->audit_log);
 	free(p->env);
 	free(p->project);
 	free(p->chdir);

@@ -17,6 +17,7 @@
 #include <sys/types.h>
 
 #include "netfilter/cidr.h"
+#include "netfilter/domains.h"
 #include "runtime/error.h"
 #include "seccomp/seccomp.h"
 
@@ -123,6 +124,15 @@ struct ltd_policy {
 	size_t n_allow;
 	uint16_t *host_ports; /* --allow-host-port: TCP on host loopback */
 	size_t n_host_ports;
+	/* The domain allowlist: --allow-domain entries here; the launcher
+	 * appends the files and the built-in list before clone. */
+	struct ltd_domains domains;
+	char **domain_files; /* --allow-domains-file, in order */
+	size_t n_domain_files;
+	bool no_default_domains;
+	char *dns_upstream; /* --dns-upstream ADDR[:PORT], or NULL */
+	char *audit_log;    /* --audit-log FILE: JSON lines, or NULL */
+	bool quiet;	    /* no refusal summary at exit */
 
 	enum ltd_seccomp_mode seccomp;
 

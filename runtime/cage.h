@@ -23,6 +23,7 @@ enum ltd_msg_type {
 	LTD_MSG_STARTED,	 /* the command runs; value = its pid in cage */
 	LTD_MSG_EXITED,		 /* value = the command's wait status */
 	LTD_MSG_NET_READY,	 /* launcher -> init: pasta serves the cage */
+	LTD_MSG_DNS_FDS,	 /* SCM_RIGHTS: DNS UDP, DNS TCP, netfilter */
 };
 
 struct ltd_msg {

@@ -5,6 +5,7 @@
  */
 #include "runtime/mountplan.h"
 
+#include "netfilter/dnsd.h"
 #include "netfilter/pasta.h"
 
 #include <errno.h>
@@ -238,11 +239,12 @@ static int plan_generated_etc(struct ltd_plan *plan,
 	else if (!ret)
 		ret = ltd_err_set(err, ENOMEM, "out of memory");
 	/* No resolver in --network none: say so rather than point anywhere.
-	 * In allowlist mode, pasta's DNS forwarder (until issue 5's filter). */
+	 * In allowlist mode, the launcher's DNS filter (netfilter/dnsd.h). */
 	if (!ret && p->network == LTD_NET_ALLOWLIST)
 		ret = add_file(plan, "/etc/resolv.conf",
-			       strdup("# ltd-native: pasta's DNS forwarder\n"
-				      "nameserver " LTD_NET_DNS4 "\n"),
+			       strdup("# ltd-native: the DNS filter (names "
+				      "outside the allowlist are refused)\n"
+				      "nameserver " LTD_DNS_ADDR4 "\n"),
 			       0644, err);
 	else if (!ret && p->network == LTD_NET_HOST)
 		ret = add_file(plan, "/etc/resolv.conf", strdup(h->resolv_conf),

@@ -10,6 +10,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/sched.h>
 #include <poll.h>
 #include <sched.h>
@@ -26,6 +27,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "netfilter/dnsd.h"
 #include "netfilter/pasta.h"
 #include "netfilter/ruleset.h"
 #include "runtime/cage.h"
@@ -77,18 +79,58 @@ static pid_t clone_init(const struct ltd_policy *p, int *pidfd,
 	return (pid_t)pid;
 }
 
+/* One message from init, with the DNS sockets it may carry. */
+static ssize_t recv_msg(int sock, struct ltd_msg *m, int fds[3])
+{
+	char ctl[CMSG_SPACE(3 * sizeof(int))];
+	struct iovec iov = { m, sizeof(*m) };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
+			     .msg_control = ctl,
+			     .msg_controllen = sizeof(ctl) };
+	ssize_t n = recvmsg(sock, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+	struct cmsghdr *cm;
+
+	fds[0] = fds[1] = fds[2] = -1;
+	for (cm = n > 0 ? CMSG_FIRSTHDR(&mh) : NULL; cm;
+	     cm = CMSG_NXTHDR(&mh, cm)) {
+		size_t k = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+
+		if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_RIGHTS)
+			continue;
+		for (size_t i = 0; i < k; i++) {
+			int fd;
+
+			memcpy(&fd, CMSG_DATA(cm) + i * sizeof(int), sizeof(fd));
+			if (i < 3 && k == 3)
+				fds[i] = fd;
+			else
+				close(fd);
+		}
+	}
+	return n;
+}
+
 /* Read what init sent; false once the socket is closed. */
-static bool read_msgs(int sock, struct outcome *out)
+static bool read_msgs(int sock, struct outcome *out, struct ltd_dnsd *dns)
 {
 	struct ltd_msg m;
+	int fds[3];
 	ssize_t n;
 
-	while ((n = recv(sock, &m, sizeof(m), MSG_DONTWAIT)) ==
-	       (ssize_t)sizeof(m)) {
+	while ((n = recv_msg(sock, &m, fds)) == (ssize_t)sizeof(m)) {
+		if (m.type == LTD_MSG_DNS_FDS && fds[0] >= 0 && dns) {
+			ltd_dnsd_attach(dns, fds);
+			continue;
+		}
+		for (int i = 0; i < 3; i++)
+			if (fds[i] >= 0)
+				close(fds[i]);
 		if (m.type == LTD_MSG_STARTED) {
 			out->started = true;
 			continue;
 		}
+		if (m.type == LTD_MSG_DNS_FDS)
+			continue;
 		out->type = m.type;
 		out->value = m.value;
 		out->err = m.err;
@@ -105,11 +147,11 @@ static bool read_msgs(int sock, struct outcome *out)
  * for: it dies with the launcher in any case.
  */
 static int supervise(pid_t init, int init_pidfd, int sock,
-		     struct ltd_pasta *pa, struct outcome *out,
-		     struct ltd_err *err)
+		     struct ltd_pasta *pa, struct ltd_dnsd *dns,
+		     struct outcome *out, struct ltd_err *err)
 {
 	_cleanup_close_ int sfd = ltd_signals_fd(err);
-	struct pollfd pfd[4] = {
+	struct pollfd pfd[4 + LTD_DNSD_MAX_POLLFDS] = {
 		{ .fd = sfd, .events = POLLIN },
 		{ .fd = sock, .events = POLLIN },
 		{ .fd = init_pidfd, .events = POLLIN },
@@ -121,12 +163,19 @@ static int supervise(pid_t init, int init_pidfd, int sock,
 		return sfd;
 	for (;;) {
 		struct signalfd_siginfo si;
+		/* The DNS filter's fds follow ours; it says how long to wait. */
+		size_t n_dns = dns ? ltd_dnsd_pollfds(dns, &pfd[4],
+						      LTD_DNSD_MAX_POLLFDS)
+				   : 0;
 
-		if (poll(pfd, 4, -1) < 0) {
+		if (poll(pfd, 4 + n_dns, dns ? ltd_dnsd_timeout(dns) : -1) <
+		    0) {
 			if (errno == EINTR)
 				continue;
 			return ltd_err_sys(err, "poll");
 		}
+		if (dns)
+			ltd_dnsd_dispatch(dns, &pfd[4], n_dns);
 		if (pfd[0].revents &&
 		    read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si) &&
 		    si.ssi_signo != SIGCHLD)
@@ -142,7 +191,7 @@ static int supervise(pid_t init, int init_pidfd, int sock,
 			}
 			(void)!send(sock, &m, sizeof(m), MSG_NOSIGNAL);
 		}
-		if (pfd[1].revents && !read_msgs(sock, out))
+		if (pfd[1].revents && !read_msgs(sock, out, dns))
 			pfd[1].fd = -1; /* closed: stop polling it */
 		if (out->type != 0 && out->type != LTD_MSG_STARTED)
 			return 0;
@@ -152,7 +201,7 @@ static int supervise(pid_t init, int init_pidfd, int sock,
 	/* Init died without a final word: say how. */
 	if (waitpid(init, &status, 0) < 0)
 		return ltd_err_sys(err, "wait for the cage");
-	read_msgs(sock, out);
+	read_msgs(sock, out, dns);
 	if (out->type == 0)
 		return ltd_err_set(err, EIO,
 				   "the cage's init ended without a word "
@@ -226,7 +275,6 @@ static int exit_status(const struct outcome *out)
 static int prepare_network(struct ltd_policy *p, struct ltd_pasta *pa,
 			   struct ltd_nft_batch *nft, struct ltd_err *err)
 {
-	_cleanup_free_ struct ltd_net_dest *dests = NULL;
 	struct ltd_nft_spec spec = {
 		.host_ports = p->host_ports,
 		.n_host_ports = p->n_host_ports,
@@ -249,31 +297,115 @@ static int prepare_network(struct ltd_policy *p, struct ltd_pasta *pa,
 	ret = ltd_pasta_build(pa, p->n_host_ports > 0, err);
 	if (ret < 0)
 		return ret;
-	/* The user's blocks, and pasta's DNS forwarder (until the DNS filter
-	 * of issue 5 takes the resolver over). */
-	dests = calloc(p->n_allow + 1, sizeof(*dests));
-	if (!dests)
-		return ltd_err_set(err, ENOMEM, "out of memory");
-	if (p->n_allow)
-		memcpy(dests, p->allow, p->n_allow * sizeof(*dests));
-	ret = ltd_net_dest_parse(LTD_NET_DNS4 ":53", "resolver",
-				 &dests[p->n_allow], err);
-	if (ret < 0)
-		return ret;
-	/* pasta forwards only UDP DNS; TCP to its address would leave by
-	 * the host's routes to whatever holds 198.18.93.3. */
-	dests[p->n_allow].only_proto = IPPROTO_UDP;
-	spec.dests = dests;
-	spec.n_dests = p->n_allow + 1;
+	/* The user's blocks only: the cage's resolver is on its loopback
+	 * (the DNS filter), and nothing admits pasta's. */
+	spec.dests = p->allow;
+	spec.n_dests = p->n_allow;
 	inet_pton(AF_INET, LTD_NET_GW4, &spec.gw4);
 	inet_pton(AF_INET6, LTD_NET_GW6, &spec.gw6);
 	return ltd_nft_build(&spec, nft, err);
 }
 
+/*
+ * The domain allowlist, read once, before the command runs: what the
+ * command line gave, the per-run file, the machine-local files, the
+ * built-in list.  (Files the cage can see are never read again.)
+ */
+static int load_domains(struct ltd_policy *p, struct ltd_err *err)
+{
+	static const char *const local[] = {
+		"/.config/ltd-native/allowed-domains.txt",
+		"/.config/lamp-the-djinn/allowed-domains.txt",
+	};
+	const char *env = getenv("LTD_ALLOW_DOMAINS_FILE");
+	char path[4096];
+	int ret = 0;
+
+	for (size_t i = 0; !ret && i < p->n_domain_files; i++)
+		ret = ltd_domains_load_file(&p->domains, p->domain_files[i],
+					    false, err);
+	if (!ret && env && *env)
+		ret = ltd_domains_load_file(&p->domains, env, false, err);
+	for (size_t i = 0; !ret && i < 2; i++) {
+		snprintf(path, sizeof(path), "%s%s", p->id.home, local[i]);
+		ret = ltd_domains_load_file(&p->domains, path, true, err);
+	}
+	if (!ret && !p->no_default_domains)
+		ret = ltd_domains_add_defaults(&p->domains, err);
+	return ret;
+}
+
+/*
+ * LTD_DNS_MIN_TTL: for tests and debugging, a lower floor (seconds) for
+ * the time an address stays open, so that expiry can be seen in seconds.
+ * It can only shorten what the cage is allowed, never lengthen it.
+ */
+static uint32_t ttl_floor(void)
+{
+	const char *s = getenv("LTD_DNS_MIN_TTL");
+	char *end;
+	unsigned long v;
+
+	if (!s || !*s)
+		return LTD_DNS_TTL_FLOOR;
+	v = strtoul(s, &end, 10);
+	if (*end || v < 1 || v > LTD_DNS_TTL_FLOOR)
+		return LTD_DNS_TTL_FLOOR;
+	return (uint32_t)v;
+}
+
+static int prepare_dns(struct ltd_policy *p, struct ltd_dnsd_config *cfg,
+		       struct ltd_err *err)
+{
+	int ret, fd;
+
+	if (p->network != LTD_NET_ALLOWLIST)
+		return 0;
+	ret = load_domains(p, err);
+	if (ret < 0)
+		return ret;
+	*cfg = (struct ltd_dnsd_config){
+		.domains = &p->domains,
+		.static_dests = p->allow,
+		.n_static = p->n_allow,
+		.ttl_floor = ttl_floor(),
+		.ttl_ceiling = LTD_DNS_TTL_CEILING,
+		.quiet = p->quiet,
+	};
+	if (p->dns_upstream)
+		ret = ltd_dns_upstream_parse(p->dns_upstream, &cfg->upstream,
+					     &cfg->upstream_len, err);
+	else if (p->domains.n > 0) {
+		struct ltd_err why = { 0 };
+
+		/* No upstream: allowed names fail (SERVFAIL), the rest of
+		 * the cage works. */
+		if (ltd_dns_upstream_from_resolv("/etc/resolv.conf",
+						 &cfg->upstream,
+						 &cfg->upstream_len, &why) < 0)
+			fprintf(stderr, "ltd-native: warning: %s\n", why.msg);
+	}
+	if (ret < 0)
+		return ret;
+	if (p->audit_log) {
+		fd = open(p->audit_log,
+			  O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY,
+			  0600);
+		if (fd < 0 || !(cfg->audit = fdopen(fd, "a"))) {
+			ret = ltd_err_sys(err, "--audit-log '%s'", p->audit_log);
+			if (fd >= 0)
+				close(fd);
+			return ret;
+		}
+	}
+	return 0;
+}
+
 /* Everything that can fail for a reason the user can fix, before clone. */
 static int prepare(struct ltd_policy *p, struct ltd_plan *plan,
 		   struct ltd_pasta *pa, struct ltd_nft_batch *nft,
-		   char ***envp, struct ltd_err *err)
+		   struct ltd_dnsd_config *dns, char ***envp,
+		   struct ltd_err *err)
 {
 	struct ltd_hostfs host;
 	int ret;
@@ -286,6 +418,8 @@ static int prepare(struct ltd_policy *p, struct ltd_plan *plan,
 	/* Before the plan: a fallback to none changes /etc/resolv.conf. */
 	if (!ret)
 		ret = prepare_network(p, pa, nft, err);
+	if (!ret)
+		ret = prepare_dns(p, dns, err);
 	if (!ret)
 		ret = ltd_hostfs_probe(&host, err);
 	if (!ret) {
@@ -309,6 +443,9 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 	struct outcome out = { 0 };
 	struct ltd_pasta pasta = { .ready_fd = -1 };
 	struct ltd_nft_batch nft = { 0 };
+	struct ltd_dnsd_config dns_cfg = { 0 };
+	struct ltd_dnsd dns = { .udp = -1, .tcp = -1, .nl = -1 };
+	bool dns_on = false;
 	_cleanup_close_ int self_pidfd = -1, init_pidfd = -1;
 	int sv[2] = { -1, -1 };
 	char **envp = NULL;
@@ -317,12 +454,16 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 	pid_t init;
 	int ret;
 
-	ret = prepare(p, &plan, &pasta, &nft, &envp, &err);
+	ret = prepare(p, &plan, &pasta, &nft, &dns_cfg, &envp, &err);
 	for (size_t i = 0; !ret && i < p->n_waived; i++)
 		fprintf(stderr, "ltd-native: warning: %s\n",
 			p->waived[i]);
 	for (size_t i = 0; !ret && i < p->n_warnings; i++)
 		fprintf(stderr, "ltd-native: warning: %s\n", p->warnings[i]);
+	if (!ret && p->network == LTD_NET_ALLOWLIST) {
+		ret = ltd_dnsd_init(&dns, &dns_cfg, &err);
+		dns_on = ret == 0;
+	}
 	if (!ret && (landlock_abi = ltd_landlock_abi()) == 0)
 		fprintf(stderr, "ltd-native: warning: this kernel has no "
 				"Landlock: the cage runs without its second "
@@ -372,13 +513,19 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 		}
 	}
 	ret = supervise(init, init_pidfd, sv[0],
-			p->network == LTD_NET_ALLOWLIST ? &pasta : NULL, &out,
-			&err);
+			p->network == LTD_NET_ALLOWLIST ? &pasta : NULL,
+			dns_on ? &dns : NULL, &out, &err);
 	warn_new_protected(p, protected_before);
+	if (dns_on)
+		ltd_dnsd_summary(&dns, stderr);
 out:
 	/* pasta does not end with the namespace's last process. */
 	ltd_pasta_stop(&pasta);
 	ltd_nft_batch_free(&nft);
+	if (dns_on)
+		ltd_dnsd_close(&dns);
+	if (dns_cfg.audit)
+		fclose(dns_cfg.audit);
 	if (sv[0] >= 0)
 		close(sv[0]);
 	if (sv[1] >= 0)

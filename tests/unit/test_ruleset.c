@@ -78,7 +78,7 @@ static char *slurp(const char *path)
 }
 
 /* The spec the runtime builds for two --allow-cidr, a v6 block, host
- * ports and pasta's DNS forwarder. */
+ * ports and a single address with a port. */
 static void sample_spec(struct ltd_nft_spec *sp, struct ltd_net_dest *d)
 {
 	static const uint16_t host_ports[] = { 4000, 8080 };
@@ -86,7 +86,7 @@ static void sample_spec(struct ltd_nft_spec *sp, struct ltd_net_dest *d)
 	parse("10.200.1.0/24:8080,9000-9010", &d[0]);
 	parse("192.0.2.7", &d[1]);
 	parse("fd00:200::/64:443", &d[2]);
-	parse(LTD_NET_DNS4 ":53", &d[3]);
+	parse("198.18.93.3:53", &d[3]);
 	memset(sp, 0, sizeof(*sp));
 	sp->dests = d;
 	sp->n_dests = 4;
@@ -261,6 +261,9 @@ Test(pasta, argv_hardened)
 	cr_assert(strstr(joined, " -f "), "%s", joined);
 	cr_assert(strstr(joined, " -g " LTD_NET_GW4 " "), "%s", joined);
 	cr_assert(strstr(joined, " -P /proc/self/fd/3 "), "%s", joined);
+	/* pasta serves no DNS: the cage's resolver is the launcher's. */
+	cr_assert(strstr(joined, " -D none "), "%s", joined);
+	cr_assert_null(strstr(joined, "--dns-forward"), "%s", joined);
 	cr_assert_eq(ltd_pasta_build(&pa, true, &err), 0);
 	for (char **a = pa.argv; *a; a++)
 		cr_assert_str_neq(*a, "--no-map-gw");

@@ -38,6 +38,12 @@ Test(steps, init_order)
 		     "host sources are cloned before the root is attached");
 	cr_assert_lt(index_of(s, "mount-plan"), index_of(s, "pivot-root"));
 	cr_assert_lt(index_of(s, "loopback"), index_of(s, "firewall"));
+	cr_assert_lt(index_of(s, "close-fds"), index_of(s, "dns-sockets"),
+		     "the sockets for the launcher are opened after the purge");
+	cr_assert_lt(index_of(s, "loopback"), index_of(s, "dns-sockets"),
+		     "the resolver binds on the cage's loopback");
+	cr_assert_lt(index_of(s, "firewall"), index_of(s, "dns-sockets"),
+		     "no query is served before the firewall exists");
 	cr_assert_eq(index_of(s, "pivot-root"), count(s) - 1);
 }
 

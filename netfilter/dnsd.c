@@ -1,0 +1,757 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "netfilter/dnsd.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+#include <ldns/ldns.h>
+
+#include "netfilter/dnsmsg.h"
+#include "netfilter/nft.h"
+#include "netfilter/ruleset.h"
+#include "runtime/cleanup.h"
+
+#define MSG_MAX	   65535
+#define ADDRS_MAX  64 /* addresses one answer may open */
+
+enum { K_UDP = 1, K_TCP, K_CONN, K_PEND };
+
+/* A TCP client in the cage: length-prefixed messages. */
+struct ltd_dnsd_conn {
+	int fd; /* -1: free */
+	unsigned int gen;
+	size_t len;
+	uint8_t buf[2 + MSG_MAX];
+};
+
+/* A query at the upstream. */
+struct ltd_dnsd_pending {
+	int fd; /* upstream socket; -1: free */
+	bool tcp, connected;
+	int64_t deadline;
+	/* the client */
+	struct sockaddr_storage client;
+	socklen_t client_len;
+	int conn;
+	unsigned int conn_gen;
+	uint16_t client_id, up_id;
+	/* the question */
+	char name[LTD_DOMAIN_MAX];
+	uint16_t qtype;
+	uint16_t ports[LTD_DOMAIN_MAX_PORTS];
+	size_t n_ports;
+	const char *rule;
+	/* the query to send (TCP: with its length) and the answer so far */
+	uint8_t *out;
+	size_t out_len, out_off;
+	uint8_t *in;
+	size_t in_len;
+};
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* ---- upstream address -------------------------------------------------- */
+
+int ltd_dns_upstream_parse(const char *s, struct sockaddr_storage *ss,
+			   socklen_t *len, struct ltd_err *err)
+{
+	struct sockaddr_in *s4 = (struct sockaddr_in *)ss;
+	struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)ss;
+	char host[INET6_ADDRSTRLEN + 2];
+	const char *port = NULL, *colon = strrchr(s, ':');
+	unsigned long p = LTD_DNS_PORT;
+	size_t hl;
+
+	memset(ss, 0, sizeof(*ss));
+	if (s[0] == '[') {
+		const char *close = strchr(s, ']');
+
+		if (!close || (close[1] && close[1] != ':'))
+			goto bad;
+		hl = (size_t)(close - s - 1);
+		s++;
+		port = close[1] ? close + 2 : NULL;
+	} else if (colon && strchr(s, ':') == colon) {
+		hl = (size_t)(colon - s); /* one colon: IPv4:PORT */
+		port = colon + 1;
+	} else {
+		hl = strlen(s); /* none, or a bare IPv6 address */
+	}
+	if (hl == 0 || hl >= sizeof(host))
+		goto bad;
+	memcpy(host, s, hl);
+	host[hl] = '\0';
+	if (port) {
+		char *end;
+
+		errno = 0;
+		p = strtoul(port, &end, 10);
+		if (errno || *end || !*port || p == 0 || p > 65535)
+			goto bad;
+	}
+	if (inet_pton(AF_INET, host, &s4->sin_addr) == 1) {
+		s4->sin_family = AF_INET;
+		s4->sin_port = htons((uint16_t)p);
+		*len = sizeof(*s4);
+		return 0;
+	}
+	if (inet_pton(AF_INET6, host, &s6->sin6_addr) == 1) {
+		s6->sin6_family = AF_INET6;
+		s6->sin6_port = htons((uint16_t)p);
+		*len = sizeof(*s6);
+		return 0;
+	}
+bad:
+	return ltd_err_set(err, EINVAL,
+			   "--dns-upstream: '%s' is not ADDR[:PORT] "
+			   "(e.g. 192.0.2.53, 127.0.0.1:5353, [fd00::53]:53)",
+			   s);
+}
+
+int ltd_dns_upstream_from_resolv(const char *path,
+				 struct sockaddr_storage *ss, socklen_t *len,
+				 struct ltd_err *err)
+{
+	FILE *f = fopen(path, "re");
+	char line[512], addr[128];
+	int ret = -ENOENT;
+
+	if (!f)
+		return ltd_err_sys(err, "DNS upstream: %s", path);
+	while (ret == -ENOENT && fgets(line, sizeof(line), f)) {
+		char *pct;
+
+		if (sscanf(line, " nameserver %127s", addr) != 1)
+			continue;
+		pct = strchr(addr, '%'); /* fe80::1%eth0: scope dropped */
+		if (pct)
+			*pct = '\0';
+		if (strchr(addr, ':')) {
+			char b[140];
+
+			snprintf(b, sizeof(b), "[%s]", addr);
+			ret = ltd_dns_upstream_parse(b, ss, len, err);
+		} else {
+			ret = ltd_dns_upstream_parse(addr, ss, len, err);
+		}
+	}
+	fclose(f);
+	if (ret == -ENOENT)
+		return ltd_err_set(err, ENOENT, "DNS upstream: %s names no "
+						"nameserver (use --dns-upstream)",
+				   path);
+	return ret;
+}
+
+/* ---- the sockets init opens --------------------------------------------- */
+
+int ltd_dns_open_sockets(int fds[3], struct ltd_err *err)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET,
+				  .sin_port = htons(LTD_DNS_PORT) };
+	_cleanup_close_ int udp = -1, tcp = -1, nl = -1;
+	int ret;
+
+	inet_pton(AF_INET, LTD_DNS_ADDR4, &sa.sin_addr);
+	udp = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (udp < 0 || bind(udp, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+		return ltd_err_sys(err, "DNS: UDP socket on %s:53",
+				   LTD_DNS_ADDR4);
+	tcp = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (tcp < 0 || bind(tcp, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	    listen(tcp, 16) < 0)
+		return ltd_err_sys(err, "DNS: TCP socket on %s:53",
+				   LTD_DNS_ADDR4);
+	ret = nl = ltd_nft_socket(err);
+	if (ret < 0)
+		return ret;
+	fds[0] = ltd_steal_fd(&udp);
+	fds[1] = ltd_steal_fd(&tcp);
+	fds[2] = ltd_steal_fd(&nl);
+	return 0;
+}
+
+/* ---- audit and summary ------------------------------------------------- */
+
+static void audit(struct ltd_dnsd *d, json_t *o)
+{
+	struct timespec ts;
+	struct tm tm;
+	char t[64];
+	size_t k;
+
+	if (!o)
+		return;
+	if (d->cfg.audit) {
+		clock_gettime(CLOCK_REALTIME, &ts);
+		gmtime_r(&ts.tv_sec, &tm);
+		k = strftime(t, sizeof(t), "%Y-%m-%dT%H:%M:%S", &tm);
+		snprintf(t + k, sizeof(t) - k, ".%03dZ",
+			 (int)(ts.tv_nsec / 1000000));
+		json_object_set_new(o, "time", json_string(t));
+		json_dumpf(o, d->cfg.audit, JSON_COMPACT | JSON_PRESERVE_ORDER);
+		fputc('\n', d->cfg.audit);
+		fflush(d->cfg.audit);
+	}
+	json_decref(o);
+}
+
+static void audit_query(struct ltd_dnsd *d, const struct ltd_dns_query *q,
+			const char *verdict)
+{
+	char type[16];
+	json_t *o;
+
+	if (!d->cfg.audit)
+		return;
+	o = json_object();
+	if (!o)
+		return;
+	json_object_set_new(o, "event", json_string("dns"));
+	json_object_set_new(o, "name", json_string(q->name));
+	json_object_set_new(o, "type", json_string(ltd_dns_type_str(
+					       q->qtype, type, sizeof(type))));
+	json_object_set_new(o, "verdict", json_string(verdict));
+	json_object_set_new(o, "rule",
+			    q->rule ? json_string(q->rule->source) : json_null());
+	if (q->why)
+		json_object_set_new(o, "reason", json_string(q->why));
+	audit(d, o);
+}
+
+static void note_refused(struct ltd_dnsd *d, const char *name)
+{
+	d->total_refused++;
+	for (size_t i = 0; i < d->n_refused; i++)
+		if (strcmp(d->refused[i].name, name) == 0) {
+			d->refused[i].count++;
+			return;
+		}
+	if (d->n_refused < LTD_DNSD_MAX_REFUSED) {
+		snprintf(d->refused[d->n_refused].name, LTD_DOMAIN_MAX, "%s",
+			 name);
+		d->refused[d->n_refused++].count = 1;
+	}
+}
+
+void ltd_dnsd_summary(const struct ltd_dnsd *d, FILE *out)
+{
+	if (d->cfg.quiet || d->total_refused == 0)
+		return;
+	fprintf(out, "ltd-native: DNS: refused %lu quer%s for names outside "
+		     "the allowlist:",
+		d->total_refused, d->total_refused == 1 ? "y" : "ies");
+	for (size_t i = 0; i < d->n_refused; i++) {
+		fprintf(out, "%s %s", i ? "," : "",
+			d->refused[i].name[0] ? d->refused[i].name
+					      : "(not a host name)");
+		if (d->refused[i].count > 1)
+			fprintf(out, " (x%u)", d->refused[i].count);
+	}
+	fprintf(out, "%s\n", d->n_refused == LTD_DNSD_MAX_REFUSED ? ", ..." : "");
+	fprintf(out, "ltd-native: allow a name with --allow-domain NAME or a "
+		     "line in ~/.config/ltd-native/allowed-domains.txt\n");
+	if (d->nft_errors)
+		fprintf(out, "ltd-native: DNS: %lu answer%s could not open "
+			     "their addresses in the firewall\n",
+			d->nft_errors, d->nft_errors == 1 ? "" : "s");
+}
+
+/* ---- replies ----------------------------------------------------------- */
+
+static void conn_close(struct ltd_dnsd_conn *c)
+{
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = -1;
+	c->len = 0;
+	c->gen++;
+}
+
+/* Send @wire to the client: a datagram, or a framed message on @conn. */
+static void reply(struct ltd_dnsd *d, const struct sockaddr_storage *to,
+		  socklen_t to_len, int conn, unsigned int gen,
+		  const uint8_t *wire, size_t len)
+{
+	if (conn < 0) {
+		(void)!sendto(d->udp, wire, len, MSG_DONTWAIT | MSG_NOSIGNAL,
+			      (const struct sockaddr *)to, to_len);
+		return;
+	}
+	struct ltd_dnsd_conn *c = &d->conns[conn];
+	uint8_t hdr[2] = { (uint8_t)(len >> 8), (uint8_t)len };
+	struct iovec iov[2] = { { hdr, 2 }, { (void *)wire, len } };
+	struct msghdr mh = { .msg_iov = iov, .msg_iovlen = 2 };
+
+	if (c->fd < 0 || c->gen != gen)
+		return; /* the client went away */
+	/* Answers are small next to a socket buffer: a client that does
+	 * not read loses its connection rather than stalling us. */
+	if (sendmsg(c->fd, &mh, MSG_DONTWAIT | MSG_NOSIGNAL) !=
+	    (ssize_t)(len + 2))
+		conn_close(c);
+}
+
+/* ---- lookups at the upstream ------------------------------------------- */
+
+static void pending_free(struct ltd_dnsd_pending *p)
+{
+	if (p->fd >= 0)
+		close(p->fd);
+	free(p->out);
+	free(p->in);
+	memset(p, 0, sizeof(*p));
+	p->fd = -1;
+}
+
+static void pending_servfail(struct ltd_dnsd *d, struct ltd_dnsd_pending *p)
+{
+	uint8_t *wire = NULL;
+	size_t len = 0, off = p->tcp ? 2 : 0;
+
+	if (ltd_dns_servfail(p->out + off, p->out_len - off, p->client_id,
+			     &wire, &len) == 0)
+		reply(d, &p->client, p->client_len, p->tcp ? p->conn : -1,
+		      p->conn_gen, wire, len);
+	free(wire);
+}
+
+static void audit_addr(struct ltd_dnsd *d, const struct ltd_dnsd_pending *p,
+		       const struct ltd_dns_addr *a, uint32_t timeout,
+		       const char *verdict)
+{
+	char text[INET6_ADDRSTRLEN];
+	json_t *o, *ports;
+
+	if (!d->cfg.audit)
+		return;
+	o = json_object();
+	ports = json_array();
+	if (!o || !ports) {
+		json_decref(o);
+		json_decref(ports);
+		return;
+	}
+	inet_ntop(a->family, a->addr, text, sizeof(text));
+	for (size_t i = 0; i < p->n_ports; i++)
+		json_array_append_new(ports, json_integer(p->ports[i]));
+	json_object_set_new(o, "event", json_string("address"));
+	json_object_set_new(o, "name", json_string(p->name));
+	json_object_set_new(o, "address", json_string(text));
+	json_object_set_new(o, "ports", ports);
+	json_object_set_new(o, "ttl", json_integer(a->ttl));
+	json_object_set_new(o, "timeout", json_integer(timeout));
+	json_object_set_new(o, "verdict", json_string(verdict));
+	json_object_set_new(o, "rule", json_string(p->rule));
+	audit(d, o);
+}
+
+/*
+ * The answer is in: open its addresses, wait for the kernel's ack, then
+ * relay it.  An answer that does not parse as the answer to our question
+ * is not relayed (UDP: we keep waiting for the real one until the
+ * deadline).  Returns true when the lookup is over.
+ */
+static bool pending_answer(struct ltd_dnsd *d, struct ltd_dnsd_pending *p,
+			   uint8_t *ans, size_t len)
+{
+	struct ltd_dns_addr addrs[ADDRS_MAX];
+	struct ltd_nft_learned l[ADDRS_MAX];
+	struct ltd_nft_batch b = { 0 };
+	struct ltd_err err = { 0 };
+	size_t n = 0, added = 0;
+	int rcode, ret;
+
+	rcode = ltd_dns_answer_addrs(ans, len, p->up_id, p->name, addrs,
+				     ADDRS_MAX, &n);
+	if (rcode < 0)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		l[i] = (struct ltd_nft_learned){
+			.family = addrs[i].family,
+			.ports = p->ports,
+			.n_ports = p->n_ports,
+			.timeout_s = ltd_dns_ttl_clamp(addrs[i].ttl,
+						       d->cfg.ttl_floor,
+						       d->cfg.ttl_ceiling),
+		};
+		memcpy(l[i].addr, addrs[i].addr, 16);
+	}
+	ret = ltd_nft_build_learned(l, n, d->cfg.static_dests,
+				    d->cfg.n_static, &b, &added, &err);
+	if (!ret && added)
+		ret = ltd_nft_send(d->nl, &b, &err);
+	ltd_nft_batch_free(&b);
+	for (size_t i = 0; i < n; i++)
+		audit_addr(d, p, &addrs[i], l[i].timeout_s,
+			   ret < 0 ? "error" : "allowed");
+	if (ret < 0) {
+		/* The addresses are not open: say so to the client rather
+		 * than hand it an answer that cannot connect. */
+		d->nft_errors++;
+		if (!d->warned_nft && !d->cfg.quiet)
+			ltd_err_print(&err);
+		d->warned_nft = true;
+		pending_servfail(d, p);
+		return true;
+	}
+	ldns_write_uint16(ans, p->client_id);
+	reply(d, &p->client, p->client_len, p->tcp ? p->conn : -1,
+	      p->conn_gen, ans, len);
+	return true;
+}
+
+static int pending_start(struct ltd_dnsd *d, struct ltd_dnsd_pending *p)
+{
+	int fd = socket(d->cfg.upstream.ss_family,
+			(p->tcp ? SOCK_STREAM : SOCK_DGRAM) | SOCK_NONBLOCK |
+				SOCK_CLOEXEC,
+			0);
+
+	if (fd < 0)
+		return -errno;
+	p->fd = fd;
+	if (connect(fd, (const struct sockaddr *)&d->cfg.upstream,
+		    d->cfg.upstream_len) < 0 &&
+	    errno != EINPROGRESS)
+		return -errno;
+	p->deadline = now_ms() + LTD_DNSD_TIMEOUT_MS;
+	if (!p->tcp) {
+		if (send(fd, p->out, p->out_len, MSG_NOSIGNAL) !=
+		    (ssize_t)p->out_len)
+			return -EIO;
+		p->connected = true;
+	}
+	return 0;
+}
+
+/* The upstream socket is ready.  True when the lookup is over. */
+static bool pending_io(struct ltd_dnsd *d, struct ltd_dnsd_pending *p,
+		       short revents)
+{
+	ssize_t n;
+
+	if (!p->tcp) {
+		uint8_t buf[MSG_MAX];
+
+		n = recv(p->fd, buf, sizeof(buf), MSG_DONTWAIT);
+		if (n < 0)
+			return errno != EAGAIN && errno != EINTR;
+		return pending_answer(d, p, buf, (size_t)n);
+	}
+	if (revents & POLLOUT && p->out_off < p->out_len) {
+		n = send(p->fd, p->out + p->out_off, p->out_len - p->out_off,
+			 MSG_DONTWAIT | MSG_NOSIGNAL);
+		if (n < 0)
+			return errno != EAGAIN && errno != EINTR;
+		p->out_off += (size_t)n;
+		p->connected = true;
+	}
+	if (!(revents & (POLLIN | POLLHUP | POLLERR)))
+		return false;
+	if (!p->in && !(p->in = malloc(2 + MSG_MAX)))
+		return true;
+	n = recv(p->fd, p->in + p->in_len, 2 + MSG_MAX - p->in_len,
+		 MSG_DONTWAIT);
+	if (n < 0)
+		return errno != EAGAIN && errno != EINTR;
+	if (n == 0)
+		return true; /* closed before a whole answer */
+	p->in_len += (size_t)n;
+	if (p->in_len >= 2) {
+		size_t want = (size_t)p->in[0] << 8 | p->in[1];
+
+		if (p->in_len >= 2 + want)
+			return pending_answer(d, p, p->in + 2, want) || true;
+	}
+	return false;
+}
+
+/* ---- queries from the cage ---------------------------------------------- */
+
+static void query(struct ltd_dnsd *d, const uint8_t *buf, size_t len,
+		  const struct sockaddr_storage *from, socklen_t from_len,
+		  int conn)
+{
+	struct ltd_dns_query q;
+	struct ltd_dnsd_pending *p = NULL;
+	unsigned int gen = conn >= 0 ? d->conns[conn].gen : 0;
+	uint16_t up_id = 0;
+
+	(void)!getrandom(&up_id, sizeof(up_id), GRND_NONBLOCK);
+	if (ltd_dns_query_decide(d->cfg.domains, buf, len, up_id, &q) < 0)
+		return;
+	if (q.verdict == LTD_DNS_DROP) {
+		audit_query(d, &q, "dropped");
+		return;
+	}
+	if (q.verdict == LTD_DNS_REFUSE) {
+		note_refused(d, q.name);
+		audit_query(d, &q, "refused");
+		reply(d, from, from_len, conn, gen, q.wire, q.len);
+		free(q.wire);
+		return;
+	}
+	d->total_forwarded++;
+	for (size_t i = 0; i < LTD_DNSD_MAX_PENDING && !p; i++)
+		if (d->pending[i].fd < 0 && !d->pending[i].out)
+			p = &d->pending[i];
+	if (!p || d->cfg.upstream_len == 0) {
+		uint8_t *wire = NULL;
+		size_t wlen = 0;
+
+		audit_query(d, &q, p ? "no upstream" : "too many lookups");
+		if (ltd_dns_servfail(q.wire, q.len, q.id, &wire, &wlen) == 0)
+			reply(d, from, from_len, conn, gen, wire, wlen);
+		free(wire);
+		free(q.wire);
+		return;
+	}
+	audit_query(d, &q, "forwarded");
+	p->tcp = conn >= 0;
+	p->conn = conn;
+	p->conn_gen = gen;
+	if (from)
+		p->client = *from;
+	p->client_len = from_len;
+	p->client_id = q.id;
+	p->up_id = up_id;
+	memcpy(p->name, q.name, sizeof(p->name));
+	p->qtype = q.qtype;
+	memcpy(p->ports, q.ports, sizeof(p->ports));
+	p->n_ports = q.n_ports;
+	p->rule = q.rule->source;
+	if (p->tcp) {
+		p->out = malloc(q.len + 2);
+		if (p->out) {
+			p->out[0] = (uint8_t)(q.len >> 8);
+			p->out[1] = (uint8_t)q.len;
+			memcpy(p->out + 2, q.wire, q.len);
+			p->out_len = q.len + 2;
+		}
+		free(q.wire);
+	} else {
+		p->out = q.wire;
+		p->out_len = q.len;
+	}
+	if (!p->out || pending_start(d, p) < 0) {
+		if (p->out)
+			pending_servfail(d, p);
+		pending_free(p);
+	}
+}
+
+static void udp_readable(struct ltd_dnsd *d)
+{
+	uint8_t buf[MSG_MAX];
+
+	/* A bounded batch per wake-up: signals are relayed in between. */
+	for (int i = 0; i < 32; i++) {
+		struct sockaddr_storage from;
+		socklen_t from_len = sizeof(from);
+		ssize_t n = recvfrom(d->udp, buf, sizeof(buf), MSG_DONTWAIT,
+				     (struct sockaddr *)&from, &from_len);
+
+		if (n < 0)
+			return;
+		query(d, buf, (size_t)n, &from, from_len, -1);
+	}
+}
+
+static void tcp_accept(struct ltd_dnsd *d)
+{
+	int fd = accept4(d->tcp, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	for (size_t i = 0; i < LTD_DNSD_MAX_CONNS; i++)
+		if (d->conns[i].fd < 0) {
+			d->conns[i].fd = fd;
+			d->conns[i].len = 0;
+			return;
+		}
+	close(fd); /* too many: the client retries */
+}
+
+static void conn_readable(struct ltd_dnsd *d, int i)
+{
+	struct ltd_dnsd_conn *c = &d->conns[i];
+	ssize_t n = recv(c->fd, c->buf + c->len, sizeof(c->buf) - c->len,
+			 MSG_DONTWAIT);
+
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n <= 0) {
+		conn_close(c);
+		return;
+	}
+	c->len += (size_t)n;
+	while (c->fd >= 0 && c->len >= 2) {
+		size_t want = (size_t)c->buf[0] << 8 | c->buf[1];
+
+		if (c->len < 2 + want)
+			return;
+		query(d, c->buf + 2, want, NULL, 0, i);
+		if (c->fd < 0)
+			return;
+		memmove(c->buf, c->buf + 2 + want, c->len - 2 - want);
+		c->len -= 2 + want;
+	}
+}
+
+/* ---- the loop's side --------------------------------------------------- */
+
+int ltd_dnsd_init(struct ltd_dnsd *d, const struct ltd_dnsd_config *cfg,
+		  struct ltd_err *err)
+{
+	memset(d, 0, sizeof(*d));
+	d->cfg = *cfg;
+	d->udp = d->tcp = d->nl = -1;
+	d->conns = calloc(LTD_DNSD_MAX_CONNS, sizeof(*d->conns));
+	d->pending = calloc(LTD_DNSD_MAX_PENDING, sizeof(*d->pending));
+	if (!d->conns || !d->pending) {
+		ltd_dnsd_close(d);
+		return ltd_err_set(err, ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < LTD_DNSD_MAX_CONNS; i++)
+		d->conns[i].fd = -1;
+	for (size_t i = 0; i < LTD_DNSD_MAX_PENDING; i++)
+		d->pending[i].fd = -1;
+	return 0;
+}
+
+void ltd_dnsd_attach(struct ltd_dnsd *d, const int fds[3])
+{
+	for (int i = 0; i < 3; i++)
+		fcntl(fds[i], F_SETFL, fcntl(fds[i], F_GETFL) | O_NONBLOCK);
+	if (d->udp >= 0)
+		close(d->udp);
+	if (d->tcp >= 0)
+		close(d->tcp);
+	if (d->nl >= 0)
+		close(d->nl);
+	d->udp = fds[0];
+	d->tcp = fds[1];
+	d->nl = fds[2];
+}
+
+size_t ltd_dnsd_pollfds(struct ltd_dnsd *d, struct pollfd *pfd, size_t max)
+{
+	size_t n = 0;
+
+#define ADD(f, ev, k, i)                                                       \
+	do {                                                                   \
+		if (n < max) {                                                 \
+			pfd[n] = (struct pollfd){ .fd = (f), .events = (ev) }; \
+			d->map[n].kind = (k);                                  \
+			d->map[n].idx = (i);                                   \
+			n++;                                                   \
+		}                                                              \
+	} while (0)
+	if (d->udp < 0)
+		return d->n_map = 0;
+	ADD(d->udp, POLLIN, K_UDP, 0);
+	ADD(d->tcp, POLLIN, K_TCP, 0);
+	for (int i = 0; i < LTD_DNSD_MAX_CONNS; i++)
+		if (d->conns[i].fd >= 0)
+			ADD(d->conns[i].fd, POLLIN, K_CONN, i);
+	for (int i = 0; i < LTD_DNSD_MAX_PENDING; i++) {
+		struct ltd_dnsd_pending *p = &d->pending[i];
+
+		if (p->fd >= 0)
+			ADD(p->fd,
+			    (short)(POLLIN | (p->tcp && p->out_off < p->out_len
+						      ? POLLOUT
+						      : 0)),
+			    K_PEND, i);
+	}
+#undef ADD
+	d->n_map = n;
+	return n;
+}
+
+void ltd_dnsd_dispatch(struct ltd_dnsd *d, const struct pollfd *pfd,
+		       size_t n)
+{
+	int64_t now = now_ms();
+
+	for (size_t i = 0; i < n && i < d->n_map; i++) {
+		int idx = d->map[i].idx;
+
+		if (!pfd[i].revents)
+			continue;
+		switch (d->map[i].kind) {
+		case K_UDP:
+			udp_readable(d);
+			break;
+		case K_TCP:
+			tcp_accept(d);
+			break;
+		case K_CONN:
+			conn_readable(d, idx);
+			break;
+		case K_PEND:
+			if (d->pending[idx].fd >= 0 &&
+			    pending_io(d, &d->pending[idx], pfd[i].revents))
+				pending_free(&d->pending[idx]);
+			break;
+		}
+	}
+	for (size_t i = 0; i < LTD_DNSD_MAX_PENDING; i++) {
+		struct ltd_dnsd_pending *p = &d->pending[i];
+
+		if (p->fd >= 0 && p->deadline <= now) {
+			pending_servfail(d, p);
+			pending_free(p);
+		}
+	}
+}
+
+int ltd_dnsd_timeout(const struct ltd_dnsd *d)
+{
+	int64_t next = -1, now = now_ms();
+
+	for (size_t i = 0; d->pending && i < LTD_DNSD_MAX_PENDING; i++) {
+		const struct ltd_dnsd_pending *p = &d->pending[i];
+
+		if (p->fd >= 0 && (next < 0 || p->deadline < next))
+			next = p->deadline;
+	}
+	if (next < 0)
+		return -1;
+	return next <= now ? 0 : (int)(next - now);
+}
+
+void ltd_dnsd_close(struct ltd_dnsd *d)
+{
+	for (size_t i = 0; d->conns && i < LTD_DNSD_MAX_CONNS; i++)
+		conn_close(&d->conns[i]);
+	for (size_t i = 0; d->pending && i < LTD_DNSD_MAX_PENDING; i++)
+		if (d->pending[i].fd >= 0 || d->pending[i].out)
+			pending_free(&d->pending[i]);
+	free(d->conns);
+	free(d->pending);
+	d->conns = NULL;
+	d->pending = NULL;
+	if (d->udp >= 0)
+		close(d->udp);
+	if (d->tcp >= 0)
+		close(d->tcp);
+	if (d->nl >= 0)
+		close(d->nl);
+	d->udp = d->tcp = d->nl = -1;
+}

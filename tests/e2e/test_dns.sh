@@ -1,0 +1,251 @@
+# shellcheck shell=bash
+# The DNS filter (issue 5).  The harness (root) makes a test host in a
+# network namespace (its own names and subnet, so test_net.sh can run in
+# the same `make check`) and a test upstream resolver on loopback:
+# dnsmasq with --no-resolv, answering only for the test names, logging
+# every query it sees.  Nothing outside this machine is ever contacted.
+#
+# LTD_DNS_MIN_TTL=1 (a test and debugging knob, see runtime/run.c) lowers
+# the 30 s floor so that an address's expiry can be seen in seconds.
+
+DNS_NS=ltd-e2e-dns$$
+DNS_IF=ltddns$$
+DNS_H4=10.232.88.2 DNS_O4=10.232.88.3 DNS_G4=10.232.88.1
+DNS_H6=fd5e:2e7e:88::2 DNS_G6=fd5e:2e7e:88::1
+DNS_PORT=$((20000 + $$ % 20000))
+DNS_UP=127.0.0.1:$DNS_PORT
+DNS_PIDS=()
+DNS_DIR=
+
+dns_cleanup() {
+	for pid in "${DNS_PIDS[@]}"; do kill "$pid" 2>/dev/null; done
+	[ -n "$DNS_DIR" ] && [ -f "$DNS_DIR/dnsmasq.pid" ] &&
+		kill "$(cat "$DNS_DIR/dnsmasq.pid")" 2>/dev/null
+	ip link del "$DNS_IF" 2>/dev/null
+	ip netns del "$DNS_NS" 2>/dev/null
+	[ -n "$DNS_DIR" ] && rm -rf "$DNS_DIR"
+	return 0
+}
+
+# A TCP server on $1:$2 in the test host that answers "hi".
+dns_server() {
+	ip netns exec "$DNS_NS" python3 -c "import socket,sys
+s=socket.socket(socket.AF_INET6 if ':' in sys.argv[1] else socket.AF_INET)
+s.setsockopt(socket.SOL_SOCKET,socket.SO_REUSEADDR,1)
+s.bind((sys.argv[1],int(sys.argv[2]))); s.listen(16)
+while True:
+    c,_=s.accept(); c.sendall(b'hi\n'); c.close()" "$1" "$2" &
+	DNS_PIDS+=($!)
+}
+
+# Steps, in the cage, one line each:
+#   resolve[4|6]:NAME  -> "resolve NAME ADDR..." or "resolve NAME fail"
+#   connect:HOST:PORT  -> "connect HOST:PORT ok|refused|timeout|error:N"
+#   sleep:SECONDS
+DNS_PROBE='import socket,sys,time
+for a in sys.argv[1:]:
+    op,arg=a.split(":",1)
+    if op.startswith("resolve"):
+        fam={"resolve4":socket.AF_INET,"resolve6":socket.AF_INET6}.get(op,0)
+        try: r=sorted({x[4][0] for x in socket.getaddrinfo(arg,80,fam,socket.SOCK_STREAM)})
+        except socket.gaierror: r=["fail"]
+        print("resolve",arg," ".join(r),flush=True)
+    elif op=="sleep": time.sleep(float(arg))
+    elif op=="connect":
+        h,p=arg.rsplit(":",1); h=h.strip("[]")
+        try:
+            c=socket.create_connection((h,int(p)),timeout=2); r="ok" if c.recv(3)==b"hi\n" else "noreply"
+        except ConnectionRefusedError: r="refused"
+        except socket.timeout: r="timeout"
+        except OSError as e: r="error:%d"%e.errno
+        print("connect",arg,r,flush=True)'
+
+dns_probe() {
+	local args=()
+	while [ "$1" != -- ]; do args+=("$1"); shift; done
+	shift
+	ltd run --dns-upstream "$DNS_UP" --no-default-domains "${args[@]}" \
+		-- python3 -c "$DNS_PROBE" "$@"
+}
+
+# The upstream saw a query for $1.
+upstream_saw() {
+	grep -q "query\[[A-Z]*\] $1 from" "$DNS_DIR/dnsmasq.log"
+}
+
+if [ "$AS_ROOT" != 1 ]; then
+	skip "DNS filter tests" "the harness must run as root to make test hosts"
+elif ! command -v pasta >/dev/null || ! command -v ip >/dev/null ||
+	! command -v python3 >/dev/null || ! command -v dnsmasq >/dev/null ||
+	! command -v dig >/dev/null; then
+	skip "DNS filter tests" "needs pasta (passt), iproute2, python3, dnsmasq (dnsmasq-base) and dig (bind9-dnsutils)"
+elif [ ! -r /dev/net/tun ] || ! as_user test -w /dev/net/tun; then
+	skip "DNS filter tests" "/dev/net/tun is not usable by $E2E_USER (mode 0666 expected)"
+else
+	trap 'dns_cleanup; e2e_teardown' EXIT
+	DNS_DIR=$(mktemp -d /tmp/ltd-e2e-dns.XXXXXX)
+	chmod 755 "$DNS_DIR"
+	ip netns add "$DNS_NS"
+	ip link add "$DNS_IF" type veth peer name eth0 netns "$DNS_NS"
+	ip addr add "$DNS_G4/24" dev "$DNS_IF"
+	ip -6 addr add "$DNS_G6/64" dev "$DNS_IF" nodad
+	ip link set "$DNS_IF" up
+	ip netns exec "$DNS_NS" ip addr add "$DNS_H4/24" dev eth0
+	ip netns exec "$DNS_NS" ip addr add "$DNS_O4/24" dev eth0
+	ip netns exec "$DNS_NS" ip -6 addr add "$DNS_H6/64" dev eth0 nodad
+	ip netns exec "$DNS_NS" ip link set eth0 up
+	ip netns exec "$DNS_NS" ip link set lo up
+	dns_server "$DNS_H4" 8080
+	dns_server "$DNS_H4" 9090
+	dns_server "$DNS_O4" 8080
+	dns_server "$DNS_H6" 8080
+
+	# The test upstream: the test names only, TTL 2 s, every query logged.
+	big=()
+	for i in $(seq 1 60); do big+=("--host-record=big.test,10.232.89.$i"); done
+	dnsmasq --no-resolv --no-hosts --bind-interfaces \
+		--listen-address=127.0.0.1 --port="$DNS_PORT" \
+		--user=root --group=root --pid-file="$DNS_DIR/dnsmasq.pid" \
+		--log-queries --log-facility="$DNS_DIR/dnsmasq.log" \
+		--local-ttl=2 \
+		--address=/ok.test/"$DNS_H4" --address=/ok6.test/"$DNS_H6" \
+		--address=/evil.test/"$DNS_H4" --address=/late.test/"$DNS_H4" \
+		--host-record=edge.test,"$DNS_H4" --cname=alias.test,edge.test \
+		--address=/sub.wild.test/"$DNS_H4" --address=/wild.test/"$DNS_H4" \
+		--address=/evilwild.test/"$DNS_H4" \
+		"${big[@]}"
+	sleep 0.5
+
+	# An allowed name resolves, and its address opens on its ports only.
+	dns_probe --allow-domain ok.test:8080 -- \
+		resolve4:ok.test connect:"$DNS_H4":8080 connect:"$DNS_H4":9090 \
+		connect:"$DNS_O4":8080
+	expect_out "an allowed name resolves through the filter" "^resolve ok.test $DNS_H4\$"
+	expect_out "the address it returned connects on the allowed port" "^connect $DNS_H4:8080 ok\$"
+	expect_out "another port of that address is refused" "^connect $DNS_H4:9090 refused\$"
+	expect_out "an address never returned for an allowed name is refused" "^connect $DNS_O4:8080 refused\$"
+
+	dns_probe --allow-domain ok.test:8080 -- connect:"$DNS_H4":8080
+	expect_out "an address is refused until its name is looked up" "^connect $DNS_H4:8080 refused\$"
+
+	# A name outside the allowlist: refused by the filter, never upstream.
+	dns_probe --allow-domain ok.test -- resolve4:evil.test connect:"$DNS_H4":443
+	expect_out "a name outside the allowlist does not resolve" "^resolve evil.test fail\$"
+	expect_out "the refusal is summed up on stderr at exit" "refused .* names outside the allowlist: evil.test"
+	if upstream_saw evil.test; then
+		fail "the upstream never saw the refused name" "$(grep evil.test "$DNS_DIR/dnsmasq.log")"
+	else
+		pass "the upstream never saw the refused name"
+	fi
+	dns_probe --quiet --allow-domain ok.test -- resolve4:evil.test
+	expect_no_out "--quiet: no summary" "outside the allowlist"
+
+	# Wildcards: names below, not the bare name, not the evil twin.
+	dns_probe --allow-domain '*.wild.test' -- resolve4:sub.wild.test \
+		resolve4:wild.test resolve4:evilwild.test
+	expect_out "a wildcard admits a name below it" "^resolve sub.wild.test $DNS_H4\$"
+	expect_out "a wildcard does not admit the bare name" "^resolve wild.test fail\$"
+	expect_out "a wildcard does not admit evilwild.test" "^resolve evilwild.test fail\$"
+	if upstream_saw evilwild.test || upstream_saw wild.test; then
+		fail "the upstream never saw the names the wildcard refused"
+	else
+		pass "the upstream never saw the names the wildcard refused"
+	fi
+
+	# CNAME chains: the address at the end of the chain opens (edge.test
+	# itself is not on the allowlist).
+	dns_probe --allow-domain alias.test:8080 -- resolve4:alias.test connect:"$DNS_H4":8080
+	expect_out "a CNAME answer resolves" "^resolve alias.test $DNS_H4\$"
+	expect_out "the address at the end of a CNAME chain connects" "^connect $DNS_H4:8080 ok\$"
+
+	# After the TTL the address is refused again, until looked up again.
+	OUT=$(cd "$PROJ" && as_user env LTD_DNS_MIN_TTL=1 "$LTD" run \
+		--ro-bind "$STAGE" "$STAGE" --dns-upstream "$DNS_UP" \
+		--no-default-domains --allow-domain ok.test:8080 -- \
+		python3 -c "$DNS_PROBE" resolve4:ok.test connect:"$DNS_H4":8080 \
+		sleep:3.5 connect:"$DNS_H4":8080 resolve4:ok.test \
+		connect:"$DNS_H4":8080 2>&1)
+	if printf '%s\n' "$OUT" | grep -c "^connect $DNS_H4:8080" | grep -q 3 &&
+		[ "$(printf '%s\n' "$OUT" | grep "^connect $DNS_H4:8080" | awk '{print $3}' | tr '\n' ' ')" = "ok refused ok " ]; then
+		pass "after the TTL the address is refused, and opens again on lookup"
+	else
+		fail "after the TTL the address is refused, and opens again on lookup" "$OUT"
+	fi
+
+	# AAAA answers open IPv6 the same way.
+	dns_probe --allow-domain ok6.test:8080 -- connect:"[$DNS_H6]":8080 \
+		resolve6:ok6.test connect:"[$DNS_H6]":8080
+	expect_out "an IPv6 address is refused before its name is looked up" "^connect \[$DNS_H6\]:8080 refused\$"
+	expect_out "an AAAA answer resolves" "^resolve ok6.test $DNS_H6\$"
+	expect_out "the AAAA address then connects" "^connect \[$DNS_H6\]:8080 ok\$"
+
+	# TCP, and a truncated UDP answer retried over TCP (60 A records).
+	ltd run --dns-upstream "$DNS_UP" --no-default-domains --allow-domain big.test \
+		--allow-domain ok.test -- sh -c 'dig +tcp +time=2 +tries=1 ok.test | grep -c "^ok.test.*IN.*A"; dig +noedns +time=2 +tries=1 big.test'
+	expect_out "a query over TCP is answered" "^1\$"
+	expect_out "a truncated answer is relayed with TC" "Truncated, retrying in TCP mode"
+	expect_out "and the retry over TCP gets every record" "ANSWER: 60,"
+
+	# pasta's own forwarder and the gateway serve no DNS to the cage.
+	ltd run --dns-upstream "$DNS_UP" --allow-domain ok.test -- sh -c \
+		'for s in 198.18.93.3 198.18.93.1; do dig +time=1 +tries=1 @$s ok.test >/dev/null 2>&1; echo "$s rc=$?"; done'
+	expect_out "pasta's DNS forwarder address is not reachable" "^198.18.93.3 rc=9\$"
+	expect_out "the gateway answers no DNS" "^198.18.93.1 rc=9\$"
+
+	# The audit log: one JSON line per decision.
+	ltd run --dns-upstream "$DNS_UP" --no-default-domains --allow-domain ok.test \
+		--audit-log "$PROJ/audit.jsonl" -- python3 -c "$DNS_PROBE" \
+		resolve4:ok.test resolve4:evil.test
+	OUT=$(python3 - "$PROJ/audit.jsonl" <<'PY' 2>&1
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+for l in lines:
+    print(l.get("event"), l.get("name"), l.get("verdict"), l.get("address", "-"), l.get("rule"), "time" in l)
+PY
+)
+	expect_out "the audit log records a refusal" "^dns evil.test refused - None True\$"
+	expect_out "the audit log records a forwarded name and its rule" "^dns ok.test forwarded - --allow-domain True\$"
+	expect_out "the audit log records the opened address" "^address ok.test allowed $DNS_H4 --allow-domain True\$"
+
+	# Allowlist files: read once, before the command; malformed is an error.
+	printf '# test\nok.test:8080\n' > "$DNS_DIR/allowed.txt"
+	chmod 644 "$DNS_DIR/allowed.txt"
+	(sleep 1; echo late.test >> "$DNS_DIR/allowed.txt") &
+	DNS_PIDS+=($!)
+	ltd run --dns-upstream "$DNS_UP" --no-default-domains \
+		--allow-domains-file "$DNS_DIR/allowed.txt" \
+		--ro-bind "$DNS_DIR" "$DNS_DIR" -- sh -c '
+		echo x >> '"$DNS_DIR"'/allowed.txt 2>/dev/null && echo written || echo not-written
+		sleep 2; grep -c late.test '"$DNS_DIR"'/allowed.txt
+		python3 -c "$0" resolve4:ok.test resolve4:late.test' "$DNS_PROBE"
+	expect_out "the cage cannot write the allowlist file" "^not-written\$"
+	expect_out "a name from the file resolves" "^resolve ok.test $DNS_H4\$"
+	expect_out "the file changed while the command ran" "^1\$"
+	expect_out "the changed file is not read again" "^resolve late.test fail\$"
+	if upstream_saw late.test; then
+		fail "the upstream never saw the name added later"
+	else
+		pass "the upstream never saw the name added later"
+	fi
+	OUT=$(cd "$PROJ" && as_user env LTD_ALLOW_DOMAINS_FILE="$DNS_DIR/allowed.txt" \
+		"$LTD" run --ro-bind "$STAGE" "$STAGE" --dns-upstream "$DNS_UP" \
+		--no-default-domains -- python3 -c "$DNS_PROBE" resolve4:ok.test 2>&1)
+	expect_out "LTD_ALLOW_DOMAINS_FILE is read" "^resolve ok.test $DNS_H4\$"
+
+	printf 'ok.test\n\nbad name.test\n' > "$DNS_DIR/bad.txt"
+	chmod 644 "$DNS_DIR/bad.txt"
+	ltd run --allow-domains-file "$DNS_DIR/bad.txt" -- true
+	expect_rc "a malformed allowlist file stops the run (125)" 125
+	expect_out "the error names the file and line" "bad.txt:3: 'bad name.test' is not a domain name"
+
+	# The machine-local file in the user's home.
+	as_user mkdir -p "$U_HOME/.config/ltd-native"
+	as_user sh -c "echo ok.test:8080 > '$U_HOME/.config/ltd-native/allowed-domains.txt'"
+	dns_probe -- resolve4:ok.test
+	expect_out "~/.config/ltd-native/allowed-domains.txt is read" "^resolve ok.test $DNS_H4\$"
+	as_user rm -f "$U_HOME/.config/ltd-native/allowed-domains.txt"
+
+	dns_cleanup
+	DNS_DIR=
+	trap e2e_teardown EXIT
+fi
