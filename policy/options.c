@@ -424,6 +424,70 @@ static int opt_unsafe(struct ltd_policy *p, const struct ltd_option *opt,
 	return 0;
 }
 
+/* Below this the dynamic loader and a shell no longer start. */
+#define LTD_MIN_MEMORY (16ULL << 20)
+
+static int opt_memory(struct ltd_policy *p, const struct ltd_option *opt,
+		      char **args, struct ltd_err *err)
+{
+	uint64_t v;
+
+	if (ltd_parse_size(args[0], &v) < 0)
+		return ltd_err_set(err, EINVAL,
+				   "--%s: '%s' is not a size (e.g. 512m, 4g)",
+				   opt->name, args[0]);
+	if (v < LTD_MIN_MEMORY)
+		return ltd_err_set(err, EINVAL, "--%s: '%s' is below 16m",
+				   opt->name, args[0]);
+	p->memory_bytes = v;
+	p->limits_explicit |= LTD_LIMIT_MEMORY;
+	return 0;
+}
+
+static int opt_cpus(struct ltd_policy *p, const struct ltd_option *opt,
+		    char **args, struct ltd_err *err)
+{
+	unsigned v;
+
+	/* cpu.max cannot express less than 1 ms per 100 ms period. */
+	if (ltd_parse_cpus(args[0], &v) < 0 || v < 10)
+		return ltd_err_set(err, EINVAL,
+				   "--%s: '%s' is not a CPU count from 0.01 "
+				   "(e.g. 2, 0.5)",
+				   opt->name, args[0]);
+	p->cpus_milli = v;
+	p->limits_explicit |= LTD_LIMIT_CPUS;
+	return 0;
+}
+
+static int opt_pids_limit(struct ltd_policy *p, const struct ltd_option *opt,
+			  char **args, struct ltd_err *err)
+{
+	uint64_t v;
+	const char *s = args[0];
+
+	/* The cage's init is one of them; 4194304 is the kernel's PID_MAX. */
+	if (ltd_parse_size(s, &v) < 0 || s[strspn(s, "0123456789")] ||
+	    v < 2 || v > 4194304)
+		return ltd_err_set(err, EINVAL,
+				   "--%s: '%s' is not a number of processes "
+				   "from 2 to 4194304 (the cage's init counts "
+				   "as one)",
+				   opt->name, s);
+	p->pids_limit = (unsigned)v;
+	p->limits_explicit |= LTD_LIMIT_PIDS;
+	return 0;
+}
+
+static int opt_allow_unenforced(struct ltd_policy *p,
+				const struct ltd_option *opt, char **args,
+				struct ltd_err *err)
+{
+	p->allow_unenforced_limits = true;
+	return 0;
+}
+
+
 /* Entries name only the trailing fields (flags, group, default) they need;
  * the rest are zero, as C says. */
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
@@ -480,6 +544,18 @@ static const struct ltd_option options[] = {
 	  opt_audit_log, LTD_OPT_NOT_PROJECT },
 	{ "quiet", 0, NULL, "no summary of refused names at exit",
 	  opt_quiet },
+	{ "memory", 1, "SIZE",
+	  "memory for the whole cage, k/m/g suffixes (default: 4g)",
+	  opt_memory, 0, NULL, "4g" },
+	{ "cpus", 1, "N[.N]", "CPU time for the cage, in CPUs (default: 4)",
+	  opt_cpus, 0, NULL, "4" },
+	{ "pids-limit", 1, "N",
+	  "processes and threads in the cage (default: 512)", opt_pids_limit,
+	  0, NULL, "512" },
+	{ "allow-unenforced-limits", 0, NULL,
+	  "run even where an explicit --memory/--cpus cannot be enforced as "
+	  "a whole-cage limit (no delegated cgroup)",
+	  opt_allow_unenforced, LTD_OPT_NOT_PROJECT },
 	{ "seccomp-log", 0, NULL,
 	  "same syscall filter, but log what it would refuse instead of "
 	  "refusing (to find what a tool needs)",

@@ -8,6 +8,9 @@ void ltd_policy_init(struct ltd_policy *p)
 	*p = (struct ltd_policy){
 		.protect_git = true,
 		.network = LTD_NET_ALLOWLIST,
+		.memory_bytes = LTD_DEFAULT_MEMORY,
+		.cpus_milli = LTD_DEFAULT_CPUS_MILLI,
+		.pids_limit = LTD_DEFAULT_PIDS,
 	};
 }
 

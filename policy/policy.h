@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
 
@@ -150,6 +151,13 @@ struct ltd_policy {
 	struct ltd_copy *copies; /* derived from the tier */
 	size_t n_copies;
 
+	/* Resources (--memory, --cpus, --pids-limit): the whole cage's. */
+	uint64_t memory_bytes;
+	unsigned cpus_milli; /* 1000 = one CPU */
+	unsigned pids_limit;
+	unsigned limits_explicit; /* LTD_LIMIT_*: given by the user */
+	bool allow_unenforced_limits;
+
 	struct ltd_identity id;
 	char *host_home; /* real path of the home directory, NULL if none */
 
@@ -172,6 +180,22 @@ struct ltd_policy {
 #define LTD_PLACEHOLDER_KEY "ltd-placeholder-not-a-key"
 /* --model without --proxy-url: LiteLLM's default port on the host. */
 #define LTD_DEFAULT_PROXY_URL "http://127.0.0.1:4000"
+
+/* The seed documents' defaults: 4g, 4 CPUs, 512 pids. */
+#define LTD_DEFAULT_MEMORY (4ULL << 30)
+#define LTD_DEFAULT_CPUS_MILLI 4000
+#define LTD_DEFAULT_PIDS 512
+
+enum {
+	LTD_LIMIT_MEMORY = 1 << 0,
+	LTD_LIMIT_CPUS = 1 << 1,
+	LTD_LIMIT_PIDS = 1 << 2,
+};
+
+/* "512m", "4g", "1073741824": bytes, k/m/g/t binary suffixes.  Pure. */
+int ltd_parse_size(const char *s, uint64_t *out);
+/* "2", "0.5", "1.25": thousandths of a CPU, at most three decimals. */
+int ltd_parse_cpus(const char *s, unsigned *milli);
 
 void ltd_policy_init(struct ltd_policy *p);
 void ltd_policy_free(struct ltd_policy *p);
