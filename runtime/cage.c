@@ -27,6 +27,7 @@
 #include "netfilter/nft.h"
 #include "runtime/cleanup.h"
 #include "runtime/landlock.h"
+#include "runtime/limits.h"
 #include "runtime/signals.h"
 #include "seccomp/seccomp.h"
 
@@ -137,6 +138,19 @@ static int step_id_maps(struct ltd_cage *c, struct ltd_err *err)
 	if (!ret)
 		ret = write_file("/proc/self/gid_map", map, err);
 	return ret;
+}
+
+/*
+ * Without a cgroup of its own the cage gets rlimits, set here, inside its
+ * user namespace: the kernel counts RLIMIT_NPROC per user namespace, so the
+ * bound covers the cage's processes and not the user's others (set in the
+ * launcher, before clone, it would count those too).
+ */
+static int step_rlimits(struct ltd_cage *c, struct ltd_err *err)
+{
+	if (!c->limits || c->limits->cgroup)
+		return 0;
+	return ltd_limits_apply_rlimits(c->limits, err);
 }
 
 static int step_new_session(struct ltd_cage *c, struct ltd_err *err)
@@ -254,6 +268,9 @@ const struct ltd_step ltd_init_steps[] = {
 	  step_id_maps },
 	{ "non-dumpable", "no /proc/1/exe, /proc/1/mem or ptrace from inside",
 	  step_non_dumpable },
+	{ "rlimits", "no delegated cgroup: memory per process, pids per user "
+		     "namespace (the cage's own count)",
+	  step_rlimits },
 	{ "new-session", "terminal signals reach the launcher only, once",
 	  step_new_session },
 	{ "hostname", "a sandbox host name", step_hostname },

@@ -14,6 +14,7 @@
 #include "runtime/mounts.h"
 
 struct ltd_bpf;
+struct ltd_limits_plan;
 struct ltd_nft_batch;
 
 /* What init tells the launcher over the setup socket, one per datagram. */
@@ -39,6 +40,7 @@ struct ltd_cage {
 	const struct ltd_bpf *seccomp; /* NULL: no filter */
 	int landlock_abi;	       /* 0: not available, skipped */
 	const struct ltd_nft_batch *nft; /* NULL: no network (none mode) */
+	const struct ltd_limits_plan *limits; /* rlimits unless in a cgroup */
 	char **envp;
 	int sock;	   /* init's end of the setup socket */
 	int launcher_pidfd; /* to notice a launcher that died before us */

@@ -33,6 +33,7 @@
 #include "runtime/cage.h"
 #include "runtime/cleanup.h"
 #include "runtime/landlock.h"
+#include "runtime/limits.h"
 #include "runtime/mountplan.h"
 #include "runtime/signals.h"
 #include "runtime/state.h"
@@ -52,7 +53,10 @@ struct outcome {
 	bool started;
 };
 
-static pid_t clone_init(const struct ltd_policy *p, int *pidfd,
+/* Into the cage's cgroup (@cgroup_fd >= 0) from the start: nothing of the
+ * cage ever runs outside its limits.  With CLONE_NEWCGROUP the kernel roots
+ * the new cgroup namespace there too. */
+static pid_t clone_init(const struct ltd_policy *p, int *pidfd, int cgroup_fd,
 			struct ltd_err *err)
 {
 	struct clone_args args = {
@@ -62,6 +66,11 @@ static pid_t clone_init(const struct ltd_policy *p, int *pidfd,
 		.pidfd = (__u64)(uintptr_t)pidfd,
 		.exit_signal = SIGCHLD,
 	};
+
+	if (cgroup_fd >= 0) {
+		args.flags |= CLONE_INTO_CGROUP;
+		args.cgroup = (__u64)cgroup_fd;
+	}
 	long pid = syscall(SYS_clone3, &args, sizeof(args));
 
 	if (pid < 0) {
@@ -401,16 +410,31 @@ static int prepare_dns(struct ltd_policy *p, struct ltd_dnsd_config *cfg,
 	return 0;
 }
 
+/* Cgroup or rlimits, from what the host delegates; an explicit limit it
+ * cannot enforce is an error here, before clone. */
+static int prepare_limits(const struct ltd_policy *p, struct ltd_cg_facts *f,
+			  struct ltd_limits_plan *pl, struct ltd_err *err)
+{
+	int ret = ltd_cgroup_probe(f, err);
+
+	return ret < 0 ? ret : ltd_limits_decide(p, f, pl, err);
+}
+
 /* Everything that can fail for a reason the user can fix, before clone. */
 static int prepare(struct ltd_policy *p, struct ltd_plan *plan,
 		   struct ltd_pasta *pa, struct ltd_nft_batch *nft,
-		   struct ltd_dnsd_config *dns, char ***envp,
+		   struct ltd_dnsd_config *dns, struct ltd_cg_facts *cgf,
+		   struct ltd_limits_plan *limits, char ***envp,
 		   struct ltd_err *err)
 {
 	struct ltd_hostfs host;
 	int ret;
 
 	ret = ltd_policy_validate(p, err);
+	/* Before anything is created on the host: an explicit limit that
+	 * cannot be enforced stops the run here. */
+	if (!ret)
+		ret = prepare_limits(p, cgf, limits, err);
 	/* The persistent state the policy names, where it is missing: the
 	 * only thing ltd-native creates on the host. */
 	if (!ret)
@@ -446,20 +470,34 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 	struct ltd_dnsd_config dns_cfg = { 0 };
 	struct ltd_dnsd dns = { .udp = -1, .tcp = -1, .nl = -1 };
 	bool dns_on = false;
+	struct ltd_cg_facts cgf = { 0 };
+	struct ltd_limits_plan limits = { 0 };
+	struct ltd_cgroup cg = { .fd = -1 };
 	_cleanup_close_ int self_pidfd = -1, init_pidfd = -1;
 	int sv[2] = { -1, -1 };
 	char **envp = NULL;
 	uint64_t protected_before = 0;
 	int landlock_abi = 0;
-	pid_t init;
+	pid_t init = -1;
+	char warning[LTD_ERR_MSG_MAX + LTD_CG_PATH_MAX];
 	int ret;
 
-	ret = prepare(p, &plan, &pasta, &nft, &dns_cfg, &envp, &err);
+	ret = prepare(p, &plan, &pasta, &nft, &dns_cfg, &cgf, &limits, &envp,
+		      &err);
 	for (size_t i = 0; !ret && i < p->n_waived; i++)
 		fprintf(stderr, "ltd-native: warning: %s\n",
 			p->waived[i]);
 	for (size_t i = 0; !ret && i < p->n_warnings; i++)
 		fprintf(stderr, "ltd-native: warning: %s\n", p->warnings[i]);
+	if (!ret && limits.cgroup) {
+		ret = ltd_cgroup_create(cgf.dir, &limits, getpid(), &cg, &err);
+		if (ret < 0)
+			snprintf(err.msg + strlen(err.msg),
+				 sizeof(err.msg) - strlen(err.msg),
+				 " (see 'ltd-native doctor')");
+	}
+	if (!ret && ltd_limits_warning(p, &limits, warning, sizeof(warning)))
+		fprintf(stderr, "ltd-native: warning: %s\n", warning);
 	if (!ret && p->network == LTD_NET_ALLOWLIST) {
 		ret = ltd_dnsd_init(&dns, &dns_cfg, &err);
 		dns_on = ret == 0;
@@ -481,7 +519,7 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 		goto out;
 	protected_before = protected_present(p);
 
-	init = clone_init(p, &init_pidfd, &err);
+	init = clone_init(p, &init_pidfd, cg.fd, &err);
 	if (init < 0) {
 		ret = init;
 		goto out;
@@ -493,6 +531,7 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 			.seccomp = ltd_seccomp_program(p->seccomp),
 			.landlock_abi = landlock_abi,
 			.nft = p->network == LTD_NET_ALLOWLIST ? &nft : NULL,
+			.limits = &limits,
 			.envp = envp,
 			.sock = sv[1],
 			.launcher_pidfd = self_pidfd,
@@ -521,6 +560,15 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 out:
 	/* pasta does not end with the namespace's last process. */
 	ltd_pasta_stop(&pasta);
+	/* The cgroup can go only once init has: here (and only here) the
+	 * launcher waits for it. */
+	if (cg.cage[0]) {
+		if (init > 0) {
+			kill(init, SIGKILL);
+			waitpid(init, NULL, 0);
+		}
+		ltd_cgroup_destroy(&cg, getpid());
+	}
 	ltd_nft_batch_free(&nft);
 	if (dns_on)
 		ltd_dnsd_close(&dns);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "tests/common/syscall_cases.h"
@@ -152,6 +153,56 @@ static int cmd_signals(const char *ready_file)
 	}
 }
 
+/*
+ * A bounded fork bomb: fork children that only wait (and die on their own
+ * after 30 s in any case) until a fork fails or @max is reached; report how
+ * many, then kill and reap them all.
+ */
+static int cmd_forks(const char *max_s)
+{
+	int max = atoi(max_s), n = 0, saved = 0;
+	pid_t kids[4096];
+
+	if (max < 1 || max > 4096)
+		return 2;
+	for (; n < max; n++) {
+		kids[n] = fork();
+		if (kids[n] < 0) {
+			saved = errno;
+			break;
+		}
+		if (kids[n] == 0) {
+			alarm(30);
+			pause();
+			_exit(0);
+		}
+	}
+	for (int i = 0; i < n; i++)
+		kill(kids[i], SIGKILL);
+	while (wait(NULL) > 0)
+		;
+	if (saved) {
+		printf("forks %d err %s\n", n, strerrorname_np(saved));
+		return 1;
+	}
+	printf("forks %d ok\n", n);
+	return 0;
+}
+
+/* Allocate and touch @mb MiB of private memory. */
+static int cmd_alloc(const char *mb_s)
+{
+	size_t len = (size_t)atoi(mb_s) << 20;
+	char *p = malloc(len);
+
+	if (!p)
+		return report_errno("alloc");
+	memset(p, 1, len);
+	printf("alloc ok %s\n", mb_s);
+	free(p);
+	return 0;
+}
+
 static int cmd_ptrace(const char *pid)
 {
 	if (ptrace(PTRACE_ATTACH, atoi(pid), 0, 0) < 0)
@@ -219,6 +270,10 @@ int main(int argc, char **argv)
 		return cmd_environ();
 	if (!strcmp(cmd, "signals") && argc == 3)
 		return cmd_signals(argv[2]);
+	if (!strcmp(cmd, "forks") && argc == 3)
+		return cmd_forks(argv[2]);
+	if (!strcmp(cmd, "alloc") && argc == 3)
+		return cmd_alloc(argv[2]);
 	if (!strcmp(cmd, "ptrace") && argc == 3)
 		return cmd_ptrace(argv[2]);
 	if (!strcmp(cmd, "syscalls"))

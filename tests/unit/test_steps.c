@@ -44,6 +44,9 @@ Test(steps, init_order)
 		     "the resolver binds on the cage's loopback");
 	cr_assert_lt(index_of(s, "firewall"), index_of(s, "dns-sockets"),
 		     "no query is served before the firewall exists");
+	cr_assert_gt(index_of(s, "rlimits"), 0,
+		     "in the cage's user namespace, which counts RLIMIT_NPROC "
+		     "for the cage alone");
 	cr_assert_eq(index_of(s, "pivot-root"), count(s) - 1);
 }
 
