@@ -127,8 +127,10 @@ static int add_copy(struct ltd_plan *plan, const char *dst, const char *data,
 	return 0;
 }
 
+/* @size 0: the kernel's default (half of RAM), only for tmpfs mounts the
+ * command cannot write (none today: the root is sealed). */
 static int add_tmpfs(struct ltd_plan *plan, const char *dst, mode_t mode,
-		     const char *why, struct ltd_err *err)
+		     uint64_t size, const char *why, struct ltd_err *err)
 {
 	struct ltd_plan_entry *e = add_e(plan, LTD_OP_TMPFS, NULL, dst, why,
 					 err);
@@ -136,6 +138,7 @@ static int add_tmpfs(struct ltd_plan *plan, const char *dst, mode_t mode,
 	if (!e)
 		return -ENOMEM;
 	e->mode = mode;
+	e->size = size;
 	return 0;
 }
 
@@ -256,7 +259,8 @@ static int plan_generated_etc(struct ltd_plan *plan,
 	return ret;
 }
 
-static int plan_dev(struct ltd_plan *plan, struct ltd_err *err)
+static int plan_dev(struct ltd_plan *plan, uint64_t shm_size,
+		    struct ltd_err *err)
 {
 	static const char *const links[][2] = {
 		{ "/proc/self/fd", "/dev/fd" },
@@ -281,7 +285,7 @@ static int plan_dev(struct ltd_plan *plan, struct ltd_err *err)
 	if (!ret)
 		ret = add(plan, LTD_OP_DEVPTS, NULL, "/dev/pts", "dev", err);
 	if (!ret)
-		ret = add_tmpfs(plan, "/dev/shm", 01777, "dev", err);
+		ret = add_tmpfs(plan, "/dev/shm", 01777, shm_size, "dev", err);
 	return ret;
 }
 
@@ -342,7 +346,8 @@ static int plan_user_mounts(struct ltd_plan *plan, const struct ltd_policy *p,
 		const struct ltd_user_mount *m = &p->mounts[i];
 
 		if (m->kind == LTD_UM_TMPFS)
-			ret = add_tmpfs(plan, m->dst, 0755, m->flag, err);
+			ret = add_tmpfs(plan, m->dst, 0755, p->memory_bytes,
+					m->flag, err);
 		else
 			ret = add(plan, ops[m->kind], m->src, m->dst, m->flag,
 				  err);
@@ -418,13 +423,19 @@ int ltd_plan_build(const struct ltd_policy *p, const struct ltd_hostfs *h,
 	if (!ret)
 		ret = plan_generated_etc(plan, p, h, err);
 	if (!ret)
-		ret = plan_dev(plan, err);
+		ret = plan_dev(plan, p->memory_bytes, err);
 	if (!ret)
 		ret = plan_proc(plan, err);
+	/* Every tmpfs the command can write is capped at --memory: without a
+	 * cgroup nothing else would stop it filling the host's RAM there
+	 * (tmpfs pages are not process memory); with one, they are charged
+	 * to the cage's memory.max as well.  DECISIONS.md. */
 	if (!ret)
-		ret = add_tmpfs(plan, "/tmp", 01777, "tmp", err);
+		ret = add_tmpfs(plan, "/tmp", 01777, p->memory_bytes, "tmp",
+				err);
 	if (!ret)
-		ret = add_tmpfs(plan, p->id.home, 0700, "home", err);
+		ret = add_tmpfs(plan, p->id.home, 0700, p->memory_bytes, "home",
+				err);
 	if (!ret)
 		ret = plan_copies(plan, p, err);
 	if (!ret)

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "policy/policy.h"
@@ -47,6 +48,7 @@ struct ltd_plan_entry {
 	char *content; /* LTD_OP_FILE */
 	size_t len;    /* LTD_OP_FILE: bytes of content (may hold NULs) */
 	mode_t mode;   /* LTD_OP_TMPFS, LTD_OP_FILE */
+	uint64_t size; /* LTD_OP_TMPFS: size= in bytes, 0 = kernel default */
 	unsigned flags;
 	const char *why; /* where it came from: "rootfs", "--bind", ... */
 	long cover;	 /* index of the entry whose mount holds dst, or -1

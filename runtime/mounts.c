@@ -135,12 +135,14 @@ static int new_fs(const char *type, const char *const *opts, __u64 attr,
 	return mfd;
 }
 
-static int new_tmpfs(mode_t mode, __u64 attr, struct ltd_err *err)
+static int new_tmpfs(mode_t mode, uint64_t size, __u64 attr,
+		     struct ltd_err *err)
 {
-	char m[8];
-	const char *opts[] = { "mode", m, NULL };
+	char m[8], sz[24];
+	const char *opts[] = { "mode", m, size ? "size" : NULL, sz, NULL };
 
 	snprintf(m, sizeof(m), "%o", (unsigned)mode);
+	snprintf(sz, sizeof(sz), "%llu", (unsigned long long)size);
 	return new_fs("tmpfs", opts, attr, err);
 }
 
@@ -148,7 +150,7 @@ int ltd_mounts_make_root(struct ltd_mount_state *st, struct ltd_err *err)
 {
 	_cleanup_close_ int mfd = -1;
 
-	mfd = new_tmpfs(0755, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, err);
+	mfd = new_tmpfs(0755, 0, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, err);
 	if (mfd < 0)
 		return mfd;
 	if (move_mount(mfd, "", AT_FDCWD, LTD_ROOT_STAGING,
@@ -298,7 +300,7 @@ static int do_newfs(const struct ltd_plan_entry *e, int rootfd,
 	const __u64 attr = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV;
 
 	if (e->op == LTD_OP_TMPFS)
-		mfd = new_tmpfs(e->mode, attr, err);
+		mfd = new_tmpfs(e->mode, e->size, attr, err);
 	else if (e->op == LTD_OP_PROC)
 		mfd = new_fs("proc", NULL, attr | MOUNT_ATTR_NOEXEC, err);
 	else
@@ -394,7 +396,7 @@ static int do_mask(const struct ltd_plan_entry *e, int rootfd,
 		if (mfd < 0)
 			return ltd_err_sys(err, "%s: clone mask", e->why);
 	} else if (S_ISDIR(st.st_mode)) {
-		mfd = new_tmpfs(0555, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
+		mfd = new_tmpfs(0555, 0, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
 					      MOUNT_ATTR_NODEV |
 					      MOUNT_ATTR_NOEXEC,
 				err);

@@ -57,3 +57,13 @@ else
 	ltd run --network none -- cat /proc/self/cgroup
 	expect_out "the cage sees its own cgroup as the root" "^0::/\$"
 fi
+
+# --- tmpfs sizes ----------------------------------------------------------------
+ltd run --network none --memory 64m --allow-unenforced-limits -- \
+	sh -c 'for d in /tmp ~ /dev/shm; do df -k "$d" | tail -1; done'
+n=$(printf '%s\n' "$OUT" | grep -Ec '^[^ ]+ +65536 ')
+[ "$n" = 3 ] && pass "/tmp, \$HOME and /dev/shm are capped at --memory" ||
+	fail "/tmp, \$HOME and /dev/shm are capped at --memory ($n of 3)" "$OUT"
+ltd run --network none --memory 32m --allow-unenforced-limits -- \
+	sh -c 'head -c 48M /dev/zero > /tmp/fill; echo "rc=$?"'
+expect_out "filling /tmp past --memory fails" "No space left on device"

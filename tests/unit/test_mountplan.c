@@ -296,3 +296,20 @@ Test(mountplan, path_is_under)
 	cr_assert_not(ltd_path_is_under("/ab", "/a"));
 	cr_assert_not(ltd_path_is_under("/a", "/a/b"));
 }
+
+Test(mountplan, writable_tmpfs_are_capped_at_memory)
+{
+	long i;
+
+	p.memory_bytes = 256ULL << 20;
+	add_user_mount(LTD_UM_TMPFS, NULL, "/scratch");
+	cr_assert_eq(ltd_plan_build(&p, &host, &plan, &err), 0, "%s", err.msg);
+	i = find(LTD_OP_TMPFS, "/tmp");
+	cr_assert_eq(plan.e[i].size, 256ULL << 20);
+	i = find(LTD_OP_TMPFS, "/home/u");
+	cr_assert_eq(plan.e[i].size, 256ULL << 20);
+	i = find(LTD_OP_TMPFS, "/dev/shm");
+	cr_assert_eq(plan.e[i].size, 256ULL << 20);
+	i = find(LTD_OP_TMPFS, "/scratch");
+	cr_assert_eq(plan.e[i].size, 256ULL << 20);
+}
