@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "policy/policy.h"
+#include "runtime/doctor.h"
 #include "runtime/run.h"
 
 #ifndef LTD_VERSION
@@ -20,6 +21,7 @@ static void usage(FILE *out)
 	fputs("usage: ltd-native run [OPTIONS] -- COMMAND [ARGS...]\n"
 	      "       ltd-native policy show [OPTIONS] [-- COMMAND...]\n"
 	      "       ltd-native policy allow [--project DIR]\n"
+	      "       ltd-native doctor [--json]\n"
 	      "       ltd-native --help | --version\n"
 	      "\n"
 	      "Run COMMAND in a rootless cage: its own user, mount, pid, net,\n"
@@ -117,6 +119,12 @@ int main(int argc, char **argv)
 		return cmd_run(argc - 2, argv + 2, argv);
 	if (strcmp(argv[1], "policy") == 0)
 		return cmd_policy(argc - 2, argv + 2);
+	if (strcmp(argv[1], "doctor") == 0) {
+		if (argc == 2 || (argc == 3 && strcmp(argv[2], "--json") == 0))
+			return ltd_doctor(argc == 3);
+		fprintf(stderr, "usage: ltd-native doctor [--json]\n");
+		return LTD_EXIT_RUNTIME;
+	}
 	fprintf(stderr, "ltd-native: unknown command '%s' (see 'ltd-native "
 			"--help')\n",
 		argv[1]);

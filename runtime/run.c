@@ -82,7 +82,8 @@ static pid_t clone_init(const struct ltd_policy *p, int *pidfd, int cgroup_fd,
 				 "; are unprivileged user namespaces enabled? "
 				 "(try 'sysctl kernel.unprivileged_userns_clone"
 				 "' and AppArmor's "
-				 "kernel.apparmor_restrict_unprivileged_userns)");
+				 "kernel.apparmor_restrict_unprivileged_userns;"
+				 " 'ltd-native doctor' checks them)");
 		return ret;
 	}
 	return (pid_t)pid;

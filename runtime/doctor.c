@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * `ltd-native doctor`: the probes.  Each tries the real thing where it can
+ * (a user namespace, the very firewall batch a run would send, in a
+ * throwaway user+network namespace) rather than guessing from versions.
+ * Nothing here changes the host: the namespaces die with their child.
+ */
+#include "runtime/doctor.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "netfilter/nft.h"
+#include "netfilter/pasta.h"
+#include "netfilter/ruleset.h"
+#include "runtime/cleanup.h"
+#include "runtime/landlock.h"
+#include "runtime/limits.h"
+
+static long read_sysctl(const char *path)
+{
+	char buf[32] = "";
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0 || read(fd, buf, sizeof(buf) - 1) <= 0)
+		return -1;
+	return strtol(buf, NULL, 10);
+}
+
+static int write_proc(const char *path, const char *text)
+{
+	_cleanup_close_ int fd = open(path, O_WRONLY | O_CLOEXEC);
+	size_t len = strlen(text);
+
+	return fd >= 0 && write(fd, text, len) == (ssize_t)len ? 0 : -1;
+}
+
+/*
+ * Run @fn in a child that first enters new namespaces (@flags); its error
+ * message comes back through a pipe.  Returns 0 or the child's errno.
+ */
+static int in_child(int flags, int (*fn)(struct ltd_err *), char *msg,
+		    size_t size)
+{
+	struct ltd_err err = { 0 };
+	int pfd[2], status;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe2(pfd, O_CLOEXEC) < 0)
+		return errno;
+	pid = fork();
+	if (pid < 0)
+		return errno;
+	if (pid == 0) {
+		int ret = 0;
+
+		close(pfd[0]);
+		if (flags && unshare(flags) < 0)
+			ret = ltd_err_sys(&err, "unshare");
+		if (!ret && fn)
+			ret = fn(&err);
+		if (ret < 0)
+			(void)!write(pfd[1], &err, sizeof(err));
+		_exit(ret < 0 ? 1 : 0);
+	}
+	close(pfd[1]);
+	n = read(pfd[0], &err, sizeof(err));
+	close(pfd[0]);
+	waitpid(pid, &status, 0);
+	if (n == (ssize_t)sizeof(err)) {
+		err.msg[sizeof(err.msg) - 1] = '\0';
+		snprintf(msg, size, "%s", err.msg);
+		return err.code ? err.code : EIO;
+	}
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : EIO;
+}
+
+static void check_userns(struct ltd_check *c)
+{
+	struct ltd_userns_facts f = {
+		.unprivileged_userns_clone = read_sysctl(
+			"/proc/sys/kernel/unprivileged_userns_clone"),
+		.max_user_namespaces =
+			read_sysctl("/proc/sys/user/max_user_namespaces"),
+		.apparmor_restrict = read_sysctl(
+			"/proc/sys/kernel/apparmor_restrict_unprivileged_userns"),
+	};
+	char msg[LTD_ERR_MSG_MAX];
+
+	f.unshare_errno = in_child(CLONE_NEWUSER, NULL, msg, sizeof(msg));
+	ltd_doctor_userns(&f, c);
+}
+
+/* Read before unshare: inside an unmapped namespace getuid() says 65534. */
+static uid_t outer_uid;
+
+/* In the child, in a new user+net namespace: map ourselves, then send
+ * the firewall batch an allowlist run sends. */
+static int try_firewall(struct ltd_err *err)
+{
+	struct ltd_nft_spec spec = { 0 };
+	struct ltd_nft_batch b = { 0 };
+	struct ltd_net_dest dns;
+	char map[64];
+	int ret;
+
+	snprintf(map, sizeof(map), "%u %u 1", (unsigned)outer_uid,
+		 (unsigned)outer_uid);
+	if (write_proc("/proc/self/setgroups", "deny") < 0 ||
+	    write_proc("/proc/self/uid_map", map) < 0)
+		return ltd_err_sys(err, "uid_map");
+	/* One element, as an --allow-cidr gives (TEST-NET-1: reaches
+	 * nothing), so that the interval set is exercised too. */
+	ret = ltd_net_dest_parse("192.0.2.0/24:443", "doctor", &dns, err);
+	if (ret < 0)
+		return ret;
+	spec.dests = &dns;
+	spec.n_dests = 1;
+	inet_pton(AF_INET, LTD_NET_GW4, &spec.gw4);
+	inet_pton(AF_INET6, LTD_NET_GW6, &spec.gw6);
+	ret = ltd_nft_build(&spec, &b, err);
+	if (!ret)
+		ret = ltd_nft_send(-1, &b, err);
+	ltd_nft_batch_free(&b);
+	return ret;
+}
+
+static void check_nft(struct ltd_check *c, bool userns_ok)
+{
+	char msg[LTD_ERR_MSG_MAX] = "";
+	int e;
+
+	c->name = "nftables in userns";
+	c->required = true;
+	if (!userns_ok) {
+		snprintf(c->detail, sizeof(c->detail),
+			 "not tried: no user namespaces");
+		return;
+	}
+	outer_uid = getuid();
+	e = in_child(CLONE_NEWUSER | CLONE_NEWNET, try_firewall, msg,
+		     sizeof(msg));
+	c->ok = e == 0;
+	if (c->ok)
+		snprintf(c->detail, sizeof(c->detail),
+			 "the egress firewall batch loads in a throwaway "
+			 "user+network namespace");
+	else {
+		snprintf(c->detail, sizeof(c->detail), "%s",
+			 msg[0] ? msg : strerror(e));
+		snprintf(c->fix, sizeof(c->fix),
+			 "a kernel with nf_tables (CONFIG_NF_TABLES, "
+			 "CONFIG_NF_TABLES_INET, CONFIG_NFT_REJECT)");
+	}
+}
+
+static void check_pasta(struct ltd_check *c)
+{
+	struct ltd_pasta pa = { .ready_fd = -1 };
+	struct ltd_err err = { 0 };
+	char version[128] = "", cmd[160];
+	struct stat st;
+	FILE *f;
+
+	if (ltd_pasta_find(&pa, &err) < 0)
+		pa.path[0] = '\0';
+	if (pa.path[0]) {
+		snprintf(cmd, sizeof(cmd), "'%s' --version 2>/dev/null",
+			 pa.path);
+		f = popen(cmd, "r");
+		if (f) {
+			if (fgets(version, sizeof(version), f))
+				version[strcspn(version, "\n")] = '\0';
+			pclose(f);
+		}
+	}
+	ltd_doctor_pasta(pa.path, version,
+			 stat("/dev/net/tun", &st) == 0 ? st.st_mode : 0, c);
+}
+
+static void check_cgroup(struct ltd_check *c)
+{
+	struct ltd_policy p;
+	struct ltd_cg_facts f;
+	struct ltd_limits_plan pl;
+	struct ltd_err err = { 0 };
+
+	c->name = "cgroup delegation";
+	c->required = false;
+	ltd_policy_init(&p);
+	if (ltd_cgroup_probe(&f, &err) < 0 ||
+	    ltd_limits_decide(&p, &f, &pl, &err) < 0) {
+		snprintf(c->detail, sizeof(c->detail), "%s", err.msg);
+		return;
+	}
+	c->ok = pl.cgroup;
+	if (c->ok) {
+		snprintf(c->detail, sizeof(c->detail),
+			 "memory cpu pids at %s: --memory, --cpus and "
+			 "--pids-limit hold for the whole cage",
+			 f.dir);
+		return;
+	}
+	snprintf(c->detail, sizeof(c->detail),
+		 "%s; runs fall back to rlimits (memory per process, pids %s, "
+		 "no CPU bound)",
+		 pl.missing, f.nproc_per_userns ? "per cage" : "unbounded");
+	snprintf(c->fix, sizeof(c->fix),
+		 "a cgroup v2 host (systemd.unified_cgroup_hierarchy=1) and "
+		 "'systemd-run --user --scope -p Delegate=yes ltd-native "
+		 "run ...'");
+}
+
+static void check_landlock(struct ltd_check *c)
+{
+	int abi = ltd_landlock_abi();
+
+	c->name = "Landlock";
+	c->required = false;
+	c->ok = abi > 0;
+	if (c->ok) {
+		snprintf(c->detail, sizeof(c->detail),
+			 "ABI %d%s", abi,
+			 abi >= 6 ? " (signals and abstract sockets scoped)"
+				  : "");
+		return;
+	}
+	snprintf(c->detail, sizeof(c->detail),
+		 "not available: runs go on without the second wall");
+	snprintf(c->fix, sizeof(c->fix),
+		 "a kernel with CONFIG_SECURITY_LANDLOCK and landlock in "
+		 "lsm= on its command line");
+}
+
+static void check_seccomp(struct ltd_check *c)
+{
+	c->name = "seccomp";
+	c->required = true;
+	/* PR_GET_SECCOMP fails with EINVAL on a kernel without it. */
+	c->ok = prctl(PR_GET_SECCOMP, 0, 0, 0, 0) >= 0 &&
+		access("/proc/sys/kernel/seccomp/actions_avail", R_OK) == 0;
+	snprintf(c->detail, sizeof(c->detail), "%s",
+		 c->ok ? "filter mode available" : "not available");
+	if (!c->ok)
+		snprintf(c->fix, sizeof(c->fix),
+			 "a kernel with CONFIG_SECCOMP_FILTER");
+}
+
+int ltd_doctor(bool json)
+{
+	struct ltd_check c[6] = { 0 };
+
+	check_userns(&c[0]);
+	check_seccomp(&c[1]);
+	check_pasta(&c[2]);
+	check_nft(&c[3], c[0].ok);
+	check_cgroup(&c[4]);
+	check_landlock(&c[5]);
+	ltd_doctor_print(stdout, c, 6, json);
+	return ltd_doctor_status(c, 6);
+}

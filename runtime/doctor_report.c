@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The doctor's advice and output: pure functions of probed facts. */
+#include "runtime/doctor.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+
+void ltd_doctor_userns(const struct ltd_userns_facts *f, struct ltd_check *c)
+{
+	c->name = "user namespaces";
+	c->required = true;
+	c->ok = f->unshare_errno == 0;
+	snprintf(c->detail, sizeof(c->detail), "unshare(CLONE_NEWUSER): %s",
+		 c->ok ? "works" : strerror(f->unshare_errno));
+	if (f->max_user_namespaces >= 0)
+		snprintf(c->detail + strlen(c->detail),
+			 sizeof(c->detail) - strlen(c->detail),
+			 "; user.max_user_namespaces=%ld",
+			 f->max_user_namespaces);
+	if (f->unprivileged_userns_clone >= 0)
+		snprintf(c->detail + strlen(c->detail),
+			 sizeof(c->detail) - strlen(c->detail),
+			 "; kernel.unprivileged_userns_clone=%ld",
+			 f->unprivileged_userns_clone);
+	if (f->apparmor_restrict >= 0)
+		snprintf(c->detail + strlen(c->detail),
+			 sizeof(c->detail) - strlen(c->detail),
+			 "; kernel.apparmor_restrict_unprivileged_userns=%ld",
+			 f->apparmor_restrict);
+	c->fix[0] = '\0';
+	if (c->ok)
+		return;
+	if (f->unprivileged_userns_clone == 0)
+		snprintf(c->fix, sizeof(c->fix),
+			 "sysctl -w kernel.unprivileged_userns_clone=1");
+	else if (f->max_user_namespaces == 0)
+		snprintf(c->fix, sizeof(c->fix),
+			 "sysctl -w user.max_user_namespaces=15000");
+	else if (f->apparmor_restrict > 0)
+		snprintf(c->fix, sizeof(c->fix),
+			 "allow ltd-native in an AppArmor profile with "
+			 "'userns,' (Ubuntu 23.10+), or sysctl -w "
+			 "kernel.apparmor_restrict_unprivileged_userns=0");
+	else
+		snprintf(c->fix, sizeof(c->fix),
+			 "a kernel with CONFIG_USER_NS, and no container or "
+			 "seccomp policy refusing unshare");
+}
+
+void ltd_doctor_pasta(const char *path, const char *version,
+		      unsigned tun_mode, struct ltd_check *c)
+{
+	bool tun_ok = S_ISCHR(tun_mode) && (tun_mode & 0006) == 0006;
+
+	c->name = "pasta";
+	c->required = true;
+	c->ok = path[0] && tun_ok;
+	c->fix[0] = '\0';
+	if (!path[0]) {
+		snprintf(c->detail, sizeof(c->detail), "not found");
+		snprintf(c->fix, sizeof(c->fix),
+			 "install passt (apt install passt); without it runs "
+			 "fall back to --network none");
+		return;
+	}
+	snprintf(c->detail, sizeof(c->detail), "%s (%s); /dev/net/tun %s",
+		 path, version[0] ? version : "no version",
+		 !tun_mode	? "missing"
+		 : tun_ok	? "rw for all"
+				: "not rw for all");
+	if (!tun_ok)
+		snprintf(c->fix, sizeof(c->fix),
+			 "pasta needs /dev/net/tun readable and writable by "
+			 "you (crw-rw-rw-): modprobe tun");
+}
+
+int ltd_doctor_status(const struct ltd_check *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (c[i].required && !c[i].ok)
+			return 1;
+	return 0;
+}
+
+static void json_str(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(out, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(out, "\\u%04x", ch);
+		else
+			fputc(ch, out);
+	}
+	fputc('"', out);
+}
+
+void ltd_doctor_print(FILE *out, const struct ltd_check *c, size_t n,
+		      bool json)
+{
+	if (json) {
+		fprintf(out, "{\"ok\":%s,\"checks\":[",
+			ltd_doctor_status(c, n) ? "false" : "true");
+		for (size_t i = 0; i < n; i++) {
+			fprintf(out, "%s{\"name\":", i ? "," : "");
+			json_str(out, c[i].name);
+			fprintf(out, ",\"ok\":%s,\"required\":%s,\"detail\":",
+				c[i].ok ? "true" : "false",
+				c[i].required ? "true" : "false");
+			json_str(out, c[i].detail);
+			fputs(",\"fix\":", out);
+			json_str(out, c[i].fix);
+			fputc('}', out);
+		}
+		fputs("]}\n", out);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		fprintf(out, "%-8s %-18s %s%s%s%s\n",
+			c[i].ok ? "ok" : "missing", c[i].name,
+			!c[i].ok && !c[i].required ? "(optional) " : "",
+			c[i].detail, c[i].fix[0] ? "; fix: " : "", c[i].fix);
+	}
+	fprintf(out, "%s\n",
+		ltd_doctor_status(c, n)
+			? "=> a default run will not work here: see 'missing'"
+			: "=> a default run works here");
+}

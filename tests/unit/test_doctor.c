@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* `ltd-native doctor`: the advice for each cause, the exit status, and
+ * the two output formats. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "runtime/doctor.h"
+
+Test(doctor, userns_ok_reports_the_sysctls)
+{
+	struct ltd_userns_facts f = { 0, -1, 15000, -1 };
+	struct ltd_check c = { 0 };
+
+	ltd_doctor_userns(&f, &c);
+	cr_assert(c.ok && c.required);
+	cr_assert(strstr(c.detail, "user.max_user_namespaces=15000"));
+	cr_assert_null(strstr(c.detail, "unprivileged_userns_clone"),
+		       "absent sysctls are not shown");
+	cr_assert_str_eq(c.fix, "");
+}
+
+Test(doctor, userns_fix_names_the_cause)
+{
+	struct ltd_check c = { 0 };
+	struct ltd_userns_facts debian = { EPERM, 0, 15000, -1 };
+	struct ltd_userns_facts zero = { ENOSPC, -1, 0, -1 };
+	struct ltd_userns_facts ubuntu = { EACCES, 1, 15000, 1 };
+
+	ltd_doctor_userns(&debian, &c);
+	cr_assert_not(c.ok);
+	cr_assert(strstr(c.fix, "kernel.unprivileged_userns_clone=1"), "%s",
+		  c.fix);
+	ltd_doctor_userns(&zero, &c);
+	cr_assert(strstr(c.fix, "user.max_user_namespaces="), "%s", c.fix);
+	ltd_doctor_userns(&ubuntu, &c);
+	cr_assert(strstr(c.fix, "AppArmor") &&
+			  strstr(c.fix, "apparmor_restrict_unprivileged_userns"),
+		  "%s", c.fix);
+	cr_assert(strstr(c.detail, "apparmor_restrict_unprivileged_userns=1"));
+}
+
+Test(doctor, pasta_and_tun)
+{
+	struct ltd_check c = { 0 };
+
+	ltd_doctor_pasta("/usr/bin/pasta", "pasta 2024_01_01", S_IFCHR | 0666,
+			 &c);
+	cr_assert(c.ok);
+	cr_assert(strstr(c.detail, "pasta 2024_01_01"));
+	ltd_doctor_pasta("/usr/bin/pasta", "", S_IFCHR | 0600, &c);
+	cr_assert_not(c.ok);
+	cr_assert(strstr(c.fix, "/dev/net/tun"));
+	ltd_doctor_pasta("", "", S_IFCHR | 0666, &c);
+	cr_assert_not(c.ok);
+	cr_assert(strstr(c.fix, "passt"));
+}
+
+static char *render(const struct ltd_check *c, size_t n, bool json)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ltd_doctor_print(f, c, n, json);
+	fclose(f);
+	return buf;
+}
+
+Test(doctor, status_and_text)
+{
+	struct ltd_check c[2] = {
+		{ .name = "seccomp", .required = true, .ok = true,
+		  .detail = "filter mode available" },
+		{ .name = "Landlock", .required = false, .ok = false,
+		  .detail = "not available", .fix = "a kernel with it" },
+	};
+	char *out;
+
+	cr_assert_eq(ltd_doctor_status(c, 2), 0,
+		     "an optional feature missing still runs");
+	out = render(c, 2, false);
+	cr_assert(strstr(out, "ok       seccomp            filter mode "
+			      "available\n"),
+		  "%s", out);
+	cr_assert(strstr(out, "missing  Landlock           (optional) not "
+			      "available; fix: a kernel with it\n"),
+		  "%s", out);
+	cr_assert(strstr(out, "=> a default run works here"), "%s", out);
+	free(out);
+	c[0].ok = false;
+	cr_assert_eq(ltd_doctor_status(c, 2), 1);
+	out = render(c, 2, false);
+	cr_assert(strstr(out, "will not work"), "%s", out);
+	free(out);
+}
+
+Test(doctor, json_escapes)
+{
+	struct ltd_check c[1] = {
+		{ .name = "pasta", .required = true, .ok = false,
+		  .detail = "say \"hi\"\\\n", .fix = "" },
+	};
+	char *out = render(c, 1, true);
+
+	cr_assert_str_eq(out, "{\"ok\":false,\"checks\":[{\"name\":\"pasta\","
+			      "\"ok\":false,\"required\":true,\"detail\":"
+			      "\"say \\\"hi\\\"\\\\\\u000a\",\"fix\":\"\"}]}\n");
+	free(out);
+}
