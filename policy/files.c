@@ -146,6 +146,26 @@ int ltd_opts_from_text(struct ltd_opt_list *l, const char *text, size_t len,
 
 	if (memchr(text, '\0', len))
 		return ltd_err_set(err, EINVAL, "%s: not a text file", file);
+	/* No control bytes (a carriage return or an escape sequence can hide
+	 * a line from whoever reads the file on a terminal), C1 controls in
+	 * UTF-8 included. */
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)text[i];
+
+		if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f ||
+		    (c == 0xc2 && i + 1 < len &&
+		     (unsigned char)text[i + 1] >= 0x80 &&
+		     (unsigned char)text[i + 1] <= 0x9f)) {
+			unsigned line = 1;
+
+			for (size_t j = 0; j < i; j++)
+				line += text[j] == '\n';
+			return ltd_err_set(err, EINVAL,
+					   "%s:%u: control character 0x%02x "
+					   "(it can hide text on a terminal)",
+					   file, line, c);
+		}
+	}
 	while (s < end) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
 		const char *eol = nl ? nl : end;

@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 
 static const struct {
-	const char *path; /* "~/": under home; "@": followed by the uid */
+	const char *path; /* "~/": under home; "@": "%u" is the uid */
 	const char *what;
 	unsigned class;
 } deny[] = {
@@ -32,6 +32,12 @@ static const struct {
 	{ "~/.kube", "your Kubernetes credentials",
 	  LTD_UNSAFE_BIND_CREDENTIALS },
 	{ "~/.netrc", "your .netrc passwords", LTD_UNSAFE_BIND_CREDENTIALS },
+	{ "~/.npmrc", "your npm token", LTD_UNSAFE_BIND_CREDENTIALS },
+	{ "~/.pypirc", "your PyPI token", LTD_UNSAFE_BIND_CREDENTIALS },
+	{ "~/.cargo/credentials", "your crates.io token",
+	  LTD_UNSAFE_BIND_CREDENTIALS },
+	{ "~/.cargo/credentials.toml", "your crates.io token",
+	  LTD_UNSAFE_BIND_CREDENTIALS },
 	{ "~/.git-credentials", "your git credentials",
 	  LTD_UNSAFE_BIND_CREDENTIALS },
 	{ "~/.password-store", "your pass store", LTD_UNSAFE_BIND_CREDENTIALS },
@@ -42,10 +48,17 @@ static const struct {
 	{ "~/.config/ltd-native", "ltd-native's policy and approvals (the "
 				  "cage could widen its next run)",
 	  LTD_UNSAFE_BIND_CREDENTIALS },
-	{ "@/run/user/", "your session's sockets (ssh-agent, D-Bus, "
-			 "systemd --user)",
+	{ "@/run/user/%u", "your session's sockets (ssh-agent, D-Bus, "
+			   "systemd --user)",
 	  LTD_UNSAFE_BIND_SESSION },
-	{ "@/tmp/tmux-", "your tmux server's socket", LTD_UNSAFE_BIND_SESSION },
+	{ "@/run/user/%u/docker.sock", "the rootless Docker socket",
+	  LTD_UNSAFE_BIND_DOCKER },
+	{ "@/run/user/%u/docker", "rootless Docker's sockets",
+	  LTD_UNSAFE_BIND_DOCKER },
+	{ "@/run/user/%u/podman", "the rootless Podman socket",
+	  LTD_UNSAFE_BIND_DOCKER },
+	{ "@/tmp/tmux-%u", "your tmux server's socket",
+	  LTD_UNSAFE_BIND_SESSION },
 	{ "/run/docker.sock", "the Docker socket", LTD_UNSAFE_BIND_DOCKER },
 	{ "/var/run/docker.sock", "the Docker socket", LTD_UNSAFE_BIND_DOCKER },
 	{ "/run/podman", "the Podman socket", LTD_UNSAFE_BIND_DOCKER },
@@ -70,6 +83,18 @@ static const char *risk(unsigned class)
 	default:
 		return "it reaches the host's kernel and devices";
 	}
+}
+
+/* @tmpl with its "%u" replaced by @uid (the table is ours: no format). */
+static void with_uid(char *out, size_t size, const char *tmpl, unsigned uid)
+{
+	const char *at = strstr(tmpl, "%u");
+
+	if (!at) {
+		snprintf(out, size, "%s", tmpl);
+		return;
+	}
+	snprintf(out, size, "%.*s%u%s", (int)(at - tmpl), tmpl, uid, at + 2);
 }
 
 static bool is_under(const char *path, const char *dir)
@@ -153,7 +178,7 @@ int ltd_policy_gate(struct ltd_policy *p, const char *flag, const char *real,
 				snprintf(path, sizeof(path), "%s%s", homes[h],
 					 d + 1);
 			else if (d[0] == '@')
-				snprintf(path, sizeof(path), "%s%u", d + 1,
+				with_uid(path, sizeof(path), d + 1,
 					 (unsigned)p->id.uid);
 			else
 				snprintf(path, sizeof(path), "%s", d);

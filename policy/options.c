@@ -496,10 +496,12 @@ static const struct ltd_option options[] = {
 	  "project directory, bound read-write at the same path (default: "
 	  "the current directory)",
 	  opt_project, LTD_OPT_NOT_PROJECT },
+	/* Host paths, secrets and sockets come from the user, never from a
+	 * project's file: an approval is easily given to what looks harmless. */
 	{ "ro-bind", 2, "SRC DST", "bind SRC read-only at DST", opt_ro_bind,
-	  LTD_OPT_LIST, "mounts" },
+	  LTD_OPT_LIST | LTD_OPT_NOT_PROJECT, "mounts" },
 	{ "bind", 2, "SRC DST", "bind SRC read-write at DST", opt_bind,
-	  LTD_OPT_LIST, "mounts" },
+	  LTD_OPT_LIST | LTD_OPT_NOT_PROJECT, "mounts" },
 	{ "tmpfs", 1, "DST", "mount a fresh tmpfs at DST", opt_tmpfs,
 	  LTD_OPT_LIST, "mounts" },
 	{ "setenv", 2, "VAR VALUE", "set VAR in the command's environment",
@@ -590,11 +592,11 @@ static const struct ltd_option options[] = {
 	  opt_proxy_url },
 	{ "secret", 1, "NAME=FILE",
 	  "FILE read-only at " LTD_SECRETS_DIR "/NAME (never as a variable)",
-	  opt_secret, LTD_OPT_LIST },
+	  opt_secret, LTD_OPT_LIST | LTD_OPT_NOT_PROJECT },
 	{ "ssh-agent", 0, NULL,
 	  "bind $SSH_AUTH_SOCK at " LTD_SSH_AGENT_SOCK " and set "
 	  "SSH_AUTH_SOCK (keys stay in the agent)",
-	  opt_ssh_agent },
+	  opt_ssh_agent, LTD_OPT_NOT_PROJECT },
 	{ "unsafe-bind-home", 0, NULL,
 	  "allow binding /, your home directory or a parent of it",
 	  opt_unsafe, LTD_OPT_NOT_PROJECT },

@@ -398,9 +398,19 @@ static int prepare_dns(struct ltd_policy *p, struct ltd_dnsd_config *cfg,
 	if (ret < 0)
 		return ret;
 	if (p->audit_log) {
+		struct stat st;
+
+		/* No link followed (one planted in the project would aim the
+		 * log at any file), no FIFO waited on: a regular file. */
 		fd = open(p->audit_log,
-			  O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY,
+			  O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY |
+				  O_NOFOLLOW | O_NONBLOCK,
 			  0600);
+		if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))) {
+			close(fd);
+			fd = -1;
+			errno = EINVAL;
+		}
 		if (fd < 0 || !(cfg->audit = fdopen(fd, "a"))) {
 			ret = ltd_err_sys(err, "--audit-log '%s'", p->audit_log);
 			if (fd >= 0)

@@ -207,6 +207,15 @@ PY
 	expect_out "the audit log records a forwarded name and its rule" "^dns ok.test forwarded - --allow-domain True\$"
 	expect_out "the audit log records the opened address" "^address ok.test allowed $DNS_H4 --allow-domain True\$"
 
+	# A link planted where the log goes is not followed.
+	as_user sh -c "echo keep > '$U_HOME/e2e-target' && ln -sfn '$U_HOME/e2e-target' '$PROJ/audit-link.jsonl'"
+	ltd run --dns-upstream "$DNS_UP" --no-default-domains --allow-domain ok.test \
+		--audit-log "$PROJ/audit-link.jsonl" -- true
+	expect_rc "an audit log that is a link is refused" 125
+	[ "$(cat "$U_HOME/e2e-target")" = keep ] && pass "the link's target is untouched" ||
+		fail "the link's target is untouched" "$(cat "$U_HOME/e2e-target")"
+	as_user rm -f "$U_HOME/e2e-target" "$PROJ/audit-link.jsonl"
+
 	# Allowlist files: read once, before the command; malformed is an error.
 	printf '# test\nok.test:8080\n' > "$DNS_DIR/allowed.txt"
 	chmod 644 "$DNS_DIR/allowed.txt"

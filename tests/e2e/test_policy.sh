@@ -20,7 +20,8 @@ as_user mkdir -p "$CL/commands" "$CL/agents" "$CL/skills/s" "$CL/hooks" "$CL/sta
 as_user sh -c "cd '$CL' && echo '{\"e2e\":1}' > settings.json && echo memo > CLAUDE.md &&
 	echo cmd > commands/c.md && echo skill > skills/s/SKILL.md && echo 'SECRET-CRED' > .credentials.json &&
 	echo other > statsig/s && echo hook > hooks/h.sh && chmod 755 hooks/h.sh &&
-	ln -s ../.credentials.json commands/leak.md && ln -s /etc agents/out"
+	ln -s ../.credentials.json commands/leak.md && ln -s /etc agents/out &&
+	ln .credentials.json commands/notes.md"
 ltd run -- sh -c 'cd ~/.claude && find . | sort; grep -rs SECRET-CRED ~ /tmp /run; echo done'
 expect_rc "strict tier runs" 0
 for f in ./settings.json ./CLAUDE.md ./commands/c.md ./skills/s/SKILL.md ./hooks/h.sh; do
@@ -29,6 +30,7 @@ done
 expect_no_out "strict tier: .credentials.json never appears" "credentials|SECRET-CRED"
 expect_no_out "strict tier: files outside the allowlist stay out" "statsig"
 expect_no_out "strict tier: links in the copied tree are not followed" "leak\.md|/out"
+expect_no_out "strict tier: a hard link to the login is not copied" "notes\.md"
 ltd run -- sh -c 'test -x ~/.claude/hooks/h.sh && echo exec-kept'
 expect_out "a copied hook keeps its mode" "^exec-kept\$"
 

@@ -121,6 +121,23 @@ Test(policy, file_errors_name_file_and_line)
 	ltd_opts_free(&l);
 }
 
+/* From the review: "bind ~/.bashrc /tmp/b\r# harmless" shows as the comment
+ * alone on a terminal. */
+Test(policy, control_bytes_are_refused)
+{
+	cr_assert_lt(parse_text("hostname a\nbind /a /b\r# harmless\n", 0), 0);
+	cr_assert(strstr(err.msg, "F:2") && strstr(err.msg, "0x0d"), "%s",
+		  err.msg);
+	cr_assert_lt(parse_text("hostname \x1b[8ma\n", 0), 0);
+	cr_assert(strstr(err.msg, "0x1b"), "%s", err.msg);
+	cr_assert_lt(parse_text("hostname \xc2\x9b" "8ma\n", 0), 0);
+	cr_assert_eq(parse_text("setenv X \"caf\xc3\xa9\"\tok\n", 0), -EINVAL,
+		     "a tab is fine but 'ok' is a third word");
+	cr_assert_eq(parse_text("setenv X \"caf\xc3\xa9\"\n", 0), 0, "%s",
+		     err.msg);
+	ltd_opts_free(&l);
+}
+
 Test(policy, apply_errors_name_file_and_line)
 {
 	char path[192];
@@ -248,6 +265,15 @@ Test(policy, project_policy_cannot_loosen_the_cage)
 	cr_assert(strstr(err.msg, "not allowed in a project"), "%s", err.msg);
 	put(pol, "trusted\n");
 	cr_assert_lt(ltd_policy_allow(&in, devnull, &err), 0);
+	/* Host paths, secrets and sockets: only from the user. */
+	put(pol, "ro-bind /etc /x\n");
+	cr_assert_lt(ltd_policy_allow(&in, devnull, &err), 0);
+	put(pol, "bind /home/u/.bashrc /tmp/b\n");
+	cr_assert_lt(ltd_policy_allow(&in, devnull, &err), 0);
+	put(pol, "secret npm=/home/u/.npmrc\n");
+	cr_assert_lt(ltd_policy_allow(&in, devnull, &err), 0);
+	put(pol, "ssh-agent\n");
+	cr_assert_lt(ltd_policy_allow(&in, devnull, &err), 0);
 	fclose(devnull);
 }
 
@@ -366,6 +392,13 @@ Test(policy, gate_implicit_waiver_is_narrow)
 	cr_assert_eq(ltd_policy_gate(&p, "--ssh-agent", "/run/docker.sock",
 				     LTD_UNSAFE_BIND_SESSION, &err),
 		     -EPERM);
+	/* Rootless Docker lives under /run/user too: root-equivalent for
+	 * the user's containers, never implied by --ssh-agent. */
+	cr_assert_eq(ltd_policy_gate(&p, "--ssh-agent",
+				     "/run/user/4242/docker.sock",
+				     LTD_UNSAFE_BIND_SESSION, &err),
+		     -EPERM);
+	cr_assert(strstr(err.msg, "--unsafe-bind-docker"), "%s", err.msg);
 }
 
 Test(policy, host_network_is_gated)
