@@ -149,6 +149,9 @@ struct ltd_policy {
 
 	struct ltd_copy *copies; /* derived from the tier */
 	size_t n_copies;
+	/* --rootfs: a pinned root filesystem (NAME or sha256:DIGEST) instead
+	 * of the host's /usr; NULL for the host's. */
+	char *rootfs;
 
 	struct ltd_identity id;
 	char *host_home; /* real path of the home directory, NULL if none */
