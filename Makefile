@@ -6,6 +6,8 @@
 #   make bench-egress   throughput and start-up through pasta + the firewall
 #   make bench-dns  DNS lookup latency through the filter
 #   make fuzz       the DNS query path under libFuzzer, 25 s
+#   make check-build  build a Debian rootfs twice with mmdebstrap (downloads
+#                   packages; not part of `make check`)
 
 CC	?= cc
 # The runtime links libcap, libmnl + libnftnl for the egress firewall,
@@ -14,23 +16,32 @@ CC	?= cc
 # libseccomp is used at build time (the filter is compiled into the binary,
 # see seccomp/gen.c) and by the tests.
 PKGS	:= libcap libmnl libnftnl libcrypto ldns jansson
+# ltd-rootfs also links libarchive (image layers); libcrypto hashes the
+# pinned rootfs manifests and files, jansson reads the image JSON.
+ROOTFS_PKGS := libarchive
 CFLAGS	?= -O2 -g
 CFLAGS	+= -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter \
 	   -Wformat=2 -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	   -fstack-protector-strong -D_FORTIFY_SOURCE=2 -fPIE -D_GNU_SOURCE -I.
-CFLAGS	+= $(shell pkg-config --cflags $(PKGS) libseccomp)
+CFLAGS	+= $(shell pkg-config --cflags $(PKGS) $(ROOTFS_PKGS) libseccomp)
 LDFLAGS	+= -pie -Wl,-z,relro,-z,now -Wl,--as-needed
 LDLIBS	+= $(shell pkg-config --libs $(PKGS))
 SECCOMP_LIBS := $(shell pkg-config --libs libseccomp)
+ROOTFS_LIBS := $(shell pkg-config --libs $(ROOTFS_PKGS))
 
 B	:= build
-LIB_SRC	:= $(filter-out runtime/main.c seccomp/gen.c,$(wildcard runtime/*.c policy/*.c seccomp/*.c netfilter/*.c))
+# The store and manifest code is shared: the runtime checks an entry
+# before it runs it; the rest of rootfs-tools/ is ltd-rootfs's alone.
+STORE_SRC := rootfs-tools/store.c rootfs-tools/manifest.c
+LIB_SRC	:= $(filter-out runtime/main.c seccomp/gen.c,$(wildcard runtime/*.c policy/*.c seccomp/*.c netfilter/*.c)) $(STORE_SRC)
 LIB_OBJ	:= $(LIB_SRC:%.c=$(B)/%.o) $(B)/gen/seccomp_blobs.o
+ROOTFS_SRC := $(filter-out rootfs-tools/main.c $(STORE_SRC),$(wildcard rootfs-tools/*.c))
+ROOTFS_OBJ := $(ROOTFS_SRC:%.c=$(B)/%.o)
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_OBJ := $(UNIT_SRC:%.c=$(B)/%.o)
 
-.PHONY: all check check-unit check-e2e bench bench-seccomp bench-egress bench-dns fuzz format clean
-all: $(B)/ltd-native $(B)/probe
+.PHONY: all check check-unit check-e2e check-build bench bench-seccomp bench-egress bench-dns fuzz format clean
+all: $(B)/ltd-native $(B)/ltd-rootfs $(B)/probe
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -53,20 +64,26 @@ $(B)/libltd.a: $(LIB_OBJ)
 $(B)/ltd-native: $(B)/runtime/main.o $(B)/libltd.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+$(B)/librootfs.a: $(ROOTFS_OBJ)
+	$(AR) rcs $@ $^
+
+$(B)/ltd-rootfs: $(B)/rootfs-tools/main.o $(B)/librootfs.a $(B)/libltd.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(ROOTFS_LIBS) $(LDLIBS)
+
 # The probe runs inside the cage and reports what it sees.
 $(B)/probe: tests/e2e/probe.c tests/common/syscall_cases.h
 	@mkdir -p $(B)
 	$(CC) $(CFLAGS) -o $@ $< $(LDFLAGS)
 
-$(B)/unit-tests: $(UNIT_OBJ) $(B)/libltd.a
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(SECCOMP_LIBS) -lcriterion
+$(B)/unit-tests: $(UNIT_OBJ) $(B)/librootfs.a $(B)/libltd.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(ROOTFS_LIBS) $(LDLIBS) $(SECCOMP_LIBS) -lcriterion
 
 check: check-unit check-e2e
 
 check-unit: $(B)/unit-tests
 	$(B)/unit-tests --jobs 2
 
-check-e2e: $(B)/ltd-native $(B)/probe
+check-e2e: $(B)/ltd-native $(B)/ltd-rootfs $(B)/probe
 	bash tests/e2e/run.sh $(B)
 
 # The query path under libFuzzer (clang, ASan + UBSan), for a bounded time:
@@ -85,6 +102,10 @@ fuzz: $(B)/fuzz-dns-query
 	@mkdir -p $(B)/fuzz-corpus
 	$(B)/fuzz-dns-query -max_total_time=$(FUZZ_SECONDS) -max_len=1024 \
 		-print_final_stats=1 $(B)/fuzz-corpus fuzz/seeds
+
+# Downloads Debian packages: run by hand, never by CI.
+check-build: $(B)/ltd-rootfs
+	bash tests/build/test_build.sh $(B)
 
 bench: $(B)/ltd-native
 	bash bench/startup.sh $(B)/ltd-native
@@ -114,5 +135,5 @@ format:
 clean:
 	rm -rf $(B)
 
--include $(LIB_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(B)/runtime/main.d $(B)/seccomp/gen.d \
-	$(B)/bench/export_bpf.d
+-include $(LIB_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(ROOTFS_OBJ:.o=.d) $(B)/runtime/main.d $(B)/seccomp/gen.d \
+	$(B)/bench/export_bpf.d $(B)/rootfs-tools/main.d

@@ -7,6 +7,8 @@
  */
 #include "policy/option.h"
 
+#include "rootfs-tools/store.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -276,6 +278,21 @@ static int opt_quiet(struct ltd_policy *p, const struct ltd_option *opt,
 	return 0;
 }
 
+static int opt_rootfs(struct ltd_policy *p, const struct ltd_option *opt,
+		      char **args, struct ltd_err *err)
+{
+	char hex[LTD_HEX_LEN + 1];
+	int ret = ltd_ref_parse(args[0], hex, err);
+
+	if (ret < 0) {
+		char msg[LTD_ERR_MSG_MAX];
+
+		memcpy(msg, err->msg, sizeof(msg));
+		return ltd_err_set(err, -ret, "--%s: %s", opt->name, msg);
+	}
+	return set_str(&p->rootfs, args[0], err);
+}
+
 static int opt_writable_git(struct ltd_policy *p,
 			    const struct ltd_option *opt, char **args,
 			    struct ltd_err *err)
@@ -504,6 +521,10 @@ static const struct ltd_option options[] = {
 	  LTD_OPT_LIST | LTD_OPT_NOT_PROJECT, "mounts" },
 	{ "tmpfs", 1, "DST", "mount a fresh tmpfs at DST", opt_tmpfs,
 	  LTD_OPT_LIST, "mounts" },
+	{ "rootfs", 1, "NAME|sha256:DIGEST",
+	  "a pinned root filesystem from `ltd-rootfs` (checked against its "
+	  "pin first) instead of the host's /usr",
+	  opt_rootfs },
 	{ "setenv", 2, "VAR VALUE", "set VAR in the command's environment",
 	  opt_setenv, LTD_OPT_LIST, "env" },
 	{ "unsetenv", 1, "VAR", "remove VAR from the command's environment",

@@ -65,6 +65,7 @@ void ltd_policy_free(struct ltd_policy *p)
 	free(p->project);
 	free(p->chdir);
 	free(p->hostname);
+	free(p->rootfs);
 	free(p->id.user);
 	free(p->id.group);
 	free(p->id.home);

@@ -150,6 +150,9 @@ struct ltd_policy {
 
 	struct ltd_copy *copies; /* derived from the tier */
 	size_t n_copies;
+	/* --rootfs: a pinned root filesystem (NAME or sha256:DIGEST) instead
+	 * of the host's /usr; NULL for the host's. */
+	char *rootfs;
 
 	/* Resources (--memory, --cpus, --pids-limit): the whole cage's. */
 	uint64_t memory_bytes;

@@ -182,12 +182,85 @@ static char *hosts_content(const char *hostname, bool host_names)
 	return s;
 }
 
+/* The image's top-level entries that the cage makes itself. */
+static bool pinned_skips_top(const char *name)
+{
+	static const char *const own[] = { "dev", "proc", "sys", "tmp",
+					   "home", "etc" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(own); i++)
+		if (strcmp(name, own[i]) == 0)
+			return true;
+	return false;
+}
+
+/* Generated over the image's (plan_generated_etc). */
+static bool pinned_skips_etc(const char *name)
+{
+	static const char *const gen[] = { "passwd", "group", "hosts",
+					   "hostname", "resolv.conf" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(gen); i++)
+		if (strcmp(name, gen[i]) == 0)
+			return true;
+	return false;
+}
+
+static int plan_pinned_ent(struct ltd_plan *plan, const char *tree,
+			   const char *dir, const struct ltd_pinned_ent *e,
+			   struct ltd_err *err)
+{
+	char dst[4096], src[8192];
+	struct ltd_plan_entry *pe;
+
+	snprintf(dst, sizeof(dst), "%s/%s", dir, e->name);
+	snprintf(src, sizeof(src), "%s%s", tree, dst);
+	if (e->type == 'l')
+		return add(plan, LTD_OP_SYMLINK, e->target, dst, "--rootfs",
+			   err);
+	if (e->data) {
+		if (add_copy(plan, dst, e->data, e->len, err) < 0)
+			return -ENOMEM;
+		pe = &plan->e[plan->n - 1];
+		pe->why = "--rootfs";
+		pe->mode = e->mode;
+		return 0;
+	}
+	return add(plan, LTD_OP_BIND_RO, src, dst, "--rootfs", err);
+}
+
+/*
+ * A pinned root: the root stays a fresh tmpfs of ours, and the image's
+ * top-level directories are bound into it read-only, its links recreated;
+ * its /etc is a directory of that tmpfs holding the image's entries
+ * (small files copied, the rest bound), so that the generated files can
+ * sit beside them.  The image's /dev, /proc, /sys, /tmp and /home are the
+ * cage's own.
+ */
+static int plan_pinned(struct ltd_plan *plan, const struct ltd_pinned *pin,
+		       struct ltd_err *err)
+{
+	int ret = 0;
+
+	for (size_t i = 0; !ret && i < pin->n_top; i++)
+		if (!pinned_skips_top(pin->top[i].name))
+			ret = plan_pinned_ent(plan, pin->tree, "",
+					      &pin->top[i], err);
+	for (size_t i = 0; !ret && i < pin->n_etc; i++)
+		if (!pinned_skips_etc(pin->etc[i].name))
+			ret = plan_pinned_ent(plan, pin->tree, "/etc",
+					      &pin->etc[i], err);
+	return ret;
+}
+
 static int plan_rootfs(struct ltd_plan *plan, const struct ltd_hostfs *h,
 		       struct ltd_err *err)
 {
 	char path[64];
 	int ret;
 
+	if (h->pinned)
+		return plan_pinned(plan, h->pinned, err);
 	ret = add(plan, LTD_OP_BIND_RO, "/usr", "/usr", "rootfs", err);
 	for (size_t i = 0; ret == 0 && i < h->n_top; i++) {
 		snprintf(path, sizeof(path), "/%s", h->top[i].name);

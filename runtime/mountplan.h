@@ -60,6 +60,22 @@ struct ltd_plan {
 	size_t n;
 };
 
+/* A pinned root filesystem's top level and /etc, from its manifest. */
+struct ltd_pinned_ent {
+	char type;    /* 'd', 'f' or 'l' */
+	char *name;   /* "usr", "os-release" */
+	char *target; /* 'l' */
+	char *data;   /* 'f' in /etc, small: copied (len bytes); else bound */
+	size_t len;
+	mode_t mode;
+};
+
+struct ltd_pinned {
+	char *tree; /* real path of the entry's tree in the store */
+	struct ltd_pinned_ent *top, *etc;
+	size_t n_top, n_etc;
+};
+
 /* What the host's root looks like, gathered by ltd_hostfs_probe(). */
 #define LTD_HOSTFS_MAX 32
 struct ltd_hostfs {
@@ -80,6 +96,8 @@ struct ltd_hostfs {
 	size_t n_etc;
 	/* the host's resolver configuration, for --network host only */
 	char resolv_conf[2048];
+	/* --rootfs: the root comes from this store entry instead. */
+	const struct ltd_pinned *pinned;
 };
 
 /* Copy files up to this size; bind bigger ones (a bind costs ~10 us, a

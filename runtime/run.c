@@ -35,6 +35,7 @@
 #include "runtime/landlock.h"
 #include "runtime/limits.h"
 #include "runtime/mountplan.h"
+#include "runtime/rootfs.h"
 #include "runtime/signals.h"
 #include "runtime/state.h"
 #include "seccomp/seccomp.h"
@@ -438,7 +439,8 @@ static int prepare(struct ltd_policy *p, struct ltd_plan *plan,
 		   struct ltd_limits_plan *limits, char ***envp,
 		   struct ltd_err *err)
 {
-	struct ltd_hostfs host;
+	struct ltd_hostfs host = { 0 };
+	struct ltd_pinned pinned = { 0 };
 	int ret;
 
 	ret = ltd_policy_validate(p, err);
@@ -457,10 +459,15 @@ static int prepare(struct ltd_policy *p, struct ltd_plan *plan,
 		ret = prepare_dns(p, dns, err);
 	if (!ret)
 		ret = ltd_hostfs_probe(&host, err);
-	if (!ret) {
-		ret = ltd_plan_build(p, &host, plan, err);
-		ltd_hostfs_free(&host);
+	/* A pinned rootfs replaces what the host's root would give. */
+	if (!ret && p->rootfs) {
+		host.pinned = &pinned;
+		ret = ltd_rootfs_load(p, &pinned, err);
 	}
+	if (!ret)
+		ret = ltd_plan_build(p, &host, plan, err);
+	ltd_hostfs_free(&host);
+	ltd_pinned_free(&pinned);
 	if (!ret)
 		ret = ltd_plan_check_host(plan, err);
 	if (!ret) {

@@ -16,7 +16,9 @@ e2e_setup() {
 	STAGE=$(mktemp -d /tmp/ltd-e2e.XXXXXX)
 	chmod 755 "$STAGE"
 	install -m 755 "$build/ltd-native" "$build/probe" "$STAGE/"
+	[ -x "$build/ltd-rootfs" ] && install -m 755 "$build/ltd-rootfs" "$STAGE/"
 	LTD=$STAGE/ltd-native
+	RFS=$STAGE/ltd-rootfs
 	PROBE=$STAGE/probe
 	if [ "$(id -u)" = 0 ]; then
 		id "$E2E_USER" >/dev/null 2>&1 ||

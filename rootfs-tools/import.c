@@ -1,0 +1,417 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Import and build: unpack layers into a staging tree under the store's
+ * tmp/, seal it, and move it into entries/ under its digest; then pin it.
+ */
+#include "rootfs-tools/rootfs.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "rootfs-tools/image.h"
+#include "rootfs-tools/tree.h"
+#include "rootfs-tools/unpack.h"
+#include "runtime/cleanup.h"
+
+struct stage {
+	const char *store;
+	char *dir; /* store/tmp/stage.XXXXXX */
+	int dirfd;
+	struct ltd_unpack u;
+};
+
+/* mkdir -p, private to the user from the store down. */
+static int mkdirs(const char *path, struct ltd_err *err)
+{
+	char buf[4096];
+
+	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
+		return ltd_err_set(err, ENAMETOOLONG, "%s: too long", path);
+	for (char *p = buf + 1;; p++) {
+		if (*p == '/' || *p == '\0') {
+			char c = *p;
+
+			*p = '\0';
+			if (mkdir(buf, 0700) < 0 && errno != EEXIST)
+				return ltd_err_sys(err, "create %s", buf);
+			*p = c;
+			if (!c)
+				return 0;
+		}
+	}
+}
+
+static int stage_new(const char *store, struct stage *s, struct ltd_err *err)
+{
+	static const char *const sub[] = {"entries", "pins", "tmp"};
+	char path[4096];
+	int ret;
+
+	*s = (struct stage){.store = store, .dirfd = -1, .u.root = -1};
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(path, sizeof(path), "%s/%s", store, sub[i]);
+		ret = mkdirs(path, err);
+		if (ret < 0)
+			return ret;
+	}
+	if (asprintf(&s->dir, "%s/tmp/stage.XXXXXX", store) < 0)
+		return ltd_err_set(err, ENOMEM, "out of memory");
+	if (!mkdtemp(s->dir)) {
+		free(s->dir);
+		s->dir = NULL;
+		return ltd_err_sys(err, "create a staging directory in %s/tmp",
+				   store);
+	}
+	s->dirfd = open(s->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (s->dirfd < 0 || mkdirat(s->dirfd, "tree", 0700) < 0)
+		return ltd_err_sys(err, "%s", s->dir);
+	s->u.root = openat(s->dirfd, "tree",
+			   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (s->u.root < 0)
+		return ltd_err_sys(err, "%s/tree", s->dir);
+	s->u.progress.tty = isatty(STDERR_FILENO);
+	return 0;
+}
+
+static void stage_discard(struct stage *s)
+{
+	ltd_closep(&s->u.root);
+	ltd_closep(&s->dirfd);
+	ltd_meta_free(&s->u.meta);
+	if (s->dir) {
+		char *slash = strrchr(s->dir, '/');
+		_cleanup_close_ int tmp = -1;
+
+		*slash = '\0';
+		tmp = open(s->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (tmp >= 0)
+			ltd_rm_tree(tmp, slash + 1);
+		free(s->dir);
+	}
+	*s = (struct stage){.dirfd = -1, .u.root = -1};
+}
+
+static int write_pin(const char *store, const char *name, const char *hex,
+		     struct ltd_err *err)
+{
+	char tmp[4096], path[4096];
+	FILE *f;
+
+	snprintf(tmp, sizeof(tmp), "%s/pins/.%s.tmp", store, name);
+	snprintf(path, sizeof(path), "%s/pins/%s", store, name);
+	f = fopen(tmp, "we");
+	if (!f)
+		return ltd_err_sys(err, "%s", tmp);
+	fprintf(f, "sha256:%s\n", hex);
+	if (fflush(f) != 0 || fsync(fileno(f)) < 0) {
+		fclose(f);
+		return ltd_err_sys(err, "%s", tmp);
+	}
+	fclose(f);
+	if (rename(tmp, path) < 0)
+		return ltd_err_sys(err, "%s", path);
+	return 0;
+}
+
+/*
+ * Seal the staged tree, write its manifest (read-only from birth), and
+ * move it to entries/HEX, unless that entry exists already (the same
+ * content imported before); then pin @name to it.
+ */
+static int stage_commit(struct stage *s, const char *name,
+			char hex[LTD_HEX_LEN + 1], struct ltd_err *err)
+{
+	_cleanup_free_ char *buf = NULL;
+	_cleanup_close_ int fd = -1;
+	char entry[4096];
+	size_t len = 0;
+	struct stat st;
+	FILE *mf = open_memstream(&buf, &len);
+	int ret;
+
+	if (!mf)
+		return ltd_err_set(err, ENOMEM, "out of memory");
+	s->u.progress.what = "hashing";
+	s->u.progress.total = 0;
+	ret = ltd_tree_seal(s->u.root, &s->u.meta, mf, &s->u.progress, err);
+	if (fclose(mf) != 0 && ret == 0)
+		ret = ltd_err_set(err, ENOMEM, "out of memory");
+	if (ret < 0)
+		return ret;
+	ltd_hash_buf(buf, len, hex);
+	/* After every chmod of the tree: the manifest's ctime is the seal
+	 * that the run's fast check compares against. */
+	fd = openat(s->dirfd, "manifest",
+		    O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0444);
+	if (fd < 0 || write(fd, buf, len) != (ssize_t)len || fsync(fd) < 0)
+		return ltd_err_sys(err, "%s/manifest", s->dir);
+	snprintf(entry, sizeof(entry), "%s/entries/%s", s->store, hex);
+	if (lstat(entry, &st) < 0) {
+		if (rename(s->dir, entry) < 0)
+			return ltd_err_sys(err, "move the entry to %s", entry);
+		/* Renamed: nothing left to discard. */
+		free(s->dir);
+		s->dir = NULL;
+		if (chmod(entry, 0555) < 0)
+			return ltd_err_sys(err, "%s", entry);
+	}
+	return write_pin(s->store, name, hex, err);
+}
+
+/* An image archive: its files into @s's image/ directory, then as a
+ * layout.  Links stay inside (they are only ever opened in-root). */
+static int unpack_archive(const char *path, struct stage *s, int *imgfd,
+			  struct ltd_err *err)
+{
+	struct archive *a = archive_read_new();
+	struct archive_entry *ae;
+	char rel[4096];
+	int r, ret = 0;
+
+	if (mkdirat(s->dirfd, "image", 0700) < 0)
+		return ltd_err_sys(err, "%s/image", s->dir);
+	*imgfd = openat(s->dirfd, "image", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (*imgfd < 0 || !a) {
+		archive_read_free(a);
+		return ltd_err_sys(err, "%s/image", s->dir);
+	}
+	archive_read_support_filter_all(a);
+	archive_read_support_format_tar(a);
+	if (archive_read_open_filename(a, path, 1 << 16) != ARCHIVE_OK) {
+		ret = ltd_err_set(err, EINVAL, "%s: %s", path,
+				  archive_error_string(a));
+		archive_read_free(a);
+		return ret;
+	}
+	while (ret == 0 &&
+	       (r = archive_read_next_header(a, &ae)) == ARCHIVE_OK) {
+		mode_t type = archive_entry_filetype(ae);
+		_cleanup_close_ int fd = -1;
+		char *slash;
+
+		if (ltd_tar_path_clean(archive_entry_pathname(ae), rel,
+				       sizeof(rel)) < 0) {
+			ret = ltd_err_set(err, EINVAL,
+					  "%s: entry '%s' leads out; refused",
+					  path, archive_entry_pathname(ae));
+			break;
+		}
+		if (!rel[0] || type == AE_IFDIR)
+			continue; /* made as files need them */
+		slash = strrchr(rel, '/');
+		if (slash) {
+			char dir[4096];
+
+			snprintf(dir, sizeof(dir), "%s/image/%.*s", s->dir,
+				 (int)(slash - rel), rel);
+			ret = mkdirs(dir, err);
+			if (ret < 0)
+				break;
+		}
+		/* Parents are real directories made just now, or links
+		 * made by the archive: go through them only in-root. */
+		if (type == AE_IFLNK) {
+			char parent[4096];
+			_cleanup_close_ int pfd = -1;
+
+			snprintf(parent, sizeof(parent), "%.*s",
+				 slash ? (int)(slash - rel) : 1,
+				 slash ? rel : ".");
+			pfd = ltd_open_in(*imgfd, parent, O_PATH | O_DIRECTORY);
+			if (pfd < 0 ||
+			    symlinkat(archive_entry_symlink(ae) ?: "", pfd,
+				      slash ? slash + 1 : rel) < 0)
+				ret = ltd_err_sys(err, "%s: '%s'", path, rel);
+			continue;
+		}
+		if (type != AE_IFREG)
+			continue;
+		fd = ltd_open_in(*imgfd, rel, O_WRONLY | O_CREAT | O_EXCL);
+		if (fd < 0) {
+			ret = ltd_err_sys(err, "%s: '%s'", path, rel);
+			break;
+		}
+		if (archive_read_data_into_fd(a, fd) != ARCHIVE_OK)
+			ret = ltd_err_set(err, EIO, "%s: '%s': %s", path, rel,
+					  archive_error_string(a));
+	}
+	if (ret == 0 && r != ARCHIVE_EOF)
+		ret = ltd_err_set(err, EIO, "%s: %s", path,
+				  archive_error_string(a));
+	archive_read_free(a);
+	return ret;
+}
+
+static int import_layers(struct stage *s, int imgfd, struct ltd_err *err)
+{
+	struct ltd_image img;
+	char found[LTD_HEX_LEN + 1], what[64];
+	int ret = ltd_image_read(imgfd, &img, err);
+
+	for (size_t i = 0; ret == 0 && i < img.n; i++) {
+		_cleanup_close_ int fd =
+			ltd_open_in(imgfd, img.l[i].path, O_RDONLY);
+
+		if (fd < 0) {
+			ret = ltd_err_sys(err, "layer %zu: %s", i + 1,
+					  img.l[i].path);
+			break;
+		}
+		snprintf(what, sizeof(what), "layer %zu/%zu", i + 1, img.n);
+		s->u.layer = (unsigned)i + 1;
+		s->u.progress.what = what;
+		s->u.progress.total = img.l[i].size;
+		ret = ltd_unpack_layer(&s->u, fd, img.l[i].hex, img.l[i].size,
+				       found, err);
+		if (ret < 0) {
+			char msg[LTD_ERR_MSG_MAX];
+
+			memcpy(msg, err->msg, sizeof(msg));
+			ltd_err_set(err, -ret, "layer %zu (%s): %s", i + 1,
+				    img.l[i].path, msg);
+		}
+	}
+	ltd_image_free(&img);
+	return ret;
+}
+
+static int check_name(const char *name, struct ltd_err *err)
+{
+	if (!ltd_pin_name_ok(name))
+		return ltd_err_set(err, EINVAL,
+				   "'%s' is not a valid rootfs name (letters, "
+				   "digits, '.', '_', '-'; at most 128)",
+				   name);
+	return 0;
+}
+
+static void report(const char *name, const char *hex, const struct stage *s)
+{
+	printf("%s sha256:%s\n", name, hex);
+	if (s->u.dropped)
+		fprintf(stderr,
+			"ltd-rootfs: %llu device nodes, FIFOs or sockets "
+			"dropped (the cage's /dev is its own)\n",
+			(unsigned long long)s->u.dropped);
+}
+
+int ltd_rootfs_import(const char *store, const char *name, const char *image,
+		      struct ltd_err *err)
+{
+	struct stage s;
+	_cleanup_close_ int imgfd = -1;
+	char hex[LTD_HEX_LEN + 1];
+	struct stat st;
+	int ret;
+
+	ret = check_name(name, err);
+	if (ret < 0)
+		return ret;
+	if (stat(image, &st) < 0)
+		return ltd_err_sys(err, "%s", image);
+	ret = stage_new(store, &s, err);
+	if (ret == 0 && S_ISDIR(st.st_mode)) {
+		imgfd = open(image, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (imgfd < 0)
+			ret = ltd_err_sys(err, "%s", image);
+	} else if (ret == 0) {
+		ret = unpack_archive(image, &s, &imgfd, err);
+	}
+	if (ret == 0)
+		ret = import_layers(&s, imgfd, err);
+	if (ret == 0)
+		ret = stage_commit(&s, name, hex, err);
+	if (ret == 0)
+		report(name, hex, &s);
+	stage_discard(&s);
+	return ret;
+}
+
+/* mmdebstrap in its unshare mode writes the tree as a tar to our pipe. */
+static pid_t spawn_mmdebstrap(const struct ltd_build_opts *o, int out,
+			      bool quiet, struct ltd_err *err)
+{
+	char include[4096];
+	const char *argv[16];
+	size_t n = 0;
+	pid_t pid;
+
+	argv[n++] = "mmdebstrap";
+	argv[n++] = "--mode=unshare";
+	argv[n++] = "--variant=minbase";
+	argv[n++] = "--format=tar";
+	if (quiet)
+		argv[n++] = "--quiet";
+	if (o->packages && o->packages[0]) {
+		snprintf(include, sizeof(include), "--include=%s", o->packages);
+		argv[n++] = include;
+	}
+	argv[n++] = o->suite;
+	argv[n++] = "-";
+	if (o->mirror)
+		argv[n++] = o->mirror;
+	argv[n] = NULL;
+	pid = fork();
+	if (pid < 0)
+		return ltd_err_sys(err, "fork");
+	if (pid == 0) {
+		dup2(out, STDOUT_FILENO);
+		/* The same inputs give the same tree: fixed timestamps. */
+		setenv("SOURCE_DATE_EPOCH", o->epoch, 1);
+		execvp(argv[0], (char *const *)argv);
+		fprintf(stderr,
+			"ltd-rootfs: cannot run mmdebstrap: %s (apt-get "
+			"install mmdebstrap uidmap)\n",
+			strerror(errno));
+		_exit(127);
+	}
+	return pid;
+}
+
+int ltd_rootfs_build(const char *store, const char *name,
+		     const struct ltd_build_opts *o, struct ltd_err *err)
+{
+	char hex[LTD_HEX_LEN + 1];
+	int pipefd[2] = {-1, -1}, status = 0;
+	struct stage s;
+	pid_t pid = -1;
+	int ret;
+
+	ret = check_name(name, err);
+	if (ret == 0)
+		ret = stage_new(store, &s, err);
+	else
+		return ret;
+	if (ret == 0 && pipe2(pipefd, O_CLOEXEC) < 0)
+		ret = ltd_err_sys(err, "pipe");
+	if (ret == 0) {
+		pid = spawn_mmdebstrap(o, pipefd[1], !s.u.progress.tty, err);
+		ret = pid < 0 ? pid : 0;
+	}
+	ltd_closep(&pipefd[1]);
+	if (ret == 0) {
+		s.u.layer = 1;
+		s.u.progress.what = "mmdebstrap";
+		ret = ltd_unpack_layer(&s.u, pipefd[0], NULL, 0, hex, err);
+	}
+	ltd_closep(&pipefd[0]);
+	if (pid > 0 && waitpid(pid, &status, 0) == pid && ret == 0 &&
+	    !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
+		ret = ltd_err_set(err, EIO, "mmdebstrap failed (status %d)",
+				  WIFEXITED(status) ? WEXITSTATUS(status)
+						    : 128 + WTERMSIG(status));
+	if (ret == 0)
+		ret = stage_commit(&s, name, hex, err);
+	if (ret == 0)
+		report(name, hex, &s);
+	stage_discard(&s);
+	return ret;
+}

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* list, verify, rm. */
+#include "rootfs-tools/rootfs.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rootfs-tools/tree.h"
+#include "rootfs-tools/unpack.h"
+#include "runtime/cleanup.h"
+
+static int cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted names in @dir (none if it does not exist), hidden ones skipped. */
+static int names_in(const char *dir, char ***out, size_t *n,
+		    struct ltd_err *err)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	*out = NULL;
+	*n = 0;
+	if (!d)
+		return errno == ENOENT ? 0 : ltd_err_sys(err, "%s", dir);
+	while ((de = readdir(d))) {
+		char **g;
+
+		if (de->d_name[0] == '.')
+			continue;
+		g = realloc(*out, (*n + 1) * sizeof(*g));
+		if (!g || !(g[*n] = strdup(de->d_name))) {
+			*out = g ? g : *out;
+			closedir(d);
+			return ltd_err_set(err, ENOMEM, "out of memory");
+		}
+		*out = g;
+		(*n)++;
+	}
+	closedir(d);
+	qsort(*out, *n, sizeof(**out), cmp);
+	return 0;
+}
+
+static void free_names(char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+int ltd_rootfs_list(const char *store, struct ltd_err *err)
+{
+	char **pins = NULL, **entries = NULL, dir[4096];
+	char hex[LTD_HEX_LEN + 1];
+	size_t np = 0, ne = 0;
+	int ret;
+
+	snprintf(dir, sizeof(dir), "%s/pins", store);
+	ret = names_in(dir, &pins, &np, err);
+	snprintf(dir, sizeof(dir), "%s/entries", store);
+	if (ret == 0)
+		ret = names_in(dir, &entries, &ne, err);
+	for (size_t i = 0; ret == 0 && i < np; i++) {
+		struct ltd_err e = {0};
+		struct stat st;
+		char path[4096];
+
+		if (ltd_store_resolve(store, pins[i], hex, &e) < 0) {
+			printf("%s\t(unreadable pin: %s)\n", pins[i], e.msg);
+			continue;
+		}
+		snprintf(path, sizeof(path), "%s/entries/%s", store, hex);
+		printf("%s\tsha256:%s%s\n", pins[i], hex,
+		       stat(path, &st) < 0 ? "\t(entry missing)" : "");
+	}
+	/* Entries no pin records: reachable as sha256:DIGEST only. */
+	for (size_t i = 0; ret == 0 && i < ne; i++) {
+		bool pinned = false;
+
+		for (size_t j = 0; j < np && !pinned; j++)
+			pinned = ltd_store_resolve(store, pins[j], hex,
+						   &(struct ltd_err){0}) == 0 &&
+				 strcmp(hex, entries[i]) == 0;
+		if (!pinned)
+			printf("-\tsha256:%s\n", entries[i]);
+	}
+	free_names(pins, np);
+	free_names(entries, ne);
+	return ret;
+}
+
+int ltd_rootfs_verify(const char *store, const char *ref, struct ltd_err *err)
+{
+	struct ltd_store_entry e;
+	struct ltd_progress progress = {.tty = isatty(STDERR_FILENO),
+					.what = "verifying"};
+	char hex[LTD_HEX_LEN + 1];
+	_cleanup_close_ int tree = -1;
+	int ret;
+
+	ret = ltd_store_resolve(store, ref, hex, err);
+	if (ret == 0)
+		ret = ltd_store_open(store, ref, hex, &e, err);
+	if (ret < 0)
+		return ret;
+	tree = open(e.tree, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (tree < 0)
+		ret = ltd_err_sys(err, "%s", e.tree);
+	else
+		ret = ltd_tree_verify(tree, &e.mf, &progress, err);
+	if (ret < 0) {
+		char msg[LTD_ERR_MSG_MAX];
+
+		memcpy(msg, err->msg, sizeof(msg));
+		ltd_err_set(err, -ret, "rootfs '%s' (sha256:%s): %s", ref, hex,
+			    msg);
+	} else {
+		printf("%s sha256:%s: ok, %zu entries\n", ref, hex, e.mf.n);
+	}
+	ltd_store_entry_free(&e);
+	return ret;
+}
+
+int ltd_rootfs_rm(const char *store, const char *name, struct ltd_err *err)
+{
+	char hex[LTD_HEX_LEN + 1], other[LTD_HEX_LEN + 1], path[4096];
+	char **pins = NULL;
+	size_t np = 0;
+	bool used = false;
+	int ret;
+
+	ret = ltd_ref_parse(name, hex, err);
+	if (ret == 0)
+		ret = ltd_store_resolve(store, name, hex, err);
+	if (ret < 0)
+		return ret;
+	if (ret == 0 && strncmp(name, "sha256:", 7) != 0) {
+		snprintf(path, sizeof(path), "%s/pins/%s", store, name);
+		if (unlink(path) < 0)
+			return ltd_err_sys(err, "%s", path);
+		printf("removed pin %s\n", name);
+	}
+	/* The entry goes with its last pin. */
+	snprintf(path, sizeof(path), "%s/pins", store);
+	ret = names_in(path, &pins, &np, err);
+	for (size_t i = 0; ret == 0 && i < np && !used; i++)
+		used = ltd_store_resolve(store, pins[i], other,
+					 &(struct ltd_err){0}) == 0 &&
+		       strcmp(other, hex) == 0;
+	free_names(pins, np);
+	if (ret == 0 && used)
+		printf("kept entry sha256:%s: another pin records it\n", hex);
+	if (ret < 0 || used)
+		return ret;
+	snprintf(path, sizeof(path), "%s/entries", store);
+	{
+		_cleanup_close_ int fd =
+			open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+		if (fd >= 0 && (ret = ltd_rm_tree(fd, hex)) < 0) {
+			errno = -ret;
+			return ltd_err_sys(err, "remove %s/%s", path, hex);
+		}
+	}
+	printf("removed entry sha256:%s\n", hex);
+	return 0;
+}

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * --rootfs in the launcher: find the store entry the pin names, check it
+ * (the fast check: the manifest hashes to the pinned digest, and no file
+ * changed since it was sealed), and describe its top level and /etc for
+ * the mount plan.  Before clone: a missing or changed rootfs stops the run
+ * with the digests expected and found, and nothing runs.
+ */
+#ifndef LTD_RUNTIME_ROOTFS_H
+#define LTD_RUNTIME_ROOTFS_H
+
+#include "policy/policy.h"
+#include "runtime/mountplan.h"
+
+int ltd_rootfs_load(struct ltd_policy *p, struct ltd_pinned *pin,
+		    struct ltd_err *err);
+void ltd_pinned_free(struct ltd_pinned *pin);
+
+#endif

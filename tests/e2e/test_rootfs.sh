@@ -1,0 +1,126 @@
+# shellcheck shell=bash
+# Pinned root filesystems (issue 7): ltd-rootfs imports a two-layer image
+# the test builds from busybox-static, and ltd-native runs in it.
+
+# Everything in a store of the test's own.
+RFS_DATA=$(as_user mktemp -d "$U_HOME/e2e-rfs.XXXXXX")
+RFS_IMG=$(as_user mktemp -d "$U_HOME/e2e-img.XXXXXX")
+STORE=$RFS_DATA/ltd-native/rootfs
+
+# rfs ARGS...: ltd-rootfs as the test user; rfs_run ARGS...: ltd-native run.
+rfs() {
+	OUT=$(cd "$PROJ" && as_user env XDG_DATA_HOME="$RFS_DATA" "$RFS" "$@" 2>&1)
+	RC=$?
+}
+rfs_run() {
+	OUT=$(cd "$PROJ" && as_user env XDG_DATA_HOME="$RFS_DATA" "$LTD" run --network none "$@" 2>&1)
+	RC=$?
+}
+digest_of() { printf '%s\n' "$OUT" | sed -n 's/^[^ ]* sha256:\([0-9a-f]\{64\}\)$/\1/p'; }
+
+if ! as_user bash "$here/mkimage.sh" "$RFS_IMG" >/dev/null 2>"$RFS_IMG.err"; then
+	skip "pinned rootfs" "cannot build the test image: $(cat "$RFS_IMG.err")"
+	rm -f "$RFS_IMG.err"
+else
+rm -f "$RFS_IMG.err"
+
+# --- import -------------------------------------------------------------------
+rfs import bb "$RFS_IMG/oci"
+expect_rc "an OCI layout directory imports" 0
+D=$(digest_of)
+rfs import bb-again "$RFS_IMG/oci"
+[ -n "$D" ] && [ "$(digest_of)" = "$D" ] && pass "the same import twice gives the same digest" ||
+	fail "the same import twice gives the same digest" "$OUT"
+rfs import bb-tar "$RFS_IMG/oci.tar"
+[ "$(digest_of)" = "$D" ] && pass "an OCI archive gives the same digest" ||
+	fail "an OCI archive gives the same digest" "$OUT"
+rfs import bb-docker "$RFS_IMG/docker.tar"
+[ "$(digest_of)" = "$D" ] && pass "a docker save archive gives the same digest" ||
+	fail "a docker save archive gives the same digest" "$OUT"
+rfs import bb-plain "$RFS_IMG/oci-plain"
+[ "$(digest_of)" = "$D" ] && pass "the digest is the content's, not the blobs' (gzip or not)" ||
+	fail "the digest is the content's, not the blobs' (gzip or not)" "$OUT"
+rfs list
+expect_out "list shows the pin and its digest" "^bb[[:space:]]+sha256:$D\$"
+n=$(find "$STORE/entries" -mindepth 1 -maxdepth 1 | wc -l)
+[ "$n" = 1 ] && pass "one entry for one content" || fail "one entry for one content ($n)"
+perm=$(stat -c %a "$STORE/entries/$D/tree/bin/busybox" "$STORE/entries/$D/tree/bin")
+[ "$perm" = "$(printf '555\n555')" ] && pass "the stored tree is read-only on disk" ||
+	fail "the stored tree is read-only on disk" "$perm"
+
+# --- run ------------------------------------------------------------------------
+rfs_run --rootfs bb -- /bin/busybox sh -c 'echo in-image; ls /dir; cat /added.txt;
+	test -e /gone.txt && echo gone-is-there; cat /etc/os-release; grep "^$(id -un):" /etc/passwd;
+	echo x > /bin/new 2>/dev/null || echo bin-read-only; test -e /usr/bin/bash || echo no-host-usr'
+expect_rc "busybox sh runs in the pinned rootfs" 0
+expect_out "the command ran in the image" "^in-image\$"
+expect_out "an opaque whiteout hid the lower layer's directory content" "^c\$"
+expect_no_out "files of the opaque directory's lower layer are gone" "^(a|b)\$"
+expect_no_out "a file whiteout hid the lower layer's file" "gone-is-there"
+expect_out "the upper layer's file is there" "^added\$"
+expect_out "the image's /etc is there" "ltd test image"
+expect_out "/etc/passwd is generated over the image's" "^[^:]+:x:$U_UID:$U_GID:"
+expect_out "the rootfs is read-only" "^bin-read-only\$"
+expect_out "the host's /usr is not there" "^no-host-usr\$"
+rfs_run --rootfs "sha256:$D" -- /bin/busybox true
+expect_rc "--rootfs sha256:DIGEST runs" 0
+rfs_run --rootfs bb -- /bin/busybox sh -c 'id -u; grep -E "^(CapEff|NoNewPrivs)" /proc/self/status'
+expect_out "the invoking user's uid inside a pinned rootfs" "^$U_UID\$"
+expect_out "no capabilities inside a pinned rootfs" "^CapEff:[[:space:]]+0000000000000000\$"
+expect_out "no_new_privs inside a pinned rootfs" "^NoNewPrivs:[[:space:]]+1\$"
+
+# --- refusals -------------------------------------------------------------------
+rfs_run --rootfs no-such-pin -- /bin/busybox echo ran
+expect_rc "a missing pin stops the run" 125
+expect_no_out "nothing runs without the rootfs" "^ran\$"
+rfs_run --rootfs "sha256:$(printf '%064d' 0)" -- /bin/busybox echo ran
+expect_out "a missing entry names the digest expected" "expected sha256:0{64}, found no such entry"
+rfs_run --rootfs '../x' -- /bin/busybox echo ran
+expect_out "a bad rootfs reference is refused" "--rootfs: '../x' is neither"
+
+as_user cp -r "$RFS_IMG/oci" "$RFS_IMG/bad"
+blob=$(ls -S "$RFS_IMG/bad/blobs/sha256" | head -1)
+printf X | as_user dd of="$RFS_IMG/bad/blobs/sha256/$blob" bs=1 seek=4096 conv=notrunc 2>/dev/null
+
+rfs import bad "$RFS_IMG/bad"
+expect_rc "a blob changed by one byte fails the import" 1
+expect_out "the failure names the digests expected and found" "expected sha256:$blob, found sha256:[0-9a-f]{64}"
+[ ! -e "$STORE/pins/bad" ] && pass "a failed import pins nothing" || fail "a failed import pins nothing"
+[ -z "$(ls -A "$STORE/tmp")" ] && pass "a failed import leaves no staging behind" ||
+	fail "a failed import leaves no staging behind" "$(ls -A "$STORE/tmp")"
+
+for evil in dotdot absolute linkout through hardout; do
+	rfs import "evil-$evil" "$RFS_IMG/evil-$evil"
+	expect_out "a hostile layer is refused ($evil)" "refused"
+done
+[ ! -e "$U_HOME/escaped" ] && [ ! -e "$RFS_DATA/escaped" ] && pass "nothing escaped the staging tree" ||
+	fail "nothing escaped the staging tree"
+
+# --- a store changed after sealing ------------------------------------------------
+rfs verify bb
+expect_out "verify re-hashes an intact entry" "^bb sha256:$D: ok"
+f=$STORE/entries/$D/tree/dir/c
+# Same size, mode restored: only the content (and the ctime) tell.
+as_user sh -c "chmod u+w '$f' && echo C > '$f' && chmod a-w '$f'"
+rfs verify bb
+expect_rc "verify fails on a changed file" 1
+expect_out "verify names the file and both hashes" "'/dir/c': expected sha256:[0-9a-f]{64}, found sha256:[0-9a-f]{64}"
+rfs_run --rootfs bb -- /bin/busybox echo ran
+expect_rc "run refuses a changed file in the store" 125
+expect_out "run names the entry and the file" "sha256:$D: '/dir/c' was changed after"
+expect_no_out "nothing runs in a changed rootfs" "^ran\$"
+m=$STORE/entries/$D/manifest
+as_user sh -c "chmod u+w '$STORE/entries/$D' '$m' && echo >> '$m'"
+rfs_run --rootfs bb -- /bin/busybox echo ran
+expect_out "a changed manifest names the digests expected and found" "expected sha256:$D, found sha256:[0-9a-f]{64}"
+
+# --- rm -------------------------------------------------------------------------
+for n in bb-again bb-tar bb-docker bb-plain; do rfs rm "$n"; done
+expect_out "rm keeps an entry another pin records" "kept entry"
+rfs rm bb
+expect_out "rm removes the last pin's entry" "removed entry sha256:$D"
+[ ! -e "$STORE/entries/$D" ] && pass "the entry is gone" || fail "the entry is gone"
+fi
+as_user rm -rf "$RFS_IMG"
+as_user chmod -R u+w "$RFS_DATA" 2>/dev/null
+as_user rm -rf "$RFS_DATA"
