@@ -504,6 +504,21 @@ static int opt_allow_unenforced(struct ltd_policy *p,
 	return 0;
 }
 
+static int opt_require_landlock(struct ltd_policy *p,
+				const struct ltd_option *opt, char **args,
+				struct ltd_err *err)
+{
+	p->require_landlock = true;
+	return 0;
+}
+
+static int opt_restrict_tcp_ports(struct ltd_policy *p,
+				  const struct ltd_option *opt, char **args,
+				  struct ltd_err *err)
+{
+	p->restrict_tcp_ports = true;
+	return 0;
+}
 
 /* Entries name only the trailing fields (flags, group, default) they need;
  * the rest are zero, as C says. */
@@ -579,6 +594,15 @@ static const struct ltd_option options[] = {
 	  "run even where an explicit --memory/--cpus cannot be enforced as "
 	  "a whole-cage limit (no delegated cgroup)",
 	  opt_allow_unenforced, LTD_OPT_NOT_PROJECT },
+	{ "require-landlock", 0, NULL,
+	  "stop (exit 125) on a kernel whose Landlock cannot be the cage's "
+	  "second wall, instead of a warning",
+	  opt_require_landlock },
+	{ "restrict-tcp-ports", 0, NULL,
+	  "TCP connect, loopback included, only to the ports the network "
+	  "policy allows (Landlock ABI 4+): servers of the cage's own on "
+	  "other ports become unreachable",
+	  opt_restrict_tcp_ports },
 	{ "seccomp-log", 0, NULL,
 	  "same syscall filter, but log what it would refuse instead of "
 	  "refusing (to find what a tool needs)",

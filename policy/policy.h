@@ -161,6 +161,11 @@ struct ltd_policy {
 	unsigned limits_explicit; /* LTD_LIMIT_*: given by the user */
 	bool allow_unenforced_limits;
 
+	/* Landlock (runtime/landlock.h): a kernel without it is an error
+	 * rather than a warning; TCP connect only to the policy's ports. */
+	bool require_landlock;
+	bool restrict_tcp_ports;
+
 	struct ltd_identity id;
 	char *host_home; /* real path of the home directory, NULL if none */
 

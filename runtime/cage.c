@@ -335,8 +335,7 @@ static int cmd_no_new_privs(struct ltd_cage *c, struct ltd_err *err)
 
 static int cmd_landlock(struct ltd_cage *c, struct ltd_err *err)
 {
-	return c->landlock_abi ? ltd_landlock_confine(c->landlock_abi, err)
-			       : 0;
+	return ltd_landlock_confine(c->landlock, err);
 }
 
 static int cmd_seccomp(struct ltd_cage *c, struct ltd_err *err)
@@ -356,8 +355,9 @@ const struct ltd_step ltd_command_steps[] = {
 	  cmd_drop_caps },
 	{ "no-new-privs", "no setuid or file capability gains",
 	  cmd_no_new_privs },
-	{ "landlock", "no file reachable outside the cage's root, even "
-		      "through an inherited descriptor",
+	{ "landlock", "writes only where the mount plan grants them, no "
+		      "file outside the cage even through an inherited "
+		      "descriptor",
 	  cmd_landlock },
 	{ "seccomp", "the syscall filter, last before execve", cmd_seccomp },
 	{ NULL, NULL, NULL },

@@ -14,6 +14,7 @@
 #include "runtime/mounts.h"
 
 struct ltd_bpf;
+struct ltd_landlock;
 struct ltd_limits_plan;
 struct ltd_nft_batch;
 
@@ -38,7 +39,7 @@ struct ltd_cage {
 	const struct ltd_policy *policy;
 	const struct ltd_plan *plan;
 	const struct ltd_bpf *seccomp; /* NULL: no filter */
-	int landlock_abi;	       /* 0: not available, skipped */
+	const struct ltd_landlock *landlock; /* from the plan; abi 0: none */
 	const struct ltd_nft_batch *nft; /* NULL: no network (none mode) */
 	const struct ltd_limits_plan *limits; /* rlimits unless in a cgroup */
 	char **envp;

@@ -1,32 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Landlock, the second wall: the command may reach files only beneath the
- * cage's own root.  The mount namespace already shows nothing else, so what
- * this closes is every way around it: a descriptor inherited on stdin that
- * leads into the host (a redirected file, a directory), re-opened through
- * /proc/self/fd with new access rights, or any path the kernel resolves
- * outside the cage's tree.  Where the kernel also supports it (ABI 6),
- * signals and abstract unix sockets are scoped to the command's own domain.
+ * Landlock, the executor: the command opens each path of the ruleset that
+ * ltd_landlock_build() derived from the mount plan, adds its rule, and
+ * restricts itself.  Runs after the mounts (the paths are the cage's) and
+ * after no_new_privs, before seccomp (whose filter refuses these calls).
  */
 #include "runtime/landlock.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/landlock.h>
+#include <linux/openat2.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "runtime/cleanup.h"
 
-#ifndef LANDLOCK_ACCESS_FS_TRUNCATE
-#define LANDLOCK_ACCESS_FS_TRUNCATE (1ULL << 14)
+#ifndef LANDLOCK_RULE_NET_PORT
+#define LANDLOCK_RULE_NET_PORT 2
 #endif
-#ifndef LANDLOCK_ACCESS_FS_IOCTL_DEV
-#define LANDLOCK_ACCESS_FS_IOCTL_DEV (1ULL << 15)
-#endif
-#define LTD_SCOPE_ABSTRACT_UNIX_SOCKET (1ULL << 0)
-#define LTD_SCOPE_SIGNAL	       (1ULL << 1)
 
 /* struct landlock_ruleset_attr as of ABI 6; older kernels get a prefix. */
 struct ltd_ruleset_attr {
@@ -35,19 +29,11 @@ struct ltd_ruleset_attr {
 	__u64 scoped;
 };
 
-/* Every filesystem right this ABI knows, so each one is checked. */
-static __u64 fs_rights(int abi)
-{
-	__u64 r = (LANDLOCK_ACCESS_FS_MAKE_SYM << 1) - 1; /* ABI 1 */
-
-	if (abi >= 2)
-		r |= LANDLOCK_ACCESS_FS_REFER;
-	if (abi >= 3)
-		r |= LANDLOCK_ACCESS_FS_TRUNCATE;
-	if (abi >= 5)
-		r |= LANDLOCK_ACCESS_FS_IOCTL_DEV;
-	return r;
-}
+/* struct landlock_net_port_attr (ABI 4), absent from older headers. */
+struct ltd_net_port_attr {
+	__u64 allowed_access;
+	__u64 port;
+} __attribute__((packed));
 
 int ltd_landlock_abi(void)
 {
@@ -57,30 +43,75 @@ int ltd_landlock_abi(void)
 	return abi < 0 ? 0 : (int)abi;
 }
 
-int ltd_landlock_confine(int abi, struct ltd_err *err)
+/*
+ * One path rule.  The path is opened without following any link (every
+ * destination of the plan is a real directory or file of the cage), as an
+ * O_PATH descriptor: opening needs no right that Landlock could refuse.
+ */
+static int add_path_rule(int ruleset, const struct ltd_ll_rule *r,
+			 struct ltd_err *err)
 {
-	struct ltd_ruleset_attr attr = { .handled_access_fs = fs_rights(abi) };
-	struct landlock_path_beneath_attr root = {
-		.allowed_access = fs_rights(abi),
+	struct open_how how = {
+		.flags = O_PATH | O_CLOEXEC,
+		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
 	};
-	_cleanup_close_ int ruleset = -1, rootfd = -1;
-	size_t size = abi >= 6	 ? sizeof(attr)
-		      : abi >= 4 ? 2 * sizeof(__u64)
-				 : sizeof(__u64);
+	struct landlock_path_beneath_attr pb = {.allowed_access = r->access};
+	_cleanup_close_ int fd = -1;
+	struct stat st;
 
-	if (abi >= 6)
-		attr.scoped = LTD_SCOPE_ABSTRACT_UNIX_SOCKET | LTD_SCOPE_SIGNAL;
+	fd = (int)syscall(SYS_openat2, AT_FDCWD, r->path, &how, sizeof(how));
+	if (fd < 0 && errno == ENOENT && r->optional)
+		return 0;
+	if (fd < 0 || fstat(fd, &st) < 0)
+		return ltd_err_sys(err, "landlock: %s '%s'", r->why, r->path);
+	/* A file takes only the rights that apply to files. */
+	if (!S_ISDIR(st.st_mode))
+		pb.allowed_access &= LTD_LL_FS_FILE;
+	if (!pb.allowed_access)
+		return 0;
+	pb.parent_fd = fd;
+	if (syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH,
+		    &pb, 0) < 0)
+		return ltd_err_sys(err, "landlock_add_rule %s '%s'", r->why,
+				   r->path);
+	return 0;
+}
+
+int ltd_landlock_confine(const struct ltd_landlock *ll, struct ltd_err *err)
+{
+	struct ltd_ruleset_attr attr = {
+		.handled_access_fs = ll->handled_fs,
+		.handled_access_net = ll->handled_net,
+		.scoped = ll->scoped,
+	};
+	_cleanup_close_ int ruleset = -1;
+	size_t size = ll->abi >= 6   ? sizeof(attr)
+		      : ll->abi >= 4 ? 2 * sizeof(__u64)
+				     : sizeof(__u64);
+	int ret;
+
+	if (ll->abi <= 0)
+		return 0;
 	ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr, size, 0);
 	if (ruleset < 0)
-		return ltd_err_sys(err, "landlock_create_ruleset (ABI %d)", abi);
-	/* The cage's root: everything the mount plan put there, and only
-	 * that.  Read-only mounts stay read-only; this adds "nowhere else". */
-	root.parent_fd = rootfd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (rootfd < 0)
-		return ltd_err_sys(err, "open /");
-	if (syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH,
-		    &root, 0) < 0)
-		return ltd_err_sys(err, "landlock_add_rule /");
+		return ltd_err_sys(err, "landlock_create_ruleset (ABI %d)",
+				   ll->abi);
+	for (size_t i = 0; i < ll->n_rules; i++) {
+		ret = add_path_rule(ruleset, &ll->rules[i], err);
+		if (ret < 0)
+			return ret;
+	}
+	for (size_t i = 0; i < ll->n_ports; i++) {
+		struct ltd_net_port_attr np = {
+			.allowed_access = LTD_LL_NET_CONNECT_TCP,
+			.port = ll->ports[i],
+		};
+
+		if (syscall(SYS_landlock_add_rule, ruleset,
+			    LANDLOCK_RULE_NET_PORT, &np, 0) < 0)
+			return ltd_err_sys(err, "landlock_add_rule port %u",
+					   ll->ports[i]);
+	}
 	if (syscall(SYS_landlock_restrict_self, ruleset, 0) < 0)
 		return ltd_err_sys(err, "landlock_restrict_self");
 	return 0;

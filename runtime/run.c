@@ -432,6 +432,23 @@ static int prepare_limits(const struct ltd_policy *p, struct ltd_cg_facts *f,
 	return ret < 0 ? ret : ltd_limits_decide(p, f, pl, err);
 }
 
+/* Landlock's ruleset from the plan, or the reason the run cannot have it
+ * (--require-landlock, --restrict-tcp-ports). */
+static int prepare_landlock(const struct ltd_policy *p,
+			    const struct ltd_plan *plan, struct ltd_landlock *ll,
+			    struct ltd_err *err)
+{
+	char warning[LTD_ERR_MSG_MAX];
+	int abi = ltd_landlock_abi();
+	int ret = ltd_landlock_decide(p, abi, warning, sizeof(warning), err);
+
+	if (ret < 0)
+		return ret;
+	if (warning[0])
+		fprintf(stderr, "ltd-native: warning: %s\n", warning);
+	return ltd_landlock_build(plan, p, abi, ll, err);
+}
+
 /* Everything that can fail for a reason the user can fix, before clone. */
 static int prepare(struct ltd_policy *p, struct ltd_plan *plan,
 		   struct ltd_pasta *pa, struct ltd_nft_batch *nft,
@@ -495,13 +512,15 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 	int sv[2] = { -1, -1 };
 	char **envp = NULL;
 	uint64_t protected_before = 0;
-	int landlock_abi = 0;
+	struct ltd_landlock ll = { 0 };
 	pid_t init = -1;
 	char warning[LTD_ERR_MSG_MAX + LTD_CG_PATH_MAX];
 	int ret;
 
 	ret = prepare(p, &plan, &pasta, &nft, &dns_cfg, &cgf, &limits, &envp,
 		      &err);
+	if (!ret)
+		ret = prepare_landlock(p, &plan, &ll, &err);
 	for (size_t i = 0; !ret && i < p->n_waived; i++)
 		fprintf(stderr, "ltd-native: warning: %s\n",
 			p->waived[i]);
@@ -520,10 +539,6 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 		ret = ltd_dnsd_init(&dns, &dns_cfg, &err);
 		dns_on = ret == 0;
 	}
-	if (!ret && (landlock_abi = ltd_landlock_abi()) == 0)
-		fprintf(stderr, "ltd-native: warning: this kernel has no "
-				"Landlock: the cage runs without its second "
-				"wall\n");
 	if (!ret && p->seccomp == LTD_SECCOMP_LOG)
 		fprintf(stderr, "ltd-native: warning: --seccomp-log: the "
 				"filter logs instead of refusing\n");
@@ -547,7 +562,7 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 			.policy = p,
 			.plan = &plan,
 			.seccomp = ltd_seccomp_program(p->seccomp),
-			.landlock_abi = landlock_abi,
+			.landlock = &ll,
 			.nft = p->network == LTD_NET_ALLOWLIST ? &nft : NULL,
 			.limits = &limits,
 			.envp = envp,
@@ -597,6 +612,7 @@ out:
 	if (sv[1] >= 0)
 		close(sv[1]);
 	ltd_plan_free(&plan);
+	ltd_landlock_free(&ll);
 	ltd_env_free(envp);
 	if (ret < 0) {
 		ltd_err_print(&err);

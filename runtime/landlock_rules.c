@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The Landlock ruleset as a pure function of the mount plan and the policy
+ * (runtime/landlock.h).  No syscalls: the launcher builds it before clone()
+ * and the unit tests feed it plans.
+ */
+#include "runtime/landlock.h"
+
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Every filesystem right this ABI knows, so each one is handled. */
+static uint64_t fs_rights(int abi)
+{
+	uint64_t r = (LTD_LL_FS_MAKE_SYM << 1) - 1; /* ABI 1 */
+
+	if (abi >= 2)
+		r |= LTD_LL_FS_REFER;
+	if (abi >= 3)
+		r |= LTD_LL_FS_TRUNCATE;
+	if (abi >= 5)
+		r |= LTD_LL_FS_IOCTL_DEV;
+	return abi > 0 ? r : 0;
+}
+
+int ltd_landlock_decide(const struct ltd_policy *p, int abi, char *warning,
+			size_t size, struct ltd_err *err)
+{
+	/* Host networking reaches the host's abstract unix sockets (X11,
+	 * D-Bus...) unless Landlock scopes them (ABI 6). */
+	int need = p->network == LTD_NET_HOST ? 6 : LTD_LL_MIN_REQUIRED_ABI;
+	char have[48];
+
+	warning[0] = '\0';
+	if (abi > 0)
+		snprintf(have, sizeof(have), "this kernel's Landlock is ABI %d",
+			 abi);
+	else
+		snprintf(have, sizeof(have), "this kernel has no Landlock");
+	if (p->restrict_tcp_ports && abi < LTD_LL_NET_ABI)
+		return ltd_err_set(err, ENOTSUP,
+				   "--restrict-tcp-ports: %s; TCP port rules "
+				   "need ABI %d (Linux 6.7) (see 'ltd-native "
+				   "doctor')",
+				   have, LTD_LL_NET_ABI);
+	if (p->require_landlock && abi < need)
+		return ltd_err_set(err, ENOTSUP,
+				   "--require-landlock: %s; the cage needs ABI "
+				   "%d%s (see 'ltd-native doctor')",
+				   have, need,
+				   need > LTD_LL_MIN_REQUIRED_ABI
+					   ? " with --network host (abstract "
+					     "unix sockets scoped)"
+					   : " (truncation handled)");
+	if (abi == 0)
+		snprintf(warning, size,
+			 "this kernel has no Landlock: the cage runs without "
+			 "its second wall (--require-landlock makes this an "
+			 "error)");
+	return 0;
+}
+
+/* The rights a plan entry's mount gives the command; 0: no rule of its own
+ * (covered by the mount it lies in, or not a place of its own). */
+static uint64_t entry_access(enum ltd_plan_op op)
+{
+	switch (op) {
+	case LTD_OP_BIND_RO:
+		return LTD_LL_READ;
+	case LTD_OP_BIND_RW:
+	case LTD_OP_TMPFS:
+		return LTD_LL_WRITE;
+	case LTD_OP_DEV:
+		return LTD_LL_DEVICE;
+	case LTD_OP_DEVPTS:
+		return LTD_LL_DEVICE | LTD_LL_FS_READ_DIR;
+	case LTD_OP_PROC:
+		return LTD_LL_PROC;
+	default:
+		/* Symlinks, files and copies live in a tmpfs that has its
+		 * rule; masks and read-only binds over the same place cannot
+		 * take rights away (grants add up down the tree), so their
+		 * read-only mounts are the wall; pins and the seal change no
+		 * content. */
+		return 0;
+	}
+}
+
+/* Mounts that put other content at their destination. */
+static bool hides(enum ltd_plan_op op)
+{
+	return op == LTD_OP_BIND_RO || op == LTD_OP_BIND_RW ||
+	       op == LTD_OP_DEV || op == LTD_OP_TMPFS || op == LTD_OP_PROC ||
+	       op == LTD_OP_DEVPTS || op == LTD_OP_MASK;
+}
+
+/* A later mount at the same place or above covers entry @i: a rule for
+ * it would land on what that mount shows there. */
+static bool hidden(const struct ltd_plan *plan, size_t i)
+{
+	for (size_t j = i + 1; j < plan->n; j++)
+		if (hides(plan->e[j].op) &&
+		    ltd_path_is_under(plan->e[i].dst, plan->e[j].dst))
+			return true;
+	return false;
+}
+
+static int add_rule(struct ltd_landlock *ll, const char *path, uint64_t access,
+		    bool optional, const char *why, struct ltd_err *err)
+{
+	struct ltd_ll_rule *r;
+
+	r = realloc(ll->rules, (ll->n_rules + 1) * sizeof(*r));
+	if (!r)
+		return ltd_err_set(err, ENOMEM, "out of memory");
+	ll->rules = r;
+	r = &ll->rules[ll->n_rules];
+	*r = (struct ltd_ll_rule){
+		.access = access, .optional = optional, .why = why};
+	r->path = strdup(path);
+	if (!r->path)
+		return ltd_err_set(err, ENOMEM, "out of memory");
+	ll->n_rules++;
+	return 0;
+}
+
+static int build_fs(const struct ltd_plan *plan, struct ltd_landlock *ll,
+		    struct ltd_err *err)
+{
+	uint64_t mask = ll->handled_fs;
+	int ret;
+
+	/* The cage's root tmpfs (sealed read-only): generated /etc files,
+	 * /dev's directory, the mount points.  Nothing beyond the cage's
+	 * tree has a rule, so a descriptor that leads into the host opens
+	 * nothing there. */
+	ret = add_rule(ll, "/", LTD_LL_READ & mask, false, "rootfs", err);
+	for (size_t i = 0; !ret && i < plan->n; i++) {
+		const struct ltd_plan_entry *e = &plan->e[i];
+		uint64_t access = entry_access(e->op) & mask;
+
+		if (!access || hidden(plan, i))
+			continue;
+		ret = add_rule(ll, e->dst, access,
+			       (e->flags & LTD_PF_OPTIONAL) != 0, e->why, err);
+	}
+	return ret;
+}
+
+static int add_port(struct ltd_landlock *ll, unsigned port, const char *flag,
+		    struct ltd_err *err)
+{
+	size_t i = 0;
+
+	while (i < ll->n_ports && ll->ports[i] < port)
+		i++;
+	if (i < ll->n_ports && ll->ports[i] == port)
+		return 0;
+	if (ll->n_ports == LTD_LL_MAX_PORTS)
+		return ltd_err_set(err, E2BIG,
+				   "--restrict-tcp-ports: more than %d ports "
+				   "allowed (%s)",
+				   LTD_LL_MAX_PORTS, flag);
+	memmove(&ll->ports[i + 1], &ll->ports[i],
+		(ll->n_ports - i) * sizeof(ll->ports[0]));
+	ll->ports[i] = (uint16_t)port;
+	ll->n_ports++;
+	return 0;
+}
+
+/*
+ * The TCP ports the policy lets the cage connect to: --allow-cidr's,
+ * --allow-host-port's, the allowed domains', and the cage's resolver (DNS
+ * over TCP).  Landlock knows ports, not addresses: a port allowed for one
+ * destination is allowed for every address, the cage's loopback included.
+ */
+static int build_net(const struct ltd_policy *p, struct ltd_landlock *ll,
+		     struct ltd_err *err)
+{
+	char buf[80];
+	int ret = 0;
+
+	ll->handled_net = LTD_LL_NET_CONNECT_TCP;
+	for (size_t i = 0; !ret && i < p->n_allow; i++) {
+		const struct ltd_net_dest *d = &p->allow[i];
+
+		if (d->n_ports && d->only_proto == IPPROTO_UDP)
+			continue;
+		if (d->n_ports == 0) {
+			ltd_net_dest_format(d, buf, sizeof(buf));
+			return ltd_err_set(err, EINVAL,
+					   "--restrict-tcp-ports: --allow-cidr "
+					   "%s allows every port; give its "
+					   "ports (CIDR:PORTS)",
+					   buf);
+		}
+		for (size_t r = 0; !ret && r < d->n_ports; r++)
+			for (unsigned port = d->ports[r].lo;
+			     !ret && port <= d->ports[r].hi; port++)
+				ret = add_port(ll, port, "--allow-cidr", err);
+	}
+	for (size_t i = 0; !ret && i < p->n_host_ports; i++)
+		ret = add_port(ll, p->host_ports[i], "--allow-host-port", err);
+	for (size_t i = 0; !ret && i < p->domains.n; i++)
+		for (size_t k = 0; !ret && k < p->domains.v[i].n_ports; k++)
+			ret = add_port(ll, p->domains.v[i].ports[k],
+				       "--allow-domain", err);
+	if (!ret && p->network != LTD_NET_NONE)
+		ret = add_port(ll, 53, "the resolver", err);
+	return ret;
+}
+
+int ltd_landlock_build(const struct ltd_plan *plan, const struct ltd_policy *p,
+		       int abi, struct ltd_landlock *ll, struct ltd_err *err)
+{
+	int ret;
+
+	*ll = (struct ltd_landlock){.abi = abi, .handled_fs = fs_rights(abi)};
+	if (abi <= 0)
+		return 0;
+	/* Signals and abstract unix sockets stay inside the command's own
+	 * domain (its descendants). */
+	if (abi >= 6)
+		ll->scoped = LTD_LL_SCOPE_ABSTRACT_UNIX | LTD_LL_SCOPE_SIGNAL;
+	ret = build_fs(plan, ll, err);
+	if (!ret && p->restrict_tcp_ports && abi >= LTD_LL_NET_ABI)
+		ret = build_net(p, ll, err);
+	if (ret < 0)
+		ltd_landlock_free(ll);
+	return ret;
+}
+
+void ltd_landlock_free(struct ltd_landlock *ll)
+{
+	for (size_t i = 0; i < ll->n_rules; i++)
+		free(ll->rules[i].path);
+	free(ll->rules);
+	*ll = (struct ltd_landlock){0};
+}
