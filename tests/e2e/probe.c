@@ -11,7 +11,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -219,6 +224,31 @@ static int cmd_mkdir(const char *path)
 	return 0;
 }
 
+/*
+ * Run @argv as on a kernel without Landlock: landlock_create_ruleset fails
+ * with ENOSYS for it and everything it starts (a seccomp filter, kept
+ * across execve).  Runs on the host, around ltd-native.
+ */
+static int cmd_no_landlock(char **argv)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+			 SYS_landlock_create_ruleset, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { .len = sizeof(f) / sizeof(f[0]),
+				   .filter = f };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) < 0)
+		return report_errno("no-landlock");
+	execvp(argv[0], argv);
+	return report_errno("exec");
+}
+
 /* Each case of the shared table: "ok NAME" or "bad NAME ...". */
 static int run_cases(const struct call *cases, size_t n)
 {
@@ -262,6 +292,8 @@ int main(int argc, char **argv)
 		return cmd_open_rw(argv[2]);
 	if (!strcmp(cmd, "mkdir") && argc == 3)
 		return cmd_mkdir(argv[2]);
+	if (!strcmp(cmd, "no-landlock") && argc >= 3)
+		return cmd_no_landlock(argv + 2);
 	if (!strcmp(cmd, "pids"))
 		return cmd_pids();
 	if (!strcmp(cmd, "fds"))
