@@ -5,6 +5,7 @@
 #   make bench-seccomp  the seccomp filter's cost (syscall loop, git status)
 #   make bench-egress   throughput and start-up through pasta + the firewall
 #   make bench-dns  DNS lookup latency through the filter
+#   make bench-landlock  Landlock's cost on open (with and without it)
 #   make fuzz       the DNS query path under libFuzzer, 25 s
 #   make check-build  build a Debian rootfs twice with mmdebstrap (downloads
 #                   packages; not part of `make check`)
@@ -40,7 +41,7 @@ ROOTFS_OBJ := $(ROOTFS_SRC:%.c=$(B)/%.o)
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_OBJ := $(UNIT_SRC:%.c=$(B)/%.o)
 
-.PHONY: all check check-unit check-e2e check-build bench bench-seccomp bench-egress bench-dns fuzz format clean
+.PHONY: all check check-unit check-e2e check-build bench bench-seccomp bench-egress bench-dns bench-landlock fuzz format clean
 all: $(B)/ltd-native $(B)/ltd-rootfs $(B)/probe
 
 $(B)/%.o: %.c
@@ -128,6 +129,9 @@ bench-egress: $(B)/ltd-native
 # DNS lookup latency through the filter against the test upstream.
 bench-dns: $(B)/ltd-native
 	bash bench/dns.sh $(B)/ltd-native
+
+bench-landlock: $(B)/ltd-native $(B)/bench/syscall_loop $(B)/probe
+	PROBE=$(B)/probe bash bench/landlock.sh $(B)/bench/syscall_loop $(B)/ltd-native
 
 format:
 	clang-format -i $(wildcard */*.c */*.h tests/*/*.c)
