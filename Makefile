@@ -62,8 +62,15 @@ $(B)/gen/seccomp_blobs.o: $(B)/gen/seccomp_blobs.c
 $(B)/libltd.a: $(LIB_OBJ)
 	$(AR) rcs $@ $^
 
+# ltd-native links ldns, OpenSSL (libssl, libcrypto: ldns needs them, and
+# SHA-256), jansson and libnftnl statically: loading them dynamically cost
+# ~0.9 ms of every start here (relocations of libcrypto and libssl), more
+# than all of the cage's mounts.  See docs/DECISIONS.md.
+RUNTIME_LIBS := -Wl,-Bstatic -lldns -lssl -lcrypto -ljansson -lnftnl \
+		-Wl,-Bdynamic $(shell pkg-config --libs libmnl libcap)
+
 $(B)/ltd-native: $(B)/runtime/main.o $(B)/libltd.a
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(RUNTIME_LIBS)
 
 $(B)/librootfs.a: $(ROOTFS_OBJ)
 	$(AR) rcs $@ $^
