@@ -26,8 +26,8 @@ static const char *const fixed[] = { ".git",	      ".git/config",
 				     ".git/hooks",    ".git/commondir",
 				     ".git/modules",  ".git/worktrees" };
 
-static int add_path(struct ltd_policy *p, const char *path,
-		    struct ltd_err *err)
+int ltd_policy_protect(struct ltd_policy *p, const char *path,
+		       struct ltd_err *err)
 {
 	char **v;
 
@@ -101,7 +101,7 @@ static int add_if_inside(struct ltd_policy *p, const char *base,
 	}
 	if (strncmp(real, p->project, n) != 0 || real[n] != '/')
 		return 0;
-	return add_path(p, real, err);
+	return ltd_policy_protect(p, real, err);
 }
 
 static char *trim(char *s)
@@ -200,7 +200,7 @@ int ltd_git_protected(struct ltd_policy *p, struct ltd_err *err)
 			     fixed[i]) >= (int)sizeof(path))
 			return ltd_err_set(err, ENAMETOOLONG,
 					   "--project: path too long");
-		ret = add_path(p, path, err);
+		ret = ltd_policy_protect(p, path, err);
 	}
 	if (snprintf(gitdir, sizeof(gitdir), "%s/.git", p->project) >=
 	    (int)sizeof(gitdir))

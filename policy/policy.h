@@ -278,6 +278,10 @@ int ltd_policy_derive(struct ltd_policy *p, struct ltd_err *err);
 /* Fill @p->protected from the project's .git (reads the host). */
 int ltd_git_protected(struct ltd_policy *p, struct ltd_err *err);
 
+/* Add @path (absolute, in the project) to @p->protected, once. */
+int ltd_policy_protect(struct ltd_policy *p, const char *path,
+		       struct ltd_err *err);
+
 /*
  * The command's environment, built from @host (the launcher's environ) by
  * the passthrough list and the policy.  NULL-terminated; ltd_env_free().

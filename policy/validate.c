@@ -250,20 +250,12 @@ static int gated_options(struct ltd_policy *p, struct ltd_err *err)
  * (the approval would refuse a changed one; this keeps it from changing). */
 static int protect_policy_dir(struct ltd_policy *p, struct ltd_err *err)
 {
-	char path[PATH_MAX], **v;
+	char path[PATH_MAX];
 
 	if (snprintf(path, sizeof(path), "%s/.ltd-native", p->project) >=
 	    (int)sizeof(path))
 		return ltd_err_set(err, ENAMETOOLONG, "--project: too long");
-	v = realloc(p->protected, (p->n_protected + 1) * sizeof(char *));
-	if (!v)
-		return ltd_err_set(err, ENOMEM, "out of memory");
-	p->protected = v;
-	v[p->n_protected] = strdup(path);
-	if (!v[p->n_protected])
-		return ltd_err_set(err, ENOMEM, "out of memory");
-	p->n_protected++;
-	return 0;
+	return ltd_policy_protect(p, path, err);
 }
 
 int ltd_policy_validate(struct ltd_policy *p, struct ltd_err *err)
