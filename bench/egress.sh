@@ -42,6 +42,8 @@ WARMUP=${WARMUP:-3}
 BENCH_USER=${BENCH_USER:-ltd-bench}
 BIN=${1:-build/ltd-native}
 
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
 die() { echo "egress.sh: $*" >&2; exit 1; }
 
 for v in RUNS SECS STARTS; do
@@ -53,18 +55,12 @@ done
 for tool in pasta iperf3 ip python3 setpriv; do
 	command -v "$tool" >/dev/null || die "$tool is not installed"
 done
-PY=$(command -v python3)
-[[ -x /usr/bin/python3 ]] && PY=/usr/bin/python3
+bench_python
 PASTA=$(command -v pasta)
 IPERF=$(command -v iperf3)
 
-if ! id "$BENCH_USER" >/dev/null 2>&1; then
-	useradd -m "$BENCH_USER" || die "cannot create user $BENCH_USER"
-fi
-bhome=$(getent passwd "$BENCH_USER" | cut -d: -f6)
-as_user=(setpriv --reuid="$BENCH_USER" --regid="$BENCH_USER" --init-groups
-	env -i HOME="$bhome" USER="$BENCH_USER" LOGNAME="$BENCH_USER"
-	PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8)
+# (egress.sh runs as root: it makes the test host.)
+bench_user
 "${as_user[@]}" test -r /dev/net/tun -a -w /dev/net/tun ||
 	die "/dev/net/tun is not usable by $BENCH_USER (mode 0666 expected)"
 

@@ -40,6 +40,8 @@ FILES=${FILES:-20000}
 BENCH_USER=${BENCH_USER:-ltd-bench}
 BUILD=${1:-build}
 
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
 die() { echo "seccomp.sh: $*" >&2; exit 1; }
 
 for v in ROUNDS ITERS GIT_ROUNDS GIT_RUNS FILES; do
@@ -51,23 +53,10 @@ done
 for tool in bwrap git python3; do
 	command -v "$tool" >/dev/null || die "$tool is not installed"
 done
-PY=$(command -v python3)
-[[ -x /usr/bin/python3 ]] && PY=/usr/bin/python3
+bench_python
 
 # --- who runs the measured commands -------------------------------------------
-as_user=()
-if [[ $(id -u) -eq 0 ]]; then
-	command -v setpriv >/dev/null || die "setpriv (util-linux) is needed to drop root"
-	if ! id "$BENCH_USER" >/dev/null 2>&1; then
-		useradd -m "$BENCH_USER" || die "cannot create user $BENCH_USER"
-	fi
-	bhome=$(getent passwd "$BENCH_USER" | cut -d: -f6)
-	as_user=(setpriv --reuid="$BENCH_USER" --regid="$BENCH_USER" --init-groups
-		env -i HOME="$bhome" USER="$BENCH_USER" LOGNAME="$BENCH_USER"
-		PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8)
-else
-	BENCH_USER=$(id -un)
-fi
+bench_user
 
 # --- staging ------------------------------------------------------------------
 STAGE=$(mktemp -d /tmp/ltd-bench-seccomp.XXXXXX)

@@ -23,6 +23,8 @@ WARMUP=${WARMUP:-10}
 BENCH_USER=${BENCH_USER:-ltd-bench}
 BIN=${1:-build/ltd-native}
 
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
 die() { echo "startup.sh: $*" >&2; exit 1; }
 
 [[ $RUNS =~ ^[0-9]+$ && $RUNS -ge 1 ]] || die "RUNS must be a positive integer"
@@ -31,25 +33,10 @@ die() { echo "startup.sh: $*" >&2; exit 1; }
 for tool in bwrap unshare python3; do
 	command -v "$tool" >/dev/null || die "$tool is not installed"
 done
-PY=$(command -v python3)
-# pyenv-style shims live under the invoker's home; the bench user needs a
-# system interpreter.
-[[ -x /usr/bin/python3 ]] && PY=/usr/bin/python3
+bench_python
 
 # --- who runs the measured commands -------------------------------------------
-as_user=()
-if [[ $(id -u) -eq 0 ]]; then
-	command -v setpriv >/dev/null || die "setpriv (util-linux) is needed to drop root"
-	if ! id "$BENCH_USER" >/dev/null 2>&1; then
-		useradd -m "$BENCH_USER" || die "cannot create user $BENCH_USER"
-	fi
-	bhome=$(getent passwd "$BENCH_USER" | cut -d: -f6)
-	as_user=(setpriv --reuid="$BENCH_USER" --regid="$BENCH_USER" --init-groups
-		env -i HOME="$bhome" USER="$BENCH_USER" LOGNAME="$BENCH_USER"
-		PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8)
-else
-	BENCH_USER=$(id -un)
-fi
+bench_user
 
 # --- staging: binaries in a world-readable dir, a project owned by the user ---
 STAGE=$(mktemp -d /tmp/ltd-bench.XXXXXX)
