@@ -48,6 +48,14 @@ static const struct {
 	{ "~/.config/ltd-native", "ltd-native's policy and approvals (the "
 				  "cage could widen its next run)",
 	  LTD_UNSAFE_BIND_CREDENTIALS },
+	{ "~/.local/share/ltd-native", "ltd-native's pinned root filesystems "
+				       "(the cage could change what the next "
+				       "run starts)",
+	  LTD_UNSAFE_BIND_CREDENTIALS },
+	{ "$XDG_DATA_HOME/ltd-native", "ltd-native's pinned root filesystems "
+				       "(the cage could change what the next "
+				       "run starts)",
+	  LTD_UNSAFE_BIND_CREDENTIALS },
 	{ "@/run/user/%u", "your session's sockets (ssh-agent, D-Bus, "
 			   "systemd --user)",
 	  LTD_UNSAFE_BIND_SESSION },
@@ -174,7 +182,15 @@ int ltd_policy_gate(struct ltd_policy *p, const char *flag, const char *real,
 				continue;
 			if (d[0] != '~' && h > 0)
 				break;
-			if (d[0] == '~')
+			if (d[0] == '$') {
+				/* The store moves with XDG_DATA_HOME. */
+				const char *x = getenv("XDG_DATA_HOME");
+
+				if (!x || x[0] != '/')
+					continue;
+				snprintf(path, sizeof(path), "%s%s", x,
+					 strchr(d, '/'));
+			} else if (d[0] == '~')
 				snprintf(path, sizeof(path), "%s%s", homes[h],
 					 d + 1);
 			else if (d[0] == '@')

@@ -8,6 +8,8 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <errno.h>
+#include <sys/syscall.h>
+#include <linux/openat2.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +49,51 @@ static int mkdirs(const char *path, struct ltd_err *err)
 				return 0;
 		}
 	}
+}
+
+/*
+ * mkdir -p of @rel beneath @rootfd, following no link: the archive's own
+ * links must never lead a parent directory out of the staging area (they
+ * did: "x -> ~" then "x/dir/file" made ~/dir).
+ */
+static int mkdirs_beneath(int rootfd, const char *rel, const char *what,
+			  struct ltd_err *err)
+{
+	struct open_how how = { .flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+				.resolve = RESOLVE_BENEATH |
+					   RESOLVE_NO_SYMLINKS |
+					   RESOLVE_NO_MAGICLINKS };
+	_cleanup_close_ int dirfd = dup(rootfd);
+	char comp[256];
+
+	if (dirfd < 0)
+		return ltd_err_sys(err, "dup");
+	while (*rel) {
+		size_t n = strcspn(rel, "/");
+		int fd;
+
+		if (n == 0 || n >= sizeof(comp))
+			return ltd_err_set(err, EINVAL, "%s: bad path", what);
+		memcpy(comp, rel, n);
+		comp[n] = '\0';
+		fd = (int)syscall(SYS_openat2, dirfd, comp, &how, sizeof(how));
+		if (fd < 0 && errno == ENOENT) {
+			if (mkdirat(dirfd, comp, 0700) < 0 && errno != EEXIST)
+				return ltd_err_sys(err, "%s", what);
+			fd = (int)syscall(SYS_openat2, dirfd, comp, &how,
+					  sizeof(how));
+		}
+		if (fd < 0)
+			return ltd_err_sys(err, "%s: '%s' is not a directory of "
+					   "the archive's own",
+					   what, comp);
+		ltd_closep(&dirfd);
+		dirfd = fd;
+		rel += n;
+		while (*rel == '/')
+			rel++;
+	}
+	return 0;
 }
 
 static int stage_new(const char *store, struct stage *s, struct ltd_err *err)
@@ -210,9 +257,9 @@ static int unpack_archive(const char *path, struct stage *s, int *imgfd,
 		if (slash) {
 			char dir[4096];
 
-			snprintf(dir, sizeof(dir), "%s/image/%.*s", s->dir,
-				 (int)(slash - rel), rel);
-			ret = mkdirs(dir, err);
+			snprintf(dir, sizeof(dir), "%.*s", (int)(slash - rel),
+				 rel);
+			ret = mkdirs_beneath(*imgfd, dir, path, err);
 			if (ret < 0)
 				break;
 		}

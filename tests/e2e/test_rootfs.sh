@@ -96,6 +96,22 @@ done
 [ ! -e "$U_HOME/escaped" ] && [ ! -e "$RFS_DATA/escaped" ] && pass "nothing escaped the staging tree" ||
 	fail "nothing escaped the staging tree"
 
+# The archive around the image is hostile too: a link it holds must not lead
+# the directories made for its later entries out of the staging area.
+as_user python3 - "$RFS_IMG/evil-outer.tar" "$U_HOME" <<'PY'
+import io, sys, tarfile
+with tarfile.open(sys.argv[1], "w") as t:
+    l = tarfile.TarInfo("x"); l.type = tarfile.SYMTYPE; l.linkname = sys.argv[2]
+    t.addfile(l)
+    f = tarfile.TarInfo("x/e2e-outer-escape/sub/file"); f.size = 1
+    t.addfile(f, io.BytesIO(b"x"))
+PY
+rfs import evil-outer "$RFS_IMG/evil-outer.tar"
+expect_rc "an archive whose link leads out is refused" 1
+[ ! -e "$U_HOME/e2e-outer-escape" ] && pass "no directory was made outside the staging area" ||
+	fail "no directory was made outside the staging area" "$(ls -la "$U_HOME/e2e-outer-escape")"
+as_user rm -rf "$U_HOME/e2e-outer-escape"
+
 # --- a store changed after sealing ------------------------------------------------
 rfs verify bb
 expect_out "verify re-hashes an intact entry" "^bb sha256:$D: ok"
@@ -120,6 +136,13 @@ expect_out "rm keeps an entry another pin records" "kept entry"
 rfs rm bb
 expect_out "rm removes the last pin's entry" "removed entry sha256:$D"
 [ ! -e "$STORE/entries/$D" ] && pass "the entry is gone" || fail "the entry is gone"
+# --- the store itself never goes into a cage --------------------------------------
+rfs_run --project "$RFS_DATA" -- true
+expect_rc "a project that holds the store is refused" 125
+expect_out "naming the store" "pinned root filesystems"
+rfs_run --ro-bind "$STORE" /store -- true
+expect_rc "binding the store is refused" 125
+
 fi
 as_user rm -rf "$RFS_IMG"
 as_user chmod -R u+w "$RFS_DATA" 2>/dev/null
