@@ -14,6 +14,7 @@
 #include <jansson.h>
 #include <ldns/ldns.h>
 
+#include "netfilter/audit.h"
 #include "netfilter/dnsmsg.h"
 #include "netfilter/nft.h"
 #include "netfilter/ruleset.h"
@@ -189,25 +190,7 @@ int ltd_dns_open_sockets(int fds[3], struct ltd_err *err)
 
 static void audit(struct ltd_dnsd *d, json_t *o)
 {
-	struct timespec ts;
-	struct tm tm;
-	char t[64];
-	size_t k;
-
-	if (!o)
-		return;
-	if (d->cfg.audit) {
-		clock_gettime(CLOCK_REALTIME, &ts);
-		gmtime_r(&ts.tv_sec, &tm);
-		k = strftime(t, sizeof(t), "%Y-%m-%dT%H:%M:%S", &tm);
-		snprintf(t + k, sizeof(t) - k, ".%03dZ",
-			 (int)(ts.tv_nsec / 1000000));
-		json_object_set_new(o, "time", json_string(t));
-		json_dumpf(o, d->cfg.audit, JSON_COMPACT | JSON_PRESERVE_ORDER);
-		fputc('\n', d->cfg.audit);
-		fflush(d->cfg.audit);
-	}
-	json_decref(o);
+	ltd_audit_emit(d->cfg.audit, o);
 }
 
 static void audit_query(struct ltd_dnsd *d, const struct ltd_dns_query *q,

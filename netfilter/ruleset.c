@@ -25,6 +25,7 @@
 #include <libnftnl/set.h>
 #include <libnftnl/table.h>
 
+#include "netfilter/nflog.h"
 #include "runtime/cleanup.h"
 
 /* nft's type ids, for the set key types (nft's datatype.h). */
@@ -526,6 +527,18 @@ static void rb_accept(struct rb *rb)
 	}
 }
 
+/* log group LTD_NFLOG_GROUP prefix LTD_NFLOG_PREFIX: the launcher reads
+ * these through the cage's NFLOG socket (netfilter/nflog.h). */
+static void rb_log(struct rb *rb)
+{
+	struct nftnl_expr *e = rb_expr(rb, "log");
+
+	if (e) {
+		nftnl_expr_set_u16(e, NFTNL_EXPR_LOG_GROUP, LTD_NFLOG_GROUP);
+		nftnl_expr_set_str(e, NFTNL_EXPR_LOG_PREFIX, LTD_NFLOG_PREFIX);
+	}
+}
+
 static void rb_reject(struct rb *rb, uint32_t type, uint8_t code)
 {
 	struct nftnl_expr *e = rb_expr(rb, "reject");
@@ -644,16 +657,19 @@ static void rule_allow(struct rb *rb, const struct ltd_nft_spec *sp, bool v6)
 	rb_accept(rb);
 }
 
-/* Refuse at once: a reset for TCP, admin-prohibited for the rest. */
+/* Refuse at once: a reset for TCP, admin-prohibited for the rest; each
+ * refusal is logged to the launcher first (the exit summary). */
 static void rule_reset_tcp(struct rb *rb)
 {
 	rb_meta(rb, NFT_META_L4PROTO, NFT_REG_1);
 	rb_cmp8(rb, NFT_CMP_EQ, IPPROTO_TCP);
+	rb_log(rb);
 	rb_reject(rb, NFT_REJECT_TCP_RST, 0);
 }
 
 static void rule_reject_rest(struct rb *rb)
 {
+	rb_log(rb);
 	rb_reject(rb, NFT_REJECT_ICMPX_UNREACH,
 		  NFT_REJECT_ICMPX_ADMIN_PROHIBITED);
 }

@@ -18,8 +18,8 @@
  *       ip6 daddr GW6 tcp dport @host_ports accept   (only with host ports)
  *       ip daddr != GW4 ip daddr . meta l4proto . th dport @allow4 accept
  *       ip6 daddr != GW6 ip6 daddr . meta l4proto . th dport @allow6 accept
- *       meta l4proto tcp reject with tcp reset
- *       reject with icmpx admin-prohibited
+ *       meta l4proto tcp log group 1 prefix "ltd-refused" reject with tcp reset
+ *       log group 1 prefix "ltd-refused" reject with icmpx admin-prohibited
  *     chain input  hook input, policy drop
  *       iif lo accept
  *       ct state established,related accept
@@ -36,6 +36,11 @@
  * every port of the host's loopback; only the host_ports rules reach it.
  * (A block that contains the host's own addresses does reach services the
  * host binds to all interfaces: allow such blocks knowingly.)
+ *
+ * The two refusing rules log each packet they refuse to NFLOG group
+ * LTD_NFLOG_GROUP first: the launcher reads them (netfilter/nflog.h) for
+ * the exit summary and the audit log.  The input chain's drops are not
+ * logged: they are packets that others send, not the cage's refusals.
  *
  * The input chain admits only what answers the cage's own traffic: pasta
  * forwards into the cage any datagram sent to a host port the cage sent

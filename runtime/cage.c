@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "netfilter/dnsd.h"
+#include "netfilter/nflog.h"
 #include "netfilter/nft.h"
 #include "runtime/cleanup.h"
 #include "runtime/landlock.h"
@@ -195,22 +196,23 @@ static int step_firewall(struct ltd_cage *c, struct ltd_err *err)
 }
 
 /*
- * The DNS filter's sockets, opened here because only init is in the
- * cage's network namespace with CAP_NET_ADMIN (the netfilter socket keeps
- * the opener's credentials, so the launcher can add set elements through
- * it later) and CAP_NET_BIND_SERVICE (port 53).  The launcher serves them;
- * init keeps no copy.
+ * The DNS filter's sockets and the NFLOG socket, opened here because only
+ * init is in the cage's network namespace with CAP_NET_ADMIN (the
+ * netfilter sockets keep the opener's credentials, so the launcher can add
+ * set elements through one later; the other is bound to the group the
+ * refusing rules log to) and CAP_NET_BIND_SERVICE (port 53).  The launcher
+ * serves them; init keeps no copy.
  */
 static int step_dns_sockets(struct ltd_cage *c, struct ltd_err *err)
 {
 	struct ltd_msg m = { .type = LTD_MSG_DNS_FDS };
-	char ctl[CMSG_SPACE(3 * sizeof(int))] = { 0 };
+	char ctl[CMSG_SPACE(LTD_DNS_FDS * sizeof(int))] = { 0 };
 	struct iovec iov = { &m, sizeof(m) };
 	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
 			     .msg_control = ctl,
 			     .msg_controllen = sizeof(ctl) };
 	struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
-	int fds[3], ret;
+	int fds[LTD_DNS_FDS], ret;
 	ssize_t n;
 
 	if (!c->nft)
@@ -218,15 +220,22 @@ static int step_dns_sockets(struct ltd_cage *c, struct ltd_err *err)
 	ret = ltd_dns_open_sockets(fds, err);
 	if (ret < 0)
 		return ret;
+	ret = fds[3] = ltd_nflog_open(err);
+	if (ret < 0) {
+		for (int i = 0; i < 3; i++)
+			close(fds[i]);
+		return ret;
+	}
 	cm->cmsg_level = SOL_SOCKET;
 	cm->cmsg_type = SCM_RIGHTS;
 	cm->cmsg_len = CMSG_LEN(sizeof(fds));
 	memcpy(CMSG_DATA(cm), fds, sizeof(fds));
 	n = sendmsg(c->sock, &mh, MSG_NOSIGNAL);
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < LTD_DNS_FDS; i++)
 		close(fds[i]);
 	if (n != (ssize_t)sizeof(m))
-		return ltd_err_sys(err, "hand the DNS sockets to the launcher");
+		return ltd_err_sys(err, "hand the DNS and NFLOG sockets to "
+					"the launcher");
 	return 0;
 }
 
@@ -279,7 +288,8 @@ const struct ltd_step ltd_init_steps[] = {
 	{ "firewall", "default-deny egress, while we still hold CAP_NET_ADMIN",
 	  step_firewall },
 	{ "dns-sockets", "the launcher's DNS filter serves the cage's "
-	  "resolver and feeds its firewall, from outside",
+	  "resolver and feeds its firewall, and reads its refusals (NFLOG), "
+	  "from outside",
 	  step_dns_sockets },
 	{ "mount-private", "no mount event propagates to the host",
 	  step_mount_private },

@@ -25,8 +25,11 @@ enum ltd_msg_type {
 	LTD_MSG_STARTED,	 /* the command runs; value = its pid in cage */
 	LTD_MSG_EXITED,		 /* value = the command's wait status */
 	LTD_MSG_NET_READY,	 /* launcher -> init: pasta serves the cage */
-	LTD_MSG_DNS_FDS,	 /* SCM_RIGHTS: DNS UDP, DNS TCP, netfilter */
+	LTD_MSG_DNS_FDS,	 /* SCM_RIGHTS: DNS UDP, DNS TCP, netfilter,
+				    NFLOG (LTD_DNS_FDS) */
 };
+
+#define LTD_DNS_FDS 4
 
 struct ltd_msg {
 	int type;

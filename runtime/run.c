@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "netfilter/dnsd.h"
+#include "netfilter/nflog.h"
 #include "netfilter/pasta.h"
 #include "netfilter/ruleset.h"
 #include "runtime/cage.h"
@@ -90,10 +91,11 @@ static pid_t clone_init(const struct ltd_policy *p, int *pidfd, int cgroup_fd,
 	return (pid_t)pid;
 }
 
-/* One message from init, with the DNS sockets it may carry. */
-static ssize_t recv_msg(int sock, struct ltd_msg *m, int fds[3])
+/* One message from init, with the DNS and NFLOG sockets it may carry
+ * (all LTD_DNS_FDS of them, or none). */
+static ssize_t recv_msg(int sock, struct ltd_msg *m, int fds[LTD_DNS_FDS])
 {
-	char ctl[CMSG_SPACE(3 * sizeof(int))];
+	char ctl[CMSG_SPACE(LTD_DNS_FDS * sizeof(int))];
 	struct iovec iov = { m, sizeof(*m) };
 	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
 			     .msg_control = ctl,
@@ -101,7 +103,8 @@ static ssize_t recv_msg(int sock, struct ltd_msg *m, int fds[3])
 	ssize_t n = recvmsg(sock, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
 	struct cmsghdr *cm;
 
-	fds[0] = fds[1] = fds[2] = -1;
+	for (int i = 0; i < LTD_DNS_FDS; i++)
+		fds[i] = -1;
 	for (cm = n > 0 ? CMSG_FIRSTHDR(&mh) : NULL; cm;
 	     cm = CMSG_NXTHDR(&mh, cm)) {
 		size_t k = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
@@ -112,7 +115,7 @@ static ssize_t recv_msg(int sock, struct ltd_msg *m, int fds[3])
 			int fd;
 
 			memcpy(&fd, CMSG_DATA(cm) + i * sizeof(int), sizeof(fd));
-			if (i < 3 && k == 3)
+			if (i < LTD_DNS_FDS && k == LTD_DNS_FDS)
 				fds[i] = fd;
 			else
 				close(fd);
@@ -121,19 +124,27 @@ static ssize_t recv_msg(int sock, struct ltd_msg *m, int fds[3])
 	return n;
 }
 
+/* The launcher's side of the cage's network: the DNS filter and the
+ * firewall's refusals (both or neither). */
+struct netside {
+	struct ltd_dnsd *dns;
+	struct ltd_nflog *nflog;
+};
+
 /* Read what init sent; false once the socket is closed. */
-static bool read_msgs(int sock, struct outcome *out, struct ltd_dnsd *dns)
+static bool read_msgs(int sock, struct outcome *out, struct netside *net)
 {
 	struct ltd_msg m;
-	int fds[3];
+	int fds[LTD_DNS_FDS];
 	ssize_t n;
 
 	while ((n = recv_msg(sock, &m, fds)) == (ssize_t)sizeof(m)) {
-		if (m.type == LTD_MSG_DNS_FDS && fds[0] >= 0 && dns) {
-			ltd_dnsd_attach(dns, fds);
+		if (m.type == LTD_MSG_DNS_FDS && fds[0] >= 0 && net) {
+			ltd_dnsd_attach(net->dns, fds);
+			ltd_nflog_attach(net->nflog, fds[3]);
 			continue;
 		}
-		for (int i = 0; i < 3; i++)
+		for (int i = 0; i < LTD_DNS_FDS; i++)
 			if (fds[i] >= 0)
 				close(fds[i]);
 		if (m.type == LTD_MSG_STARTED) {
@@ -158,15 +169,17 @@ static bool read_msgs(int sock, struct outcome *out, struct ltd_dnsd *dns)
  * for: it dies with the launcher in any case.
  */
 static int supervise(pid_t init, int init_pidfd, int sock,
-		     struct ltd_pasta *pa, struct ltd_dnsd *dns,
+		     struct ltd_pasta *pa, struct netside *net,
 		     struct outcome *out, struct ltd_err *err)
 {
 	_cleanup_close_ int sfd = ltd_signals_fd(err);
-	struct pollfd pfd[4 + LTD_DNSD_MAX_POLLFDS] = {
+	struct ltd_dnsd *dns = net ? net->dns : NULL;
+	struct pollfd pfd[5 + LTD_DNSD_MAX_POLLFDS] = {
 		{ .fd = sfd, .events = POLLIN },
 		{ .fd = sock, .events = POLLIN },
 		{ .fd = init_pidfd, .events = POLLIN },
 		{ .fd = pa ? pa->ready_fd : -1, .events = POLLIN },
+		{ .fd = -1, .events = POLLIN }, /* NFLOG, once init sent it */
 	};
 	int status, ret;
 
@@ -175,18 +188,21 @@ static int supervise(pid_t init, int init_pidfd, int sock,
 	for (;;) {
 		struct signalfd_siginfo si;
 		/* The DNS filter's fds follow ours; it says how long to wait. */
-		size_t n_dns = dns ? ltd_dnsd_pollfds(dns, &pfd[4],
+		size_t n_dns = dns ? ltd_dnsd_pollfds(dns, &pfd[5],
 						      LTD_DNSD_MAX_POLLFDS)
 				   : 0;
 
-		if (poll(pfd, 4 + n_dns, dns ? ltd_dnsd_timeout(dns) : -1) <
+		pfd[4].fd = net ? net->nflog->fd : -1;
+		if (poll(pfd, 5 + n_dns, dns ? ltd_dnsd_timeout(dns) : -1) <
 		    0) {
 			if (errno == EINTR)
 				continue;
 			return ltd_err_sys(err, "poll");
 		}
 		if (dns)
-			ltd_dnsd_dispatch(dns, &pfd[4], n_dns);
+			ltd_dnsd_dispatch(dns, &pfd[5], n_dns);
+		if (pfd[4].revents)
+			ltd_nflog_read(net->nflog);
 		if (pfd[0].revents &&
 		    read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si) &&
 		    si.ssi_signo != SIGCHLD)
@@ -202,7 +218,7 @@ static int supervise(pid_t init, int init_pidfd, int sock,
 			}
 			(void)!send(sock, &m, sizeof(m), MSG_NOSIGNAL);
 		}
-		if (pfd[1].revents && !read_msgs(sock, out, dns))
+		if (pfd[1].revents && !read_msgs(sock, out, net))
 			pfd[1].fd = -1; /* closed: stop polling it */
 		if (out->type != 0 && out->type != LTD_MSG_STARTED)
 			return 0;
@@ -212,7 +228,7 @@ static int supervise(pid_t init, int init_pidfd, int sock,
 	/* Init died without a final word: say how. */
 	if (waitpid(init, &status, 0) < 0)
 		return ltd_err_sys(err, "wait for the cage");
-	read_msgs(sock, out, dns);
+	read_msgs(sock, out, net);
 	if (out->type == 0)
 		return ltd_err_set(err, EIO,
 				   "the cage's init ended without a word "
@@ -504,6 +520,8 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 	struct ltd_nft_batch nft = { 0 };
 	struct ltd_dnsd_config dns_cfg = { 0 };
 	struct ltd_dnsd dns = { .udp = -1, .tcp = -1, .nl = -1 };
+	struct ltd_nflog nflog = { .fd = -1 };
+	struct netside net = { &dns, &nflog };
 	bool dns_on = false;
 	struct ltd_cg_facts cgf = { 0 };
 	struct ltd_limits_plan limits = { 0 };
@@ -536,8 +554,12 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 	if (!ret && ltd_limits_warning(p, &limits, warning, sizeof(warning)))
 		fprintf(stderr, "ltd-native: warning: %s\n", warning);
 	if (!ret && p->network == LTD_NET_ALLOWLIST) {
+		struct ltd_nflog_config nc = { .audit = dns_cfg.audit,
+						.quiet = p->quiet };
+
 		ret = ltd_dnsd_init(&dns, &dns_cfg, &err);
 		dns_on = ret == 0;
+		ltd_nflog_init(&nflog, &nc);
 	}
 	if (!ret && p->seccomp == LTD_SECCOMP_LOG)
 		fprintf(stderr, "ltd-native: warning: --seccomp-log: the "
@@ -586,10 +608,15 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 	}
 	ret = supervise(init, init_pidfd, sv[0],
 			p->network == LTD_NET_ALLOWLIST ? &pasta : NULL,
-			dns_on ? &dns : NULL, &out, &err);
+			dns_on ? &net : NULL, &out, &err);
 	warn_new_protected(p, protected_before);
-	if (dns_on)
+	if (dns_on) {
+		/* The command has ended: what it was refused is queued. */
+		ltd_nflog_drain(&nflog);
 		ltd_dnsd_summary(&dns, stderr);
+		ltd_nflog_summary(&nflog, stderr);
+		ltd_nflog_audit_totals(&nflog);
+	}
 out:
 	/* pasta does not end with the namespace's last process. */
 	ltd_pasta_stop(&pasta);
@@ -605,6 +632,7 @@ out:
 	ltd_nft_batch_free(&nft);
 	if (dns_on)
 		ltd_dnsd_close(&dns);
+	ltd_nflog_close(&nflog);
 	if (dns_cfg.audit)
 		fclose(dns_cfg.audit);
 	if (sv[0] >= 0)

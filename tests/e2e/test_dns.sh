@@ -124,6 +124,8 @@ else
 	expect_out "the address it returned connects on the allowed port" "^connect $DNS_H4:8080 ok\$"
 	expect_out "another port of that address is refused" "^connect $DNS_H4:9090 refused\$"
 	expect_out "an address never returned for an allowed name is refused" "^connect $DNS_O4:8080 refused\$"
+	expect_out "both refused destinations are in the exit summary" \
+		"outside the allowlist: $DNS_H4:9090/tcp, $DNS_O4:8080/tcp\$"
 
 	dns_probe --allow-domain ok.test:8080 -- connect:"$DNS_H4":8080
 	expect_out "an address is refused until its name is looked up" "^connect $DNS_H4:8080 refused\$"

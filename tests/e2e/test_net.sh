@@ -87,6 +87,40 @@ else
 	expect_out "an allowed IPv6 block connects" "^\[$NET_H6\]:8080 ok "
 	expect_out "an IPv4 host outside it is refused" "^$NET_H4:8080 refused "
 
+	# Refusals are visible (issue 5): the firewall logs each refused
+	# packet to NFLOG, the launcher reads them and sums them up at exit,
+	# and writes one audit line per destination (first refusal, count).
+	NET_TARGETS=("$NET_H4:8080" "$NET_H4:9090" "$NET_H4:9090" "[$NET_H6]:8080")
+	net_probe --allow-cidr "$NET_H4/32:8080" --audit-log "$PROJ/refused.jsonl"
+	expect_out "refused destinations are summed up on stderr at exit" \
+		"refused 3 connection attempts to destinations outside the allowlist: $NET_H4:9090/tcp \(x2\), \[$NET_H6\]:8080/tcp\$"
+	expect_out "the summary says how to allow them" "allow a destination with --allow-cidr"
+	expect_no_out "an allowed destination is not in the summary" "$NET_H4:8080/tcp"
+	OUT=$(python3 - "$PROJ/refused.jsonl" <<'PY' 2>&1
+import json, sys
+for l in open(sys.argv[1]):
+    o = json.loads(l)
+    print(o["event"], o["address"], o["port"], o["protocol"], o["verdict"], o["rule"], o.get("count"), "time" in o)
+PY
+)
+	expect_out "the audit log records a refused destination once" "^connection $NET_H4 9090 tcp refused None None True\$"
+	expect_out "the audit log records its count at exit" "^connection-count $NET_H4 9090 tcp refused None 2 True\$"
+	expect_out "the audit log records a refused IPv6 destination" "^connection $NET_H6 8080 tcp refused None None True\$"
+	if [ "$(grep -c "^connection $NET_H4 9090 " <<<"$OUT")" = 1 ]; then
+		pass "two refusals of one destination make one first-refusal line"
+	else
+		fail "two refusals of one destination make one first-refusal line" "$OUT"
+	fi
+	expect_no_out "the audit log has no allowed destination as refused" " $NET_H4 8080 tcp "
+	as_user rm -f "$PROJ/refused.jsonl"
+	net_probe --quiet --allow-cidr "$NET_H4/32:8080"
+	expect_out "--quiet: the refusals still happen" "^$NET_H4:9090 refused "
+	expect_no_out "--quiet: no summary of refused destinations" "connection attempt|allow a destination"
+	ltd run -- python3 -c 'import socket
+try: socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 12); print("nflog socket opened")
+except OSError as e: print("nflog socket", e.errno)'
+	expect_out "the command cannot open a NETLINK_NETFILTER (NFLOG) socket" "^nflog socket 93\$"
+
 	NET_TARGETS=(host.ltd.internal:18081 host.ltd.internal:18082 127.0.0.1:18081)
 	net_probe --allow-host-port 18081
 	expect_out "an allowed host port connects on host.ltd.internal" "^host.ltd.internal:18081 ok "
@@ -101,6 +135,7 @@ s.connect(("'"$NET_H4"'",8080))
 try: s.send(b"x"); s.recv(10); print("udp answered")
 except OSError as e: print("udp no answer", e.errno)'
 	expect_out "UDP to a host not allowlisted gets no answer" "^udp no answer"
+	expect_out "a refused UDP destination is in the summary" "outside the allowlist: $NET_H4:8080/udp\$"
 
 	# pasta binds the host's 0.0.0.0:PORT for a port the cage sends UDP
 	# from and forwards datagrams that arrive there; a host that is not
