@@ -395,24 +395,42 @@ void ltd_nflog_drain(struct ltd_nflog *l)
 void ltd_nflog_summary(const struct ltd_nflog *l, FILE *out)
 {
 	char text[INET6_ADDRSTRLEN + 32];
+	size_t order[LTD_NFLOG_MAX_DESTS], shown;
+	unsigned long rest;
 
 	if (l->cfg.quiet || (l->total == 0 && !l->lost))
 		return;
 	if (l->total) {
+		/* The most refused first (ties: the first refused first). */
+		for (size_t i = 0; i < l->n_dests; i++) {
+			size_t j = i;
+
+			for (; j > 0 && l->dests[order[j - 1]].count <
+						l->dests[i].count;
+			     j--)
+				order[j] = order[j - 1];
+			order[j] = i;
+		}
+		shown = l->n_dests < LTD_NFLOG_SHOW ? l->n_dests
+						    : LTD_NFLOG_SHOW;
+		rest = l->total;
 		fprintf(out, "ltd-native: firewall: refused %lu connection "
 			     "attempt%s to destinations outside the "
 			     "allowlist:",
 			l->total, l->total == 1 ? "" : "s");
-		for (size_t i = 0; i < l->n_dests; i++) {
-			ltd_nflog_dest_format(&l->dests[i].dest, text,
-					      sizeof(text));
+		for (size_t i = 0; i < shown; i++) {
+			const struct ltd_nflog_dest *d = &l->dests[order[i]].dest;
+			unsigned long count = l->dests[order[i]].count;
+
+			ltd_nflog_dest_format(d, text, sizeof(text));
 			fprintf(out, "%s %s", i ? "," : "", text);
-			if (l->dests[i].count > 1)
-				fprintf(out, " (x%lu)", l->dests[i].count);
+			if (count > 1)
+				fprintf(out, " (x%lu)", count);
+			rest -= count;
 		}
-		if (l->unlisted)
-			fprintf(out, ", and %lu more to other destinations",
-				l->unlisted);
+		if (rest)
+			fprintf(out, ", and %lu more to other destinations%s",
+				rest, l->cfg.audit ? " (see the audit log)" : "");
 		fprintf(out, "\nltd-native: allow a destination with "
 			     "--allow-cidr ADDR[/LEN][:PORTS], or its name "
 			     "with --allow-domain NAME[:PORTS]\n");

@@ -32,6 +32,9 @@
  * destination of anything the cage's stack sends. */
 #define LTD_NFLOG_COPY_RANGE 128
 #define LTD_NFLOG_MAX_DESTS  32
+/* Destinations the exit summary names (the most refused); the audit log
+ * has them all. */
+#define LTD_NFLOG_SHOW	     8
 /* recv() calls per wake-up: a flood cannot starve signal relaying. */
 #define LTD_NFLOG_BATCH	     64
 

@@ -432,8 +432,24 @@ Test(nflog, summary_bounded)
 	cr_assert_eq(l.unlisted, 5);
 	cr_assert_eq(l.total, LTD_NFLOG_MAX_DESTS + 5);
 	text = summary(&l);
-	cr_assert(strstr(text, ", and 5 more to other destinations\n"), "%s",
-		  text);
+	cr_assert(strstr(text, "allowlist: 10.0.0.1:443/tcp, 10.0.0.2:443/tcp,"),
+		  "%s", text);
+	cr_assert(strstr(text, ", 10.0.0.8:443/tcp, and 29 more to other "
+			       "destinations\n"),
+		  "%s", text);
+	cr_assert_null(strstr(text, "10.0.0.9:"), "%s", text);
+	free(text);
+	/* The most refused first. */
+	off = 0;
+	n = ip4(pkt, "10.0.0.30", IPPROTO_TCP, l4, 8);
+	nflog_msg(buf, &off, LTD_NFLOG_PREFIX, pkt, n);
+	nflog_msg(buf, &off, LTD_NFLOG_PREFIX, pkt, n);
+	ltd_nflog_feed(&l, buf, off);
+	text = summary(&l);
+	cr_assert(strstr(text, "allowlist: 10.0.0.30:443/tcp (x3), "
+			       "10.0.0.1:443/tcp, "),
+		  "%s", text);
+	cr_assert(strstr(text, "and 29 more to"), "%s", text);
 	free(text);
 
 	/* Nothing refused: nothing said. */
