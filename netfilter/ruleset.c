@@ -659,17 +659,21 @@ static void rule_allow(struct rb *rb, const struct ltd_nft_spec *sp, bool v6)
 
 /* Refuse at once: a reset for TCP, admin-prohibited for the rest; each
  * refusal is logged to the launcher first (the exit summary). */
-static void rule_reset_tcp(struct rb *rb)
+static void rule_reset_tcp(struct rb *rb, const struct ltd_nft_spec *sp,
+			   bool v6)
 {
 	rb_meta(rb, NFT_META_L4PROTO, NFT_REG_1);
 	rb_cmp8(rb, NFT_CMP_EQ, IPPROTO_TCP);
-	rb_log(rb);
+	if (!sp->no_log)
+		rb_log(rb);
 	rb_reject(rb, NFT_REJECT_TCP_RST, 0);
 }
 
-static void rule_reject_rest(struct rb *rb)
+static void rule_reject_rest(struct rb *rb, const struct ltd_nft_spec *sp,
+			     bool v6)
 {
-	rb_log(rb);
+	if (!sp->no_log)
+		rb_log(rb);
 	rb_reject(rb, NFT_REJECT_ICMPX_UNREACH,
 		  NFT_REJECT_ICMPX_ADMIN_PROHIBITED);
 }
@@ -709,8 +713,6 @@ RULE0(rule_loopback)
 RULE0(rule_loopback_in)
 RULE0(rule_established)
 RULE0(rule_ndp)
-RULE0(rule_reset_tcp)
-RULE0(rule_reject_rest)
 
 static int add_output_rules(struct builder *bl, struct ltd_err *err)
 {
@@ -738,11 +740,11 @@ static int add_output_rules(struct builder *bl, struct ltd_err *err)
 		ret = add_rule(bl, out, "allowed destinations, IPv6",
 			       rule_allow, true, err);
 	if (!ret)
-		ret = add_rule(bl, out, "tcp reset", rule_reset_tcp_r, false,
+		ret = add_rule(bl, out, "tcp reset", rule_reset_tcp, false,
 			       err);
 	if (!ret)
 		ret = add_rule(bl, out, "reject admin-prohibited",
-			       rule_reject_rest_r, false, err);
+			       rule_reject_rest, false, err);
 	return ret;
 }
 

@@ -74,6 +74,7 @@ struct ltd_nft_spec {
 	struct in6_addr gw6;
 	const uint16_t *host_ports; /* TCP, on the gateway addresses */
 	size_t n_host_ports;
+	bool no_log; /* refusals not logged to NFLOG (a kernel without it) */
 };
 
 /* What one message of the batch creates, to name it in an error. */

@@ -192,7 +192,21 @@ static int step_loopback(struct ltd_cage *c, struct ltd_err *err)
  * this namespace and before pasta can deliver a packet to it. */
 static int step_firewall(struct ltd_cage *c, struct ltd_err *err)
 {
-	return c->nft ? ltd_nft_send(-1, c->nft, err) : 0;
+	struct ltd_err first = { 0 };
+	int ret;
+
+	if (!c->nft)
+		return 0;
+	ret = ltd_nft_send(-1, c->nft, &first);
+	if (ret == 0)
+		return 0;
+	/* A kernel without NFLOG refuses the log expressions: the same
+	 * firewall without them, and no report of refused connections. */
+	ret = ltd_nft_send(-1, c->nft_plain, err);
+	if (ret < 0)
+		return ret;
+	c->nflog_off = true;
+	return 0;
 }
 
 /*
@@ -220,11 +234,19 @@ static int step_dns_sockets(struct ltd_cage *c, struct ltd_err *err)
 	ret = ltd_dns_open_sockets(fds, err);
 	if (ret < 0)
 		return ret;
-	ret = fds[3] = ltd_nflog_open(err);
-	if (ret < 0) {
-		for (int i = 0; i < 3; i++)
-			close(fds[i]);
-		return ret;
+	fds[3] = c->nflog_off ? -1 : ltd_nflog_open(err);
+	if (fds[3] < 0) {
+		/* No NFLOG here: a stand-in descriptor, and the launcher
+		 * is told to say so rather than listen. */
+		*err = (struct ltd_err){ 0 };
+		m.value = LTD_NFLOG_OFF;
+		fds[3] = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		if (fds[3] < 0) {
+			ret = ltd_err_sys(err, "open /dev/null");
+			for (int i = 0; i < 3; i++)
+				close(fds[i]);
+			return ret;
+		}
 	}
 	cm->cmsg_level = SOL_SOCKET;
 	cm->cmsg_type = SCM_RIGHTS;

@@ -7,6 +7,7 @@
 #ifndef LTD_CAGE_H
 #define LTD_CAGE_H
 
+#include <stdbool.h>
 #include <sys/types.h>
 
 #include "policy/policy.h"
@@ -31,6 +32,9 @@ enum ltd_msg_type {
 
 #define LTD_DNS_FDS 4
 
+/* LTD_MSG_DNS_FDS value: the fourth descriptor is a stand-in, no NFLOG. */
+#define LTD_NFLOG_OFF 1
+
 struct ltd_msg {
 	int type;
 	int value;
@@ -44,6 +48,8 @@ struct ltd_cage {
 	const struct ltd_bpf *seccomp; /* NULL: no filter */
 	const struct ltd_landlock *landlock; /* from the plan; abi 0: none */
 	const struct ltd_nft_batch *nft; /* NULL: no network (none mode) */
+	const struct ltd_nft_batch *nft_plain; /* the same, no NFLOG */
+	bool nflog_off; /* the kernel took only the plain batch */
 	const struct ltd_limits_plan *limits; /* rlimits unless in a cgroup */
 	char **envp;
 	int sock;	   /* init's end of the setup socket */

@@ -141,7 +141,16 @@ static bool read_msgs(int sock, struct outcome *out, struct netside *net)
 	while ((n = recv_msg(sock, &m, fds)) == (ssize_t)sizeof(m)) {
 		if (m.type == LTD_MSG_DNS_FDS && fds[0] >= 0 && net) {
 			ltd_dnsd_attach(net->dns, fds);
-			ltd_nflog_attach(net->nflog, fds[3]);
+			if (m.value == LTD_NFLOG_OFF) {
+				close(fds[3]); /* a stand-in */
+				fprintf(stderr,
+					"ltd-native: warning: NFLOG is not "
+					"available here: refused connections "
+					"will not be reported (refused names "
+					"still are)\n");
+			} else {
+				ltd_nflog_attach(net->nflog, fds[3]);
+			}
 			continue;
 		}
 		for (int i = 0; i < LTD_DNS_FDS; i++)
@@ -300,7 +309,7 @@ static int exit_status(const struct outcome *out)
  * A run that did not ask for networking falls back to none with a warning.
  */
 static int prepare_network(struct ltd_policy *p, struct ltd_pasta *pa,
-			   struct ltd_nft_batch *nft, struct ltd_err *err)
+			   struct ltd_nft_batch nft[2], struct ltd_err *err)
 {
 	struct ltd_nft_spec spec = {
 		.host_ports = p->host_ports,
@@ -330,7 +339,11 @@ static int prepare_network(struct ltd_policy *p, struct ltd_pasta *pa,
 	spec.n_dests = p->n_allow;
 	inet_pton(AF_INET, LTD_NET_GW4, &spec.gw4);
 	inet_pton(AF_INET6, LTD_NET_GW6, &spec.gw6);
-	return ltd_nft_build(&spec, nft, err);
+	ret = ltd_nft_build(&spec, &nft[0], err);
+	/* The same without logging, for a kernel without NFLOG: the
+	 * firewall matters, the report of its refusals does not. */
+	spec.no_log = true;
+	return ret < 0 ? ret : ltd_nft_build(&spec, &nft[1], err);
 }
 
 /*
@@ -467,7 +480,7 @@ static int prepare_landlock(const struct ltd_policy *p,
 
 /* Everything that can fail for a reason the user can fix, before clone. */
 static int prepare(struct ltd_policy *p, struct ltd_plan *plan,
-		   struct ltd_pasta *pa, struct ltd_nft_batch *nft,
+		   struct ltd_pasta *pa, struct ltd_nft_batch nft[2],
 		   struct ltd_dnsd_config *dns, struct ltd_cg_facts *cgf,
 		   struct ltd_limits_plan *limits, char ***envp,
 		   struct ltd_err *err)
@@ -517,7 +530,7 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 	struct ltd_plan plan = { 0 };
 	struct outcome out = { 0 };
 	struct ltd_pasta pasta = { .ready_fd = -1 };
-	struct ltd_nft_batch nft = { 0 };
+	struct ltd_nft_batch nft[2] = { { 0 }, { 0 } }; /* logging, plain */
 	struct ltd_dnsd_config dns_cfg = { 0 };
 	struct ltd_dnsd dns = { .udp = -1, .tcp = -1, .nl = -1 };
 	struct ltd_nflog nflog = { .fd = -1 };
@@ -535,7 +548,7 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 	char warning[LTD_ERR_MSG_MAX + LTD_CG_PATH_MAX];
 	int ret;
 
-	ret = prepare(p, &plan, &pasta, &nft, &dns_cfg, &cgf, &limits, &envp,
+	ret = prepare(p, &plan, &pasta, nft, &dns_cfg, &cgf, &limits, &envp,
 		      &err);
 	if (!ret)
 		ret = prepare_landlock(p, &plan, &ll, &err);
@@ -585,7 +598,8 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 			.plan = &plan,
 			.seccomp = ltd_seccomp_program(p->seccomp),
 			.landlock = &ll,
-			.nft = p->network == LTD_NET_ALLOWLIST ? &nft : NULL,
+			.nft = p->network == LTD_NET_ALLOWLIST ? &nft[0] : NULL,
+			.nft_plain = &nft[1],
 			.limits = &limits,
 			.envp = envp,
 			.sock = sv[1],
@@ -629,7 +643,8 @@ out:
 		}
 		ltd_cgroup_destroy(&cg, getpid());
 	}
-	ltd_nft_batch_free(&nft);
+	ltd_nft_batch_free(&nft[0]);
+	ltd_nft_batch_free(&nft[1]);
 	if (dns_on)
 		ltd_dnsd_close(&dns);
 	ltd_nflog_close(&nflog);

@@ -142,6 +142,25 @@ Test(ruleset, no_host_ports_no_gateway_rule)
 	free(text);
 }
 
+/* The batch for a kernel without NFLOG: the same refusals, not logged. */
+Test(ruleset, plain_batch_refuses_without_logging)
+{
+	struct ltd_nft_spec sp = { 0 };
+	char *logged, *plain;
+
+	inet_pton(AF_INET, LTD_NET_GW4, &sp.gw4);
+	logged = print_batch(&sp);
+	sp.no_log = true;
+	plain = print_batch(&sp);
+	cr_assert(strstr(logged, "[ log"), "the default batch logs refusals");
+	cr_assert_null(strstr(plain, "[ log"));
+	cr_assert(strstr(plain, "[ reject type 1 code 3 ]") ||
+		  strstr(plain, "reject"), "%s", plain);
+	cr_assert(strstr(plain, "policy drop"));
+	free(logged);
+	free(plain);
+}
+
 Test(ruleset, every_message_named_for_errors)
 {
 	struct ltd_net_dest d[4];
