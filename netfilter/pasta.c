@@ -143,14 +143,17 @@ int ltd_pasta_ready(struct ltd_pasta *pa, struct ltd_err *err)
 		if (WIFEXITED(status))
 			return ltd_err_set(err, ENETDOWN,
 					   "pasta exited with status %d "
-					   "before the network was ready",
+					   "before the network was ready (see "
+					   "'ltd-native doctor')",
 					   WEXITSTATUS(status));
 		return ltd_err_set(err, ENETDOWN,
 				   "pasta was killed by signal %d before "
-				   "the network was ready",
+				   "the network was ready (see 'ltd-native "
+				   "doctor')",
 				   WTERMSIG(status));
 	}
-	return ltd_err_set(err, ENETDOWN, "pasta did not become ready");
+	return ltd_err_set(err, ENETDOWN, "pasta did not become ready (see "
+					  "'ltd-native doctor')");
 }
 
 void ltd_pasta_stop(struct ltd_pasta *pa)

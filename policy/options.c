@@ -536,6 +536,10 @@ static const struct ltd_option options[] = {
 	  LTD_OPT_LIST | LTD_OPT_NOT_PROJECT, "mounts" },
 	{ "tmpfs", 1, "DST", "mount a fresh tmpfs at DST", opt_tmpfs,
 	  LTD_OPT_LIST, "mounts" },
+	{ LTD_TEST_LANDLOCK_HOLE, 2, "SRC DST",
+	  "test only: bind SRC read-write at DST but give it no Landlock "
+	  "rule (writes there must fail: Landlock holds on its own)",
+	  opt_bind, LTD_OPT_LIST | LTD_OPT_NOT_PROJECT, "mounts" },
 	{ "rootfs", 1, "NAME|sha256:DIGEST",
 	  "a pinned root filesystem from `ltd-rootfs` (checked against its "
 	  "pin first) instead of the host's /usr",

@@ -56,6 +56,10 @@ enum ltd_user_mount_kind {
 	LTD_UM_TMPFS,
 };
 
+/* The option of a read-write bind that gets no Landlock rule: for the test
+ * that shows Landlock holds on its own. */
+#define LTD_TEST_LANDLOCK_HOLE "test-landlock-hole"
+
 struct ltd_user_mount {
 	enum ltd_user_mount_kind kind;
 	char *src;	    /* resolved real path; NULL for tmpfs */

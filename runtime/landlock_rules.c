@@ -142,7 +142,8 @@ static int build_fs(const struct ltd_plan *plan, struct ltd_landlock *ll,
 		const struct ltd_plan_entry *e = &plan->e[i];
 		uint64_t access = entry_access(e->op) & mask;
 
-		if (!access || hidden(plan, i))
+		if (!access || hidden(plan, i) ||
+		    (e->flags & LTD_PF_NO_LANDLOCK))
 			continue;
 		ret = add_rule(ll, e->dst, access,
 			       (e->flags & LTD_PF_OPTIONAL) != 0, e->why, err);

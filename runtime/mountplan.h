@@ -39,6 +39,8 @@ enum ltd_plan_op {
 enum {
 	LTD_PF_CREATE = 1 << 0,	  /* may create the mount point (in a tmpfs) */
 	LTD_PF_OPTIONAL = 1 << 1, /* skip when dst (or src) is missing */
+	LTD_PF_NO_LANDLOCK = 1 << 2, /* no Landlock rule (test only: shows
+					that Landlock holds on its own) */
 };
 
 struct ltd_plan_entry {

@@ -299,7 +299,12 @@ static int exit_status(const struct outcome *out)
 		return out->err.code == ENOENT ? LTD_EXIT_NOT_FOUND
 					       : LTD_EXIT_CANNOT_EXEC;
 	default:
+		/* Everything a user can fix was checked before clone: what
+		 * fails in the cage is the host refusing something. */
 		ltd_err_print(&out->err);
+		if (strcmp(out->err.step, "chdir") != 0)
+			fprintf(stderr, "ltd-native: 'ltd-native doctor' "
+					"checks what this host supports\n");
 		return LTD_EXIT_RUNTIME;
 	}
 }

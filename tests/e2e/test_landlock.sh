@@ -120,3 +120,15 @@ expect_rc "--restrict-tcp-ports without Landlock stops the run" 125
 ltd run --require-landlock -- "$PROBE" status
 expect_rc "--require-landlock on this kernel" 0
 expect_no_out "... without a warning" "warning: .*Landlock"
+
+# --- Landlock holds on its own -------------------------------------------------------
+# A host directory bound read-write, but given no Landlock rule: the mounts
+# would let the command write there; Landlock alone must not.
+HOLE=$(as_user mktemp -d "$U_HOME/e2e-hole.XXXXXX")
+ltd run --test-landlock-hole "$HOLE" /opt/hole -- "$PROBE" write /opt/hole/f x
+expect_out "a bind without a Landlock rule is not writable (Landlock alone)" "^write err EACCES"
+[ ! -e "$HOLE/f" ] && pass "nothing was written to the host directory" ||
+	fail "nothing was written to the host directory"
+ltd run --bind "$HOLE" /opt/hole -- "$PROBE" write /opt/hole/f x
+expect_out "the same bind with its rule is writable (the control)" "^write ok"
+as_user rm -rf "$HOLE"
