@@ -185,6 +185,9 @@ struct ltd_policy {
 
 #define LTD_DEFAULT_HOSTNAME "ltd-sandbox"
 
+/* A cage's name (--name): at most this many bytes. */
+#define LTD_NAME_MAX 64
+
 /* Fixed places in the cage. */
 #define LTD_SECRETS_DIR	   "/run/secrets"
 #define LTD_SSH_AGENT_SOCK "/run/ltd/ssh-agent.sock"
