@@ -520,6 +520,60 @@ static int opt_restrict_tcp_ports(struct ltd_policy *p,
 	return 0;
 }
 
+/* A name for exec, ps and kill: what a user types, what a file may be
+ * called.  runtime/registry.c checks the same rule (ltd_name_valid). */
+static int opt_name(struct ltd_policy *p, const struct ltd_option *opt,
+		    char **args, struct ltd_err *err)
+{
+	const char *s = args[0];
+	size_t n = strlen(s);
+
+	if (n == 0 || n > LTD_NAME_MAX || s[0] == '.' || s[0] == '-' ||
+	    strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		      "0123456789_.-") != n)
+		return ltd_err_set(err, EINVAL,
+				   "--name: '%s' is not a valid name (1-%d "
+				   "letters, digits, '_', '.', '-'; not "
+				   "starting with '.' or '-')",
+				   s, LTD_NAME_MAX);
+	return set_str(&p->name, s, err);
+}
+
+static int opt_keep_running(struct ltd_policy *p, const struct ltd_option *opt,
+			    char **args, struct ltd_err *err)
+{
+	p->keep_running = true;
+	return 0;
+}
+
+static int parse_fd(const struct ltd_option *opt, const char *s, int *fd,
+		    struct ltd_err *err)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < 0 || v > INT_MAX)
+		return ltd_err_set(err, EINVAL,
+				   "--%s: '%s' is not a file descriptor",
+				   opt->name, s);
+	*fd = (int)v;
+	return 0;
+}
+
+static int opt_status_fd(struct ltd_policy *p, const struct ltd_option *opt,
+			 char **args, struct ltd_err *err)
+{
+	return parse_fd(opt, args[0], &p->status_fd, err);
+}
+
+static int opt_info_fd(struct ltd_policy *p, const struct ltd_option *opt,
+		       char **args, struct ltd_err *err)
+{
+	return parse_fd(opt, args[0], &p->info_fd, err);
+}
+
 /* Entries name only the trailing fields (flags, group, default) they need;
  * the rest are zero, as C says. */
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
@@ -666,6 +720,22 @@ static const struct ltd_option options[] = {
 	{ "unsafe-host-network", 0, NULL,
 	  "allow --network host: no network namespace, no egress filter",
 	  opt_unsafe, LTD_OPT_NOT_PROJECT },
+	{ "name", 1, "NAME",
+	  "register the cage as NAME (unique per user) for 'exec', 'ps' "
+	  "and 'kill'",
+	  opt_name, LTD_OPT_CLI_ONLY },
+	{ "keep-running", 0, NULL,
+	  "with --name: the cage outlives its first command (background "
+	  "servers keep running) until 'ltd-native kill NAME'",
+	  opt_keep_running, LTD_OPT_CLI_ONLY },
+	{ "json-status-fd", 1, "FD",
+	  "write JSON events to FD, one per line: started (pids, namespace "
+	  "ids, network, name, waived risks), exited (status or signal)",
+	  opt_status_fd, LTD_OPT_CLI_ONLY },
+	{ "info-fd", 1, "FD",
+	  "write the cage's pid and namespace ids to FD once it runs, as "
+	  "bubblewrap does, and close it",
+	  opt_info_fd, LTD_OPT_CLI_ONLY },
 };
 
 #define N_OPTIONS (sizeof(options) / sizeof(options[0]))

@@ -11,6 +11,8 @@ void ltd_policy_init(struct ltd_policy *p)
 		.memory_bytes = LTD_DEFAULT_MEMORY,
 		.cpus_milli = LTD_DEFAULT_CPUS_MILLI,
 		.pids_limit = LTD_DEFAULT_PIDS,
+		.status_fd = -1,
+		.info_fd = -1,
 	};
 }
 
@@ -38,6 +40,7 @@ void ltd_policy_free(struct ltd_policy *p)
 	for (size_t i = 0; i < p->n_warnings; i++)
 		free(p->warnings[i]);
 	free(p->copies);
+	free(p->name);
 	free(p->origins);
 	free(p->waived);
 	free(p->warnings);

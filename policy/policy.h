@@ -180,6 +180,12 @@ struct ltd_policy {
 	char **warnings; /* other things the user should hear about */
 	size_t n_warnings;
 
+	/* Lifecycle and the launcher interface (runtime/registry.c). */
+	char *name;	   /* --name: registered, reachable by exec/ps/kill */
+	bool keep_running; /* the cage outlives its first command */
+	int status_fd;	   /* --json-status-fd, -1 for none */
+	int info_fd;	   /* --info-fd, -1 for none */
+
 	char **argv; /* the command, NULL-terminated, owned */
 };
 

@@ -7,6 +7,7 @@
 #include "policy/option.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <limits.h>
 #include <pwd.h>
@@ -258,6 +259,21 @@ static int protect_policy_dir(struct ltd_policy *p, struct ltd_err *err)
 	return ltd_policy_protect(p, path, err);
 }
 
+/* The launcher interface: a kept cage must be reachable by name, and the
+ * descriptors the launcher will write to must be open now. */
+static int validate_lifecycle(const struct ltd_policy *p, struct ltd_err *err)
+{
+	if (p->keep_running && !p->name)
+		return ltd_err_set(err, EINVAL, "--keep-running needs --name "
+						"(it is how 'kill' finds the "
+						"cage)");
+	if (p->status_fd >= 0 && fcntl(p->status_fd, F_GETFD) < 0)
+		return ltd_err_sys(err, "--json-status-fd %d", p->status_fd);
+	if (p->info_fd >= 0 && fcntl(p->info_fd, F_GETFD) < 0)
+		return ltd_err_sys(err, "--info-fd %d", p->info_fd);
+	return 0;
+}
+
 int ltd_policy_validate(struct ltd_policy *p, struct ltd_err *err)
 {
 	int ret;
@@ -284,5 +300,7 @@ int ltd_policy_validate(struct ltd_policy *p, struct ltd_err *err)
 				  "--chdir: '%s' must be a normalized absolute "
 				  "path",
 				  p->chdir);
+	if (!ret)
+		ret = validate_lifecycle(p, err);
 	return ret;
 }

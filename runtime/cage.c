@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/pidfd.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
@@ -30,6 +31,8 @@
 #include "runtime/cleanup.h"
 #include "runtime/landlock.h"
 #include "runtime/limits.h"
+#include "runtime/pty.h"
+#include "runtime/registry.h"
 #include "runtime/signals.h"
 #include "seccomp/seccomp.h"
 
@@ -43,6 +46,32 @@ static void send_msg(int sock, int type, int value, const struct ltd_err *err)
 		m.err = *err;
 	/* Best effort: a launcher that is gone takes us with it anyway. */
 	(void)!send(sock, &m, sizeof(m), MSG_NOSIGNAL);
+}
+
+int ltd_msg_send_fds(int sock, int type, int value, const int *fds,
+		     size_t n)
+{
+	struct ltd_msg m = { .type = type, .value = value };
+	char ctl[CMSG_SPACE(LTD_MSG_MAX_FDS * sizeof(int))] = { 0 };
+	struct iovec iov = { &m, sizeof(m) };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
+			     .msg_control = n ? ctl : NULL,
+			     .msg_controllen = n ? CMSG_SPACE(n * sizeof(int))
+						 : 0 };
+	struct cmsghdr *cm;
+
+	if (n > LTD_MSG_MAX_FDS)
+		return -EINVAL;
+	if (n) {
+		cm = CMSG_FIRSTHDR(&mh);
+		cm->cmsg_level = SOL_SOCKET;
+		cm->cmsg_type = SCM_RIGHTS;
+		cm->cmsg_len = CMSG_LEN(n * sizeof(int));
+		memcpy(CMSG_DATA(cm), fds, n * sizeof(int));
+	}
+	if (sendmsg(sock, &mh, MSG_NOSIGNAL) != (ssize_t)sizeof(m))
+		return -errno;
+	return 0;
 }
 
 static int write_file(const char *path, const char *text, struct ltd_err *err)
@@ -286,6 +315,54 @@ static int step_pivot_root(struct ltd_cage *c, struct ltd_err *err)
 	return ltd_mounts_pivot(&c->mnt, err);
 }
 
+/*
+ * What the launcher needs to serve `exec` and report namespace ids: init's
+ * namespaces and its root, opened here (a non-dumpable init's
+ * /proc/PID/ns cannot be opened from outside, and should not be), and the
+ * command's terminal, from the cage's own devpts.  The launcher holds
+ * them; nothing in the cage can reach the launcher.
+ */
+static int step_handover(struct ltd_cage *c, struct ltd_err *err)
+{
+	int fds[LTD_NS_COUNT + 1], master = -1, ret = 0;
+	char path[32];
+	size_t n = 0;
+
+	for (int i = 0; c->send_ns && i < LTD_NS_COUNT && !ret; i++) {
+		snprintf(path, sizeof(path), "/proc/self/ns/%s",
+			 ltd_ns_names[i]);
+		fds[n] = open(path, O_RDONLY | O_CLOEXEC);
+		if (fds[n] < 0)
+			ret = ltd_err_sys(err, "open %s", path);
+		else
+			n++;
+	}
+	if (c->send_ns && !ret) {
+		fds[n] = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (fds[n] < 0)
+			ret = ltd_err_sys(err, "open /");
+		else
+			n++;
+	}
+	if (!ret && n && (ret = ltd_msg_send_fds(c->sock, LTD_MSG_NS_FDS, 0,
+						 fds, n)) < 0)
+		ret = ltd_err_set(err, -ret, "hand the namespaces to the "
+					     "launcher");
+	while (n > 0)
+		close(fds[--n]);
+	if (ret < 0 || !c->want_pty)
+		return ret;
+	ret = ltd_pty_open(&master, &c->pty_slave, &c->ws, err);
+	if (ret < 0)
+		return ret;
+	ret = ltd_msg_send_fds(c->sock, LTD_MSG_PTY, 0, &master, 1);
+	close(master);
+	if (ret < 0)
+		return ltd_err_set(err, -ret, "hand the terminal to the "
+					      "launcher");
+	return 0;
+}
+
 /* In order.  The launcher has checked everything a user can fix; a failure
  * here is the host refusing something, reported with the step's name. */
 const struct ltd_step ltd_init_steps[] = {
@@ -322,6 +399,9 @@ const struct ltd_step ltd_init_steps[] = {
 	  step_mount_plan },
 	{ "pivot-root", "enter the new root, detach the host's",
 	  step_pivot_root },
+	{ "handover", "namespaces for exec and the command's terminal (from "
+		      "the cage's devpts) to the launcher",
+	  step_handover },
 	{ NULL, NULL, NULL },
 };
 
@@ -330,6 +410,11 @@ static int cmd_new_session(struct ltd_cage *c, struct ltd_err *err)
 	if (setsid() < 0)
 		return ltd_err_sys(err, "setsid");
 	return 0;
+}
+
+static int cmd_terminal(struct ltd_cage *c, struct ltd_err *err)
+{
+	return c->pty_slave >= 0 ? ltd_pty_attach(c->pty_slave, err) : 0;
 }
 
 static int cmd_signals(struct ltd_cage *c, struct ltd_err *err)
@@ -380,6 +465,9 @@ static int cmd_seccomp(struct ltd_cage *c, struct ltd_err *err)
 const struct ltd_step ltd_command_steps[] = {
 	{ "new-session", "the command leads a session with no terminal of ours",
 	  cmd_new_session },
+	{ "terminal", "a pty of the cage's own as controlling terminal and "
+		      "stdio, before seccomp",
+	  cmd_terminal },
 	{ "signals", "default dispositions, nothing blocked", cmd_signals },
 	{ "chdir", "start in the project or --chdir", cmd_chdir },
 	{ "close-fds", "every fd above 2 closed", cmd_close_fds },
@@ -409,7 +497,7 @@ static int run_steps(const struct ltd_step *steps, struct ltd_cage *c,
 	return 0;
 }
 
-__attribute__((noreturn)) static void command_main(struct ltd_cage *c)
+__attribute__((noreturn)) void ltd_cage_command_main(struct ltd_cage *c)
 {
 	struct ltd_err err = { 0 };
 
@@ -439,21 +527,14 @@ static int command_start(void *arg)
 	struct ltd_cage *c = arg;
 
 	close(c->exec_pipe[0]);
-	command_main(c);
+	ltd_cage_command_main(c);
 }
 
 /* Wait for execve: the pipe closes on success or carries the error. */
-static int spawn_command(struct ltd_cage *c, struct ltd_err *err)
+int ltd_cage_wait_exec(struct ltd_cage *c, struct ltd_err *err)
 {
 	ssize_t n;
 
-	if (pipe2(c->exec_pipe, O_CLOEXEC) < 0)
-		return ltd_err_sys(err, "pipe");
-	c->cmd_pid = clone(command_start,
-			   command_stack + sizeof(command_stack),
-			   CLONE_VM | CLONE_VFORK | SIGCHLD, c);
-	if (c->cmd_pid < 0)
-		return ltd_err_sys(err, "start the command");
 	close(c->exec_pipe[1]);
 	do
 		n = read(c->exec_pipe[0], err, sizeof(*err));
@@ -462,6 +543,22 @@ static int spawn_command(struct ltd_cage *c, struct ltd_err *err)
 	if (n == (ssize_t)sizeof(*err))
 		return -err->code;
 	return 0;
+}
+
+static int spawn_command(struct ltd_cage *c, struct ltd_err *err)
+{
+	if (pipe2(c->exec_pipe, O_CLOEXEC) < 0)
+		return ltd_err_sys(err, "pipe");
+	c->cmd_pid = clone(command_start,
+			   command_stack + sizeof(command_stack),
+			   CLONE_VM | CLONE_VFORK | SIGCHLD, c);
+	if (c->cmd_pid < 0)
+		return ltd_err_sys(err, "start the command");
+	/* Init keeps no handle on the command's terminal. */
+	if (c->pty_slave >= 0)
+		close(c->pty_slave);
+	c->pty_slave = -1;
+	return ltd_cage_wait_exec(c, err);
 }
 
 /*
@@ -476,11 +573,23 @@ static void end_cage(void)
 		;
 }
 
+/*
+ * --keep-running: the first command's end does not end the cage.  A
+ * terminating signal (what `ltd-native kill` sends) goes to every process
+ * of the cage, and the cage ends when init has no child left; `kill`
+ * follows up with SIGKILL after its grace period.
+ */
+static bool ends_cage(int sig)
+{
+	return sig == SIGTERM || sig == SIGINT || sig == SIGHUP;
+}
+
 /* Forward signals to the command, reap everything, report its status. */
 __attribute__((noreturn)) static void supervise(struct ltd_cage *c, int sfd)
 {
 	struct signalfd_siginfo si;
-	int status;
+	bool ending = false;
+	int status, first = 0;
 
 	for (;;) {
 		pid_t pid;
@@ -491,14 +600,31 @@ __attribute__((noreturn)) static void supervise(struct ltd_cage *c, int sfd)
 			_exit(1);
 		}
 		if (si.ssi_signo != SIGCHLD) {
-			kill(c->cmd_pid, (int)si.ssi_signo);
-			continue;
+			/* After it is reaped its pid may be someone else's. */
+			if (c->cmd_pid > 0)
+				kill(c->cmd_pid, (int)si.ssi_signo);
+			if (c->keep_running && ends_cage((int)si.ssi_signo)) {
+				ending = true;
+				kill(-1, (int)si.ssi_signo);
+			}
 		}
 		while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
 			if (pid != c->cmd_pid)
 				continue; /* an orphan, reaped */
+			first = status;
+			c->cmd_pid = -1;
+			if (c->keep_running && !ending) {
+				send_msg(c->sock, LTD_MSG_CMD_EXITED, status,
+					 NULL);
+				continue;
+			}
 			end_cage();
 			send_msg(c->sock, LTD_MSG_EXITED, status, NULL);
+			_exit(0);
+		}
+		if (ending && c->cmd_pid < 0 && pid < 0 && errno == ECHILD) {
+			end_cage();
+			send_msg(c->sock, LTD_MSG_EXITED, first, NULL);
 			_exit(0);
 		}
 	}
@@ -536,6 +662,7 @@ void ltd_cage_init(struct ltd_cage *c)
 
 	c->mnt.rootfd = -1;
 	c->mnt.mask_dir = -1;
+	c->pty_slave = -1;
 	ret = run_steps(ltd_init_steps, c, &err);
 	if (ret < 0) {
 		send_msg(c->sock, LTD_MSG_SETUP_ERROR, 0, &err);
@@ -571,6 +698,14 @@ void ltd_cage_init(struct ltd_cage *c)
 		send_msg(c->sock, LTD_MSG_SETUP_ERROR, 0, &err);
 		_exit(1);
 	}
-	send_msg(c->sock, LTD_MSG_STARTED, c->cmd_pid, NULL);
+	/* With a pidfd of the command: the launcher learns its host pid. */
+	{
+		int pidfd = pidfd_open(c->cmd_pid, 0);
+
+		ltd_msg_send_fds(c->sock, LTD_MSG_STARTED, c->cmd_pid, &pidfd,
+				 pidfd >= 0 ? 1 : 0);
+		if (pidfd >= 0)
+			close(pidfd);
+	}
 	supervise(c, sfd);
 }

@@ -8,6 +8,7 @@
 #define LTD_CAGE_H
 
 #include <stdbool.h>
+#include <sys/ioctl.h>
 #include <sys/types.h>
 
 #include "policy/policy.h"
@@ -28,7 +29,15 @@ enum ltd_msg_type {
 	LTD_MSG_NET_READY,	 /* launcher -> init: pasta serves the cage */
 	LTD_MSG_DNS_FDS,	 /* SCM_RIGHTS: DNS UDP, DNS TCP, netfilter,
 				    NFLOG (LTD_DNS_FDS) */
+	LTD_MSG_NS_FDS,		 /* SCM_RIGHTS: the LTD_NS_* namespaces of
+				    init, then its root (for exec, ids) */
+	LTD_MSG_PTY,		 /* SCM_RIGHTS: the command's pty master */
+	LTD_MSG_CMD_EXITED,	 /* --keep-running: the first command ended
+				    (value = wait status); the cage goes on */
 };
+
+/* Most descriptors one message carries. */
+#define LTD_MSG_MAX_FDS 8
 
 #define LTD_DNS_FDS 4
 
@@ -55,10 +64,15 @@ struct ltd_cage {
 	int sock;	   /* init's end of the setup socket */
 	int launcher_pidfd; /* to notice a launcher that died before us */
 	char **launcher_argv; /* wiped: /proc/1/cmdline would show it */
+	bool send_ns;	      /* hand the namespaces to the launcher */
+	bool want_pty;	      /* the command gets a pty of the cage's own */
+	struct winsize ws;    /* its first size */
+	bool keep_running;    /* the cage outlives the first command */
 
 	/* state while init builds the cage */
 	struct ltd_mount_state mnt;
 	int exec_pipe[2]; /* command -> init: why execve failed */
+	int pty_slave;	  /* the command's terminal, -1 for none */
 	pid_t cmd_pid;
 };
 
@@ -74,6 +88,21 @@ extern const struct ltd_step ltd_command_steps[];
 
 /* Run as pid 1 of the cage; never returns. */
 __attribute__((noreturn)) void ltd_cage_init(struct ltd_cage *c);
+
+/*
+ * In a forked child: run ltd_command_steps and execvp c->policy->argv with
+ * c->envp; on failure write the error to c->exec_pipe[1] and _exit(127).
+ * Shared by the first command (init's child) and `exec`.
+ */
+__attribute__((noreturn)) void ltd_cage_command_main(struct ltd_cage *c);
+
+/* In the parent: close our end of the pipe's write side, wait for execve
+ * (0) or the error the child wrote. */
+int ltd_cage_wait_exec(struct ltd_cage *c, struct ltd_err *err);
+
+/* Send one message with up to LTD_MSG_MAX_FDS descriptors. */
+int ltd_msg_send_fds(int sock, int type, int value, const int *fds,
+		     size_t n);
 
 /* Drop every capability set and lock the securebits (before execve). */
 int ltd_caps_drop_all(struct ltd_err *err);

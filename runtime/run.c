@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/signalfd.h>
 #include <sys/pidfd.h>
 #include <sys/socket.h>
@@ -34,8 +35,10 @@
 #include "runtime/cage.h"
 #include "runtime/cleanup.h"
 #include "runtime/landlock.h"
+#include "runtime/lifecycle.h"
 #include "runtime/limits.h"
 #include "runtime/mountplan.h"
+#include "runtime/pty.h"
 #include "runtime/rootfs.h"
 #include "runtime/signals.h"
 #include "runtime/state.h"
@@ -53,6 +56,9 @@ struct outcome {
 	int value;
 	struct ltd_err err;
 	bool started;
+	bool cmd_exited; /* --keep-running: the first command's status */
+	int cmd_status;
+	int init_status; /* init ended without a word: how */
 };
 
 /* Into the cage's cgroup (@cgroup_fd >= 0) from the start: nothing of the
@@ -91,11 +97,11 @@ static pid_t clone_init(const struct ltd_policy *p, int *pidfd, int cgroup_fd,
 	return (pid_t)pid;
 }
 
-/* One message from init, with the DNS and NFLOG sockets it may carry
- * (all LTD_DNS_FDS of them, or none). */
-static ssize_t recv_msg(int sock, struct ltd_msg *m, int fds[LTD_DNS_FDS])
+/* One message from init, with the descriptors it may carry. */
+static ssize_t recv_msg(int sock, struct ltd_msg *m, int fds[LTD_MSG_MAX_FDS],
+			size_t *n_fds)
 {
-	char ctl[CMSG_SPACE(LTD_DNS_FDS * sizeof(int))];
+	char ctl[CMSG_SPACE(LTD_MSG_MAX_FDS * sizeof(int))];
 	struct iovec iov = { m, sizeof(*m) };
 	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
 			     .msg_control = ctl,
@@ -103,8 +109,7 @@ static ssize_t recv_msg(int sock, struct ltd_msg *m, int fds[LTD_DNS_FDS])
 	ssize_t n = recvmsg(sock, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
 	struct cmsghdr *cm;
 
-	for (int i = 0; i < LTD_DNS_FDS; i++)
-		fds[i] = -1;
+	*n_fds = 0;
 	for (cm = n > 0 ? CMSG_FIRSTHDR(&mh) : NULL; cm;
 	     cm = CMSG_NXTHDR(&mh, cm)) {
 		size_t k = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
@@ -115,8 +120,8 @@ static ssize_t recv_msg(int sock, struct ltd_msg *m, int fds[LTD_DNS_FDS])
 			int fd;
 
 			memcpy(&fd, CMSG_DATA(cm) + i * sizeof(int), sizeof(fd));
-			if (i < LTD_DNS_FDS && k == LTD_DNS_FDS)
-				fds[i] = fd;
+			if (*n_fds < LTD_MSG_MAX_FDS)
+				fds[(*n_fds)++] = fd;
 			else
 				close(fd);
 		}
@@ -124,22 +129,33 @@ static ssize_t recv_msg(int sock, struct ltd_msg *m, int fds[LTD_DNS_FDS])
 	return n;
 }
 
-/* The launcher's side of the cage's network: the DNS filter and the
- * firewall's refusals (both or neither). */
+static void close_fds(const int *fds, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		close(fds[i]);
+}
+
 struct netside {
 	struct ltd_dnsd *dns;
 	struct ltd_nflog *nflog;
 };
 
 /* Read what init sent; false once the socket is closed. */
-static bool read_msgs(int sock, struct outcome *out, struct netside *net)
+static bool read_msgs(int sock, struct outcome *out, struct netside *net,
+		      struct ltd_life *life)
 {
+	int fds[LTD_MSG_MAX_FDS];
 	struct ltd_msg m;
-	int fds[LTD_DNS_FDS];
+	size_t n_fds;
 	ssize_t n;
 
-	while ((n = recv_msg(sock, &m, fds)) == (ssize_t)sizeof(m)) {
-		if (m.type == LTD_MSG_DNS_FDS && fds[0] >= 0 && net) {
+	while ((n = recv_msg(sock, &m, fds, &n_fds)) == (ssize_t)sizeof(m)) {
+		switch (m.type) {
+		case LTD_MSG_DNS_FDS:
+			if (n_fds != LTD_DNS_FDS || !net) {
+				close_fds(fds, n_fds);
+				continue;
+			}
 			ltd_dnsd_attach(net->dns, fds);
 			if (m.value == LTD_NFLOG_OFF) {
 				close(fds[3]); /* a stand-in */
@@ -152,16 +168,29 @@ static bool read_msgs(int sock, struct outcome *out, struct netside *net)
 				ltd_nflog_attach(net->nflog, fds[3]);
 			}
 			continue;
-		}
-		for (int i = 0; i < LTD_DNS_FDS; i++)
-			if (fds[i] >= 0)
-				close(fds[i]);
-		if (m.type == LTD_MSG_STARTED) {
+		case LTD_MSG_NS_FDS:
+			ltd_life_ns(life, fds, n_fds);
+			continue;
+		case LTD_MSG_PTY:
+			if (n_fds == 1)
+				ltd_life_pty(life, fds[0]);
+			else
+				close_fds(fds, n_fds);
+			continue;
+		case LTD_MSG_STARTED:
 			out->started = true;
+			ltd_life_started(life, m.value,
+					 n_fds == 1 ? fds[0] : -1);
+			if (n_fds > 1)
+				close_fds(fds, n_fds);
+			continue;
+		case LTD_MSG_CMD_EXITED:
+			out->cmd_status = m.value;
+			out->cmd_exited = true;
+			ltd_life_cmd_exited(life, m.value);
 			continue;
 		}
-		if (m.type == LTD_MSG_DNS_FDS)
-			continue;
+		close_fds(fds, n_fds);
 		out->type = m.type;
 		out->value = m.value;
 		out->err = m.err;
@@ -179,11 +208,13 @@ static bool read_msgs(int sock, struct outcome *out, struct netside *net)
  */
 static int supervise(pid_t init, int init_pidfd, int sock,
 		     struct ltd_pasta *pa, struct netside *net,
-		     struct outcome *out, struct ltd_err *err)
+		     struct ltd_life *life, struct outcome *out,
+		     struct ltd_err *err)
 {
 	_cleanup_close_ int sfd = ltd_signals_fd(err);
 	struct ltd_dnsd *dns = net ? net->dns : NULL;
-	struct pollfd pfd[5 + LTD_DNSD_MAX_POLLFDS] = {
+	enum { N = 5 + LTD_LIFE_POLLFDS };
+	struct pollfd pfd[N + LTD_DNSD_MAX_POLLFDS] = {
 		{ .fd = sfd, .events = POLLIN },
 		{ .fd = sock, .events = POLLIN },
 		{ .fd = init_pidfd, .events = POLLIN },
@@ -196,26 +227,35 @@ static int supervise(pid_t init, int init_pidfd, int sock,
 		return sfd;
 	for (;;) {
 		struct signalfd_siginfo si;
-		/* The DNS filter's fds follow ours; it says how long to wait. */
-		size_t n_dns = dns ? ltd_dnsd_pollfds(dns, &pfd[5],
+		/* The lifecycle's fds (exec's control socket, the pty) and
+		 * then the DNS filter's follow ours; it says how long to wait. */
+		size_t n_life = ltd_life_pollfds(life, &pfd[5]);
+		size_t n_dns = dns ? ltd_dnsd_pollfds(dns, &pfd[N],
 						      LTD_DNSD_MAX_POLLFDS)
 				   : 0;
 
 		pfd[4].fd = net ? net->nflog->fd : -1;
-		if (poll(pfd, 5 + n_dns, dns ? ltd_dnsd_timeout(dns) : -1) <
+		if (poll(pfd, N + n_dns, dns ? ltd_dnsd_timeout(dns) : -1) <
 		    0) {
 			if (errno == EINTR)
 				continue;
 			return ltd_err_sys(err, "poll");
 		}
 		if (dns)
-			ltd_dnsd_dispatch(dns, &pfd[5], n_dns);
+			ltd_dnsd_dispatch(dns, &pfd[N], n_dns);
 		if (pfd[4].revents)
 			ltd_nflog_read(net->nflog);
+		ltd_life_dispatch(life, &pfd[5], n_life);
 		if (pfd[0].revents &&
 		    read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si) &&
-		    si.ssi_signo != SIGCHLD)
-			kill(init, (int)si.ssi_signo);
+		    si.ssi_signo != SIGCHLD) {
+			/* With a pty of its own the command hears of a new
+			 * size from its terminal, as on any terminal. */
+			if (si.ssi_signo == SIGWINCH && ltd_life_has_pty(life))
+				ltd_life_winch(life);
+			else
+				kill(init, (int)si.ssi_signo);
+		}
 		if (pfd[3].revents) {
 			struct ltd_msg m = { .type = LTD_MSG_NET_READY };
 
@@ -227,7 +267,7 @@ static int supervise(pid_t init, int init_pidfd, int sock,
 			}
 			(void)!send(sock, &m, sizeof(m), MSG_NOSIGNAL);
 		}
-		if (pfd[1].revents && !read_msgs(sock, out, net))
+		if (pfd[1].revents && !read_msgs(sock, out, net, life))
 			pfd[1].fd = -1; /* closed: stop polling it */
 		if (out->type != 0 && out->type != LTD_MSG_STARTED)
 			return 0;
@@ -237,7 +277,13 @@ static int supervise(pid_t init, int init_pidfd, int sock,
 	/* Init died without a final word: say how. */
 	if (waitpid(init, &status, 0) < 0)
 		return ltd_err_sys(err, "wait for the cage");
-	read_msgs(sock, out, net);
+	read_msgs(sock, out, net, life);
+	if (out->type == 0 && WIFSIGNALED(status) && out->started) {
+		/* `ltd-native kill` after its grace period, or anyone with
+		 * the right to signal it: the cage is gone, say so. */
+		out->init_status = status;
+		return 0;
+	}
 	if (out->type == 0)
 		return ltd_err_set(err, EIO,
 				   "the cage's init ended without a word "
@@ -285,15 +331,27 @@ static void warn_new_protected(const struct ltd_policy *p, uint64_t before)
 	}
 }
 
+static int wait_status_code(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return LTD_EXIT_RUNTIME;
+}
+
 static int exit_status(const struct outcome *out)
 {
+	if (out->type == 0 && out->init_status) {
+		fprintf(stderr, "ltd-native: the cage was killed (signal "
+				"%d)\n",
+			WTERMSIG(out->init_status));
+		return out->cmd_exited ? wait_status_code(out->cmd_status)
+				       : 128 + WTERMSIG(out->init_status);
+	}
 	switch (out->type) {
 	case LTD_MSG_EXITED:
-		if (WIFEXITED(out->value))
-			return WEXITSTATUS(out->value);
-		if (WIFSIGNALED(out->value))
-			return 128 + WTERMSIG(out->value);
-		return LTD_EXIT_RUNTIME;
+		return wait_status_code(out->value);
 	case LTD_MSG_EXEC_ERROR:
 		ltd_err_print(&out->err);
 		return out->err.code == ENOENT ? LTD_EXIT_NOT_FOUND
@@ -544,6 +602,10 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 	struct ltd_cg_facts cgf = { 0 };
 	struct ltd_limits_plan limits = { 0 };
 	struct ltd_cgroup cg = { .fd = -1 };
+	struct ltd_life life = { .reg_dir = -1, .reg_fd = -1, .ctl_fd = -1,
+				 .cgroup_fd = -1, .relay = { .master = -1 } };
+	struct winsize ws = { 0 };
+	bool want_pty = ltd_pty_wanted();
 	_cleanup_close_ int self_pidfd = -1, init_pidfd = -1;
 	int sv[2] = { -1, -1 };
 	char **envp = NULL;
@@ -582,6 +644,12 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 	if (!ret && p->seccomp == LTD_SECCOMP_LOG)
 		fprintf(stderr, "ltd-native: warning: --seccomp-log: the "
 				"filter logs instead of refusing\n");
+	/* A name is claimed before the cage exists: a second cage of the
+	 * same name stops here. */
+	if (!ret)
+		ret = ltd_life_prepare(&life, p, envp, &limits, &ll, &err);
+	if (want_pty)
+		ioctl(STDIN_FILENO, TIOCGWINSZ, &ws);
 	if (!ret && socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
 		ret = ltd_err_sys(&err, "socketpair");
 	if (!ret && (self_pidfd = pidfd_open(getpid(), 0)) < 0)
@@ -610,6 +678,11 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 			.sock = sv[1],
 			.launcher_pidfd = self_pidfd,
 			.launcher_argv = launcher_argv,
+			.send_ns = p->name || p->status_fd >= 0 ||
+				   p->info_fd >= 0,
+			.want_pty = want_pty,
+			.ws = ws,
+			.keep_running = p->keep_running,
 		};
 
 		close(sv[0]);
@@ -617,6 +690,7 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 	}
 	close(sv[1]);
 	sv[1] = -1;
+	ltd_life_cloned(&life, init, cg.fd);
 	/* Right after clone: pasta comes up while init builds the cage. */
 	if (p->network == LTD_NET_ALLOWLIST) {
 		ret = ltd_pasta_spawn(&pasta, init, &err);
@@ -627,7 +701,13 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 	}
 	ret = supervise(init, init_pidfd, sv[0],
 			p->network == LTD_NET_ALLOWLIST ? &pasta : NULL,
-			dns_on ? &net : NULL, &out, &err);
+			dns_on ? &net : NULL, &life, &out, &err);
+	/* First the terminal back, then anything else we have to say. */
+	if (!ret && out.type == LTD_MSG_EXITED)
+		ltd_life_ended(&life, out.value);
+	else if (!ret && out.init_status)
+		ltd_life_ended(&life, out.init_status);
+	ltd_life_finish(&life);
 	warn_new_protected(p, protected_before);
 	if (dns_on) {
 		/* The command has ended: what it was refused is queued. */
@@ -637,6 +717,7 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 		ltd_nflog_audit_totals(&nflog);
 	}
 out:
+	ltd_life_finish(&life);
 	/* pasta does not end with the namespace's last process. */
 	ltd_pasta_stop(&pasta);
 	/* The cgroup can go only once init has: here (and only here) the

@@ -8,6 +8,11 @@ shift || true
 # shellcheck source=tests/e2e/lib.sh
 . "$here/lib.sh"
 
+# No terminal on stdin, wherever make check runs: the tests compare the
+# command's own output (a terminal would give it a pty, with \r\n line
+# ends); test_terminal.sh makes its terminals with tmux.
+exec </dev/null
+
 e2e_setup "$build"
 trap e2e_teardown EXIT
 

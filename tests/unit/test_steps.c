@@ -47,7 +47,10 @@ Test(steps, init_order)
 	cr_assert_gt(index_of(s, "rlimits"), 0,
 		     "in the cage's user namespace, which counts RLIMIT_NPROC "
 		     "for the cage alone");
-	cr_assert_eq(index_of(s, "pivot-root"), count(s) - 1);
+	cr_assert_eq(index_of(s, "pivot-root"), count(s) - 2);
+	cr_assert_eq(index_of(s, "handover"), count(s) - 1,
+		     "the root handed to exec and the pty are the cage's "
+		     "own: after pivot_root");
 }
 
 Test(steps, command_order)
@@ -56,6 +59,10 @@ Test(steps, command_order)
 
 	cr_assert_lt(index_of(s, "close-fds"), index_of(s, "drop-caps"));
 	cr_assert_lt(index_of(s, "drop-caps"), index_of(s, "no-new-privs"));
+	cr_assert_eq(index_of(s, "terminal"), index_of(s, "new-session") + 1,
+		     "TIOCSCTTY needs a session leader without a terminal");
+	cr_assert_lt(index_of(s, "terminal"), index_of(s, "close-fds"),
+		     "the pty's fd moves to 0-2 before the others close");
 	cr_assert_eq(index_of(s, "seccomp"), count(s) - 1,
 		     "seccomp is the last step before execve");
 }

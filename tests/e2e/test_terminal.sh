@@ -1,0 +1,105 @@
+# shellcheck shell=bash
+# Terminals (issue 8): driven through tmux as the test user.  The command
+# gets a pty of the cage's own; the launcher relays it with the outer
+# terminal in raw mode and restores it at the end.
+
+if ! command -v tmux >/dev/null; then
+	skip "terminal tests" "tmux is not installed"
+	return 0 2>/dev/null || exit 0
+fi
+
+TT=$(mktemp -d /tmp/ltd-e2e-tty.XXXXXX)
+chmod 777 "$TT"
+TN=0
+
+# One tmux server per session: a new session on a server that is still
+# shutting down can fail.
+tm() { as_user tmux -L "ltd-e2e-$$-$TN" "$@"; }
+
+# wait_pane REGEX: the visible pane matches within 5 s; the pane in $PANE.
+wait_pane() {
+	for _ in $(seq 100); do
+		PANE=$(tm capture-pane -p 2>/dev/null)
+		printf '%s\n' "$PANE" | grep -Eq -- "$1" && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# start_tty CMD...: a tmux session whose shell records the outer terminal's
+# modes, runs ltd-native, and records them again with the exit status.
+start_tty() {
+	tm kill-server 2>/dev/null
+	TN=$((TN + 1))
+	tm new-session -d -x 80 -y 24 -c "$PROJ" \
+		"stty -g > $TT/before; $LTD run --ro-bind $STAGE $STAGE --network none -- $*; echo \$? > $TT/rc; stty -g > $TT/after; sleep 60"
+}
+
+wait_file() {
+	for _ in $(seq 100); do
+		[ -s "$1" ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+rm -f "$TT"/*
+start_tty bash --norc --noprofile -i
+if wait_pane 'bash.*\$ ?$'; then
+	pass "tty: a shell prompt appears"
+else
+	fail "tty: a shell prompt appears" "$PANE"
+fi
+tm send-keys 'PS1="cage> "' Enter
+wait_pane '^cage> ?$' >/dev/null
+tm send-keys 'tty; stty size' Enter
+wait_pane '^24 80$' && pass "tty: the pty has the outer terminal's size" ||
+	fail "tty: the pty has the outer terminal's size" "$PANE"
+printf '%s\n' "$PANE" | grep -Eq '^/dev/pts/[0-9]+$' &&
+	pass "tty: the command's terminal is a pty" ||
+	fail "tty: the command's terminal is a pty" "$PANE"
+tm resize-window -x 100 -y 30
+sleep 0.2
+tm send-keys 'clear; stty size' Enter
+wait_pane '^30 100$' && pass "tty: stty size follows a resize of the window" ||
+	fail "tty: stty size follows a resize of the window" "$PANE"
+tm send-keys 'clear; sleep 100' Enter
+sleep 0.5
+tm send-keys C-c
+tm send-keys 'echo "alive $?"' Enter
+wait_pane '^alive 130$' && pass "tty: Ctrl-C interrupts sleep, the cage lives on" ||
+	fail "tty: Ctrl-C interrupts sleep, the cage lives on" "$PANE"
+tm send-keys 'clear; sleep 100' Enter
+sleep 0.5
+tm send-keys C-z
+tm send-keys 'echo "stopped: $(jobs -s | grep -c sleep)"' Enter
+wait_pane '^stopped: 1$' && pass "tty: Ctrl-Z stops the foreground job" ||
+	fail "tty: Ctrl-Z stops the foreground job" "$PANE"
+tm send-keys 'kill -KILL %1' Enter
+tm send-keys 'exit 3' Enter
+# bash refuses the first exit while it still lists a stopped job.
+wait_file "$TT/after" || tm send-keys 'exit 3' Enter
+if wait_file "$TT/after"; then
+	[ "$(cat "$TT/rc")" = 3 ] && pass "tty: the exit status passes through" ||
+		fail "tty: the exit status passes through ($(cat "$TT/rc"))"
+	cmp -s "$TT/before" "$TT/after" &&
+		pass "tty: exiting restores the outer terminal" ||
+		fail "tty: exiting restores the outer terminal" "$(cat "$TT/before" "$TT/after")"
+else
+	fail "tty: the shell exits" "$PANE"
+fi
+
+rm -f "$TT"/*
+start_tty sh -c "'kill -KILL \$\$'"
+if wait_file "$TT/after"; then
+	[ "$(cat "$TT/rc")" = 137 ] && pass "tty: a SIGKILLed command is 137" ||
+		fail "tty: a SIGKILLed command is 137 ($(cat "$TT/rc"))"
+	cmp -s "$TT/before" "$TT/after" &&
+		pass "tty: the outer terminal is restored after SIGKILL of the command" ||
+		fail "tty: the outer terminal is restored after SIGKILL of the command"
+else
+	fail "tty: a SIGKILLed command ends the run" "$(tm capture-pane -p)"
+fi
+
+tm kill-server 2>/dev/null
+rm -rf "$TT"
