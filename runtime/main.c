@@ -10,6 +10,7 @@
 
 #include "policy/policy.h"
 #include "runtime/doctor.h"
+#include "runtime/exec.h"
 #include "runtime/run.h"
 
 #ifndef LTD_VERSION
@@ -19,6 +20,9 @@
 static void usage(FILE *out)
 {
 	fputs("usage: ltd-native run [OPTIONS] -- COMMAND [ARGS...]\n"
+	      "       ltd-native exec NAME [--] COMMAND [ARGS...]\n"
+	      "       ltd-native ps [--json]\n"
+	      "       ltd-native kill NAME [SIGNAL]\n"
 	      "       ltd-native policy show [OPTIONS] [-- COMMAND...]\n"
 	      "       ltd-native policy allow [--project DIR]\n"
 	      "       ltd-native doctor [--json]\n"
@@ -119,6 +123,16 @@ int main(int argc, char **argv)
 		return cmd_run(argc - 2, argv + 2, argv);
 	if (strcmp(argv[1], "policy") == 0)
 		return cmd_policy(argc - 2, argv + 2);
+	if (strcmp(argv[1], "exec") == 0)
+		return ltd_exec(argc - 2, argv + 2);
+	if (strcmp(argv[1], "ps") == 0) {
+		if (argc == 2 || (argc == 3 && strcmp(argv[2], "--json") == 0))
+			return ltd_ps(argc == 3);
+		fprintf(stderr, "usage: ltd-native ps [--json]\n");
+		return LTD_EXIT_RUNTIME;
+	}
+	if (strcmp(argv[1], "kill") == 0)
+		return ltd_kill(argc - 2, argv + 2);
 	if (strcmp(argv[1], "doctor") == 0) {
 		if (argc == 2 || (argc == 3 && strcmp(argv[2], "--json") == 0))
 			return ltd_doctor(argc == 3);

@@ -7,6 +7,9 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "runtime/exec.h"
+#include "runtime/landlock.h"
+#include "runtime/lifecycle.h"
 #include "runtime/registry.h"
 #include "runtime/status.h"
 
@@ -196,4 +199,57 @@ Test(lifecycle, info_is_bubblewraps)
 	cr_assert_null(json_object_get(o, "user-namespace"));
 	json_decref(o);
 	free(text);
+}
+
+Test(lifecycle, signals)
+{
+	cr_assert_eq(ltd_signal_parse("TERM"), SIGTERM);
+	cr_assert_eq(ltd_signal_parse("SIGKILL"), SIGKILL);
+	cr_assert_eq(ltd_signal_parse("hup"), SIGHUP);
+	cr_assert_eq(ltd_signal_parse("15"), 15);
+	cr_assert_eq(ltd_signal_parse("0"), 0);
+	cr_assert_eq(ltd_signal_parse("NOPE"), 0);
+	cr_assert_eq(ltd_signal_parse("999"), 0);
+}
+
+Test(lifecycle, landlock_ruleset_crosses_to_exec)
+{
+	struct ltd_ll_rule rules[] = {
+		{ .path = "/usr", .access = LTD_LL_READ },
+		{ .path = "/home/u/p", .access = LTD_LL_WRITE },
+		{ .path = "/dev/null", .access = LTD_LL_DEVICE, .optional = true },
+	};
+	struct ltd_landlock ll = { .abi = 6, .handled_fs = 0xffff,
+				   .handled_net = 2, .scoped = 3,
+				   .rules = rules, .n_rules = 3,
+				   .ports = { 80, 443 }, .n_ports = 2 },
+			    back;
+	struct ltd_exec_info info = { 0 };
+	char *buf = NULL;
+
+	cr_assert_eq(ltd_ll_pack(&ll, &info, &buf), 0);
+	cr_assert_eq(ltd_ll_unpack(&info, buf, &back), 0);
+	cr_assert_eq(back.abi, 6);
+	cr_assert_eq(back.handled_fs, 0xffff);
+	cr_assert_eq(back.handled_net, 2);
+	cr_assert_eq(back.scoped, 3);
+	cr_assert_eq(back.n_ports, 2);
+	cr_assert_eq(back.ports[1], 443);
+	cr_assert_eq(back.n_rules, 3);
+	for (int i = 0; i < 3; i++) {
+		cr_assert_str_eq(back.rules[i].path, rules[i].path);
+		cr_assert_eq(back.rules[i].access, rules[i].access);
+		cr_assert_eq(back.rules[i].optional, rules[i].optional);
+	}
+	ltd_landlock_free(&back);
+
+	/* A truncated or lying message is refused, never read past. */
+	info.ll_len -= 3;
+	cr_assert_lt(ltd_ll_unpack(&info, buf, &back), 0);
+	ltd_landlock_free(&back);
+	info.ll_len += 3;
+	info.ll_n_rules = 4;
+	cr_assert_lt(ltd_ll_unpack(&info, buf, &back), 0);
+	ltd_landlock_free(&back);
+	free(buf);
 }
