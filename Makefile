@@ -41,7 +41,7 @@ ROOTFS_OBJ := $(ROOTFS_SRC:%.c=$(B)/%.o)
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_OBJ := $(UNIT_SRC:%.c=$(B)/%.o)
 
-.PHONY: all check check-unit check-e2e check-build bench bench-seccomp bench-egress bench-dns bench-landlock fuzz format clean
+.PHONY: format-check all check check-unit check-e2e check-build bench bench-seccomp bench-egress bench-dns bench-landlock fuzz format clean
 all: $(B)/ltd-native $(B)/ltd-rootfs $(B)/probe
 
 $(B)/%.o: %.c
@@ -141,7 +141,11 @@ bench-landlock: $(B)/ltd-native $(B)/bench/syscall_loop $(B)/probe
 	PROBE=$(B)/probe bash bench/landlock.sh $(B)/bench/syscall_loop $(B)/ltd-native
 
 format:
-	clang-format -i $(wildcard */*.c */*.h tests/*/*.c)
+	git ls-files '*.c' '*.h' | xargs clang-format -i
+
+# Fails when a C file differs from .clang-format's kernel style.
+format-check:
+	git ls-files '*.c' '*.h' | xargs clang-format --dry-run --Werror
 
 clean:
 	rm -rf $(B)

@@ -23,8 +23,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	f = fopen(argv[1], "wb");
-	if (!f || fwrite(bpf->insns, sizeof(*bpf->insns), bpf->len, f) !=
-			  bpf->len || fclose(f) != 0) {
+	if (!f ||
+	    fwrite(bpf->insns, sizeof(*bpf->insns), bpf->len, f) != bpf->len ||
+	    fclose(f) != 0) {
 		perror(argv[1]);
 		return 1;
 	}

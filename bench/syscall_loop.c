@@ -64,8 +64,10 @@ static void loop_ioctl(long n)
 
 	for (long i = 0; i < n; i++)
 		if (ioctl(null_fd, TIOCGWINSZ, &ws) == 0 || errno != ENOTTY) {
-			fprintf(stderr, "syscall_loop: ioctl: expected ENOTTY, "
-					"got %s\n", strerror(errno));
+			fprintf(stderr,
+				"syscall_loop: ioctl: expected ENOTTY, "
+				"got %s\n",
+				strerror(errno));
 			exit(1);
 		}
 }

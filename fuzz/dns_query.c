@@ -25,7 +25,7 @@ static struct ltd_domains list;
 
 static void setup(void)
 {
-	struct ltd_err err = { 0 };
+	struct ltd_err err = {0};
 
 	if (list.n)
 		return;
@@ -70,7 +70,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	free(q.wire);
 	/* The same bytes as an answer for a name of ours. */
-	ltd_dns_answer_addrs(data, size, size >= 2 ? (uint16_t)(data[0] << 8 | data[1]) : 0,
+	ltd_dns_answer_addrs(data, size,
+			     size >= 2 ? (uint16_t)(data[0] << 8 | data[1]) : 0,
 			     "ok.test", addrs, 8, &n);
 	if (n > 8)
 		abort();

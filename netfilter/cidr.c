@@ -118,7 +118,8 @@ static bool host_bits_zero(const unsigned char *a, unsigned int bytes,
 {
 	for (unsigned int i = 0; i < bytes; i++) {
 		unsigned int bits = prefix > i * 8 ? prefix - i * 8 : 0;
-		unsigned char mask = bits >= 8 ? 0xff : (unsigned char)(0xff00 >> bits);
+		unsigned char mask =
+			bits >= 8 ? 0xff : (unsigned char)(0xff00 >> bits);
 
 		if (a[i] & ~mask)
 			return false;
@@ -126,8 +127,8 @@ static bool host_bits_zero(const unsigned char *a, unsigned int bytes,
 	return true;
 }
 
-int ltd_net_dest_parse(const char *s, const char *flag,
-		       struct ltd_net_dest *d, struct ltd_err *err)
+int ltd_net_dest_parse(const char *s, const char *flag, struct ltd_net_dest *d,
+		       struct ltd_err *err)
 {
 	char buf[128], *addr, *prefix, *ports;
 	unsigned int bytes, max;
@@ -183,7 +184,7 @@ void ltd_net_dest_format(const struct ltd_net_dest *d, char *buf, size_t size)
 						i ? ',' : ':', r->lo);
 		else
 			len += (size_t)snprintf(buf + len, size - len,
-						"%c%u-%u", i ? ',' : ':',
-						r->lo, r->hi);
+						"%c%u-%u", i ? ',' : ':', r->lo,
+						r->hi);
 	}
 }

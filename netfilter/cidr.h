@@ -23,13 +23,13 @@ struct ltd_net_ports {
  * allowed; with ports, TCP and UDP to those ports only.
  */
 struct ltd_net_dest {
-	int family;		 /* AF_INET or AF_INET6 */
-	unsigned char addr[16];	 /* network byte order, host bits zero */
-	unsigned int prefix;	 /* 0..32 or 0..128 */
-	size_t n_ports;		 /* 0: any protocol, any port */
+	int family;		/* AF_INET or AF_INET6 */
+	unsigned char addr[16]; /* network byte order, host bits zero */
+	unsigned int prefix;	/* 0..32 or 0..128 */
+	size_t n_ports;		/* 0: any protocol, any port */
 	struct ltd_net_ports ports[LTD_NET_MAX_PORTS];
-	uint8_t only_proto;	 /* with ports: 0 for TCP and UDP, or one
-				    IPPROTO_* (the resolver: UDP only) */
+	uint8_t only_proto; /* with ports: 0 for TCP and UDP, or one
+			       IPPROTO_* (the resolver: UDP only) */
 };
 
 /*
@@ -39,8 +39,8 @@ struct ltd_net_dest {
  * An IPv6 address with ports needs a prefix or brackets.  Host bits must
  * be zero.  @flag names the option in messages.
  */
-int ltd_net_dest_parse(const char *s, const char *flag,
-		       struct ltd_net_dest *d, struct ltd_err *err);
+int ltd_net_dest_parse(const char *s, const char *flag, struct ltd_net_dest *d,
+		       struct ltd_err *err);
 
 /* Parse a port list "80,443,8000-8100" into @ports (at most @max). */
 int ltd_net_ports_parse(const char *s, const char *flag,
@@ -48,7 +48,6 @@ int ltd_net_ports_parse(const char *s, const char *flag,
 			struct ltd_err *err);
 
 /* "10.0.0.0/8:80,443" (the canonical form; brackets never needed). */
-void ltd_net_dest_format(const struct ltd_net_dest *d, char *buf,
-			 size_t size);
+void ltd_net_dest_format(const struct ltd_net_dest *d, char *buf, size_t size);
 
 #endif

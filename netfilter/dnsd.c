@@ -20,8 +20,8 @@
 #include "netfilter/ruleset.h"
 #include "runtime/cleanup.h"
 
-#define MSG_MAX	   65535
-#define ADDRS_MAX  64 /* addresses one answer may open */
+#define MSG_MAX	  65535
+#define ADDRS_MAX 64 /* addresses one answer may open */
 
 enum { K_UDP = 1, K_TCP, K_CONN, K_PEND };
 
@@ -123,9 +123,8 @@ bad:
 			   s);
 }
 
-int ltd_dns_upstream_from_resolv(const char *path,
-				 struct sockaddr_storage *ss, socklen_t *len,
-				 struct ltd_err *err)
+int ltd_dns_upstream_from_resolv(const char *path, struct sockaddr_storage *ss,
+				 socklen_t *len, struct ltd_err *err)
 {
 	FILE *f = fopen(path, "re");
 	char line[512], addr[128];
@@ -152,8 +151,9 @@ int ltd_dns_upstream_from_resolv(const char *path,
 	}
 	fclose(f);
 	if (ret == -ENOENT)
-		return ltd_err_set(err, ENOENT, "DNS upstream: %s names no "
-						"nameserver (use --dns-upstream)",
+		return ltd_err_set(err, ENOENT,
+				   "DNS upstream: %s names no "
+				   "nameserver (use --dns-upstream)",
 				   path);
 	return ret;
 }
@@ -162,8 +162,8 @@ int ltd_dns_upstream_from_resolv(const char *path,
 
 int ltd_dns_open_sockets(int fds[3], struct ltd_err *err)
 {
-	struct sockaddr_in sa = { .sin_family = AF_INET,
-				  .sin_port = htons(LTD_DNS_PORT) };
+	struct sockaddr_in sa = {.sin_family = AF_INET,
+				 .sin_port = htons(LTD_DNS_PORT)};
 	_cleanup_close_ int udp = -1, tcp = -1, nl = -1;
 	int ret;
 
@@ -206,11 +206,13 @@ static void audit_query(struct ltd_dnsd *d, const struct ltd_dns_query *q,
 		return;
 	json_object_set_new(o, "event", json_string("dns"));
 	json_object_set_new(o, "name", json_string(q->name));
-	json_object_set_new(o, "type", json_string(ltd_dns_type_str(
-					       q->qtype, type, sizeof(type))));
+	json_object_set_new(
+		o, "type",
+		json_string(ltd_dns_type_str(q->qtype, type, sizeof(type))));
 	json_object_set_new(o, "verdict", json_string(verdict));
 	json_object_set_new(o, "rule",
-			    q->rule ? json_string(q->rule->source) : json_null());
+			    q->rule ? json_string(q->rule->source)
+				    : json_null());
 	if (q->why)
 		json_object_set_new(o, "reason", json_string(q->why));
 	audit(d, o);
@@ -235,8 +237,9 @@ void ltd_dnsd_summary(const struct ltd_dnsd *d, FILE *out)
 {
 	if (d->cfg.quiet || d->total_refused == 0)
 		return;
-	fprintf(out, "ltd-native: DNS: refused %lu quer%s for names outside "
-		     "the allowlist:",
+	fprintf(out,
+		"ltd-native: DNS: refused %lu quer%s for names outside "
+		"the allowlist:",
 		d->total_refused, d->total_refused == 1 ? "y" : "ies");
 	for (size_t i = 0; i < d->n_refused; i++) {
 		fprintf(out, "%s %s", i ? "," : "",
@@ -245,12 +248,14 @@ void ltd_dnsd_summary(const struct ltd_dnsd *d, FILE *out)
 		if (d->refused[i].count > 1)
 			fprintf(out, " (x%u)", d->refused[i].count);
 	}
-	fprintf(out, "%s\n", d->n_refused == LTD_DNSD_MAX_REFUSED ? ", ..." : "");
+	fprintf(out, "%s\n",
+		d->n_refused == LTD_DNSD_MAX_REFUSED ? ", ..." : "");
 	fprintf(out, "ltd-native: allow a name with --allow-domain NAME or a "
 		     "line in ~/.config/ltd-native/allowed-domains.txt\n");
 	if (d->nft_errors)
-		fprintf(out, "ltd-native: DNS: %lu answer%s could not open "
-			     "their addresses in the firewall\n",
+		fprintf(out,
+			"ltd-native: DNS: %lu answer%s could not open "
+			"their addresses in the firewall\n",
 			d->nft_errors, d->nft_errors == 1 ? "" : "s");
 }
 
@@ -276,9 +281,9 @@ static void reply(struct ltd_dnsd *d, const struct sockaddr_storage *to,
 		return;
 	}
 	struct ltd_dnsd_conn *c = &d->conns[conn];
-	uint8_t hdr[2] = { (uint8_t)(len >> 8), (uint8_t)len };
-	struct iovec iov[2] = { { hdr, 2 }, { (void *)wire, len } };
-	struct msghdr mh = { .msg_iov = iov, .msg_iovlen = 2 };
+	uint8_t hdr[2] = {(uint8_t)(len >> 8), (uint8_t)len};
+	struct iovec iov[2] = {{hdr, 2}, {(void *)wire, len}};
+	struct msghdr mh = {.msg_iov = iov, .msg_iovlen = 2};
 
 	if (c->fd < 0 || c->gen != gen)
 		return; /* the client went away */
@@ -354,8 +359,8 @@ static bool pending_answer(struct ltd_dnsd *d, struct ltd_dnsd_pending *p,
 {
 	struct ltd_dns_addr addrs[ADDRS_MAX];
 	struct ltd_nft_learned l[ADDRS_MAX];
-	struct ltd_nft_batch b = { 0 };
-	struct ltd_err err = { 0 };
+	struct ltd_nft_batch b = {0};
+	struct ltd_err err = {0};
 	size_t n = 0, added = 0;
 	int rcode, ret;
 
@@ -374,8 +379,8 @@ static bool pending_answer(struct ltd_dnsd *d, struct ltd_dnsd_pending *p,
 		};
 		memcpy(l[i].addr, addrs[i].addr, 16);
 	}
-	ret = ltd_nft_build_learned(l, n, d->cfg.static_dests,
-				    d->cfg.n_static, &b, &added, &err);
+	ret = ltd_nft_build_learned(l, n, d->cfg.static_dests, d->cfg.n_static,
+				    &b, &added, &err);
 	if (!ret && added)
 		ret = ltd_nft_send(d->nl, &b, &err);
 	ltd_nft_batch_free(&b);
@@ -393,8 +398,8 @@ static bool pending_answer(struct ltd_dnsd *d, struct ltd_dnsd_pending *p,
 		return true;
 	}
 	ldns_write_uint16(ans, p->client_id);
-	reply(d, &p->client, p->client_len, p->tcp ? p->conn : -1,
-	      p->conn_gen, ans, len);
+	reply(d, &p->client, p->client_len, p->tcp ? p->conn : -1, p->conn_gen,
+	      ans, len);
 	return true;
 }
 
@@ -639,7 +644,7 @@ size_t ltd_dnsd_pollfds(struct ltd_dnsd *d, struct pollfd *pfd, size_t max)
 #define ADD(f, ev, k, i)                                                       \
 	do {                                                                   \
 		if (n < max) {                                                 \
-			pfd[n] = (struct pollfd){ .fd = (f), .events = (ev) }; \
+			pfd[n] = (struct pollfd){.fd = (f), .events = (ev)};   \
 			d->map[n].kind = (k);                                  \
 			d->map[n].idx = (i);                                   \
 			n++;                                                   \
@@ -657,9 +662,9 @@ size_t ltd_dnsd_pollfds(struct ltd_dnsd *d, struct pollfd *pfd, size_t max)
 
 		if (p->fd >= 0)
 			ADD(p->fd,
-			    (short)(POLLIN | (p->tcp && p->out_off < p->out_len
-						      ? POLLOUT
-						      : 0)),
+			    (short)(POLLIN |
+				    (p->tcp && p->out_off < p->out_len ? POLLOUT
+								       : 0)),
 			    K_PEND, i);
 	}
 #undef ADD
@@ -667,8 +672,7 @@ size_t ltd_dnsd_pollfds(struct ltd_dnsd *d, struct pollfd *pfd, size_t max)
 	return n;
 }
 
-void ltd_dnsd_dispatch(struct ltd_dnsd *d, const struct pollfd *pfd,
-		       size_t n)
+void ltd_dnsd_dispatch(struct ltd_dnsd *d, const struct pollfd *pfd, size_t n)
 {
 	int64_t now = now_ms();
 

@@ -56,7 +56,7 @@ struct ltd_dnsd_conn;
 
 struct ltd_dnsd {
 	struct ltd_dnsd_config cfg;
-	int udp, tcp, nl; /* -1 until init hands them over */
+	int udp, tcp, nl;		  /* -1 until init hands them over */
 	struct ltd_dnsd_conn *conns;	  /* LTD_DNSD_MAX_CONNS */
 	struct ltd_dnsd_pending *pending; /* LTD_DNSD_MAX_PENDING */
 	struct {
@@ -77,9 +77,8 @@ int ltd_dns_upstream_parse(const char *s, struct sockaddr_storage *ss,
 			   socklen_t *len, struct ltd_err *err);
 
 /* The first nameserver of a resolv.conf; -ENOENT when it names none. */
-int ltd_dns_upstream_from_resolv(const char *path,
-				 struct sockaddr_storage *ss, socklen_t *len,
-				 struct ltd_err *err);
+int ltd_dns_upstream_from_resolv(const char *path, struct sockaddr_storage *ss,
+				 socklen_t *len, struct ltd_err *err);
 
 /*
  * In the cage's network namespace, with CAP_NET_ADMIN and
@@ -100,8 +99,7 @@ size_t ltd_dnsd_pollfds(struct ltd_dnsd *d, struct pollfd *pfd, size_t max);
 
 /* Handle what poll() reported on the fds of the last ltd_dnsd_pollfds(),
  * and time out lookups that waited too long. */
-void ltd_dnsd_dispatch(struct ltd_dnsd *d, const struct pollfd *pfd,
-		       size_t n);
+void ltd_dnsd_dispatch(struct ltd_dnsd *d, const struct pollfd *pfd, size_t n);
 
 /* Milliseconds until the next lookup times out, or -1. */
 int ltd_dnsd_timeout(const struct ltd_dnsd *d);

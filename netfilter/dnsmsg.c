@@ -49,8 +49,8 @@ static bool dname_text(const ldns_rdf *rdf, char *out, size_t size)
 
 			if (c >= 'A' && c <= 'Z')
 				c = (char)(c - 'A' + 'a');
-			if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-			      c == '-' || c == '_'))
+			if (!((c >= 'a' && c <= 'z') ||
+			      (c >= '0' && c <= '9') || c == '-' || c == '_'))
 				return false;
 			out[o++] = c;
 		}
@@ -163,8 +163,8 @@ int ltd_dns_query_decide(const struct ltd_domains *l, const uint8_t *buf,
 	return make_reply(p, rcode, q->id, &q->wire, &q->len);
 }
 
-int ltd_dns_servfail(const uint8_t *buf, size_t len, uint16_t id,
-		     uint8_t **out, size_t *out_len)
+int ltd_dns_servfail(const uint8_t *buf, size_t len, uint16_t id, uint8_t **out,
+		     size_t *out_len)
 {
 	_cleanup_pkt_ ldns_pkt *p = NULL;
 
@@ -182,8 +182,8 @@ static bool in_chain(char names[][LTD_DOMAIN_MAX], size_t n, const char *s)
 }
 
 int ltd_dns_answer_addrs(const uint8_t *buf, size_t len, uint16_t id,
-			 const char *name, struct ltd_dns_addr *out,
-			 size_t max, size_t *n)
+			 const char *name, struct ltd_dns_addr *out, size_t max,
+			 size_t *n)
 {
 	_cleanup_pkt_ ldns_pkt *p = NULL;
 	char names[CHAIN_MAX][LTD_DOMAIN_MAX], owner[LTD_DOMAIN_MAX];

@@ -25,8 +25,8 @@ struct ltd_dns_query {
 	enum ltd_dns_verdict verdict;
 	char name[LTD_DOMAIN_MAX]; /* lower case, no final dot; "" if none */
 	uint16_t qtype;
-	uint16_t id; /* the client's */
-	const char *why; /* for a refusal or a drop */
+	uint16_t id;		       /* the client's */
+	const char *why;	       /* for a refusal or a drop */
 	const struct ltd_domain *rule; /* the entry that admitted it */
 	uint16_t ports[LTD_DOMAIN_MAX_PORTS];
 	size_t n_ports;
@@ -44,8 +44,8 @@ int ltd_dns_query_decide(const struct ltd_domains *l, const uint8_t *buf,
 			 struct ltd_dns_query *q);
 
 /* A SERVFAIL reply, with id @id, to the query in @buf (a forwarded one). */
-int ltd_dns_servfail(const uint8_t *buf, size_t len, uint16_t id,
-		     uint8_t **out, size_t *out_len);
+int ltd_dns_servfail(const uint8_t *buf, size_t len, uint16_t id, uint8_t **out,
+		     size_t *out_len);
 
 struct ltd_dns_addr {
 	int family; /* AF_INET or AF_INET6 */
@@ -60,8 +60,8 @@ struct ltd_dns_addr {
  * Returns the rcode (>= 0), or -EBADMSG for an answer to something else.
  */
 int ltd_dns_answer_addrs(const uint8_t *buf, size_t len, uint16_t id,
-			 const char *name, struct ltd_dns_addr *out,
-			 size_t max, size_t *n);
+			 const char *name, struct ltd_dns_addr *out, size_t max,
+			 size_t *n);
 
 /* "A", "AAAA", "TYPE65"... into @buf. */
 const char *ltd_dns_type_str(uint16_t type, char *buf, size_t size);

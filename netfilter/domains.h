@@ -23,12 +23,15 @@
 
 #include "runtime/error.h"
 
-#define LTD_DOMAIN_MAX	     254 /* 253 characters and the NUL */
-#define LTD_DOMAIN_MAX_PORTS 16
+#define LTD_DOMAIN_MAX	      254 /* 253 characters and the NUL */
+#define LTD_DOMAIN_MAX_PORTS  16
 #define LTD_DOMAIN_SOURCE_MAX 160
 
 /* Ports of an entry given without any. */
-#define LTD_DOMAIN_DEFAULT_PORTS { 80, 443 }
+#define LTD_DOMAIN_DEFAULT_PORTS                                               \
+	{                                                                      \
+		80, 443                                                        \
+	}
 
 /*
  * TTL clamp (seconds) for the addresses an answer opens.  Floor: CDNs

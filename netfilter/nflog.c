@@ -128,8 +128,7 @@ static int decode6(const uint8_t *pkt, size_t len, struct ltd_nflog_dest *d)
 	return 0;
 }
 
-int ltd_nflog_decode(const uint8_t *pkt, size_t len,
-		     struct ltd_nflog_dest *d)
+int ltd_nflog_decode(const uint8_t *pkt, size_t len, struct ltd_nflog_dest *d)
 {
 	memset(d, 0, sizeof(*d));
 	if (!pkt || len < 1)
@@ -157,11 +156,11 @@ const char *ltd_nflog_proto_name(uint8_t proto, char *buf, size_t size)
 		uint8_t proto;
 		const char *name;
 	} names[] = {
-		{ IPPROTO_TCP, "tcp" },		{ IPPROTO_UDP, "udp" },
-		{ IPPROTO_ICMP, "icmp" },	{ IPPROTO_ICMPV6, "icmpv6" },
-		{ IPPROTO_SCTP, "sctp" },	{ IPPROTO_UDPLITE, "udplite" },
-		{ IPPROTO_DCCP, "dccp" },	{ IPPROTO_GRE, "gre" },
-		{ IPPROTO_ESP, "esp" },		{ IPPROTO_AH, "ah" },
+		{IPPROTO_TCP, "tcp"},	{IPPROTO_UDP, "udp"},
+		{IPPROTO_ICMP, "icmp"}, {IPPROTO_ICMPV6, "icmpv6"},
+		{IPPROTO_SCTP, "sctp"}, {IPPROTO_UDPLITE, "udplite"},
+		{IPPROTO_DCCP, "dccp"}, {IPPROTO_GRE, "gre"},
+		{IPPROTO_ESP, "esp"},	{IPPROTO_AH, "ah"},
 	};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -189,11 +188,11 @@ void ltd_nflog_dest_format(const struct ltd_nflog_dest *d, char *buf,
 
 int ltd_nflog_open(struct ltd_err *err)
 {
-	_cleanup_close_ int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC,
-					NETLINK_NETFILTER);
-	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	_cleanup_close_ int fd =
+		socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_NETFILTER);
+	struct sockaddr_nl sa = {.nl_family = AF_NETLINK};
 	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nfulnl_msg_config_cmd cmd = { .command = NFULNL_CFG_CMD_BIND };
+	struct nfulnl_msg_config_cmd cmd = {.command = NFULNL_CFG_CMD_BIND};
 	struct nfulnl_msg_config_mode mode = {
 		.copy_range = htonl(LTD_NFLOG_COPY_RANGE),
 		.copy_mode = NFULNL_COPY_PACKET,
@@ -273,9 +272,9 @@ static json_t *audit_dest(const char *event, const struct ltd_nflog_dest *d)
 		if (!inet_ntop(d->family, d->addr, addr, sizeof(addr)))
 			snprintf(addr, sizeof(addr), "?");
 		json_object_set_new(o, "address", json_string(addr));
-		json_object_set_new(o, "port", d->has_port
-						       ? json_integer(d->port)
-						       : json_null());
+		json_object_set_new(o, "port",
+				    d->has_port ? json_integer(d->port)
+						: json_null());
 		json_object_set_new(o, "protocol",
 				    json_string(ltd_nflog_proto_name(
 					    d->proto, pn, sizeof(pn))));
@@ -318,7 +317,7 @@ static int attr_cb(const struct nlattr *attr, void *data)
 /* One NFULNL_MSG_PACKET. */
 static void packet(struct ltd_nflog *l, const struct nlmsghdr *nlh)
 {
-	const struct nlattr *tb[NFULA_MAX + 1] = { 0 };
+	const struct nlattr *tb[NFULA_MAX + 1] = {0};
 	struct ltd_nflog_dest d;
 
 	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(struct nfgenmsg) ||
@@ -405,8 +404,8 @@ void ltd_nflog_summary(const struct ltd_nflog *l, FILE *out)
 		for (size_t i = 0; i < l->n_dests; i++) {
 			size_t j = i;
 
-			for (; j > 0 && l->dests[order[j - 1]].count <
-						l->dests[i].count;
+			for (; j > 0 &&
+			       l->dests[order[j - 1]].count < l->dests[i].count;
 			     j--)
 				order[j] = order[j - 1];
 			order[j] = i;
@@ -414,12 +413,14 @@ void ltd_nflog_summary(const struct ltd_nflog *l, FILE *out)
 		shown = l->n_dests < LTD_NFLOG_SHOW ? l->n_dests
 						    : LTD_NFLOG_SHOW;
 		rest = l->total;
-		fprintf(out, "ltd-native: firewall: refused %lu connection "
-			     "attempt%s to destinations outside the "
-			     "allowlist:",
+		fprintf(out,
+			"ltd-native: firewall: refused %lu connection "
+			"attempt%s to destinations outside the "
+			"allowlist:",
 			l->total, l->total == 1 ? "" : "s");
 		for (size_t i = 0; i < shown; i++) {
-			const struct ltd_nflog_dest *d = &l->dests[order[i]].dest;
+			const struct ltd_nflog_dest *d =
+				&l->dests[order[i]].dest;
 			unsigned long count = l->dests[order[i]].count;
 
 			ltd_nflog_dest_format(d, text, sizeof(text));
@@ -430,7 +431,8 @@ void ltd_nflog_summary(const struct ltd_nflog *l, FILE *out)
 		}
 		if (rest)
 			fprintf(out, ", and %lu more to other destinations%s",
-				rest, l->cfg.audit ? " (see the audit log)" : "");
+				rest,
+				l->cfg.audit ? " (see the audit log)" : "");
 		fprintf(out, "\nltd-native: allow a destination with "
 			     "--allow-cidr ADDR[/LEN][:PORTS], or its name "
 			     "with --allow-domain NAME[:PORTS]\n");
@@ -449,17 +451,17 @@ void ltd_nflog_audit_totals(const struct ltd_nflog *l)
 	for (size_t i = 0; i < l->n_dests; i++) {
 		o = audit_dest("connection-count", &l->dests[i].dest);
 		if (o)
-			json_object_set_new(o, "count",
-					    json_integer((json_int_t)
-								 l->dests[i]
-									 .count));
+			json_object_set_new(
+				o, "count",
+				json_integer((json_int_t)l->dests[i].count));
 		ltd_audit_emit(l->cfg.audit, o);
 	}
 	if (l->unlisted || l->lost) {
 		o = audit_dest("connection-count", NULL);
 		if (o) {
-			json_object_set_new(o, "count",
-					    json_integer((json_int_t)l->unlisted));
+			json_object_set_new(
+				o, "count",
+				json_integer((json_int_t)l->unlisted));
 			json_object_set_new(
 				o, "reason",
 				json_string(l->lost ? "more destinations than "

@@ -26,17 +26,17 @@
 
 #include "runtime/error.h"
 
-#define LTD_NFLOG_GROUP	     1
-#define LTD_NFLOG_PREFIX     "ltd-refused"
+#define LTD_NFLOG_GROUP	 1
+#define LTD_NFLOG_PREFIX "ltd-refused"
 /* IPv6 (40) + a few extension headers + the ports: enough for the
  * destination of anything the cage's stack sends. */
 #define LTD_NFLOG_COPY_RANGE 128
 #define LTD_NFLOG_MAX_DESTS  32
 /* Destinations the exit summary names (the most refused); the audit log
  * has them all. */
-#define LTD_NFLOG_SHOW	     8
+#define LTD_NFLOG_SHOW 8
 /* recv() calls per wake-up: a flood cannot starve signal relaying. */
-#define LTD_NFLOG_BATCH	     64
+#define LTD_NFLOG_BATCH 64
 
 /* Where one refused packet was going. */
 struct ltd_nflog_dest {
@@ -53,8 +53,7 @@ struct ltd_nflog_dest {
  * or the packet is a later fragment); -EINVAL when not even the
  * destination address can be read.
  */
-int ltd_nflog_decode(const uint8_t *pkt, size_t len,
-		     struct ltd_nflog_dest *d);
+int ltd_nflog_decode(const uint8_t *pkt, size_t len, struct ltd_nflog_dest *d);
 
 /* True for destinations the kernel talks to on its own (multicast,
  * broadcast): MLD reports, router solicitations.  Not reported. */

@@ -15,9 +15,9 @@
 
 int ltd_nft_socket(struct ltd_err *err)
 {
-	_cleanup_close_ int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC,
-					NETLINK_NETFILTER);
-	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	_cleanup_close_ int fd =
+		socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_NETFILTER);
+	struct sockaddr_nl sa = {.nl_family = AF_NETLINK};
 	int one = 1;
 
 	if (fd < 0)
@@ -121,7 +121,7 @@ int ltd_nft_send(int fd, const struct ltd_nft_batch *b, struct ltd_err *err)
 {
 	_cleanup_close_ int own = -1;
 	_cleanup_free_ bool *acked = calloc(b->n_objs + 1, sizeof(bool));
-	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
+	struct sockaddr_nl kernel = {.nl_family = AF_NETLINK};
 	int size = (int)b->len + 4096;
 	ssize_t n;
 

@@ -57,13 +57,34 @@ int ltd_pasta_build(struct ltd_pasta *pa, bool map_gw, struct ltd_err *err)
 	 * the launcher's filter, and a forwarder of pasta's would carry any
 	 * name to the host's resolver. */
 	static const char *const fixed[] = {
-		"-f", "-q", "--config-net",
-		"-t", "none", "-u", "none", "-T", "none", "-U", "none",
-		"-a", LTD_NET_ADDR4, "-n", LTD_NET_PREFIX4, "-g", LTD_NET_GW4,
-		"-a", LTD_NET_ADDR6, "-g", LTD_NET_GW6,
-		"-D", "none",
-		"--no-dhcp", "--no-dhcpv6", "--no-ra",
-		"-P", "/proc/self/fd/3",
+		"-f",
+		"-q",
+		"--config-net",
+		"-t",
+		"none",
+		"-u",
+		"none",
+		"-T",
+		"none",
+		"-U",
+		"none",
+		"-a",
+		LTD_NET_ADDR4,
+		"-n",
+		LTD_NET_PREFIX4,
+		"-g",
+		LTD_NET_GW4,
+		"-a",
+		LTD_NET_ADDR6,
+		"-g",
+		LTD_NET_GW6,
+		"-D",
+		"none",
+		"--no-dhcp",
+		"--no-dhcpv6",
+		"--no-ra",
+		"-P",
+		"/proc/self/fd/3",
 	};
 	size_t n = 0;
 
@@ -82,7 +103,7 @@ int ltd_pasta_build(struct ltd_pasta *pa, bool map_gw, struct ltd_err *err)
 __attribute__((noreturn)) static void child(struct ltd_pasta *pa, int wr,
 					    pid_t parent)
 {
-	struct ltd_err ignored = { 0 };
+	struct ltd_err ignored = {0};
 	int fd;
 
 	/* Dies with the launcher, also when that is SIGKILLed; the parent
@@ -152,8 +173,9 @@ int ltd_pasta_ready(struct ltd_pasta *pa, struct ltd_err *err)
 				   "doctor')",
 				   WTERMSIG(status));
 	}
-	return ltd_err_set(err, ENETDOWN, "pasta did not become ready (see "
-					  "'ltd-native doctor')");
+	return ltd_err_set(err, ENETDOWN,
+			   "pasta did not become ready (see "
+			   "'ltd-native doctor')");
 }
 
 void ltd_pasta_stop(struct ltd_pasta *pa)

@@ -25,11 +25,11 @@
 
 /* The cage's address plan.  198.18.0.0/15 is reserved for benchmarking
  * (RFC 2544) and never routed; the ULA prefix is ours (RFC 4193). */
-#define LTD_NET_ADDR4	 "198.18.93.2"
-#define LTD_NET_PREFIX4	 "24"
-#define LTD_NET_GW4	 "198.18.93.1"
-#define LTD_NET_ADDR6	 "fd4c:7464:6e61::2"
-#define LTD_NET_GW6	 "fd4c:7464:6e61::1"
+#define LTD_NET_ADDR4	"198.18.93.2"
+#define LTD_NET_PREFIX4 "24"
+#define LTD_NET_GW4	"198.18.93.1"
+#define LTD_NET_ADDR6	"fd4c:7464:6e61::2"
+#define LTD_NET_GW6	"fd4c:7464:6e61::1"
 
 #define LTD_PASTA_MAX_ARGS 48
 

@@ -82,8 +82,9 @@ struct builder {
 
 static int oom(struct ltd_err *err)
 {
-	return ltd_err_set(err, ENOMEM, "out of memory building the "
-					"firewall");
+	return ltd_err_set(err, ENOMEM,
+			   "out of memory building the "
+			   "firewall");
 }
 
 /* Make room for one more message at the end of the buffer. */
@@ -205,7 +206,7 @@ static int add_allow_set(struct builder *bl, bool v6, struct ltd_err *err)
 	const char *name = v6 ? LTD_NFT_SET6 : LTD_NFT_SET4;
 	_cleanup_set_ struct nftnl_set *s =
 		set_new(name, v6 ? SET6_ID : SET4_ID);
-	uint8_t fields[3] = { v6 ? 16 : 4, 1, 2 };
+	uint8_t fields[3] = {v6 ? 16 : 4, 1, 2};
 	uint32_t type = v6 ? TYPE_IP6ADDR : TYPE_IPADDR;
 	struct nlmsghdr *nlh;
 
@@ -367,7 +368,7 @@ static int elems_dedup(struct elem *el, size_t n, struct ltd_err *err)
 static int elems_collect(const struct ltd_nft_spec *sp, struct elem **out,
 			 size_t *n, struct ltd_err *err)
 {
-	static const uint8_t protos[2] = { IPPROTO_TCP, IPPROTO_UDP };
+	static const uint8_t protos[2] = {IPPROTO_TCP, IPPROTO_UDP};
 	size_t max = 0;
 	struct elem *el;
 
@@ -383,9 +384,9 @@ static int elems_collect(const struct ltd_nft_spec *sp, struct elem **out,
 		if (d->n_ports == 0)
 			elem_fill(&el[(*n)++], d, 0, 255, 0, 65535);
 		for (int p = 0; p < 2; p++)
-			for (size_t r = 0; r < d->n_ports &&
-					   (!d->only_proto ||
-					    d->only_proto == protos[p]);
+			for (size_t r = 0;
+			     r < d->n_ports &&
+			     (!d->only_proto || d->only_proto == protos[p]);
 			     r++)
 				elem_fill(&el[(*n)++], d, protos[p], protos[p],
 					  d->ports[r].lo, d->ports[r].hi);
@@ -395,9 +396,8 @@ static int elems_collect(const struct ltd_nft_spec *sp, struct elem **out,
 }
 
 /* One message per destination, so an error names the flag at fault. */
-static int add_dest_elems(struct builder *bl, const struct elem *el,
-			  size_t n, const struct ltd_net_dest *d,
-			  struct ltd_err *err)
+static int add_dest_elems(struct builder *bl, const struct elem *el, size_t n,
+			  const struct ltd_net_dest *d, struct ltd_err *err)
 {
 	const char *name = d->family == AF_INET6 ? LTD_NFT_SET6 : LTD_NFT_SET4;
 	_cleanup_set_ struct nftnl_set *s =
@@ -475,8 +475,8 @@ static void rb_meta(struct rb *rb, uint32_t key, uint32_t dreg)
 	}
 }
 
-static void rb_cmp(struct rb *rb, uint32_t sreg, uint32_t op,
-		   const void *data, uint32_t len)
+static void rb_cmp(struct rb *rb, uint32_t sreg, uint32_t op, const void *data,
+		   uint32_t len)
 {
 	struct nftnl_expr *e = rb_expr(rb, "cmp");
 
@@ -492,8 +492,8 @@ static void rb_cmp8(struct rb *rb, uint32_t op, uint8_t v)
 	rb_cmp(rb, NFT_REG_1, op, &v, sizeof(v));
 }
 
-static void rb_payload(struct rb *rb, uint32_t base, uint32_t off,
-		       uint32_t len, uint32_t dreg)
+static void rb_payload(struct rb *rb, uint32_t base, uint32_t off, uint32_t len,
+		       uint32_t dreg)
 {
 	struct nftnl_expr *e = rb_expr(rb, "payload");
 
@@ -684,7 +684,7 @@ static int add_rule(struct builder *bl, const char *chain, const char *what,
 		    bool v6, struct ltd_err *err)
 {
 	_cleanup_rule_ struct nftnl_rule *r = nftnl_rule_alloc();
-	struct rb rb = { .r = r };
+	struct rb rb = {.r = r};
 	struct nlmsghdr *nlh;
 
 	if (!r)
@@ -759,14 +759,13 @@ static int add_input_rules(struct builder *bl, struct ltd_err *err)
 	const char *in = LTD_NFT_CHAIN_IN;
 	int ret;
 
-	ret = add_rule(bl, in, "iif lo accept", rule_loopback_in_r, false,
-		       err);
+	ret = add_rule(bl, in, "iif lo accept", rule_loopback_in_r, false, err);
 	if (!ret)
 		ret = add_rule(bl, in, "ct state established,related accept",
 			       rule_established_r, false, err);
 	if (!ret)
-		ret = add_rule(bl, in, "icmpv6 neighbour discovery",
-			       rule_ndp_r, false, err);
+		ret = add_rule(bl, in, "icmpv6 neighbour discovery", rule_ndp_r,
+			       false, err);
 	return ret;
 }
 
@@ -797,7 +796,7 @@ static int add_batch_edge(struct builder *bl, bool begin, struct ltd_err *err)
 int ltd_nft_build(const struct ltd_nft_spec *spec, struct ltd_nft_batch *b,
 		  struct ltd_err *err)
 {
-	struct builder bl = { .b = b, .spec = spec };
+	struct builder bl = {.b = b, .spec = spec};
 	int ret;
 
 	memset(b, 0, sizeof(*b));
@@ -831,7 +830,7 @@ int ltd_nft_build(const struct ltd_nft_spec *spec, struct ltd_nft_batch *b,
 static bool dest_covers(const struct ltd_net_dest *d, int family,
 			const unsigned char *key)
 {
-	static const uint8_t protos[2] = { IPPROTO_TCP, IPPROTO_UDP };
+	static const uint8_t protos[2] = {IPPROTO_TCP, IPPROTO_UDP};
 	struct elem e;
 
 	if (d->family != family)
@@ -905,7 +904,7 @@ static int learned_elems(struct builder *bl, const struct ltd_nft_learned *l,
 			 size_t n_dests, bool v6, size_t *count,
 			 struct ltd_err *err)
 {
-	static const uint8_t protos[2] = { IPPROTO_TCP, IPPROTO_UDP };
+	static const uint8_t protos[2] = {IPPROTO_TCP, IPPROTO_UDP};
 	int family = v6 ? AF_INET6 : AF_INET;
 	size_t alen = v6 ? 16 : 4, klen = key_len(family), in_msg = 0;
 	_cleanup_set_ struct nftnl_set *s = learned_set(v6);
@@ -917,7 +916,7 @@ static int learned_elems(struct builder *bl, const struct ltd_nft_learned *l,
 		if (l[i].family != family)
 			continue;
 		for (size_t k = 0; k < 2 * l[i].n_ports && !ret; k++) {
-			unsigned char key[24] = { 0 };
+			unsigned char key[24] = {0};
 			uint16_t port = htons(l[i].ports[k / 2]);
 			struct nftnl_set_elem *e;
 
@@ -951,7 +950,7 @@ int ltd_nft_build_learned(const struct ltd_nft_learned *l, size_t n,
 			  struct ltd_nft_batch *b, size_t *n_added,
 			  struct ltd_err *err)
 {
-	struct builder bl = { .b = b };
+	struct builder bl = {.b = b};
 	size_t count = 0;
 	int ret;
 
@@ -1003,9 +1002,9 @@ static void elems_renumber(struct nlmsghdr *nlh)
 	{
 		if (mnl_attr_get_type(list) != NFTA_SET_ELEM_LIST_ELEMENTS)
 			continue;
-		mnl_attr_for_each_nested(e, list)
-			e->nla_type = (uint16_t)((e->nla_type & ~NLA_TYPE_MASK) |
-						 NFTA_LIST_ELEM);
+		mnl_attr_for_each_nested(e, list) e->nla_type =
+			(uint16_t)((e->nla_type & ~NLA_TYPE_MASK) |
+				   NFTA_LIST_ELEM);
 	}
 }
 
@@ -1036,7 +1035,8 @@ static int print_msg(const struct nlmsghdr *orig, FILE *out, char *buf,
 		struct nftnl_table *t = nftnl_table_alloc();
 
 		if (t && nftnl_table_nlmsg_parse(nlh, t) == 0) {
-			nftnl_table_snprintf(buf, size, t, NFTNL_OUTPUT_DEFAULT, 0);
+			nftnl_table_snprintf(buf, size, t, NFTNL_OUTPUT_DEFAULT,
+					     0);
 			ret = 0;
 		}
 		if (t)
@@ -1045,7 +1045,8 @@ static int print_msg(const struct nlmsghdr *orig, FILE *out, char *buf,
 		struct nftnl_chain *c = nftnl_chain_alloc();
 
 		if (c && nftnl_chain_nlmsg_parse(nlh, c) == 0) {
-			nftnl_chain_snprintf(buf, size, c, NFTNL_OUTPUT_DEFAULT, 0);
+			nftnl_chain_snprintf(buf, size, c, NFTNL_OUTPUT_DEFAULT,
+					     0);
 			ret = 0;
 		}
 		if (c)
@@ -1053,19 +1054,24 @@ static int print_msg(const struct nlmsghdr *orig, FILE *out, char *buf,
 	} else if (type == NFT_MSG_NEWSET || type == NFT_MSG_NEWSETELEM) {
 		struct nftnl_set *s = nftnl_set_alloc();
 
-		if (s && (type == NFT_MSG_NEWSET ? nftnl_set_nlmsg_parse(nlh, s)
-						 : nftnl_set_elems_nlmsg_parse(nlh, s)) == 0) {
+		if (s && (type == NFT_MSG_NEWSET
+				  ? nftnl_set_nlmsg_parse(nlh, s)
+				  : nftnl_set_elems_nlmsg_parse(nlh, s)) == 0) {
 			int n = nftnl_set_snprintf(buf, size, s,
 						   NFTNL_OUTPUT_DEFAULT, 0);
 
 			/* The default output omits the key; show it. */
-			if (type == NFT_MSG_NEWSET && n >= 0 && (size_t)n < size)
-				snprintf(buf + n, size - (size_t)n,
-					 "\n  flags %#x key type %#x len %u id %u",
-					 nftnl_set_get_u32(s, NFTNL_SET_FLAGS),
-					 nftnl_set_get_u32(s, NFTNL_SET_KEY_TYPE),
-					 nftnl_set_get_u32(s, NFTNL_SET_KEY_LEN),
-					 nftnl_set_get_u32(s, NFTNL_SET_ID));
+			if (type == NFT_MSG_NEWSET && n >= 0 &&
+			    (size_t)n < size)
+				snprintf(
+					buf + n, size - (size_t)n,
+					"\n  flags %#x key type %#x len %u id "
+					"%u",
+					nftnl_set_get_u32(s, NFTNL_SET_FLAGS),
+					nftnl_set_get_u32(s,
+							  NFTNL_SET_KEY_TYPE),
+					nftnl_set_get_u32(s, NFTNL_SET_KEY_LEN),
+					nftnl_set_get_u32(s, NFTNL_SET_ID));
 			ret = 0;
 		}
 		if (s)
@@ -1074,7 +1080,8 @@ static int print_msg(const struct nlmsghdr *orig, FILE *out, char *buf,
 		struct nftnl_rule *r = nftnl_rule_alloc();
 
 		if (r && nftnl_rule_nlmsg_parse(nlh, r) == 0) {
-			nftnl_rule_snprintf(buf, size, r, NFTNL_OUTPUT_DEFAULT, 0);
+			nftnl_rule_snprintf(buf, size, r, NFTNL_OUTPUT_DEFAULT,
+					    0);
 			ret = 0;
 		}
 		if (r)

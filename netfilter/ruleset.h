@@ -59,18 +59,18 @@
 #include "netfilter/cidr.h"
 #include "runtime/error.h"
 
-#define LTD_NFT_TABLE	    "ltd"
-#define LTD_NFT_CHAIN	    "output"
-#define LTD_NFT_CHAIN_IN    "input"
-#define LTD_NFT_SET4	    "allow4"
-#define LTD_NFT_SET6	    "allow6"
-#define LTD_NFT_HOST_PORTS  "host_ports"
+#define LTD_NFT_TABLE	   "ltd"
+#define LTD_NFT_CHAIN	   "output"
+#define LTD_NFT_CHAIN_IN   "input"
+#define LTD_NFT_SET4	   "allow4"
+#define LTD_NFT_SET6	   "allow6"
+#define LTD_NFT_HOST_PORTS "host_ports"
 
 /* What the firewall admits.  The runtime fills it from the policy. */
 struct ltd_nft_spec {
 	const struct ltd_net_dest *dests; /* --allow-cidr, and the resolver */
 	size_t n_dests;
-	struct in_addr gw4;   /* pasta's gateway: the host, at host_ports */
+	struct in_addr gw4; /* pasta's gateway: the host, at host_ports */
 	struct in6_addr gw6;
 	const uint16_t *host_ports; /* TCP, on the gateway addresses */
 	size_t n_host_ports;

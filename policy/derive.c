@@ -22,9 +22,8 @@ static const char *const claude_copied[] = {
 
 /* Package caches a trusted run may write, where they exist. */
 static const char *const caches[] = {
-	".npm",		  ".cache/pip",	    ".cache/uv",
-	".cache/pnpm",	  ".cache/yarn",    ".cargo/registry",
-	".cache/go-build", "go/pkg/mod",
+	".npm",	       ".cache/pip",	  ".cache/uv",	     ".cache/pnpm",
+	".cache/yarn", ".cargo/registry", ".cache/go-build", "go/pkg/mod",
 };
 
 /* The credential persistence of the seeds: host dir -> cage dir. */
@@ -52,11 +51,11 @@ static int add_derived(struct ltd_policy *p, size_t *at,
 		return oom(err);
 	p->mounts = m;
 	memmove(&m[*at + 1], &m[*at], (p->n_mounts - *at) * sizeof(*m));
-	m[*at] = (struct ltd_user_mount){ .kind = kind,
-					  .flag = why,
-					  .state = state,
-					  .waive = waive,
-					  .derived = true };
+	m[*at] = (struct ltd_user_mount){.kind = kind,
+					 .flag = why,
+					 .state = state,
+					 .waive = waive,
+					 .derived = true};
 	m[*at].src = strdup(src);
 	m[*at].dst = strdup(dst);
 	p->n_mounts++;
@@ -74,7 +73,7 @@ static int add_copy(struct ltd_policy *p, const char *src, const char *dst,
 	if (!c)
 		return oom(err);
 	p->copies = c;
-	c[p->n_copies] = (struct ltd_copy){ strdup(src), strdup(dst) };
+	c[p->n_copies] = (struct ltd_copy){strdup(src), strdup(dst)};
 	p->n_copies++;
 	if (!c[p->n_copies - 1].src || !c[p->n_copies - 1].dst)
 		return oom(err);
@@ -118,13 +117,15 @@ static int strict_tier(struct ltd_policy *p, size_t *at, struct ltd_err *err)
 	snprintf(src, sizeof(src), "%s/.claude/projects", H);
 	snprintf(dst, sizeof(dst), "%s/.claude/projects", C);
 	if (!ret)
-		ret = add_derived(p, at, LTD_UM_BIND, "strict tier (transcripts)",
-				  src, dst, LTD_STATE_DIR, 0, err);
+		ret = add_derived(p, at, LTD_UM_BIND,
+				  "strict tier (transcripts)", src, dst,
+				  LTD_STATE_DIR, 0, err);
 	snprintf(src, sizeof(src), "%s/.claude/history.jsonl", H);
 	snprintf(dst, sizeof(dst), "%s/.claude/history.jsonl", C);
 	if (!ret)
-		ret = add_derived(p, at, LTD_UM_BIND, "strict tier (transcripts)",
-				  src, dst, LTD_STATE_FILE, 0, err);
+		ret = add_derived(p, at, LTD_UM_BIND,
+				  "strict tier (transcripts)", src, dst,
+				  LTD_STATE_FILE, 0, err);
 	return ret;
 }
 
@@ -148,8 +149,8 @@ static int trusted_tier(struct ltd_policy *p, size_t *at, struct ltd_err *err)
 		if (S_ISLNK(st.st_mode))
 			ret = warn(p, "--trusted", src, err);
 		else if (S_ISDIR(st.st_mode))
-			ret = add_derived(p, at, LTD_UM_BIND, "--trusted",
-					  src, dst, 0, 0, err);
+			ret = add_derived(p, at, LTD_UM_BIND, "--trusted", src,
+					  dst, 0, 0, err);
 	}
 	return ret;
 }
@@ -166,10 +167,11 @@ static int provider(struct ltd_policy *p, struct ltd_err *err)
 	if (ltd_proxy_url_parse(url, cage, sizeof(cage), &port) < 0)
 		return ltd_err_set(err, EINVAL, "--proxy-url: '%s'", url);
 	if (p->network == LTD_NET_NONE)
-		return ltd_err_set(err, EINVAL,
-				   "--%s: the model proxy is on the host, which "
-				   "--network none cannot reach",
-				   p->proxy_url ? "proxy-url" : "model");
+		return ltd_err_set(
+			err, EINVAL,
+			"--%s: the model proxy is on the host, which "
+			"--network none cannot reach",
+			p->proxy_url ? "proxy-url" : "model");
 	free(p->cage_proxy_url);
 	/* The host's own network: the proxy is where the user said. */
 	p->cage_proxy_url = strdup(p->network == LTD_NET_HOST ? url : cage);
@@ -221,8 +223,8 @@ int ltd_policy_derive(struct ltd_policy *p, struct ltd_err *err)
 int ltd_proxy_url_parse(const char *url, char *cage, size_t size,
 			uint16_t *port)
 {
-	static const char *const local[] = { "127.0.0.1", "localhost", "[::1]",
-					     "host.ltd.internal" };
+	static const char *const local[] = {"127.0.0.1", "localhost", "[::1]",
+					    "host.ltd.internal"};
 	const char *rest, *path, *colon;
 	unsigned long v = 0;
 	bool https = strncmp(url, "https://", 8) == 0;
@@ -245,7 +247,8 @@ int ltd_proxy_url_parse(const char *url, char *cage, size_t size,
 	if (colon) {
 		const char *c = colon + 1;
 
-		if (c == path || strspn(c, "0123456789") != (size_t)(path - c) ||
+		if (c == path ||
+		    strspn(c, "0123456789") != (size_t)(path - c) ||
 		    path - c > 5)
 			return -EINVAL;
 		v = strtoul(c, NULL, 10);

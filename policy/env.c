@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const passthrough[] = { "TERM", "LANG", "COLORTERM", "TZ" };
+static const char *const passthrough[] = {"TERM", "LANG", "COLORTERM", "TZ"};
 
 #define LTD_DEFAULT_PATH                                                       \
 	"/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin"
@@ -86,12 +86,14 @@ static int env_put(struct envbuf *b, const char *key, const char *val)
  */
 static int provider_env(struct envbuf *b, const struct ltd_policy *p)
 {
-	static const char *const url_vars[] = { "OPENAI_BASE_URL",
-						"ANTHROPIC_BASE_URL" };
-	static const char *const key_vars[] = { "OPENAI_API_KEY",
-						"ANTHROPIC_AUTH_TOKEN" };
+	static const char *const url_vars[] = {"OPENAI_BASE_URL",
+					       "ANTHROPIC_BASE_URL"};
+	static const char *const key_vars[] = {"OPENAI_API_KEY",
+					       "ANTHROPIC_AUTH_TOKEN"};
 	static const char *const model_vars[] = {
-		"LTD_MODEL", "OPENAI_MODEL", "ANTHROPIC_MODEL",
+		"LTD_MODEL",
+		"OPENAI_MODEL",
+		"ANTHROPIC_MODEL",
 		"ANTHROPIC_SMALL_FAST_MODEL",
 	};
 	int ret = 0;
@@ -117,7 +119,7 @@ void ltd_env_free(char **envp)
 char **ltd_env_build(const struct ltd_policy *p, char *const *host,
 		     struct ltd_err *err)
 {
-	struct envbuf b = { .v = calloc(1, sizeof(char *)), .n = 0 };
+	struct envbuf b = {.v = calloc(1, sizeof(char *)), .n = 0};
 	int ret = b.v ? 0 : -ENOMEM;
 
 	for (size_t i = 0; !ret && host && host[i]; i++) {

@@ -118,8 +118,8 @@ static int one_line(struct ltd_opt_list *l, struct line_words *lw,
 				   src, name);
 	if (opt->flags & forbid & LTD_OPT_CLI_ONLY)
 		return ltd_err_set(err, EINVAL,
-				   "%s: '%s' is only for the command line",
-				   src, name);
+				   "%s: '%s' is only for the command line", src,
+				   name);
 	if (opt->flags & forbid & LTD_OPT_NOT_PROJECT)
 		return ltd_err_set(err, EPERM,
 				   "%s: '%s' is not allowed in a project's "
@@ -128,12 +128,11 @@ static int one_line(struct ltd_opt_list *l, struct line_words *lw,
 				   "project); put it in your own policy",
 				   src, name);
 	if (lw->n - 1 != opt->nargs)
-		return ltd_err_set(err, EINVAL,
-				   "%s: '%s' takes %d argument%s%s%s, not %d",
-				   src, name, opt->nargs,
-				   opt->nargs == 1 ? "" : "s",
-				   opt->metavar ? ": " : "",
-				   opt->metavar ? opt->metavar : "", lw->n - 1);
+		return ltd_err_set(
+			err, EINVAL, "%s: '%s' takes %d argument%s%s%s, not %d",
+			src, name, opt->nargs, opt->nargs == 1 ? "" : "s",
+			opt->metavar ? ": " : "",
+			opt->metavar ? opt->metavar : "", lw->n - 1);
 	return ltd_opts_add(l, opt, &lw->w[1], src, err);
 }
 
@@ -169,7 +168,7 @@ int ltd_opts_from_text(struct ltd_opt_list *l, const char *text, size_t len,
 	while (s < end) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
 		const char *eol = nl ? nl : end;
-		struct line_words lw = { .n = 0 };
+		struct line_words lw = {.n = 0};
 		const char *why = "bad syntax";
 		char src[4200];
 		int ret;

@@ -21,59 +21,61 @@ static const struct {
 	const char *what;
 	unsigned class;
 } deny[] = {
-	{ "~/.ssh", "your SSH keys", LTD_UNSAFE_BIND_CREDENTIALS },
-	{ "~/.gnupg", "your GnuPG keys", LTD_UNSAFE_BIND_CREDENTIALS },
-	{ "~/.aws", "your AWS credentials", LTD_UNSAFE_BIND_CREDENTIALS },
-	{ "~/.config/gh", "your GitHub CLI token", LTD_UNSAFE_BIND_CREDENTIALS },
-	{ "~/.config/gcloud", "your Google Cloud credentials",
-	  LTD_UNSAFE_BIND_CREDENTIALS },
-	{ "~/.azure", "your Azure credentials", LTD_UNSAFE_BIND_CREDENTIALS },
-	{ "~/.docker", "your Docker credentials", LTD_UNSAFE_BIND_CREDENTIALS },
-	{ "~/.kube", "your Kubernetes credentials",
-	  LTD_UNSAFE_BIND_CREDENTIALS },
-	{ "~/.netrc", "your .netrc passwords", LTD_UNSAFE_BIND_CREDENTIALS },
-	{ "~/.npmrc", "your npm token", LTD_UNSAFE_BIND_CREDENTIALS },
-	{ "~/.pypirc", "your PyPI token", LTD_UNSAFE_BIND_CREDENTIALS },
-	{ "~/.cargo/credentials", "your crates.io token",
-	  LTD_UNSAFE_BIND_CREDENTIALS },
-	{ "~/.cargo/credentials.toml", "your crates.io token",
-	  LTD_UNSAFE_BIND_CREDENTIALS },
-	{ "~/.git-credentials", "your git credentials",
-	  LTD_UNSAFE_BIND_CREDENTIALS },
-	{ "~/.password-store", "your pass store", LTD_UNSAFE_BIND_CREDENTIALS },
-	{ "~/.local/share/keyrings", "your keyrings",
-	  LTD_UNSAFE_BIND_CREDENTIALS },
-	{ "~/.claude/.credentials.json", "your Claude login",
-	  LTD_UNSAFE_BIND_CREDENTIALS },
-	{ "~/.config/ltd-native", "ltd-native's policy and approvals (the "
-				  "cage could widen its next run)",
-	  LTD_UNSAFE_BIND_CREDENTIALS },
-	{ "~/.local/share/ltd-native", "ltd-native's pinned root filesystems "
-				       "(the cage could change what the next "
-				       "run starts)",
-	  LTD_UNSAFE_BIND_CREDENTIALS },
-	{ "$XDG_DATA_HOME/ltd-native", "ltd-native's pinned root filesystems "
-				       "(the cage could change what the next "
-				       "run starts)",
-	  LTD_UNSAFE_BIND_CREDENTIALS },
-	{ "@/run/user/%u", "your session's sockets (ssh-agent, D-Bus, "
-			   "systemd --user)",
-	  LTD_UNSAFE_BIND_SESSION },
-	{ "@/run/user/%u/docker.sock", "the rootless Docker socket",
-	  LTD_UNSAFE_BIND_DOCKER },
-	{ "@/run/user/%u/docker", "rootless Docker's sockets",
-	  LTD_UNSAFE_BIND_DOCKER },
-	{ "@/run/user/%u/podman", "the rootless Podman socket",
-	  LTD_UNSAFE_BIND_DOCKER },
-	{ "@/tmp/tmux-%u", "your tmux server's socket",
-	  LTD_UNSAFE_BIND_SESSION },
-	{ "/run/docker.sock", "the Docker socket", LTD_UNSAFE_BIND_DOCKER },
-	{ "/var/run/docker.sock", "the Docker socket", LTD_UNSAFE_BIND_DOCKER },
-	{ "/run/podman", "the Podman socket", LTD_UNSAFE_BIND_DOCKER },
-	{ "/run/containerd", "the containerd socket", LTD_UNSAFE_BIND_DOCKER },
-	{ "/proc", "a kernel interface", LTD_UNSAFE_BIND_KERNEL },
-	{ "/sys", "a kernel interface", LTD_UNSAFE_BIND_KERNEL },
-	{ "/dev", "host devices", LTD_UNSAFE_BIND_KERNEL },
+	{"~/.ssh", "your SSH keys", LTD_UNSAFE_BIND_CREDENTIALS},
+	{"~/.gnupg", "your GnuPG keys", LTD_UNSAFE_BIND_CREDENTIALS},
+	{"~/.aws", "your AWS credentials", LTD_UNSAFE_BIND_CREDENTIALS},
+	{"~/.config/gh", "your GitHub CLI token", LTD_UNSAFE_BIND_CREDENTIALS},
+	{"~/.config/gcloud", "your Google Cloud credentials",
+	 LTD_UNSAFE_BIND_CREDENTIALS},
+	{"~/.azure", "your Azure credentials", LTD_UNSAFE_BIND_CREDENTIALS},
+	{"~/.docker", "your Docker credentials", LTD_UNSAFE_BIND_CREDENTIALS},
+	{"~/.kube", "your Kubernetes credentials", LTD_UNSAFE_BIND_CREDENTIALS},
+	{"~/.netrc", "your .netrc passwords", LTD_UNSAFE_BIND_CREDENTIALS},
+	{"~/.npmrc", "your npm token", LTD_UNSAFE_BIND_CREDENTIALS},
+	{"~/.pypirc", "your PyPI token", LTD_UNSAFE_BIND_CREDENTIALS},
+	{"~/.cargo/credentials", "your crates.io token",
+	 LTD_UNSAFE_BIND_CREDENTIALS},
+	{"~/.cargo/credentials.toml", "your crates.io token",
+	 LTD_UNSAFE_BIND_CREDENTIALS},
+	{"~/.git-credentials", "your git credentials",
+	 LTD_UNSAFE_BIND_CREDENTIALS},
+	{"~/.password-store", "your pass store", LTD_UNSAFE_BIND_CREDENTIALS},
+	{"~/.local/share/keyrings", "your keyrings",
+	 LTD_UNSAFE_BIND_CREDENTIALS},
+	{"~/.claude/.credentials.json", "your Claude login",
+	 LTD_UNSAFE_BIND_CREDENTIALS},
+	{"~/.config/ltd-native",
+	 "ltd-native's policy and approvals (the "
+	 "cage could widen its next run)",
+	 LTD_UNSAFE_BIND_CREDENTIALS},
+	{"~/.local/share/ltd-native",
+	 "ltd-native's pinned root filesystems "
+	 "(the cage could change what the next "
+	 "run starts)",
+	 LTD_UNSAFE_BIND_CREDENTIALS},
+	{"$XDG_DATA_HOME/ltd-native",
+	 "ltd-native's pinned root filesystems "
+	 "(the cage could change what the next "
+	 "run starts)",
+	 LTD_UNSAFE_BIND_CREDENTIALS},
+	{"@/run/user/%u",
+	 "your session's sockets (ssh-agent, D-Bus, "
+	 "systemd --user)",
+	 LTD_UNSAFE_BIND_SESSION},
+	{"@/run/user/%u/docker.sock", "the rootless Docker socket",
+	 LTD_UNSAFE_BIND_DOCKER},
+	{"@/run/user/%u/docker", "rootless Docker's sockets",
+	 LTD_UNSAFE_BIND_DOCKER},
+	{"@/run/user/%u/podman", "the rootless Podman socket",
+	 LTD_UNSAFE_BIND_DOCKER},
+	{"@/tmp/tmux-%u", "your tmux server's socket", LTD_UNSAFE_BIND_SESSION},
+	{"/run/docker.sock", "the Docker socket", LTD_UNSAFE_BIND_DOCKER},
+	{"/var/run/docker.sock", "the Docker socket", LTD_UNSAFE_BIND_DOCKER},
+	{"/run/podman", "the Podman socket", LTD_UNSAFE_BIND_DOCKER},
+	{"/run/containerd", "the containerd socket", LTD_UNSAFE_BIND_DOCKER},
+	{"/proc", "a kernel interface", LTD_UNSAFE_BIND_KERNEL},
+	{"/sys", "a kernel interface", LTD_UNSAFE_BIND_KERNEL},
+	{"/dev", "host devices", LTD_UNSAFE_BIND_KERNEL},
 };
 
 static const char *risk(unsigned class)
@@ -164,14 +166,14 @@ static int judge(struct ltd_policy *p, const char *flag, const char *real,
 int ltd_policy_gate(struct ltd_policy *p, const char *flag, const char *real,
 		    unsigned allow, struct ltd_err *err)
 {
-	const char *homes[2] = { p->id.home, p->host_home };
+	const char *homes[2] = {p->id.home, p->host_home};
 	char path[PATH_MAX];
 	struct stat st;
 	int ret = 0;
 
 	for (int h = 0; h < 2 && !ret; h++)
-		if (homes[h] && (strcmp(real, "/") == 0 ||
-				 is_under(homes[h], real)))
+		if (homes[h] &&
+		    (strcmp(real, "/") == 0 || is_under(homes[h], real)))
 			ret = judge(p, flag, real, "your home directory",
 				    homes[h], LTD_UNSAFE_BIND_HOME, allow, err);
 	for (size_t i = 0; !ret && i < sizeof(deny) / sizeof(deny[0]); i++) {

@@ -22,9 +22,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static const char *const fixed[] = { ".git",	      ".git/config",
-				     ".git/hooks",    ".git/commondir",
-				     ".git/modules",  ".git/worktrees" };
+static const char *const fixed[] = {".git",	    ".git/config",
+				    ".git/hooks",   ".git/commondir",
+				    ".git/modules", ".git/worktrees"};
 
 int ltd_policy_protect(struct ltd_policy *p, const char *path,
 		       struct ltd_err *err)

@@ -10,7 +10,7 @@
 #include "policy/policy.h"
 
 enum {
-	LTD_OPT_LIST = 1 << 0,	     /* repeatable: every occurrence counts */
+	LTD_OPT_LIST = 1 << 0,	      /* repeatable: every occurrence counts */
 	LTD_OPT_NOT_PROJECT = 1 << 1, /* refused in a project policy file */
 	LTD_OPT_CLI_ONLY = 1 << 2,    /* only on the command line */
 };

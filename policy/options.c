@@ -60,7 +60,7 @@ static int add_mount(struct ltd_policy *p, enum ltd_user_mount_kind kind,
 		return ltd_err_set(err, ENOMEM, "out of memory");
 	p->mounts = m;
 	m = &p->mounts[p->n_mounts];
-	*m = (struct ltd_user_mount){ .kind = kind, .flag = opt->name };
+	*m = (struct ltd_user_mount){.kind = kind, .flag = opt->name};
 	if ((src && set_str(&m->src, src, err) < 0) ||
 	    set_str(&m->dst, dst, err) < 0) {
 		free(m->src);
@@ -114,7 +114,7 @@ static int add_env(struct ltd_policy *p, const struct ltd_option *opt,
 		return ltd_err_set(err, ENOMEM, "out of memory");
 	p->env = e;
 	e = &p->env[p->n_env];
-	*e = (struct ltd_env_op){ 0 };
+	*e = (struct ltd_env_op){0};
 	if (set_str(&e->key, key, err) < 0 ||
 	    (val && set_str(&e->val, val, err) < 0)) {
 		free(e->key);
@@ -168,7 +168,8 @@ static int opt_network(struct ltd_policy *p, const struct ltd_option *opt,
 	} else if (strcmp(args[0], "allowlist") == 0) {
 		p->network = LTD_NET_ALLOWLIST;
 	} else if (strcmp(args[0], "host") == 0) {
-		/* Gated: validation refuses it without --unsafe-host-network. */
+		/* Gated: validation refuses it without --unsafe-host-network.
+		 */
 		p->network = LTD_NET_HOST;
 	} else {
 		return ltd_err_set(err, EINVAL,
@@ -293,9 +294,8 @@ static int opt_rootfs(struct ltd_policy *p, const struct ltd_option *opt,
 	return set_str(&p->rootfs, args[0], err);
 }
 
-static int opt_writable_git(struct ltd_policy *p,
-			    const struct ltd_option *opt, char **args,
-			    struct ltd_err *err)
+static int opt_writable_git(struct ltd_policy *p, const struct ltd_option *opt,
+			    char **args, struct ltd_err *err)
 {
 	p->protect_git = false;
 	return 0;
@@ -349,8 +349,9 @@ static int opt_model(struct ltd_policy *p, const struct ltd_option *opt,
 		     char **args, struct ltd_err *err)
 {
 	if (!args[0][0] || strpbrk(args[0], " \t\n\r"))
-		return ltd_err_set(err, EINVAL, "--%s: '%s' is not a model name",
-				   opt->name, args[0]);
+		return ltd_err_set(err, EINVAL,
+				   "--%s: '%s' is not a model name", opt->name,
+				   args[0]);
 	return set_str(&p->model, args[0], err);
 }
 
@@ -414,12 +415,12 @@ static const struct {
 	const char *name;
 	unsigned bit;
 } unsafe_flags[] = {
-	{ "unsafe-bind-home", LTD_UNSAFE_BIND_HOME },
-	{ "unsafe-bind-credentials", LTD_UNSAFE_BIND_CREDENTIALS },
-	{ "unsafe-bind-session", LTD_UNSAFE_BIND_SESSION },
-	{ "unsafe-bind-docker", LTD_UNSAFE_BIND_DOCKER },
-	{ "unsafe-bind-kernel", LTD_UNSAFE_BIND_KERNEL },
-	{ "unsafe-host-network", LTD_UNSAFE_HOST_NETWORK },
+	{"unsafe-bind-home", LTD_UNSAFE_BIND_HOME},
+	{"unsafe-bind-credentials", LTD_UNSAFE_BIND_CREDENTIALS},
+	{"unsafe-bind-session", LTD_UNSAFE_BIND_SESSION},
+	{"unsafe-bind-docker", LTD_UNSAFE_BIND_DOCKER},
+	{"unsafe-bind-kernel", LTD_UNSAFE_BIND_KERNEL},
+	{"unsafe-host-network", LTD_UNSAFE_HOST_NETWORK},
 };
 
 const char *ltd_unsafe_flag(unsigned bit)
@@ -484,8 +485,8 @@ static int opt_pids_limit(struct ltd_policy *p, const struct ltd_option *opt,
 	const char *s = args[0];
 
 	/* The cage's init is one of them; 4194304 is the kernel's PID_MAX. */
-	if (ltd_parse_size(s, &v) < 0 || s[strspn(s, "0123456789")] ||
-	    v < 2 || v > 4194304)
+	if (ltd_parse_size(s, &v) < 0 || s[strspn(s, "0123456789")] || v < 2 ||
+	    v > 4194304)
 		return ltd_err_set(err, EINVAL,
 				   "--%s: '%s' is not a number of processes "
 				   "from 2 to 4194304 (the cage's init counts "
@@ -578,170 +579,170 @@ static int opt_info_fd(struct ltd_policy *p, const struct ltd_option *opt,
  * the rest are zero, as C says. */
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 static const struct ltd_option options[] = {
-	{ "project", 1, "DIR",
-	  "project directory, bound read-write at the same path (default: "
-	  "the current directory)",
-	  opt_project, LTD_OPT_NOT_PROJECT },
+	{"project", 1, "DIR",
+	 "project directory, bound read-write at the same path (default: "
+	 "the current directory)",
+	 opt_project, LTD_OPT_NOT_PROJECT},
 	/* Host paths, secrets and sockets come from the user, never from a
-	 * project's file: an approval is easily given to what looks harmless. */
-	{ "ro-bind", 2, "SRC DST", "bind SRC read-only at DST", opt_ro_bind,
-	  LTD_OPT_LIST | LTD_OPT_NOT_PROJECT, "mounts" },
-	{ "bind", 2, "SRC DST", "bind SRC read-write at DST", opt_bind,
-	  LTD_OPT_LIST | LTD_OPT_NOT_PROJECT, "mounts" },
-	{ "tmpfs", 1, "DST", "mount a fresh tmpfs at DST", opt_tmpfs,
-	  LTD_OPT_LIST, "mounts" },
-	{ LTD_TEST_LANDLOCK_HOLE, 2, "SRC DST",
-	  "test only: bind SRC read-write at DST but give it no Landlock "
-	  "rule (writes there must fail: Landlock holds on its own)",
-	  opt_bind, LTD_OPT_LIST | LTD_OPT_NOT_PROJECT, "mounts" },
-	{ "rootfs", 1, "NAME|sha256:DIGEST",
-	  "a pinned root filesystem from `ltd-rootfs` (checked against its "
-	  "pin first) instead of the host's /usr",
-	  opt_rootfs },
-	{ "setenv", 2, "VAR VALUE", "set VAR in the command's environment",
-	  opt_setenv, LTD_OPT_LIST, "env" },
-	{ "unsetenv", 1, "VAR", "remove VAR from the command's environment",
-	  opt_unsetenv, LTD_OPT_LIST, "env" },
-	{ "chdir", 1, "DIR", "working directory (default: the project)",
-	  opt_chdir },
-	{ "hostname", 1, "NAME", "host name inside (default: " LTD_DEFAULT_HOSTNAME ")",
-	  opt_hostname, 0, NULL, LTD_DEFAULT_HOSTNAME },
-	{ "network", 1, "MODE",
-	  "allowlist (default): egress only where --allow-* says; none: "
-	  "loopback only; host: the host's network (needs "
-	  "--unsafe-host-network)",
-	  opt_network, 0, NULL, "allowlist" },
-	{ "allow-cidr", 1, "CIDR[:PORTS]",
-	  "allow egress to an address block (e.g. 192.0.2.0/24:443, "
-	  "fd00::/64, [fd00::7]:80,443)",
-	  opt_allow_cidr, LTD_OPT_LIST },
-	{ "allow-host-port", 1, "PORT",
-	  "allow TCP to a port on the host's loopback, reached as "
-	  "host.ltd.internal",
-	  opt_allow_host_port, LTD_OPT_LIST },
-	{ "allow-domain", 1, "NAME[:PORTS]",
-	  "allow a name (or *.suffix: the names below it) and the addresses "
-	  "DNS gives for it, on PORTS (default 80,443)",
-	  opt_allow_domain, LTD_OPT_LIST },
-	{ "allow-domains-file", 1, "FILE",
-	  "allow the names in FILE, one per line (also "
-	  "LTD_ALLOW_DOMAINS_FILE); read once, before the command runs",
-	  opt_allow_domains_file, LTD_OPT_LIST | LTD_OPT_NOT_PROJECT },
-	{ "no-default-domains", 0, NULL,
-	  "drop the built-in list (npm, PyPI, GitHub, crates.io, Go proxy, "
-	  "container registries)",
-	  opt_no_default_domains },
-	{ "dns-upstream", 1, "ADDR[:PORT]",
-	  "resolver for allowed names (default: the first nameserver of the "
-	  "host's /etc/resolv.conf)",
-	  opt_dns_upstream, LTD_OPT_NOT_PROJECT },
-	{ "audit-log", 1, "FILE",
-	  "append one JSON line per DNS decision and opened address to FILE",
-	  opt_audit_log, LTD_OPT_NOT_PROJECT },
-	{ "quiet", 0, NULL, "no summary of refused names at exit",
-	  opt_quiet },
-	{ "memory", 1, "SIZE",
-	  "memory for the whole cage, k/m/g suffixes (default: 4g)",
-	  opt_memory, 0, NULL, "4g" },
-	{ "cpus", 1, "N[.N]", "CPU time for the cage, in CPUs (default: 4)",
-	  opt_cpus, 0, NULL, "4" },
-	{ "pids-limit", 1, "N",
-	  "processes and threads in the cage (default: 512)", opt_pids_limit,
-	  0, NULL, "512" },
-	{ "allow-unenforced-limits", 0, NULL,
-	  "run even where an explicit --memory/--cpus cannot be enforced as "
-	  "a whole-cage limit (no delegated cgroup)",
-	  opt_allow_unenforced, LTD_OPT_NOT_PROJECT },
-	{ "require-landlock", 0, NULL,
-	  "stop (exit 125) on a kernel whose Landlock cannot be the cage's "
-	  "second wall, instead of a warning",
-	  opt_require_landlock },
-	{ "restrict-tcp-ports", 0, NULL,
-	  "TCP connect, loopback included, only to the ports the network "
-	  "policy allows (Landlock ABI 4+): servers of the cage's own on "
-	  "other ports become unreachable",
-	  opt_restrict_tcp_ports },
-	{ "seccomp-log", 0, NULL,
-	  "same syscall filter, but log what it would refuse instead of "
-	  "refusing (to find what a tool needs)",
-	  opt_seccomp_log, 0, "seccomp" },
-	{ "unsafe-no-seccomp", 0, NULL,
-	  "run without the syscall filter (unsafe: nested user namespaces, "
-	  "io_uring, bpf... become reachable)",
-	  opt_no_seccomp, LTD_OPT_NOT_PROJECT, "seccomp" },
-	{ "unsafe-writable-git", 0, NULL,
-	  "leave .git/hooks and .git/config writable (code planted there "
-	  "runs on the host later)",
-	  opt_writable_git, LTD_OPT_NOT_PROJECT },
-	{ "policy", 1, "FILE",
-	  "read options from FILE (one per line, without dashes); after "
-	  "the user's and the project's policy, before the command line",
-	  opt_nothing, LTD_OPT_LIST | LTD_OPT_CLI_ONLY },
-	{ "strict", 0, NULL,
-	  "trust tier (default): a fresh $HOME with disposable copies of "
-	  "~/.claude's settings, commands, agents, skills, hooks",
-	  opt_strict, 0, "tier", "" },
-	{ "trusted", 0, NULL,
-	  "trust tier: ~/.claude bound live read-write, package caches "
-	  "(~/.npm, ~/.cache/pip, ...) writable",
-	  opt_trusted, LTD_OPT_NOT_PROJECT, "tier" },
-	{ "model", 1, "NAME",
-	  "use the model proxy for NAME (also LTD_MODEL): sets the OPENAI_* "
-	  "and ANTHROPIC_* variables with a placeholder key",
-	  opt_model },
-	{ "proxy-url", 1, "URL",
-	  "the model proxy on this host (also LTD_PROXY_URL; default with "
-	  "--model: " LTD_DEFAULT_PROXY_URL "); its port is allowed",
-	  opt_proxy_url },
-	{ "secret", 1, "NAME=FILE",
-	  "FILE read-only at " LTD_SECRETS_DIR "/NAME (never as a variable)",
-	  opt_secret, LTD_OPT_LIST | LTD_OPT_NOT_PROJECT },
-	{ "ssh-agent", 0, NULL,
-	  "bind $SSH_AUTH_SOCK at " LTD_SSH_AGENT_SOCK " and set "
-	  "SSH_AUTH_SOCK (keys stay in the agent)",
-	  opt_ssh_agent, LTD_OPT_NOT_PROJECT },
-	{ "unsafe-bind-home", 0, NULL,
-	  "allow binding /, your home directory or a parent of it",
-	  opt_unsafe, LTD_OPT_NOT_PROJECT },
-	{ "unsafe-bind-credentials", 0, NULL,
-	  "allow binding ~/.ssh, ~/.gnupg, ~/.aws, ~/.config/gh and other "
-	  "credential stores",
-	  opt_unsafe, LTD_OPT_NOT_PROJECT },
-	{ "unsafe-bind-session", 0, NULL,
-	  "allow binding /run/user/UID or your tmux socket (your session's "
-	  "services run commands for whoever connects)",
-	  opt_unsafe, LTD_OPT_NOT_PROJECT },
-	{ "unsafe-bind-docker", 0, NULL,
-	  "allow binding a Docker or Podman socket (root on the host)",
-	  opt_unsafe, LTD_OPT_NOT_PROJECT },
-	{ "unsafe-bind-kernel", 0, NULL,
-	  "allow binding paths under /proc, /sys or /dev",
-	  opt_unsafe, LTD_OPT_NOT_PROJECT },
-	{ "unsafe-host-network", 0, NULL,
-	  "allow --network host: no network namespace, no egress filter",
-	  opt_unsafe, LTD_OPT_NOT_PROJECT },
-	{ "name", 1, "NAME",
-	  "register the cage as NAME (unique per user) for 'exec', 'ps' "
-	  "and 'kill'",
-	  opt_name, LTD_OPT_CLI_ONLY },
-	{ "keep-running", 0, NULL,
-	  "with --name: the cage outlives its first command (background "
-	  "servers keep running) until 'ltd-native kill NAME'",
-	  opt_keep_running, LTD_OPT_CLI_ONLY },
-	{ "json-status-fd", 1, "FD",
-	  "write JSON events to FD, one per line: started (pids, namespace "
-	  "ids, network, name, waived risks), exited (status or signal)",
-	  opt_status_fd, LTD_OPT_CLI_ONLY },
-	{ "info-fd", 1, "FD",
-	  "write the cage's pid and namespace ids to FD once it runs, as "
-	  "bubblewrap does, and close it",
-	  opt_info_fd, LTD_OPT_CLI_ONLY },
+	 * project's file: an approval is easily given to what looks harmless.
+	 */
+	{"ro-bind", 2, "SRC DST", "bind SRC read-only at DST", opt_ro_bind,
+	 LTD_OPT_LIST | LTD_OPT_NOT_PROJECT, "mounts"},
+	{"bind", 2, "SRC DST", "bind SRC read-write at DST", opt_bind,
+	 LTD_OPT_LIST | LTD_OPT_NOT_PROJECT, "mounts"},
+	{"tmpfs", 1, "DST", "mount a fresh tmpfs at DST", opt_tmpfs,
+	 LTD_OPT_LIST, "mounts"},
+	{LTD_TEST_LANDLOCK_HOLE, 2, "SRC DST",
+	 "test only: bind SRC read-write at DST but give it no Landlock "
+	 "rule (writes there must fail: Landlock holds on its own)",
+	 opt_bind, LTD_OPT_LIST | LTD_OPT_NOT_PROJECT, "mounts"},
+	{"rootfs", 1, "NAME|sha256:DIGEST",
+	 "a pinned root filesystem from `ltd-rootfs` (checked against its "
+	 "pin first) instead of the host's /usr",
+	 opt_rootfs},
+	{"setenv", 2, "VAR VALUE", "set VAR in the command's environment",
+	 opt_setenv, LTD_OPT_LIST, "env"},
+	{"unsetenv", 1, "VAR", "remove VAR from the command's environment",
+	 opt_unsetenv, LTD_OPT_LIST, "env"},
+	{"chdir", 1, "DIR", "working directory (default: the project)",
+	 opt_chdir},
+	{"hostname", 1, "NAME",
+	 "host name inside (default: " LTD_DEFAULT_HOSTNAME ")", opt_hostname,
+	 0, NULL, LTD_DEFAULT_HOSTNAME},
+	{"network", 1, "MODE",
+	 "allowlist (default): egress only where --allow-* says; none: "
+	 "loopback only; host: the host's network (needs "
+	 "--unsafe-host-network)",
+	 opt_network, 0, NULL, "allowlist"},
+	{"allow-cidr", 1, "CIDR[:PORTS]",
+	 "allow egress to an address block (e.g. 192.0.2.0/24:443, "
+	 "fd00::/64, [fd00::7]:80,443)",
+	 opt_allow_cidr, LTD_OPT_LIST},
+	{"allow-host-port", 1, "PORT",
+	 "allow TCP to a port on the host's loopback, reached as "
+	 "host.ltd.internal",
+	 opt_allow_host_port, LTD_OPT_LIST},
+	{"allow-domain", 1, "NAME[:PORTS]",
+	 "allow a name (or *.suffix: the names below it) and the addresses "
+	 "DNS gives for it, on PORTS (default 80,443)",
+	 opt_allow_domain, LTD_OPT_LIST},
+	{"allow-domains-file", 1, "FILE",
+	 "allow the names in FILE, one per line (also "
+	 "LTD_ALLOW_DOMAINS_FILE); read once, before the command runs",
+	 opt_allow_domains_file, LTD_OPT_LIST | LTD_OPT_NOT_PROJECT},
+	{"no-default-domains", 0, NULL,
+	 "drop the built-in list (npm, PyPI, GitHub, crates.io, Go proxy, "
+	 "container registries)",
+	 opt_no_default_domains},
+	{"dns-upstream", 1, "ADDR[:PORT]",
+	 "resolver for allowed names (default: the first nameserver of the "
+	 "host's /etc/resolv.conf)",
+	 opt_dns_upstream, LTD_OPT_NOT_PROJECT},
+	{"audit-log", 1, "FILE",
+	 "append one JSON line per DNS decision and opened address to FILE",
+	 opt_audit_log, LTD_OPT_NOT_PROJECT},
+	{"quiet", 0, NULL, "no summary of refused names at exit", opt_quiet},
+	{"memory", 1, "SIZE",
+	 "memory for the whole cage, k/m/g suffixes (default: 4g)", opt_memory,
+	 0, NULL, "4g"},
+	{"cpus", 1, "N[.N]", "CPU time for the cage, in CPUs (default: 4)",
+	 opt_cpus, 0, NULL, "4"},
+	{"pids-limit", 1, "N",
+	 "processes and threads in the cage (default: 512)", opt_pids_limit, 0,
+	 NULL, "512"},
+	{"allow-unenforced-limits", 0, NULL,
+	 "run even where an explicit --memory/--cpus cannot be enforced as "
+	 "a whole-cage limit (no delegated cgroup)",
+	 opt_allow_unenforced, LTD_OPT_NOT_PROJECT},
+	{"require-landlock", 0, NULL,
+	 "stop (exit 125) on a kernel whose Landlock cannot be the cage's "
+	 "second wall, instead of a warning",
+	 opt_require_landlock},
+	{"restrict-tcp-ports", 0, NULL,
+	 "TCP connect, loopback included, only to the ports the network "
+	 "policy allows (Landlock ABI 4+): servers of the cage's own on "
+	 "other ports become unreachable",
+	 opt_restrict_tcp_ports},
+	{"seccomp-log", 0, NULL,
+	 "same syscall filter, but log what it would refuse instead of "
+	 "refusing (to find what a tool needs)",
+	 opt_seccomp_log, 0, "seccomp"},
+	{"unsafe-no-seccomp", 0, NULL,
+	 "run without the syscall filter (unsafe: nested user namespaces, "
+	 "io_uring, bpf... become reachable)",
+	 opt_no_seccomp, LTD_OPT_NOT_PROJECT, "seccomp"},
+	{"unsafe-writable-git", 0, NULL,
+	 "leave .git/hooks and .git/config writable (code planted there "
+	 "runs on the host later)",
+	 opt_writable_git, LTD_OPT_NOT_PROJECT},
+	{"policy", 1, "FILE",
+	 "read options from FILE (one per line, without dashes); after "
+	 "the user's and the project's policy, before the command line",
+	 opt_nothing, LTD_OPT_LIST | LTD_OPT_CLI_ONLY},
+	{"strict", 0, NULL,
+	 "trust tier (default): a fresh $HOME with disposable copies of "
+	 "~/.claude's settings, commands, agents, skills, hooks",
+	 opt_strict, 0, "tier", ""},
+	{"trusted", 0, NULL,
+	 "trust tier: ~/.claude bound live read-write, package caches "
+	 "(~/.npm, ~/.cache/pip, ...) writable",
+	 opt_trusted, LTD_OPT_NOT_PROJECT, "tier"},
+	{"model", 1, "NAME",
+	 "use the model proxy for NAME (also LTD_MODEL): sets the OPENAI_* "
+	 "and ANTHROPIC_* variables with a placeholder key",
+	 opt_model},
+	{"proxy-url", 1, "URL",
+	 "the model proxy on this host (also LTD_PROXY_URL; default with "
+	 "--model: " LTD_DEFAULT_PROXY_URL "); its port is allowed",
+	 opt_proxy_url},
+	{"secret", 1, "NAME=FILE",
+	 "FILE read-only at " LTD_SECRETS_DIR "/NAME (never as a variable)",
+	 opt_secret, LTD_OPT_LIST | LTD_OPT_NOT_PROJECT},
+	{"ssh-agent", 0, NULL,
+	 "bind $SSH_AUTH_SOCK at " LTD_SSH_AGENT_SOCK " and set "
+	 "SSH_AUTH_SOCK (keys stay in the agent)",
+	 opt_ssh_agent, LTD_OPT_NOT_PROJECT},
+	{"unsafe-bind-home", 0, NULL,
+	 "allow binding /, your home directory or a parent of it", opt_unsafe,
+	 LTD_OPT_NOT_PROJECT},
+	{"unsafe-bind-credentials", 0, NULL,
+	 "allow binding ~/.ssh, ~/.gnupg, ~/.aws, ~/.config/gh and other "
+	 "credential stores",
+	 opt_unsafe, LTD_OPT_NOT_PROJECT},
+	{"unsafe-bind-session", 0, NULL,
+	 "allow binding /run/user/UID or your tmux socket (your session's "
+	 "services run commands for whoever connects)",
+	 opt_unsafe, LTD_OPT_NOT_PROJECT},
+	{"unsafe-bind-docker", 0, NULL,
+	 "allow binding a Docker or Podman socket (root on the host)",
+	 opt_unsafe, LTD_OPT_NOT_PROJECT},
+	{"unsafe-bind-kernel", 0, NULL,
+	 "allow binding paths under /proc, /sys or /dev", opt_unsafe,
+	 LTD_OPT_NOT_PROJECT},
+	{"unsafe-host-network", 0, NULL,
+	 "allow --network host: no network namespace, no egress filter",
+	 opt_unsafe, LTD_OPT_NOT_PROJECT},
+	{"name", 1, "NAME",
+	 "register the cage as NAME (unique per user) for 'exec', 'ps' "
+	 "and 'kill'",
+	 opt_name, LTD_OPT_CLI_ONLY},
+	{"keep-running", 0, NULL,
+	 "with --name: the cage outlives its first command (background "
+	 "servers keep running) until 'ltd-native kill NAME'",
+	 opt_keep_running, LTD_OPT_CLI_ONLY},
+	{"json-status-fd", 1, "FD",
+	 "write JSON events to FD, one per line: started (pids, namespace "
+	 "ids, network, name, waived risks), exited (status or signal)",
+	 opt_status_fd, LTD_OPT_CLI_ONLY},
+	{"info-fd", 1, "FD",
+	 "write the cage's pid and namespace ids to FD once it runs, as "
+	 "bubblewrap does, and close it",
+	 opt_info_fd, LTD_OPT_CLI_ONLY},
 };
 
 #define N_OPTIONS (sizeof(options) / sizeof(options[0]))
 
-static int copy_argv(char ***out, int argc, char **argv,
-		     struct ltd_err *err)
+static int copy_argv(char ***out, int argc, char **argv, struct ltd_err *err)
 {
 	char **v = calloc((size_t)argc + 1, sizeof(char *));
 
@@ -791,7 +792,7 @@ int ltd_opts_add(struct ltd_opt_list *l, const struct ltd_option *opt,
 		return ltd_err_set(err, ENOMEM, "out of memory");
 	l->e = e;
 	e = &l->e[l->n];
-	*e = (struct ltd_opt_entry){ .opt = opt, .source = strdup(source) };
+	*e = (struct ltd_opt_entry){.opt = opt, .source = strdup(source)};
 	for (int i = 0; i < opt->nargs; i++)
 		e->args[i] = strdup(args[i]);
 	if (!e->source || (opt->nargs > 0 && !e->args[0]) ||
@@ -813,7 +814,7 @@ void ltd_opts_free(struct ltd_opt_list *l)
 		free(l->e[i].source);
 	}
 	free(l->e);
-	*l = (struct ltd_opt_list){ 0 };
+	*l = (struct ltd_opt_list){0};
 }
 
 int ltd_opts_from_argv(struct ltd_opt_list *l, int argc, char **argv,
@@ -833,10 +834,11 @@ int ltd_opts_from_argv(struct ltd_opt_list *l, int argc, char **argv,
 			return copy_argv(cmd, argc - i - 1, &argv[i + 1], err);
 		}
 		if (strncmp(arg, "--", 2) != 0)
-			return ltd_err_set(err, EINVAL,
-					   "'%s': expected a flag or '--' before "
-					   "the command",
-					   arg);
+			return ltd_err_set(
+				err, EINVAL,
+				"'%s': expected a flag or '--' before "
+				"the command",
+				arg);
 		opt = ltd_option_find(arg + 2);
 		if (!opt)
 			return ltd_err_set(err, EINVAL,
@@ -844,10 +846,10 @@ int ltd_opts_from_argv(struct ltd_opt_list *l, int argc, char **argv,
 					   "run --help')",
 					   arg);
 		if (i + opt->nargs >= argc)
-			return ltd_err_set(err, EINVAL,
-					   "%s needs %d argument%s: %s", arg,
-					   opt->nargs, opt->nargs > 1 ? "s" : "",
-					   opt->metavar);
+			return ltd_err_set(
+				err, EINVAL, "%s needs %d argument%s: %s", arg,
+				opt->nargs, opt->nargs > 1 ? "s" : "",
+				opt->metavar);
 		ret = ltd_opts_add(l, opt, &argv[i + 1], LTD_SRC_CLI, err);
 		if (ret < 0)
 			return ret;
@@ -869,7 +871,7 @@ static int add_origin(struct ltd_policy *p, const struct ltd_opt_entry *e,
 		return ltd_err_set(err, ENOMEM, "out of memory");
 	p->origins = o;
 	o = &p->origins[p->n_origins];
-	*o = (struct ltd_origin){ .opt = e->opt->name };
+	*o = (struct ltd_origin){.opt = e->opt->name};
 	o->source = strdup(e->source);
 	for (int i = 0; i < e->opt->nargs; i++)
 		o->args[i] = strdup(e->args[i]);
@@ -909,7 +911,7 @@ int ltd_opts_apply(struct ltd_policy *p, const struct ltd_opt_list *l,
 int ltd_policy_parse_run(struct ltd_policy *p, int argc, char **argv,
 			 struct ltd_err *err)
 {
-	struct ltd_opt_list l = { 0 };
+	struct ltd_opt_list l = {0};
 	int ret;
 
 	ret = ltd_opts_from_argv(&l, argc, argv, true, &p->argv, err);

@@ -73,5 +73,5 @@ void ltd_policy_free(struct ltd_policy *p)
 	free(p->id.group);
 	free(p->id.home);
 	free(p->id.shell);
-	*p = (struct ltd_policy){ 0 };
+	*p = (struct ltd_policy){0};
 }

@@ -62,15 +62,15 @@ enum ltd_user_mount_kind {
 
 struct ltd_user_mount {
 	enum ltd_user_mount_kind kind;
-	char *src;	    /* resolved real path; NULL for tmpfs */
-	char *dst;	    /* absolute path inside the cage */
-	const char *flag;   /* "bind" etc. (the option, without dashes) */
-	mode_t want;	    /* S_IFREG, S_IFSOCK, or 0 for any type */
-	unsigned waive;	    /* LTD_UNSAFE_* this mount may pass without the
-			       flag (only --ssh-agent: its session socket) */
-	unsigned state;	    /* LTD_STATE_*: persistent state that
-			       ltd-native creates on the host when missing */
-	bool derived;	    /* added by the tier/seam, not written by a user */
+	char *src;	  /* resolved real path; NULL for tmpfs */
+	char *dst;	  /* absolute path inside the cage */
+	const char *flag; /* "bind" etc. (the option, without dashes) */
+	mode_t want;	  /* S_IFREG, S_IFSOCK, or 0 for any type */
+	unsigned waive;	  /* LTD_UNSAFE_* this mount may pass without the
+			     flag (only --ssh-agent: its session socket) */
+	unsigned state;	  /* LTD_STATE_*: persistent state that
+			     ltd-native creates on the host when missing */
+	bool derived;	  /* added by the tier/seam, not written by a user */
 };
 
 enum {
@@ -108,7 +108,7 @@ struct ltd_identity {
 };
 
 struct ltd_policy {
-	char *project; /* resolved absolute directory, bound read-write */
+	char *project;	  /* resolved absolute directory, bound read-write */
 	bool protect_git; /* what git executes from: read-only */
 	/* Absolute paths in the project git executes from or is configured
 	 * by; [0] is .git itself.  Filled by validation (ltd_git_protected). */
@@ -124,7 +124,7 @@ struct ltd_policy {
 	char *chdir;	/* working directory inside; default: project */
 	char *hostname; /* default: LTD_DEFAULT_HOSTNAME */
 	enum ltd_network network;
-	bool network_set; /* --network given explicitly */
+	bool network_set;	    /* --network given explicitly */
 	struct ltd_net_dest *allow; /* --allow-cidr, in order */
 	size_t n_allow;
 	uint16_t *host_ports; /* --allow-host-port: TCP on host loopback */
@@ -144,7 +144,8 @@ struct ltd_policy {
 	enum ltd_tier tier;
 	unsigned unsafe; /* LTD_UNSAFE_*: the --unsafe-... flags given */
 
-	/* The provider seam (--model, --proxy-url, LTD_MODEL, LTD_PROXY_URL). */
+	/* The provider seam (--model, --proxy-url, LTD_MODEL, LTD_PROXY_URL).
+	 */
 	char *model;
 	char *proxy_url;      /* as given, on the host */
 	char *cage_proxy_url; /* derived: the same at host.ltd.internal */
@@ -203,9 +204,9 @@ struct ltd_policy {
 #define LTD_DEFAULT_PROXY_URL "http://127.0.0.1:4000"
 
 /* The seed documents' defaults: 4g, 4 CPUs, 512 pids. */
-#define LTD_DEFAULT_MEMORY (4ULL << 30)
+#define LTD_DEFAULT_MEMORY     (4ULL << 30)
 #define LTD_DEFAULT_CPUS_MILLI 4000
-#define LTD_DEFAULT_PIDS 512
+#define LTD_DEFAULT_PIDS       512
 
 enum {
 	LTD_LIMIT_MEMORY = 1 << 0,
@@ -233,8 +234,8 @@ int ltd_policy_parse_run(struct ltd_policy *p, int argc, char **argv,
 struct ltd_policy_input {
 	int argc; /* run flags [-- COMMAND...] */
 	char **argv;
-	bool need_command;     /* `run`: yes; `policy show`: no */
-	char *const *env;      /* LTD_MODEL, LTD_PROXY_URL, SSH_AUTH_SOCK */
+	bool need_command;	/* `run`: yes; `policy show`: no */
+	char *const *env;	/* LTD_MODEL, LTD_PROXY_URL, SSH_AUTH_SOCK */
 	const char *config_dir; /* NULL: ~/.config/ltd-native of the user */
 	const char *cwd;	/* NULL: the current directory */
 };

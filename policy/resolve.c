@@ -92,7 +92,8 @@ static int read_into(struct ltd_opt_list *l, int dirfd, const char *path,
 	if (!ret && hash)
 		ret = ltd_sha256_hex(text, len, hash, err);
 	if (!ret)
-		ret = ltd_opts_from_text(l, text, len, shown, home, forbid, err);
+		ret = ltd_opts_from_text(l, text, len, shown, home, forbid,
+					 err);
 	return ret;
 }
 
@@ -109,21 +110,22 @@ static const char *last_arg(const struct ltd_opt_list *l, const char *opt,
 static int collect(struct layers *ly, const struct ltd_policy_input *in,
 		   struct ltd_err *err)
 {
-	static const char *const vars[][2] = { { "LTD_MODEL", "model" },
-					       { "LTD_PROXY_URL", "proxy-url" } };
+	static const char *const vars[][2] = {{"LTD_MODEL", "model"},
+					      {"LTD_PROXY_URL", "proxy-url"}};
 	struct passwd *pw = getpwuid(getuid());
 	const char *project = NULL;
 	char path[PATH_MAX + 16], cwd[PATH_MAX];
 	int ret;
 
-	ret = ltd_opts_from_argv(&ly->cli, in->argc, in->argv,
-				 in->need_command, &ly->cmd, err);
+	ret = ltd_opts_from_argv(&ly->cli, in->argc, in->argv, in->need_command,
+				 &ly->cmd, err);
 	if (ret < 0)
 		return ret;
 	snprintf(ly->home, sizeof(ly->home), "%s",
 		 pw && pw->pw_dir[0] == '/' ? pw->pw_dir : "/");
 	if (in->config_dir)
-		ret = pathf(ly->cfg, sizeof(ly->cfg), err, "%s", in->config_dir);
+		ret = pathf(ly->cfg, sizeof(ly->cfg), err, "%s",
+			    in->config_dir);
 	else
 		ret = pathf(ly->cfg, sizeof(ly->cfg), err,
 			    "%s/.config/ltd-native",
@@ -132,7 +134,7 @@ static int collect(struct layers *ly, const struct ltd_policy_input *in,
 		ret = pathf(path, sizeof(path), err, "%s/policy", ly->cfg);
 	if (!ret)
 		ret = read_into(&ly->user, AT_FDCWD, path, path, ly->home,
-			LTD_OPT_CLI_ONLY, true, NULL, err);
+				LTD_OPT_CLI_ONLY, true, NULL, err);
 	for (size_t i = 0; ret >= 0 && i < ly->cli.n; i++)
 		if (strcmp(ly->cli.e[i].opt->name, "policy") == 0)
 			ret = read_into(&ly->files, AT_FDCWD,
@@ -148,7 +150,7 @@ static int collect(struct layers *ly, const struct ltd_policy_input *in,
 			continue;
 		snprintf(src, sizeof(src), "environment (%s)", vars[i][0]);
 		ret = ltd_opts_add(&ly->env, ltd_option_find(vars[i][1]),
-				   (char *const[]){ (char *)v }, src, err);
+				   (char *const[]){(char *)v}, src, err);
 	}
 	if (ret < 0)
 		return ret;
@@ -249,9 +251,9 @@ static int collect_project(struct layers *ly, struct ltd_err *err)
 int ltd_policy_resolve(struct ltd_policy *p, const struct ltd_policy_input *in,
 		       struct ltd_err *err)
 {
-	struct layers ly = { 0 };
-	const struct ltd_opt_list *order[] = { &ly.user, &ly.project, &ly.files,
-					       &ly.env, &ly.cli };
+	struct layers ly = {0};
+	const struct ltd_opt_list *order[] = {&ly.user, &ly.project, &ly.files,
+					      &ly.env, &ly.cli};
 	int ret;
 
 	ret = collect(&ly, in, err);
@@ -303,7 +305,7 @@ static int make_dirs(const char *path, struct ltd_err *err)
 int ltd_policy_allow(const struct ltd_policy_input *in, FILE *out,
 		     struct ltd_err *err)
 {
-	struct layers ly = { 0 };
+	struct layers ly = {0};
 	_cleanup_close_ int dirfd = -1, fd = -1;
 	_cleanup_free_ char *text = NULL;
 	char shown[PATH_MAX + 32], path[PATH_MAX + 80], tmp[PATH_MAX + 96],
@@ -314,8 +316,8 @@ int ltd_policy_allow(const struct ltd_policy_input *in, FILE *out,
 	ret = collect(&ly, in, err);
 	if (!ret && !ly.project_dir[0])
 		ret = ltd_err_set(err, ENOENT, "--project: no such directory");
-	if (!ret && (dirfd = open(ly.project_dir, O_PATH | O_DIRECTORY |
-							  O_CLOEXEC)) < 0)
+	if (!ret && (dirfd = open(ly.project_dir,
+				  O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
 		ret = ltd_err_sys(err, "--project: '%s'", ly.project_dir);
 	snprintf(shown, sizeof(shown), "%s/%s", ly.project_dir,
 		 LTD_PROJECT_POLICY);
@@ -338,9 +340,10 @@ int ltd_policy_allow(const struct ltd_policy_input *in, FILE *out,
 	if (!ret)
 		ret = pathf(tmp, sizeof(tmp), err, "%s.tmp", path);
 	snprintf(line, sizeof(line), "sha256 %s\n", hash);
-	if (!ret && (fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
-					    O_CLOEXEC,
-			       0600)) < 0)
+	if (!ret &&
+	    (fd = open(tmp,
+		       O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+		       0600)) < 0)
 		ret = ltd_err_sys(err, "create '%s'", tmp);
 	if (!ret && (write(fd, line, strlen(line)) != (ssize_t)strlen(line) ||
 		     fsync(fd) < 0))

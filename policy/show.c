@@ -55,13 +55,13 @@ static void print_group(FILE *out, const struct ltd_policy *p,
 		print_line(out, last->opt, last->args,
 			   ltd_option_find(last->opt)->nargs, last->source);
 	else if (!last && def)
-		print_line(out, def->name, (char *const[]){ (char *)def->def },
+		print_line(out, def->name, (char *const[]){(char *)def->def},
 			   def->nargs, "built-in");
 }
 
 static void print_derived(FILE *out, const struct ltd_policy *p)
 {
-	struct ltd_err err = { 0 };
+	struct ltd_err err = {0};
 	char **envp;
 
 	fprintf(out, "#\n# derived on this host:\n");

@@ -167,10 +167,9 @@ static int check_type(const struct ltd_user_mount *m, const char *flag,
 	if (stat(m->src, &st) < 0)
 		return ltd_err_sys(err, "%s: '%s'", flag, m->src);
 	if ((st.st_mode & S_IFMT) != m->want)
-		return ltd_err_set(err, EINVAL, "%s: '%s' is not a %s", flag,
-				   m->src,
-				   m->want == S_IFSOCK ? "socket"
-						       : "regular file");
+		return ltd_err_set(
+			err, EINVAL, "%s: '%s' is not a %s", flag, m->src,
+			m->want == S_IFSOCK ? "socket" : "regular file");
 	/* Another user's socket at our $SSH_AUTH_SOCK is not our agent. */
 	if (m->want == S_IFSOCK && st.st_uid != id->uid)
 		return ltd_err_set(err, EPERM, "%s: '%s' belongs to uid %u",
@@ -264,9 +263,10 @@ static int protect_policy_dir(struct ltd_policy *p, struct ltd_err *err)
 static int validate_lifecycle(const struct ltd_policy *p, struct ltd_err *err)
 {
 	if (p->keep_running && !p->name)
-		return ltd_err_set(err, EINVAL, "--keep-running needs --name "
-						"(it is how 'kill' finds the "
-						"cage)");
+		return ltd_err_set(err, EINVAL,
+				   "--keep-running needs --name "
+				   "(it is how 'kill' finds the "
+				   "cage)");
 	if (p->status_fd >= 0 && fcntl(p->status_fd, F_GETFD) < 0)
 		return ltd_err_sys(err, "--json-status-fd %d", p->status_fd);
 	if (p->info_fd >= 0 && fcntl(p->info_fd, F_GETFD) < 0)

@@ -59,10 +59,10 @@ static int mkdirs(const char *path, struct ltd_err *err)
 static int mkdirs_beneath(int rootfd, const char *rel, const char *what,
 			  struct ltd_err *err)
 {
-	struct open_how how = { .flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
-				.resolve = RESOLVE_BENEATH |
-					   RESOLVE_NO_SYMLINKS |
-					   RESOLVE_NO_MAGICLINKS };
+	struct open_how how = {.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+			       .resolve = RESOLVE_BENEATH |
+					  RESOLVE_NO_SYMLINKS |
+					  RESOLVE_NO_MAGICLINKS};
 	_cleanup_close_ int dirfd = dup(rootfd);
 	char comp[256];
 
@@ -84,7 +84,8 @@ static int mkdirs_beneath(int rootfd, const char *rel, const char *what,
 					  sizeof(how));
 		}
 		if (fd < 0)
-			return ltd_err_sys(err, "%s: '%s' is not a directory of "
+			return ltd_err_sys(err,
+					   "%s: '%s' is not a directory of "
 					   "the archive's own",
 					   what, comp);
 		ltd_closep(&dirfd);

@@ -40,7 +40,7 @@ extern char **environ;
 
 static void send_msg(int sock, int type, int value, const struct ltd_err *err)
 {
-	struct ltd_msg m = { .type = type, .value = value };
+	struct ltd_msg m = {.type = type, .value = value};
 
 	if (err)
 		m.err = *err;
@@ -48,16 +48,16 @@ static void send_msg(int sock, int type, int value, const struct ltd_err *err)
 	(void)!send(sock, &m, sizeof(m), MSG_NOSIGNAL);
 }
 
-int ltd_msg_send_fds(int sock, int type, int value, const int *fds,
-		     size_t n)
+int ltd_msg_send_fds(int sock, int type, int value, const int *fds, size_t n)
 {
-	struct ltd_msg m = { .type = type, .value = value };
-	char ctl[CMSG_SPACE(LTD_MSG_MAX_FDS * sizeof(int))] = { 0 };
-	struct iovec iov = { &m, sizeof(m) };
-	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
-			     .msg_control = n ? ctl : NULL,
-			     .msg_controllen = n ? CMSG_SPACE(n * sizeof(int))
-						 : 0 };
+	struct ltd_msg m = {.type = type, .value = value};
+	char ctl[CMSG_SPACE(LTD_MSG_MAX_FDS * sizeof(int))] = {0};
+	struct iovec iov = {&m, sizeof(m)};
+	struct msghdr mh = {.msg_iov = &iov,
+			    .msg_iovlen = 1,
+			    .msg_control = n ? ctl : NULL,
+			    .msg_controllen =
+				    n ? CMSG_SPACE(n * sizeof(int)) : 0};
 	struct cmsghdr *cm;
 
 	if (n > LTD_MSG_MAX_FDS)
@@ -86,7 +86,7 @@ static int write_file(const char *path, const char *text, struct ltd_err *err)
 
 static int step_die_with_launcher(struct ltd_cage *c, struct ltd_err *err)
 {
-	struct pollfd pfd = { .fd = c->launcher_pidfd, .events = POLLIN };
+	struct pollfd pfd = {.fd = c->launcher_pidfd, .events = POLLIN};
 
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
 		return ltd_err_sys(err, "PR_SET_PDEATHSIG");
@@ -204,7 +204,7 @@ static int step_hostname(struct ltd_cage *c, struct ltd_err *err)
 static int step_loopback(struct ltd_cage *c, struct ltd_err *err)
 {
 	_cleanup_close_ int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	struct ifreq ifr = { .ifr_name = "lo" };
+	struct ifreq ifr = {.ifr_name = "lo"};
 
 	/* --network host: the host's lo, which is not ours to touch. */
 	if (c->policy->network == LTD_NET_HOST)
@@ -221,7 +221,7 @@ static int step_loopback(struct ltd_cage *c, struct ltd_err *err)
  * this namespace and before pasta can deliver a packet to it. */
 static int step_firewall(struct ltd_cage *c, struct ltd_err *err)
 {
-	struct ltd_err first = { 0 };
+	struct ltd_err first = {0};
 	int ret;
 
 	if (!c->nft)
@@ -248,12 +248,13 @@ static int step_firewall(struct ltd_cage *c, struct ltd_err *err)
  */
 static int step_dns_sockets(struct ltd_cage *c, struct ltd_err *err)
 {
-	struct ltd_msg m = { .type = LTD_MSG_DNS_FDS };
-	char ctl[CMSG_SPACE(LTD_DNS_FDS * sizeof(int))] = { 0 };
-	struct iovec iov = { &m, sizeof(m) };
-	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
-			     .msg_control = ctl,
-			     .msg_controllen = sizeof(ctl) };
+	struct ltd_msg m = {.type = LTD_MSG_DNS_FDS};
+	char ctl[CMSG_SPACE(LTD_DNS_FDS * sizeof(int))] = {0};
+	struct iovec iov = {&m, sizeof(m)};
+	struct msghdr mh = {.msg_iov = &iov,
+			    .msg_iovlen = 1,
+			    .msg_control = ctl,
+			    .msg_controllen = sizeof(ctl)};
 	struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
 	int fds[LTD_DNS_FDS], ret;
 	ssize_t n;
@@ -267,7 +268,7 @@ static int step_dns_sockets(struct ltd_cage *c, struct ltd_err *err)
 	if (fds[3] < 0) {
 		/* No NFLOG here: a stand-in descriptor, and the launcher
 		 * is told to say so rather than listen. */
-		*err = (struct ltd_err){ 0 };
+		*err = (struct ltd_err){0};
 		m.value = LTD_NFLOG_OFF;
 		fds[3] = open("/dev/null", O_RDONLY | O_CLOEXEC);
 		if (fds[3] < 0) {
@@ -344,10 +345,11 @@ static int step_handover(struct ltd_cage *c, struct ltd_err *err)
 		else
 			n++;
 	}
-	if (!ret && n && (ret = ltd_msg_send_fds(c->sock, LTD_MSG_NS_FDS, 0,
-						 fds, n)) < 0)
-		ret = ltd_err_set(err, -ret, "hand the namespaces to the "
-					     "launcher");
+	if (!ret && n &&
+	    (ret = ltd_msg_send_fds(c->sock, LTD_MSG_NS_FDS, 0, fds, n)) < 0)
+		ret = ltd_err_set(err, -ret,
+				  "hand the namespaces to the "
+				  "launcher");
 	while (n > 0)
 		close(fds[--n]);
 	if (ret < 0 || !c->want_pty)
@@ -358,51 +360,56 @@ static int step_handover(struct ltd_cage *c, struct ltd_err *err)
 	ret = ltd_msg_send_fds(c->sock, LTD_MSG_PTY, 0, &master, 1);
 	close(master);
 	if (ret < 0)
-		return ltd_err_set(err, -ret, "hand the terminal to the "
-					      "launcher");
+		return ltd_err_set(err, -ret,
+				   "hand the terminal to the "
+				   "launcher");
 	return 0;
 }
 
 /* In order.  The launcher has checked everything a user can fix; a failure
  * here is the host refusing something, reported with the step's name. */
 const struct ltd_step ltd_init_steps[] = {
-	{ "die-with-launcher", "a SIGKILLed launcher takes the cage with it",
-	  step_die_with_launcher },
-	{ "scrub-memory", "the launcher's environment stays outside",
-	  step_scrub_memory },
-	{ "close-fds", "no inherited descriptor reaches the cage",
-	  step_close_fds },
-	{ "id-maps", "the invoking user's own uid/gid, setgroups denied; "
-	  "while /proc/self is still ours to write",
-	  step_id_maps },
-	{ "non-dumpable", "no /proc/1/exe, /proc/1/mem or ptrace from inside",
-	  step_non_dumpable },
-	{ "rlimits", "no delegated cgroup: memory per process, pids per user "
-		     "namespace (the cage's own count)",
-	  step_rlimits },
-	{ "new-session", "terminal signals reach the launcher only, once",
-	  step_new_session },
-	{ "hostname", "a sandbox host name", step_hostname },
-	{ "loopback", "lo up in the new network namespace", step_loopback },
-	{ "firewall", "default-deny egress, while we still hold CAP_NET_ADMIN",
-	  step_firewall },
-	{ "dns-sockets", "the launcher's DNS filter serves the cage's "
-	  "resolver and feeds its firewall, and reads its refusals (NFLOG), "
-	  "from outside",
-	  step_dns_sockets },
-	{ "mount-private", "no mount event propagates to the host",
-	  step_mount_private },
-	{ "open-sources", "clone host sources while host paths are visible",
-	  step_open_sources },
-	{ "root-tmpfs", "a fresh, empty root", step_root_tmpfs },
-	{ "mount-plan", "rootfs, /etc, /dev, /proc, /tmp, home, project, binds",
-	  step_mount_plan },
-	{ "pivot-root", "enter the new root, detach the host's",
-	  step_pivot_root },
-	{ "handover", "namespaces for exec and the command's terminal (from "
-		      "the cage's devpts) to the launcher",
-	  step_handover },
-	{ NULL, NULL, NULL },
+	{"die-with-launcher", "a SIGKILLed launcher takes the cage with it",
+	 step_die_with_launcher},
+	{"scrub-memory", "the launcher's environment stays outside",
+	 step_scrub_memory},
+	{"close-fds", "no inherited descriptor reaches the cage",
+	 step_close_fds},
+	{"id-maps",
+	 "the invoking user's own uid/gid, setgroups denied; "
+	 "while /proc/self is still ours to write",
+	 step_id_maps},
+	{"non-dumpable", "no /proc/1/exe, /proc/1/mem or ptrace from inside",
+	 step_non_dumpable},
+	{"rlimits",
+	 "no delegated cgroup: memory per process, pids per user "
+	 "namespace (the cage's own count)",
+	 step_rlimits},
+	{"new-session", "terminal signals reach the launcher only, once",
+	 step_new_session},
+	{"hostname", "a sandbox host name", step_hostname},
+	{"loopback", "lo up in the new network namespace", step_loopback},
+	{"firewall", "default-deny egress, while we still hold CAP_NET_ADMIN",
+	 step_firewall},
+	{"dns-sockets",
+	 "the launcher's DNS filter serves the cage's "
+	 "resolver and feeds its firewall, and reads its refusals (NFLOG), "
+	 "from outside",
+	 step_dns_sockets},
+	{"mount-private", "no mount event propagates to the host",
+	 step_mount_private},
+	{"open-sources", "clone host sources while host paths are visible",
+	 step_open_sources},
+	{"root-tmpfs", "a fresh, empty root", step_root_tmpfs},
+	{"mount-plan", "rootfs, /etc, /dev, /proc, /tmp, home, project, binds",
+	 step_mount_plan},
+	{"pivot-root", "enter the new root, detach the host's",
+	 step_pivot_root},
+	{"handover",
+	 "namespaces for exec and the command's terminal (from "
+	 "the cage's devpts) to the launcher",
+	 step_handover},
+	{NULL, NULL, NULL},
 };
 
 static int cmd_new_session(struct ltd_cage *c, struct ltd_err *err)
@@ -424,8 +431,8 @@ static int cmd_signals(struct ltd_cage *c, struct ltd_err *err)
 
 static int cmd_chdir(struct ltd_cage *c, struct ltd_err *err)
 {
-	const char *dir = c->policy->chdir ? c->policy->chdir
-					   : c->policy->project;
+	const char *dir =
+		c->policy->chdir ? c->policy->chdir : c->policy->project;
 
 	if (chdir(dir) < 0)
 		return ltd_err_sys(err, "--chdir '%s'", dir);
@@ -463,24 +470,26 @@ static int cmd_seccomp(struct ltd_cage *c, struct ltd_err *err)
 /* The command's own steps, after fork from init.  Seccomp comes last: the
  * filter is the tightest, and every step before needs syscalls it denies. */
 const struct ltd_step ltd_command_steps[] = {
-	{ "new-session", "the command leads a session with no terminal of ours",
-	  cmd_new_session },
-	{ "terminal", "a pty of the cage's own as controlling terminal and "
-		      "stdio, before seccomp",
-	  cmd_terminal },
-	{ "signals", "default dispositions, nothing blocked", cmd_signals },
-	{ "chdir", "start in the project or --chdir", cmd_chdir },
-	{ "close-fds", "every fd above 2 closed", cmd_close_fds },
-	{ "drop-caps", "every capability set empty, securebits locked",
-	  cmd_drop_caps },
-	{ "no-new-privs", "no setuid or file capability gains",
-	  cmd_no_new_privs },
-	{ "landlock", "writes only where the mount plan grants them, no "
-		      "file outside the cage even through an inherited "
-		      "descriptor",
-	  cmd_landlock },
-	{ "seccomp", "the syscall filter, last before execve", cmd_seccomp },
-	{ NULL, NULL, NULL },
+	{"new-session", "the command leads a session with no terminal of ours",
+	 cmd_new_session},
+	{"terminal",
+	 "a pty of the cage's own as controlling terminal and "
+	 "stdio, before seccomp",
+	 cmd_terminal},
+	{"signals", "default dispositions, nothing blocked", cmd_signals},
+	{"chdir", "start in the project or --chdir", cmd_chdir},
+	{"close-fds", "every fd above 2 closed", cmd_close_fds},
+	{"drop-caps", "every capability set empty, securebits locked",
+	 cmd_drop_caps},
+	{"no-new-privs", "no setuid or file capability gains",
+	 cmd_no_new_privs},
+	{"landlock",
+	 "writes only where the mount plan grants them, no "
+	 "file outside the cage even through an inherited "
+	 "descriptor",
+	 cmd_landlock},
+	{"seccomp", "the syscall filter, last before execve", cmd_seccomp},
+	{NULL, NULL, NULL},
 };
 
 static int run_steps(const struct ltd_step *steps, struct ltd_cage *c,
@@ -499,7 +508,7 @@ static int run_steps(const struct ltd_step *steps, struct ltd_cage *c,
 
 __attribute__((noreturn)) void ltd_cage_command_main(struct ltd_cage *c)
 {
-	struct ltd_err err = { 0 };
+	struct ltd_err err = {0};
 
 	if (run_steps(ltd_command_steps, c, &err) == 0) {
 		environ = c->envp;
@@ -549,8 +558,7 @@ static int spawn_command(struct ltd_cage *c, struct ltd_err *err)
 {
 	if (pipe2(c->exec_pipe, O_CLOEXEC) < 0)
 		return ltd_err_sys(err, "pipe");
-	c->cmd_pid = clone(command_start,
-			   command_stack + sizeof(command_stack),
+	c->cmd_pid = clone(command_start, command_stack + sizeof(command_stack),
 			   CLONE_VM | CLONE_VFORK | SIGCHLD, c);
 	if (c->cmd_pid < 0)
 		return ltd_err_sys(err, "start the command");
@@ -651,13 +659,14 @@ static int wait_network(struct ltd_cage *c, struct ltd_err *err)
 	}
 	if (n < 0)
 		return ltd_err_sys(err, "wait for the network");
-	return ltd_err_set(err, ENETDOWN, "the launcher did not bring the "
-					  "network up");
+	return ltd_err_set(err, ENETDOWN,
+			   "the launcher did not bring the "
+			   "network up");
 }
 
 void ltd_cage_init(struct ltd_cage *c)
 {
-	struct ltd_err err = { 0 };
+	struct ltd_err err = {0};
 	int sfd, ret;
 
 	c->mnt.rootfd = -1;

@@ -54,15 +54,15 @@ struct ltd_msg {
 struct ltd_cage {
 	const struct ltd_policy *policy;
 	const struct ltd_plan *plan;
-	const struct ltd_bpf *seccomp; /* NULL: no filter */
+	const struct ltd_bpf *seccomp;	     /* NULL: no filter */
 	const struct ltd_landlock *landlock; /* from the plan; abi 0: none */
-	const struct ltd_nft_batch *nft; /* NULL: no network (none mode) */
+	const struct ltd_nft_batch *nft;     /* NULL: no network (none mode) */
 	const struct ltd_nft_batch *nft_plain; /* the same, no NFLOG */
 	bool nflog_off; /* the kernel took only the plain batch */
 	const struct ltd_limits_plan *limits; /* rlimits unless in a cgroup */
 	char **envp;
-	int sock;	   /* init's end of the setup socket */
-	int launcher_pidfd; /* to notice a launcher that died before us */
+	int sock;	      /* init's end of the setup socket */
+	int launcher_pidfd;   /* to notice a launcher that died before us */
 	char **launcher_argv; /* wiped: /proc/1/cmdline would show it */
 	bool send_ns;	      /* hand the namespaces to the launcher */
 	bool want_pty;	      /* the command gets a pty of the cage's own */
@@ -101,8 +101,7 @@ __attribute__((noreturn)) void ltd_cage_command_main(struct ltd_cage *c);
 int ltd_cage_wait_exec(struct ltd_cage *c, struct ltd_err *err);
 
 /* Send one message with up to LTD_MSG_MAX_FDS descriptors. */
-int ltd_msg_send_fds(int sock, int type, int value, const int *fds,
-		     size_t n);
+int ltd_msg_send_fds(int sock, int type, int value, const int *fds, size_t n);
 
 /* Drop every capability set and lock the securebits (before execve). */
 int ltd_caps_drop_all(struct ltd_err *err);

@@ -27,12 +27,11 @@ int ltd_caps_clear(struct ltd_err *err)
 int ltd_caps_drop_all(struct ltd_err *err)
 {
 	/* Needs CAP_SETPCAP, so before the capsets are cleared. */
-	if (cap_set_secbits(SECBIT_NOROOT | SECBIT_NOROOT_LOCKED |
-			    SECBIT_NO_SETUID_FIXUP |
-			    SECBIT_NO_SETUID_FIXUP_LOCKED |
-			    SECBIT_KEEP_CAPS_LOCKED |
-			    SECBIT_NO_CAP_AMBIENT_RAISE |
-			    SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED) < 0)
+	if (cap_set_secbits(
+		    SECBIT_NOROOT | SECBIT_NOROOT_LOCKED |
+		    SECBIT_NO_SETUID_FIXUP | SECBIT_NO_SETUID_FIXUP_LOCKED |
+		    SECBIT_KEEP_CAPS_LOCKED | SECBIT_NO_CAP_AMBIENT_RAISE |
+		    SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED) < 0)
 		return ltd_err_sys(err, "lock securebits");
 	for (cap_value_t cap = 0; cap < cap_max_bits(); cap++)
 		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0)

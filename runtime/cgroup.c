@@ -77,8 +77,7 @@ int ltd_cgroup_read_dir(const char *dir, pid_t self, struct ltd_cg_facts *f,
 		return ltd_err_set(err, ENAMETOOLONG, "cgroup path too long");
 	snprintf(f->dir, sizeof(f->dir), "%s", dir);
 	f->v2 = true;
-	f->writable = access(dir, W_OK) == 0 &&
-		      writable(dir, "cgroup.procs") &&
+	f->writable = access(dir, W_OK) == 0 && writable(dir, "cgroup.procs") &&
 		      writable(dir, "cgroup.subtree_control");
 	if (read_text(dir, "cgroup.controllers", buf, sizeof(buf)) >= 0)
 		f->available = ltd_cg_parse_controllers(buf);
@@ -102,7 +101,7 @@ int ltd_cgroup_probe(struct ltd_cg_facts *f, struct ltd_err *err)
 		dir[2 * LTD_CG_PATH_MAX];
 	struct utsname u;
 
-	*f = (struct ltd_cg_facts){ 0 };
+	*f = (struct ltd_cg_facts){0};
 	if (uname(&u) == 0)
 		f->nproc_per_userns = ltd_kernel_at_least(u.release, 5, 14);
 	if (read_text("/proc/self", "mountinfo", text, sizeof(text)) < 0 ||
@@ -121,7 +120,7 @@ int ltd_cgroup_probe(struct ltd_cg_facts *f, struct ltd_err *err)
 static int subtree(const char *own, unsigned bits, char sign,
 		   struct ltd_err *err)
 {
-	static const char *const names[] = { "memory", "cpu", "pids" };
+	static const char *const names[] = {"memory", "cpu", "pids"};
 	char text[64] = "";
 	size_t off = 0;
 
@@ -146,7 +145,7 @@ int ltd_cgroup_create(const char *own, const struct ltd_limits_plan *pl,
 {
 	int ret = 0;
 
-	*cg = (struct ltd_cgroup){ .fd = -1 };
+	*cg = (struct ltd_cgroup){.fd = -1};
 	snprintf(cg->own, sizeof(cg->own), "%s", own);
 	if (pl->evacuate) {
 		snprintf(cg->leaf, sizeof(cg->leaf), "%s/ltd-%d.launcher", own,
@@ -194,7 +193,7 @@ fail:
 /* An exiting task leaves its cgroup a little after it is reaped. */
 static void rmdir_patiently(const char *dir)
 {
-	struct timespec ts = { .tv_nsec = 1000000 };
+	struct timespec ts = {.tv_nsec = 1000000};
 
 	for (int i = 0; i < 200; i++) {
 		if (rmdir(dir) == 0 || errno != EBUSY)
@@ -205,7 +204,7 @@ static void rmdir_patiently(const char *dir)
 
 void ltd_cgroup_destroy(struct ltd_cgroup *cg, pid_t self)
 {
-	struct ltd_err ignored = { 0 };
+	struct ltd_err ignored = {0};
 
 	ltd_closep(&cg->fd);
 	cg->fd = -1;
@@ -222,5 +221,5 @@ void ltd_cgroup_destroy(struct ltd_cgroup *cg, pid_t self)
 		move_self(cg->own, self, &ignored);
 		rmdir_patiently(cg->leaf);
 	}
-	*cg = (struct ltd_cgroup){ .fd = -1 };
+	*cg = (struct ltd_cgroup){.fd = -1};
 }

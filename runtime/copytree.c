@@ -60,8 +60,8 @@ static int copy_file(int src, const struct stat *st, int dstdir,
 	if (dst < 0)
 		return ltd_err_sys(err, "create '%s'", name);
 	while (off < st->st_size) {
-		ssize_t n = sendfile(dst, src, &off,
-				     (size_t)(st->st_size - off));
+		ssize_t n =
+			sendfile(dst, src, &off, (size_t)(st->st_size - off));
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -86,8 +86,8 @@ static int copy_dir(int src, const struct stat *st, int dstdir,
 		return ltd_err_set(err, ELOOP, "'%s': nested too deep", name);
 	if (mkdirat(dstdir, name, 0700) < 0 && errno != EEXIST)
 		return ltd_err_sys(err, "create '%s'", name);
-	dst = openat(dstdir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-					   O_CLOEXEC);
+	dst = openat(dstdir, name,
+		     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (dst < 0)
 		return ltd_err_sys(err, "open '%s'", name);
 	fd = dup(src);
@@ -138,7 +138,7 @@ static int copy_node(int src, int dstdir, const char *name, int depth,
 
 int ltd_copy_tree(int src, int dstdir, const char *name, struct ltd_err *err)
 {
-	struct budget b = { 0 };
+	struct budget b = {0};
 
 	return copy_node(src, dstdir, name, 0, &b, err);
 }

@@ -54,7 +54,7 @@ static void uptime(char *buf, size_t size, long long s)
 
 int ltd_ps(bool json)
 {
-	struct ltd_err err = { 0 };
+	struct ltd_err err = {0};
 	_cleanup_close_ int dir = ltd_registry_open(&err);
 	_cleanup_free_ struct ltd_entry *v = NULL;
 	long long now = (long long)time(NULL);
@@ -82,8 +82,8 @@ int ltd_ps(bool json)
 		char up[32];
 
 		uptime(up, sizeof(up), now - v[i].started_at);
-		printf("%-20s %8d %8s  %-9s %s\n", v[i].name, (int)v[i].init_pid,
-		       up, v[i].network, v[i].project);
+		printf("%-20s %8d %8s  %-9s %s\n", v[i].name,
+		       (int)v[i].init_pid, up, v[i].network, v[i].project);
 	}
 	return 0;
 }
@@ -120,14 +120,14 @@ static bool forwarded(int sig)
 /* True if the process behind @pidfd ended within @ms. */
 static bool wait_gone(int pidfd, int ms)
 {
-	struct pollfd pfd = { .fd = pidfd, .events = POLLIN };
+	struct pollfd pfd = {.fd = pidfd, .events = POLLIN};
 
 	return poll(&pfd, 1, ms) > 0;
 }
 
 int ltd_kill(int argc, char **argv)
 {
-	struct ltd_err err = { 0 };
+	struct ltd_err err = {0};
 	_cleanup_close_ int dir = -1, lpidfd = -1, ipidfd = -1;
 	struct ltd_entry e;
 	int sig = SIGTERM;
@@ -145,9 +145,10 @@ int ltd_kill(int argc, char **argv)
 	 * the cage's init (the launcher then cleans up).  A stop signal to
 	 * the launcher would only freeze the supervisor. */
 	if (sig != SIGKILL && !forwarded(sig)) {
-		fprintf(stderr, "ltd-native: kill: %s is not passed on to a "
-				"cage (use INT, TERM, HUP, QUIT, USR1, USR2, "
-				"WINCH or KILL)\n",
+		fprintf(stderr,
+			"ltd-native: kill: %s is not passed on to a "
+			"cage (use INT, TERM, HUP, QUIT, USR1, USR2, "
+			"WINCH or KILL)\n",
 			sigabbrev_np(sig) ? sigabbrev_np(sig) : argv[1]);
 		return LTD_EXIT_RUNTIME;
 	}

@@ -51,7 +51,7 @@ static int write_proc(const char *path, const char *text)
 static int in_child(int flags, int (*fn)(struct ltd_err *), char *msg,
 		    size_t size)
 {
-	struct ltd_err err = { 0 };
+	struct ltd_err err = {0};
 	int pfd[2], status;
 	ssize_t n;
 	pid_t pid;
@@ -92,8 +92,9 @@ static void check_userns(struct ltd_check *c)
 			"/proc/sys/kernel/unprivileged_userns_clone"),
 		.max_user_namespaces =
 			read_sysctl("/proc/sys/user/max_user_namespaces"),
-		.apparmor_restrict = read_sysctl(
-			"/proc/sys/kernel/apparmor_restrict_unprivileged_userns"),
+		.apparmor_restrict =
+			read_sysctl("/proc/sys/kernel/"
+				    "apparmor_restrict_unprivileged_userns"),
 	};
 	char msg[LTD_ERR_MSG_MAX];
 
@@ -108,8 +109,8 @@ static uid_t outer_uid;
  * the firewall batch an allowlist run sends. */
 static int try_firewall(struct ltd_err *err)
 {
-	struct ltd_nft_spec spec = { 0 };
-	struct ltd_nft_batch b = { 0 };
+	struct ltd_nft_spec spec = {0};
+	struct ltd_nft_batch b = {0};
 	struct ltd_net_dest dns;
 	char map[64];
 	int ret;
@@ -166,8 +167,8 @@ static void check_nft(struct ltd_check *c, bool userns_ok)
 
 static void check_pasta(struct ltd_check *c)
 {
-	struct ltd_pasta pa = { .ready_fd = -1 };
-	struct ltd_err err = { 0 };
+	struct ltd_pasta pa = {.ready_fd = -1};
+	struct ltd_err err = {0};
 	char version[128] = "", cmd[160];
 	struct stat st;
 	FILE *f;
@@ -193,7 +194,7 @@ static void check_cgroup(struct ltd_check *c)
 	struct ltd_policy p;
 	struct ltd_cg_facts f;
 	struct ltd_limits_plan pl;
-	struct ltd_err err = { 0 };
+	struct ltd_err err = {0};
 
 	c->name = "cgroup delegation";
 	c->required = false;
@@ -229,8 +230,7 @@ static void check_landlock(struct ltd_check *c)
 	c->required = false;
 	c->ok = abi > 0;
 	if (c->ok) {
-		snprintf(c->detail, sizeof(c->detail),
-			 "ABI %d%s", abi,
+		snprintf(c->detail, sizeof(c->detail), "ABI %d%s", abi,
 			 abi >= 6 ? " (signals and abstract sockets scoped)"
 				  : "");
 		return;
@@ -258,7 +258,7 @@ static void check_seccomp(struct ltd_check *c)
 
 int ltd_doctor(bool json)
 {
-	struct ltd_check c[6] = { 0 };
+	struct ltd_check c[6] = {0};
 
 	check_userns(&c[0]);
 	check_seccomp(&c[1]);

@@ -31,8 +31,8 @@ void ltd_doctor_userns(const struct ltd_userns_facts *f, struct ltd_check *c);
 
 /* Pure: the pasta line from its path ("" if absent), its --version
  * output's first line and /dev/net/tun's mode (0 if absent). */
-void ltd_doctor_pasta(const char *path, const char *version,
-		      unsigned tun_mode, struct ltd_check *c);
+void ltd_doctor_pasta(const char *path, const char *version, unsigned tun_mode,
+		      struct ltd_check *c);
 
 /* Pure: exit status 0 when every required check is ok. */
 int ltd_doctor_status(const struct ltd_check *c, size_t n);

@@ -48,8 +48,8 @@ void ltd_doctor_userns(const struct ltd_userns_facts *f, struct ltd_check *c)
 			 "seccomp policy refusing unshare");
 }
 
-void ltd_doctor_pasta(const char *path, const char *version,
-		      unsigned tun_mode, struct ltd_check *c)
+void ltd_doctor_pasta(const char *path, const char *version, unsigned tun_mode,
+		      struct ltd_check *c)
 {
 	bool tun_ok = S_ISCHR(tun_mode) && (tun_mode & 0006) == 0006;
 
@@ -64,11 +64,11 @@ void ltd_doctor_pasta(const char *path, const char *version,
 			 "fall back to --network none");
 		return;
 	}
-	snprintf(c->detail, sizeof(c->detail), "%s (%s); /dev/net/tun %s",
-		 path, version[0] ? version : "no version",
-		 !tun_mode	? "missing"
-		 : tun_ok	? "rw for all"
-				: "not rw for all");
+	snprintf(c->detail, sizeof(c->detail), "%s (%s); /dev/net/tun %s", path,
+		 version[0] ? version : "no version",
+		 !tun_mode ? "missing"
+		 : tun_ok  ? "rw for all"
+			   : "not rw for all");
 	if (!tun_ok)
 		snprintf(c->fix, sizeof(c->fix),
 			 "pasta needs /dev/net/tun readable and writable by "
@@ -99,8 +99,7 @@ static void json_str(FILE *out, const char *s)
 	fputc('"', out);
 }
 
-void ltd_doctor_print(FILE *out, const struct ltd_check *c, size_t n,
-		      bool json)
+void ltd_doctor_print(FILE *out, const struct ltd_check *c, size_t n, bool json)
 {
 	if (json) {
 		fprintf(out, "{\"ok\":%s,\"checks\":[",

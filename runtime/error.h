@@ -19,9 +19,9 @@
 #define LTD_ERR_MSG_MAX	 472
 
 struct ltd_err {
-	int code;			/* positive errno, 0 when unset */
-	char step[LTD_ERR_STEP_MAX];	/* setup step, "" outside the cage */
-	char msg[LTD_ERR_MSG_MAX];	/* one line, names the flag or path */
+	int code;		     /* positive errno, 0 when unset */
+	char step[LTD_ERR_STEP_MAX]; /* setup step, "" outside the cage */
+	char msg[LTD_ERR_MSG_MAX];   /* one line, names the flag or path */
 };
 
 /* Fill @err with @code and a formatted message; return -@code. */

@@ -101,8 +101,9 @@ static int find_cage(const char *name, struct joined *j, struct ltd_err *err)
 		return ret;
 	lpidfd = ltd_pidfd_verified(e.launcher_pid, e.launcher_start);
 	if (lpidfd < 0)
-		return ltd_err_set(err, ESRCH, "no cage named '%s' is running "
-					       "(its launcher is gone)",
+		return ltd_err_set(err, ESRCH,
+				   "no cage named '%s' is running "
+				   "(its launcher is gone)",
 				   name);
 	ret = ltd_life_request(dir, name, e.launcher_pid, &j->info, &j->env,
 			       &j->ll_bytes, j->fds, err);
@@ -110,8 +111,9 @@ static int find_cage(const char *name, struct joined *j, struct ltd_err *err)
 		return ret;
 	ret = ltd_ll_unpack(&j->info, j->ll_bytes, &j->ll);
 	if (ret < 0)
-		return ltd_err_set(err, -ret, "the launcher of '%s' sent a "
-					      "malformed Landlock ruleset",
+		return ltd_err_set(err, -ret,
+				   "the launcher of '%s' sent a "
+				   "malformed Landlock ruleset",
 				   name);
 	j->envp = split_env(j->env, j->info.env_len);
 	return j->envp ? 0 : ltd_err_set(err, ENOMEM, "out of memory");
@@ -153,14 +155,13 @@ static int join(const struct joined *j, struct ltd_err *err)
 
 /* The child, in the cage's pid namespace: tied to us, the cage's rlimits,
  * then the command's steps. */
-__attribute__((noreturn)) static void child_main(struct ltd_cage *c,
-						 const struct joined *j,
-						 int parent_pidfd)
+__attribute__((noreturn)) static void
+child_main(struct ltd_cage *c, const struct joined *j, int parent_pidfd)
 {
-	struct ltd_limits_plan pl = { .rlimit_data = j->info.rlimit_data,
-				      .rlimit_nproc = j->info.rlimit_nproc };
-	struct pollfd pfd = { .fd = parent_pidfd, .events = POLLIN };
-	struct ltd_err err = { 0 };
+	struct ltd_limits_plan pl = {.rlimit_data = j->info.rlimit_data,
+				     .rlimit_nproc = j->info.rlimit_nproc};
+	struct pollfd pfd = {.fd = parent_pidfd, .events = POLLIN};
+	struct ltd_err err = {0};
 
 	close(c->exec_pipe[0]);
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || poll(&pfd, 1, 0) != 0)
@@ -210,7 +211,7 @@ static int wait_command(int pidfd, struct ltd_relay *r, struct ltd_err *err)
 {
 	_cleanup_close_ int sfd = ltd_signals_fd(err);
 	struct pollfd pfd[2 + LTD_RELAY_POLLFDS];
-	siginfo_t si = { 0 };
+	siginfo_t si = {0};
 
 	if (sfd < 0)
 		return sfd;
@@ -218,8 +219,8 @@ static int wait_command(int pidfd, struct ltd_relay *r, struct ltd_err *err)
 		struct signalfd_siginfo ssi;
 		size_t n;
 
-		pfd[0] = (struct pollfd){ .fd = sfd, .events = POLLIN };
-		pfd[1] = (struct pollfd){ .fd = pidfd, .events = POLLIN };
+		pfd[0] = (struct pollfd){.fd = sfd, .events = POLLIN};
+		pfd[1] = (struct pollfd){.fd = pidfd, .events = POLLIN};
 		n = ltd_relay_pollfds(r, &pfd[2]);
 		if (poll(pfd, 2 + n, -1) < 0) {
 			if (errno == EINTR)
@@ -247,12 +248,12 @@ static int wait_command(int pidfd, struct ltd_relay *r, struct ltd_err *err)
 
 int ltd_exec(int argc, char **argv)
 {
-	struct joined j = { .fds = { -1, -1, -1, -1, -1, -1, -1, -1, -1 } };
-	struct ltd_err err = { 0 };
-	struct ltd_policy pol = { 0 };
-	struct ltd_relay relay = { .master = -1 };
-	struct ltd_cage c = { .pty_slave = -1 };
-	struct winsize ws = { 0 };
+	struct joined j = {.fds = {-1, -1, -1, -1, -1, -1, -1, -1, -1}};
+	struct ltd_err err = {0};
+	struct ltd_policy pol = {0};
+	struct ltd_relay relay = {.master = -1};
+	struct ltd_cage c = {.pty_slave = -1};
+	struct winsize ws = {0};
 	_cleanup_close_ int pidfd = -1;
 	int master = -1, ret;
 	const char *name;
@@ -297,7 +298,7 @@ int ltd_exec(int argc, char **argv)
 		goto out;
 	ret = ltd_cage_wait_exec(&c, &err);
 	if (ret < 0) {
-		waitid(P_PIDFD, (id_t)pidfd, &(siginfo_t){ 0 }, WEXITED);
+		waitid(P_PIDFD, (id_t)pidfd, &(siginfo_t){0}, WEXITED);
 		if (master >= 0)
 			close(master);
 		ltd_err_print(&err);

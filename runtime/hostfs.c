@@ -49,24 +49,26 @@ void ltd_hostfs_free(struct ltd_hostfs *h)
 
 int ltd_hostfs_probe(struct ltd_hostfs *h, struct ltd_err *err)
 {
-	static const char *const top[] = { "bin",   "sbin",  "lib",
-					   "lib32", "lib64", "libx32" };
+	static const char *const top[] = {"bin",   "sbin",  "lib",
+					  "lib32", "lib64", "libx32"};
 	/* What programs read at run time; every mount costs start-up time,
 	 * so nothing only installers or PAM read. */
 	static const char *const etc[] = {
-		"ld.so.cache",	   "ssl",	    "alternatives",
-		"localtime",	   "nsswitch.conf", "gai.conf",
-		"protocols",	   "services",	    "os-release",
-		"bash.bashrc",	   "profile",	    "inputrc",
-		"gitconfig",	   "ssh/ssh_config", "ssh/ssh_config.d",
-		"java-17-openjdk",
+		"ld.so.cache",	    "ssl",
+		"alternatives",	    "localtime",
+		"nsswitch.conf",    "gai.conf",
+		"protocols",	    "services",
+		"os-release",	    "bash.bashrc",
+		"profile",	    "inputrc",
+		"gitconfig",	    "ssh/ssh_config",
+		"ssh/ssh_config.d", "java-17-openjdk",
 	};
 	char path[64];
 	struct stat st;
 	ssize_t n;
 	int fd;
 
-	*h = (struct ltd_hostfs){ 0 };
+	*h = (struct ltd_hostfs){0};
 	for (size_t i = 0; i < sizeof(top) / sizeof(top[0]); i++) {
 		snprintf(path, sizeof(path), "/%s", top[i]);
 		if (lstat(path, &st) < 0)

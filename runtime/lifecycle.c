@@ -32,7 +32,7 @@ static const char *seccomp_name(enum ltd_seccomp_mode m)
 
 static int sock_addr(struct sockaddr_un *sa, int dir, const char *name)
 {
-	*sa = (struct sockaddr_un){ .sun_family = AF_UNIX };
+	*sa = (struct sockaddr_un){.sun_family = AF_UNIX};
 	/* Through the checked directory's fd: no path component can have
 	 * been swapped since it was checked. */
 	if ((size_t)snprintf(sa->sun_path, sizeof(sa->sun_path),
@@ -123,8 +123,9 @@ static int serialize_env(struct ltd_life *l, char **envp, struct ltd_err *err)
 	for (char **e = envp; e && *e; e++)
 		len += strlen(*e) + 1;
 	if (len > LTD_EXEC_ENV_MAX)
-		return ltd_err_set(err, E2BIG, "the cage's environment is too "
-					       "large for exec");
+		return ltd_err_set(err, E2BIG,
+				   "the cage's environment is too "
+				   "large for exec");
 	l->env = malloc(len + 1);
 	if (!l->env)
 		return ltd_err_set(err, ENOMEM, "out of memory");
@@ -164,9 +165,12 @@ int ltd_life_prepare(struct ltd_life *l, const struct ltd_policy *p,
 	struct ltd_entry *e = &l->entry;
 	int ret;
 
-	*l = (struct ltd_life){ .p = p, .reg_dir = -1, .reg_fd = -1,
-				.ctl_fd = -1, .cgroup_fd = -1,
-				.relay = { .master = -1 } };
+	*l = (struct ltd_life){.p = p,
+			       .reg_dir = -1,
+			       .reg_fd = -1,
+			       .ctl_fd = -1,
+			       .cgroup_fd = -1,
+			       .relay = {.master = -1}};
 	/* Ours to write to; nothing else (pasta) inherits them. */
 	if (p->status_fd >= 0)
 		fcntl(p->status_fd, F_SETFD, FD_CLOEXEC);
@@ -214,9 +218,10 @@ int ltd_life_prepare(struct ltd_life *l, const struct ltd_policy *p,
 		return ltd_err_set(err, ENOMEM, "out of memory");
 	ret = serialize_env(l, envp, err);
 	if (!ret && l->info.env_len + l->info.ll_len > LTD_EXEC_ENV_MAX)
-		ret = ltd_err_set(err, E2BIG, "the cage's environment and "
-					      "Landlock rules are too large "
-					      "for exec");
+		ret = ltd_err_set(err, E2BIG,
+				  "the cage's environment and "
+				  "Landlock rules are too large "
+				  "for exec");
 	return ret;
 }
 
@@ -280,7 +285,7 @@ static void status_event(struct ltd_life *l, char *text)
 
 void ltd_life_started(struct ltd_life *l, pid_t cmd_in_cage, int pidfd)
 {
-	struct ltd_err err = { 0 };
+	struct ltd_err err = {0};
 	struct ltd_status s = {
 		.name = l->p->name,
 		.cage_pid = l->entry.init_pid,
@@ -301,7 +306,8 @@ void ltd_life_started(struct ltd_life *l, pid_t cmd_in_cage, int pidfd)
 		close(l->p->info_fd);
 	}
 	status_event(l, ltd_status_started(&s));
-	if (l->reg_fd >= 0 && ltd_registry_update(l->reg_fd, &l->entry, &err) < 0)
+	if (l->reg_fd >= 0 &&
+	    ltd_registry_update(l->reg_fd, &l->entry, &err) < 0)
 		ltd_err_print(&err);
 }
 
@@ -334,8 +340,8 @@ void ltd_life_winch(struct ltd_life *l)
 size_t ltd_life_pollfds(struct ltd_life *l, struct pollfd *pfd)
 {
 	/* exec is served once the namespaces are in. */
-	pfd[0] = (struct pollfd){ .fd = l->n_fds ? l->ctl_fd : -1,
-				  .events = POLLIN };
+	pfd[0] = (struct pollfd){.fd = l->n_fds ? l->ctl_fd : -1,
+				 .events = POLLIN};
 	ltd_relay_pollfds(&l->relay, &pfd[1]);
 	return LTD_LIFE_POLLFDS;
 }
@@ -347,14 +353,14 @@ static void serve(struct ltd_life *l, int c)
 	socklen_t len = sizeof(cr);
 	int fds[LTD_EXEC_FDS_MAX];
 	size_t n = 0;
-	char ctl[CMSG_SPACE(sizeof(fds))] = { 0 };
+	char ctl[CMSG_SPACE(sizeof(fds))] = {0};
 	struct iovec iov[3] = {
-		{ &l->info, sizeof(l->info) },
-		{ l->env, l->info.env_len },
-		{ l->ll, l->info.ll_len },
+		{&l->info, sizeof(l->info)},
+		{l->env, l->info.env_len},
+		{l->ll, l->info.ll_len},
 	};
-	struct msghdr mh = { .msg_iov = iov, .msg_iovlen = 3,
-			     .msg_control = ctl };
+	struct msghdr mh = {
+		.msg_iov = iov, .msg_iovlen = 3, .msg_control = ctl};
 	struct cmsghdr *cm;
 
 	if (getsockopt(c, SOL_SOCKET, SO_PEERCRED, &cr, &len) < 0 ||
@@ -375,8 +381,7 @@ static void serve(struct ltd_life *l, int c)
 	(void)!sendmsg(c, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
 }
 
-void ltd_life_dispatch(struct ltd_life *l, const struct pollfd *pfd,
-		       size_t n)
+void ltd_life_dispatch(struct ltd_life *l, const struct pollfd *pfd, size_t n)
 {
 	if (n < LTD_LIFE_POLLFDS)
 		return;
@@ -419,19 +424,20 @@ int ltd_life_request(int reg_dir, const char *name, pid_t launcher,
 		     struct ltd_exec_info *info, char **env, char **ll,
 		     int fds[LTD_EXEC_FDS_MAX], struct ltd_err *err)
 {
-	_cleanup_close_ int s = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC,
-				       0);
-	struct timeval tv = { .tv_sec = 10 };
+	_cleanup_close_ int s =
+		socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	struct timeval tv = {.tv_sec = 10};
 	struct sockaddr_un sa;
 	struct ucred cr;
 	socklen_t len = sizeof(cr);
 	size_t size = sizeof(*info) + LTD_EXEC_ENV_MAX + 1;
 	_cleanup_free_ char *buf = malloc(size);
 	char ctl[CMSG_SPACE(LTD_EXEC_FDS_MAX * sizeof(int))];
-	struct iovec iov = { buf, size };
-	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
-			     .msg_control = ctl,
-			     .msg_controllen = sizeof(ctl) };
+	struct iovec iov = {buf, size};
+	struct msghdr mh = {.msg_iov = &iov,
+			    .msg_iovlen = 1,
+			    .msg_control = ctl,
+			    .msg_controllen = sizeof(ctl)};
 	struct cmsghdr *cm;
 	size_t n_fds = 0;
 	ssize_t n;
@@ -448,8 +454,9 @@ int ltd_life_request(int reg_dir, const char *name, pid_t launcher,
 	 * behind it must be the launcher the registry names. */
 	if (getsockopt(s, SOL_SOCKET, SO_PEERCRED, &cr, &len) < 0 ||
 	    cr.pid != launcher || cr.uid != getuid())
-		return ltd_err_set(err, EPERM, "the control socket of '%s' is "
-					       "not its launcher's",
+		return ltd_err_set(err, EPERM,
+				   "the control socket of '%s' is "
+				   "not its launcher's",
 				   name);
 	setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	n = recvmsg(s, &mh, MSG_CMSG_CLOEXEC);
@@ -462,7 +469,8 @@ int ltd_life_request(int reg_dir, const char *name, pid_t launcher,
 		for (size_t i = 0; i < k; i++) {
 			int fd;
 
-			memcpy(&fd, CMSG_DATA(cm) + i * sizeof(int), sizeof(fd));
+			memcpy(&fd, CMSG_DATA(cm) + i * sizeof(int),
+			       sizeof(fd));
 			if (n_fds < LTD_EXEC_FDS_MAX)
 				fds[n_fds++] = fd;
 			else
@@ -479,8 +487,9 @@ int ltd_life_request(int reg_dir, const char *name, pid_t launcher,
 	if ((size_t)n != sizeof(*info) + info->env_len + info->ll_len ||
 	    (size_t)info->n_fds != n_fds ||
 	    n_fds < LTD_NS_COUNT + 1 + (info->has_cgroup ? 1 : 0))
-		return ltd_err_set(err, EPROTO, "the launcher of '%s' sent a "
-						"malformed answer",
+		return ltd_err_set(err, EPROTO,
+				   "the launcher of '%s' sent a "
+				   "malformed answer",
 				   name);
 	*env = malloc(info->env_len + 1);
 	*ll = malloc(info->ll_len + 1);

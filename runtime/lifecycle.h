@@ -53,9 +53,9 @@ int ltd_ll_unpack(const struct ltd_exec_info *info, const char *buf,
 
 struct ltd_life {
 	const struct ltd_policy *p;
-	int reg_dir;	/* the registry directory, -1 if not named */
-	int reg_fd;	/* our entry, locked while we live */
-	int ctl_fd;	/* listening control socket */
+	int reg_dir;		   /* the registry directory, -1 if not named */
+	int reg_fd;		   /* our entry, locked while we live */
+	int ctl_fd;		   /* listening control socket */
 	int fds[LTD_NS_COUNT + 1]; /* from init: namespaces, root */
 	size_t n_fds;
 	int cgroup_fd; /* the cage's cgroup dir (not ours), or -1 */
@@ -88,8 +88,7 @@ void ltd_life_ended(struct ltd_life *l, int status);
 /* Poll entries (the control socket, the relay) and their handling. */
 #define LTD_LIFE_POLLFDS (1 + LTD_RELAY_POLLFDS)
 size_t ltd_life_pollfds(struct ltd_life *l, struct pollfd *pfd);
-void ltd_life_dispatch(struct ltd_life *l, const struct pollfd *pfd,
-		       size_t n);
+void ltd_life_dispatch(struct ltd_life *l, const struct pollfd *pfd, size_t n);
 
 /* True if a terminal relay runs (SIGWINCH is then ours, not the cage's). */
 bool ltd_life_has_pty(const struct ltd_life *l);

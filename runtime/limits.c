@@ -15,9 +15,9 @@ static const struct {
 	const char *name;
 	unsigned bit;
 } controllers[] = {
-	{ "memory", LTD_CTL_MEMORY },
-	{ "cpu", LTD_CTL_CPU },
-	{ "pids", LTD_CTL_PIDS },
+	{"memory", LTD_CTL_MEMORY},
+	{"cpu", LTD_CTL_CPU},
+	{"pids", LTD_CTL_PIDS},
 };
 
 #define N_CTL (sizeof(controllers) / sizeof(controllers[0]))
@@ -48,15 +48,15 @@ static void ctl_names(unsigned bits, char *buf, size_t size)
 	buf[0] = '\0';
 	for (size_t i = 0; i < N_CTL; i++)
 		if (bits & controllers[i].bit)
-			off += (size_t)snprintf(buf + off,
-						off < size ? size - off : 0,
-						"%s%s", off ? " " : "",
-						controllers[i].name);
+			off += (size_t)snprintf(
+				buf + off, off < size ? size - off : 0, "%s%s",
+				off ? " " : "", controllers[i].name);
 }
 
 int ltd_cg_parse_self(const char *text, char *path, size_t size)
 {
-	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : l) {
+	for (const char *l = text; l && *l;
+	     l = strchr(l, '\n'), l = l ? l + 1 : l) {
 		size_t len;
 
 		if (strncmp(l, "0::", 3) != 0)
@@ -96,7 +96,8 @@ static int unescape(const char *s, size_t len, char *out, size_t size)
 
 int ltd_cg_parse_mountinfo(const char *text, char *mnt, size_t size)
 {
-	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : l) {
+	for (const char *l = text; l && *l;
+	     l = strchr(l, '\n'), l = l ? l + 1 : l) {
 		size_t llen = strcspn(l, "\n");
 		const char *sep = strstr(l, " - cgroup2 ");
 		const char *f = l;
@@ -133,7 +134,8 @@ static void why_not(const struct ltd_cg_facts *f, char *buf, size_t size)
 	if (!f->v2) {
 		snprintf(buf, size, "no cgroup v2 hierarchy");
 	} else if (!f->writable) {
-		snprintf(buf, size, "cgroup %s is not delegated to you", f->dir);
+		snprintf(buf, size, "cgroup %s is not delegated to you",
+			 f->dir);
 	} else if ((f->available & LTD_CTL_ALL) != LTD_CTL_ALL) {
 		ctl_names(LTD_CTL_ALL & ~f->available, names, sizeof(names));
 		snprintf(buf, size, "cgroup %s lacks the controllers: %s",
@@ -152,7 +154,7 @@ int ltd_limits_decide(const struct ltd_policy *p, const struct ltd_cg_facts *f,
 {
 	unsigned need = LTD_CTL_ALL;
 
-	*pl = (struct ltd_limits_plan){ 0 };
+	*pl = (struct ltd_limits_plan){0};
 	ltd_cg_values(p, pl);
 	if (f->v2 && f->writable && (f->available & need) == need &&
 	    ((f->enabled & need) == need || f->alone)) {
@@ -253,8 +255,8 @@ static int lower_rlimit(int resource, const char *name, uint64_t v,
 int ltd_limits_apply_rlimits(const struct ltd_limits_plan *pl,
 			     struct ltd_err *err)
 {
-	int ret = lower_rlimit(RLIMIT_DATA, "RLIMIT_DATA", pl->rlimit_data,
-			       err);
+	int ret =
+		lower_rlimit(RLIMIT_DATA, "RLIMIT_DATA", pl->rlimit_data, err);
 
 	return ret < 0 ? ret
 		       : lower_rlimit(RLIMIT_NPROC, "RLIMIT_NPROC",

@@ -31,22 +31,22 @@ enum {
 
 /* What the host's cgroup v2 tree offers the launcher (ltd_cgroup_probe). */
 struct ltd_cg_facts {
-	bool v2;		    /* a cgroup2 mount, and we are in it */
-	char dir[LTD_CG_PATH_MAX];  /* our own cgroup's directory */
-	bool writable;		    /* dir, cgroup.procs, subtree_control */
-	unsigned available;	    /* LTD_CTL_* in cgroup.controllers */
-	unsigned enabled;	    /* LTD_CTL_* in cgroup.subtree_control */
-	bool alone;		    /* cgroup.procs lists only the launcher */
-	bool nproc_per_userns;	    /* RLIMIT_NPROC counted per user
-				       namespace (Linux 5.14) */
+	bool v2;		   /* a cgroup2 mount, and we are in it */
+	char dir[LTD_CG_PATH_MAX]; /* our own cgroup's directory */
+	bool writable;		   /* dir, cgroup.procs, subtree_control */
+	unsigned available;	   /* LTD_CTL_* in cgroup.controllers */
+	unsigned enabled;	   /* LTD_CTL_* in cgroup.subtree_control */
+	bool alone;		   /* cgroup.procs lists only the launcher */
+	bool nproc_per_userns;	   /* RLIMIT_NPROC counted per user
+				      namespace (Linux 5.14) */
 };
 
 /* What to do, decided before clone. */
 struct ltd_limits_plan {
-	bool cgroup;	  /* the cage gets a cgroup of its own */
-	bool evacuate;	  /* move the launcher to a leaf first (the
-			     no-internal-processes rule) */
-	unsigned enable;  /* controllers to add to our subtree_control */
+	bool cgroup;	 /* the cage gets a cgroup of its own */
+	bool evacuate;	 /* move the launcher to a leaf first (the
+			    no-internal-processes rule) */
+	unsigned enable; /* controllers to add to our subtree_control */
 	char missing[LTD_CG_PATH_MAX + 160]; /* !cgroup: why not */
 	/* cgroup files */
 	char memory_max[24];
@@ -94,11 +94,11 @@ int ltd_cgroup_read_dir(const char *dir, pid_t self, struct ltd_cg_facts *f,
 
 /* The cage's cgroup while it exists; set up by ltd_cgroup_create(). */
 struct ltd_cgroup {
-	int fd;			      /* the cage's cgroup dir: CLONE_INTO_CGROUP */
-	char own[LTD_CG_PATH_MAX];    /* the launcher's original cgroup */
-	char cage[LTD_CG_PATH_MAX];   /* own/ltd-PID */
-	char leaf[LTD_CG_PATH_MAX];   /* own/ltd-PID.launcher, if evacuated */
-	unsigned enabled;	      /* controllers we enabled in own */
+	int fd; /* the cage's cgroup dir: CLONE_INTO_CGROUP */
+	char own[LTD_CG_PATH_MAX];  /* the launcher's original cgroup */
+	char cage[LTD_CG_PATH_MAX]; /* own/ltd-PID */
+	char leaf[LTD_CG_PATH_MAX]; /* own/ltd-PID.launcher, if evacuated */
+	unsigned enabled;	    /* controllers we enabled in own */
 };
 
 /*

@@ -49,10 +49,12 @@ extern char **environ;
 
 static int cmd_run(int argc, char **argv, char **launcher_argv)
 {
-	struct ltd_policy_input in = { .argc = argc, .argv = argv,
-				       .need_command = true, .env = environ };
+	struct ltd_policy_input in = {.argc = argc,
+				      .argv = argv,
+				      .need_command = true,
+				      .env = environ};
 	struct ltd_policy p;
-	struct ltd_err err = { 0 };
+	struct ltd_err err = {0};
 	int ret;
 
 	for (int i = 0; i < argc && strcmp(argv[i], "--") != 0; i++) {
@@ -78,9 +80,9 @@ static int cmd_run(int argc, char **argv, char **launcher_argv)
 /* `policy show [run flags]`, `policy allow [--project DIR]`. */
 static int cmd_policy(int argc, char **argv)
 {
-	struct ltd_policy_input in = { .argc = argc - 1, .argv = argv + 1,
-				       .env = environ };
-	struct ltd_err err = { 0 };
+	struct ltd_policy_input in = {
+		.argc = argc - 1, .argv = argv + 1, .env = environ};
+	struct ltd_err err = {0};
 	struct ltd_policy p;
 	int ret;
 
@@ -95,8 +97,9 @@ static int cmd_policy(int argc, char **argv)
 			ltd_policy_show(stdout, &p);
 		ltd_policy_free(&p);
 	} else {
-		ret = ltd_err_set(&err, EINVAL, "usage: ltd-native policy "
-						"show|allow [OPTIONS]");
+		ret = ltd_err_set(&err, EINVAL,
+				  "usage: ltd-native policy "
+				  "show|allow [OPTIONS]");
 	}
 	if (ret < 0) {
 		ltd_err_print(&err);
@@ -139,8 +142,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: ltd-native doctor [--json]\n");
 		return LTD_EXIT_RUNTIME;
 	}
-	fprintf(stderr, "ltd-native: unknown command '%s' (see 'ltd-native "
-			"--help')\n",
+	fprintf(stderr,
+		"ltd-native: unknown command '%s' (see 'ltd-native "
+		"--help')\n",
 		argv[1]);
 	return LTD_EXIT_RUNTIME;
 }

@@ -14,20 +14,20 @@
 #include <string.h>
 
 /* Device nodes bound from the host; nothing else of /dev goes in. */
-static const char *const dev_nodes[] = { "null", "zero", "full", "random",
-					 "urandom", "tty" };
+static const char *const dev_nodes[] = {"null",	  "zero",    "full",
+					"random", "urandom", "tty"};
 
 /* /proc entries that leak host state or poke the kernel. */
 static const char *const proc_masked[] = {
-	"/proc/kcore",	      "/proc/keys",	    "/proc/latency_stats",
-	"/proc/timer_list",   "/proc/sched_debug",  "/proc/sysrq-trigger",
-	"/proc/kallsyms",     "/proc/kpagecount",   "/proc/kpageflags",
-	"/proc/kpagecgroup",  "/proc/config.gz",    "/proc/acpi",
-	"/proc/scsi",	      "/proc/asound",	    "/proc/firmware",
-	"/proc/driver",	      "/proc/kmsg",
+	"/proc/kcore",	     "/proc/keys",	  "/proc/latency_stats",
+	"/proc/timer_list",  "/proc/sched_debug", "/proc/sysrq-trigger",
+	"/proc/kallsyms",    "/proc/kpagecount",  "/proc/kpageflags",
+	"/proc/kpagecgroup", "/proc/config.gz",	  "/proc/acpi",
+	"/proc/scsi",	     "/proc/asound",	  "/proc/firmware",
+	"/proc/driver",	     "/proc/kmsg",
 };
-static const char *const proc_ro[] = { "/proc/sys", "/proc/irq", "/proc/bus",
-				       "/proc/fs" };
+static const char *const proc_ro[] = {"/proc/sys", "/proc/irq", "/proc/bus",
+				      "/proc/fs"};
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -37,7 +37,8 @@ bool ltd_path_is_under(const char *path, const char *dir)
 
 	if (strcmp(dir, "/") == 0)
 		return path[0] == '/';
-	return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
+	return strncmp(path, dir, n) == 0 &&
+	       (path[n] == '\0' || path[n] == '/');
 }
 
 const char *ltd_plan_op_name(enum ltd_plan_op op)
@@ -65,7 +66,7 @@ static int add(struct ltd_plan *plan, enum ltd_plan_op op, const char *src,
 		return ltd_err_set(err, ENOMEM, "out of memory");
 	plan->e = e;
 	e = &plan->e[plan->n];
-	*e = (struct ltd_plan_entry){ .op = op, .why = why, .cover = -1 };
+	*e = (struct ltd_plan_entry){.op = op, .why = why, .cover = -1};
 	e->dst = strdup(dst);
 	e->src = src ? strdup(src) : NULL;
 	if (!e->dst || (src && !e->src)) {
@@ -78,10 +79,9 @@ static int add(struct ltd_plan *plan, enum ltd_plan_op op, const char *src,
 }
 
 /* add() returning the new entry, or NULL with @err filled. */
-static struct ltd_plan_entry *add_e(struct ltd_plan *plan,
-				    enum ltd_plan_op op, const char *src,
-				    const char *dst, const char *why,
-				    struct ltd_err *err)
+static struct ltd_plan_entry *add_e(struct ltd_plan *plan, enum ltd_plan_op op,
+				    const char *src, const char *dst,
+				    const char *why, struct ltd_err *err)
 {
 	return add(plan, op, src, dst, why, err) < 0 ? NULL
 						     : &plan->e[plan->n - 1];
@@ -132,8 +132,8 @@ static int add_copy(struct ltd_plan *plan, const char *dst, const char *data,
 static int add_tmpfs(struct ltd_plan *plan, const char *dst, mode_t mode,
 		     uint64_t size, const char *why, struct ltd_err *err)
 {
-	struct ltd_plan_entry *e = add_e(plan, LTD_OP_TMPFS, NULL, dst, why,
-					 err);
+	struct ltd_plan_entry *e =
+		add_e(plan, LTD_OP_TMPFS, NULL, dst, why, err);
 
 	if (!e)
 		return -ENOMEM;
@@ -148,7 +148,8 @@ char *ltd_passwd_content(const struct ltd_identity *id)
 
 	if (asprintf(&s,
 		     "%s:x:%u:%u:%s:%s:%s\n"
-		     "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n",
+		     "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/"
+		     "nologin\n",
 		     id->user, (unsigned)id->uid, (unsigned)id->gid, id->user,
 		     id->home, id->shell) < 0)
 		return NULL;
@@ -185,8 +186,8 @@ static char *hosts_content(const char *hostname, bool host_names)
 /* The image's top-level entries that the cage makes itself. */
 static bool pinned_skips_top(const char *name)
 {
-	static const char *const own[] = { "dev", "proc", "sys", "tmp",
-					   "home", "etc" };
+	static const char *const own[] = {"dev", "proc", "sys",
+					  "tmp", "home", "etc"};
 
 	for (size_t i = 0; i < ARRAY_SIZE(own); i++)
 		if (strcmp(name, own[i]) == 0)
@@ -197,8 +198,8 @@ static bool pinned_skips_top(const char *name)
 /* Generated over the image's (plan_generated_etc). */
 static bool pinned_skips_etc(const char *name)
 {
-	static const char *const gen[] = { "passwd", "group", "hosts",
-					   "hostname", "resolv.conf" };
+	static const char *const gen[] = {"passwd", "group", "hosts",
+					  "hostname", "resolv.conf"};
 
 	for (size_t i = 0; i < ARRAY_SIZE(gen); i++)
 		if (strcmp(name, gen[i]) == 0)
@@ -244,8 +245,8 @@ static int plan_pinned(struct ltd_plan *plan, const struct ltd_pinned *pin,
 
 	for (size_t i = 0; !ret && i < pin->n_top; i++)
 		if (!pinned_skips_top(pin->top[i].name))
-			ret = plan_pinned_ent(plan, pin->tree, "",
-					      &pin->top[i], err);
+			ret = plan_pinned_ent(plan, pin->tree, "", &pin->top[i],
+					      err);
 	for (size_t i = 0; !ret && i < pin->n_etc; i++)
 		if (!pinned_skips_etc(pin->etc[i].name))
 			ret = plan_pinned_ent(plan, pin->tree, "/etc",
@@ -291,8 +292,7 @@ static int plan_rootfs(struct ltd_plan *plan, const struct ltd_hostfs *h,
 	return ret;
 }
 
-static int plan_generated_etc(struct ltd_plan *plan,
-			      const struct ltd_policy *p,
+static int plan_generated_etc(struct ltd_plan *plan, const struct ltd_policy *p,
 			      const struct ltd_hostfs *h, struct ltd_err *err)
 {
 	const char *host = p->hostname ? p->hostname : LTD_DEFAULT_HOSTNAME;
@@ -305,11 +305,11 @@ static int plan_generated_etc(struct ltd_plan *plan,
 		ret = add_file(plan, "/etc/group", ltd_group_content(&p->id),
 			       0644, err);
 	if (!ret)
-		ret = add_file(plan, "/etc/hosts",
-			       hosts_content(host, p->network ==
-							   LTD_NET_ALLOWLIST &&
-							   p->n_host_ports),
-			       0644, err);
+		ret = add_file(
+			plan, "/etc/hosts",
+			hosts_content(host, p->network == LTD_NET_ALLOWLIST &&
+						    p->n_host_ports),
+			0644, err);
 	if (!ret && asprintf(&name, "%s\n", host) >= 0)
 		ret = add_file(plan, "/etc/hostname", name, 0644, err);
 	else if (!ret)
@@ -326,9 +326,10 @@ static int plan_generated_etc(struct ltd_plan *plan,
 		ret = add_file(plan, "/etc/resolv.conf", strdup(h->resolv_conf),
 			       0644, err);
 	else if (!ret)
-		ret = add_file(plan, "/etc/resolv.conf",
-			       strdup("# ltd-native: no DNS (--network none)\n"),
-			       0644, err);
+		ret = add_file(
+			plan, "/etc/resolv.conf",
+			strdup("# ltd-native: no DNS (--network none)\n"), 0644,
+			err);
 	return ret;
 }
 
@@ -336,11 +337,11 @@ static int plan_dev(struct ltd_plan *plan, uint64_t shm_size,
 		    struct ltd_err *err)
 {
 	static const char *const links[][2] = {
-		{ "/proc/self/fd", "/dev/fd" },
-		{ "/proc/self/fd/0", "/dev/stdin" },
-		{ "/proc/self/fd/1", "/dev/stdout" },
-		{ "/proc/self/fd/2", "/dev/stderr" },
-		{ "pts/ptmx", "/dev/ptmx" },
+		{"/proc/self/fd", "/dev/fd"},
+		{"/proc/self/fd/0", "/dev/stdin"},
+		{"/proc/self/fd/1", "/dev/stdout"},
+		{"/proc/self/fd/2", "/dev/stderr"},
+		{"pts/ptmx", "/dev/ptmx"},
 	};
 	char path[32];
 	int ret;
@@ -441,10 +442,9 @@ static int plan_copies(struct ltd_plan *plan, const struct ltd_policy *p,
 		       struct ltd_err *err)
 {
 	for (size_t i = 0; i < p->n_copies; i++) {
-		struct ltd_plan_entry *e = add_e(plan, LTD_OP_COPY,
-						 p->copies[i].src,
-						 p->copies[i].dst,
-						 "strict tier", err);
+		struct ltd_plan_entry *e =
+			add_e(plan, LTD_OP_COPY, p->copies[i].src,
+			      p->copies[i].dst, "strict tier", err);
 
 		if (!e)
 			return -ENOMEM;
@@ -493,7 +493,7 @@ int ltd_plan_build(const struct ltd_policy *p, const struct ltd_hostfs *h,
 {
 	int ret;
 
-	*plan = (struct ltd_plan){ 0 };
+	*plan = (struct ltd_plan){0};
 	ret = plan_rootfs(plan, h, err);
 	if (!ret)
 		ret = plan_generated_etc(plan, p, h, err);
@@ -534,5 +534,5 @@ void ltd_plan_free(struct ltd_plan *plan)
 		free(plan->e[i].content);
 	}
 	free(plan->e);
-	*plan = (struct ltd_plan){ 0 };
+	*plan = (struct ltd_plan){0};
 }

@@ -21,8 +21,8 @@
 
 static int openat2_in(int dirfd, const char *path, int flags, __u64 resolve)
 {
-	struct open_how how = { .flags = (__u64)flags | O_CLOEXEC,
-				.resolve = resolve };
+	struct open_how how = {.flags = (__u64)flags | O_CLOEXEC,
+			       .resolve = resolve};
 
 	return (int)syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
 }
@@ -46,7 +46,7 @@ int ltd_mounts_make_private(struct ltd_err *err)
 
 static int set_attr(int fd, __u64 set, bool recursive)
 {
-	struct mount_attr attr = { .attr_set = set };
+	struct mount_attr attr = {.attr_set = set};
 
 	return mount_setattr(fd, "",
 			     AT_EMPTY_PATH | (recursive ? AT_RECURSIVE : 0),
@@ -70,8 +70,8 @@ int ltd_mounts_open_sources(const struct ltd_plan *plan,
 			/* Opened for reading now: the host's paths are gone
 			 * by the time the home tmpfs exists. */
 			fd = ltd_copy_open(AT_FDCWD, e->src);
-			if (fd < 0 && !(errno == ENOENT &&
-					(e->flags & LTD_PF_OPTIONAL)))
+			if (fd < 0 &&
+			    !(errno == ENOENT && (e->flags & LTD_PF_OPTIONAL)))
 				return ltd_err_sys(err, "%s: open '%s'", e->why,
 						   e->src);
 			st->src_fds[i] = fd;
@@ -139,7 +139,7 @@ static int new_tmpfs(mode_t mode, uint64_t size, __u64 attr,
 		     struct ltd_err *err)
 {
 	char m[8], sz[24];
-	const char *opts[] = { "mode", m, size ? "size" : NULL, sz, NULL };
+	const char *opts[] = {"mode", m, size ? "size" : NULL, sz, NULL};
 
 	snprintf(m, sizeof(m), "%o", (unsigned)mode);
 	snprintf(sz, sizeof(sz), "%llu", (unsigned long long)size);
@@ -247,10 +247,9 @@ static int mount_point(int rootfd, const struct ltd_plan_entry *e, bool dir,
 			return ltd_err_sys(err, "%s: create '%s'", e->why,
 					   e->dst);
 	} else {
-		_cleanup_close_ int f = openat(parent, last,
-					       O_CREAT | O_WRONLY | O_NOFOLLOW |
-						       O_CLOEXEC,
-					       0644);
+		_cleanup_close_ int f = openat(
+			parent, last,
+			O_CREAT | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0644);
 		if (f < 0)
 			return ltd_err_sys(err, "%s: create '%s'", e->why,
 					   e->dst);
@@ -292,10 +291,8 @@ static int do_bind(const struct ltd_plan_entry *e, int src, int rootfd,
 static int do_newfs(const struct ltd_plan_entry *e, int rootfd,
 		    struct ltd_err *err)
 {
-	static const char *const devpts_opts[] = { "newinstance", NULL,
-						   "ptmxmode", "0666",
-						   "mode", "0620",
-						   NULL };
+	static const char *const devpts_opts[] = {
+		"newinstance", NULL, "ptmxmode", "0666", "mode", "0620", NULL};
 	_cleanup_close_ int target = -1, mfd = -1;
 	const __u64 attr = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV;
 
@@ -304,8 +301,8 @@ static int do_newfs(const struct ltd_plan_entry *e, int rootfd,
 	else if (e->op == LTD_OP_PROC)
 		mfd = new_fs("proc", NULL, attr | MOUNT_ATTR_NOEXEC, err);
 	else
-		mfd = new_fs("devpts", devpts_opts, MOUNT_ATTR_NOSUID |
-						 MOUNT_ATTR_NOEXEC, err);
+		mfd = new_fs("devpts", devpts_opts,
+			     MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC, err);
 	if (mfd < 0)
 		return mfd;
 	target = mount_point(rootfd, e, true, err);
@@ -396,9 +393,9 @@ static int do_mask(const struct ltd_plan_entry *e, int rootfd,
 		if (mfd < 0)
 			return ltd_err_sys(err, "%s: clone mask", e->why);
 	} else if (S_ISDIR(st.st_mode)) {
-		mfd = new_tmpfs(0555, 0, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
-					      MOUNT_ATTR_NODEV |
-					      MOUNT_ATTR_NOEXEC,
+		mfd = new_tmpfs(0555, 0,
+				MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
+					MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC,
 				err);
 		if (mfd >= 0 && (ms->mask_dir = dup(mfd)) < 0)
 			return ltd_err_sys(err, "dup");
@@ -407,8 +404,9 @@ static int do_mask(const struct ltd_plan_entry *e, int rootfd,
 				OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
 		if (mfd < 0)
 			return ltd_err_sys(err, "%s: clone /dev/null", e->why);
-		if (set_attr(mfd, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
-					  MOUNT_ATTR_NOEXEC,
+		if (set_attr(mfd,
+			     MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
+				     MOUNT_ATTR_NOEXEC,
 			     false) < 0)
 			return ltd_err_sys(err, "%s: read-only /dev/null",
 					   e->why);
@@ -440,9 +438,9 @@ static int do_ro_over(const struct ltd_plan_entry *e, int rootfd,
 				AT_RECURSIVE);
 	if (mfd < 0)
 		return ltd_err_sys(err, "%s: clone '%s'", e->why, e->dst);
-	if (set_attr(mfd, ro | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV,
-		     true) < 0)
-		return ltd_err_sys(err, "%s: set flags on '%s'", e->why, e->dst);
+	if (set_attr(mfd, ro | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, true) < 0)
+		return ltd_err_sys(err, "%s: set flags on '%s'", e->why,
+				   e->dst);
 	return attach(mfd, target, e, err);
 }
 
@@ -475,8 +473,9 @@ static int do_seal(const struct ltd_plan_entry *e, int rootfd,
 {
 	_cleanup_close_ int target = -1;
 
-	target = strcmp(e->dst, "/") == 0 ? dup(rootfd)
-					  : open_in_root(rootfd, e->dst, O_PATH);
+	target = strcmp(e->dst, "/") == 0
+			 ? dup(rootfd)
+			 : open_in_root(rootfd, e->dst, O_PATH);
 	if (target < 0 || set_attr(target, MOUNT_ATTR_RDONLY, false) < 0)
 		return ltd_err_sys(err, "%s: seal '%s' read-only", e->why,
 				   e->dst);

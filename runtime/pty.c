@@ -21,8 +21,8 @@ bool ltd_pty_wanted(void)
 int ltd_pty_open(int *master, int *slave, const struct winsize *ws,
 		 struct ltd_err *err)
 {
-	_cleanup_close_ int m = open("/dev/ptmx",
-				     O_RDWR | O_NOCTTY | O_CLOEXEC);
+	_cleanup_close_ int m =
+		open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC);
 	int unlock = 0, s;
 
 	if (m < 0)
@@ -60,7 +60,7 @@ void ltd_relay_start(struct ltd_relay *r, int master)
 	struct termios raw;
 	struct winsize ws;
 
-	*r = (struct ltd_relay){ .master = master, .master_open = true };
+	*r = (struct ltd_relay){.master = master, .master_open = true};
 	fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK);
 	if (ioctl(STDIN_FILENO, TIOCGWINSZ, &ws) == 0)
 		ioctl(master, TIOCSWINSZ, &ws);
@@ -79,12 +79,12 @@ void ltd_relay_start(struct ltd_relay *r, int master)
 
 size_t ltd_relay_pollfds(struct ltd_relay *r, struct pollfd *pfd)
 {
-	pfd[0] = (struct pollfd){ .fd = -1 };
-	pfd[1] = (struct pollfd){ .fd = -1 };
+	pfd[0] = (struct pollfd){.fd = -1};
+	pfd[1] = (struct pollfd){.fd = -1};
 	if (r->master < 0)
 		return 0;
 	if (r->in_open && r->len == 0)
-		pfd[0] = (struct pollfd){ .fd = STDIN_FILENO, .events = POLLIN };
+		pfd[0] = (struct pollfd){.fd = STDIN_FILENO, .events = POLLIN};
 	if (r->master_open)
 		pfd[1] = (struct pollfd){
 			.fd = r->master,
@@ -144,8 +144,7 @@ static void flush_in(struct ltd_relay *r)
 	r->off = r->len = 0;
 }
 
-void ltd_relay_dispatch(struct ltd_relay *r, const struct pollfd *pfd,
-			size_t n)
+void ltd_relay_dispatch(struct ltd_relay *r, const struct pollfd *pfd, size_t n)
 {
 	if (n < LTD_RELAY_POLLFDS || r->master < 0)
 		return;

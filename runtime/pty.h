@@ -34,7 +34,7 @@ int ltd_pty_open(int *master, int *slave, const struct winsize *ws,
  * terminal and stdin, stdout, stderr. */
 int ltd_pty_attach(int slave, struct ltd_err *err);
 
-#define LTD_RELAY_BUF 8192
+#define LTD_RELAY_BUF	  8192
 #define LTD_RELAY_POLLFDS 2
 
 struct ltd_relay {

@@ -36,8 +36,7 @@ bool ltd_name_valid(const char *name)
 {
 	size_t n = strlen(name);
 
-	return n > 0 && n <= LTD_NAME_MAX && name[0] != '.' &&
-	       name[0] != '-' &&
+	return n > 0 && n <= LTD_NAME_MAX && name[0] != '.' && name[0] != '-' &&
 	       strspn(name, "abcdefghijklmnopqrstuvwxyz"
 			    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") == n;
 }
@@ -83,15 +82,14 @@ static void copy_str(char *dst, size_t size, json_t *v)
 	snprintf(dst, size, "%s", s ? s : "");
 }
 
-int ltd_entry_parse(const char *text, struct ltd_entry *e,
-		    struct ltd_err *err)
+int ltd_entry_parse(const char *text, struct ltd_entry *e, struct ltd_err *err)
 {
 	json_error_t jerr;
 	json_t *o = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
 	json_t *ns;
 	int ret = 0;
 
-	*e = (struct ltd_entry){ 0 };
+	*e = (struct ltd_entry){0};
 	if (!json_is_object(o)) {
 		json_decref(o);
 		return ltd_err_set(err, EINVAL, "registry entry: %s",
@@ -119,8 +117,9 @@ int ltd_entry_parse(const char *text, struct ltd_entry *e,
 	e->keep_running = json_is_true(json_object_get(o, "keep_running"));
 	if (!ltd_name_valid(e->name) || e->launcher_pid <= 0 ||
 	    e->launcher_start == 0)
-		ret = ltd_err_set(err, EINVAL, "registry entry: no valid name "
-					       "or launcher");
+		ret = ltd_err_set(err, EINVAL,
+				  "registry entry: no valid name "
+				  "or launcher");
 	json_decref(o);
 	return ret;
 }
@@ -220,7 +219,8 @@ int ltd_registry_open(struct ltd_err *err)
 		snprintf(path, sizeof(path), "%s/%s", xdg, leaf);
 	} else {
 		/* /tmp is shared: the directory must be ours and private, or
-		 * someone else made it first and could read or plant entries. */
+		 * someone else made it first and could read or plant entries.
+		 */
 		base = open("/tmp", O_DIRECTORY | O_CLOEXEC);
 		if (base < 0)
 			return ltd_err_sys(err, "/tmp");
@@ -251,7 +251,8 @@ static void remove_if_same(int dir, const char *name, int fd)
 	struct stat a, b;
 
 	entry_file(file, sizeof(file), name, "json");
-	if (fstat(fd, &a) == 0 && fstatat(dir, file, &b, AT_SYMLINK_NOFOLLOW) == 0 &&
+	if (fstat(fd, &a) == 0 &&
+	    fstatat(dir, file, &b, AT_SYMLINK_NOFOLLOW) == 0 &&
 	    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
 		ltd_registry_remove(dir, name);
 }
@@ -289,14 +290,16 @@ int ltd_registry_claim(int dir, const char *name, struct ltd_err *err)
 	int ret;
 
 	if (!ltd_name_valid(name))
-		return ltd_err_set(err, EINVAL, "--name: '%s' is not a valid "
-						"name", name);
+		return ltd_err_set(err, EINVAL,
+				   "--name: '%s' is not a valid "
+				   "name",
+				   name);
 	/* Locked before it has its name: nobody can ever see the entry
 	 * unlocked while we live. */
 	snprintf(tmp, sizeof(tmp), ".%s.%d.tmp", name, (int)getpid());
 	entry_file(file, sizeof(file), name, "json");
-	fd = openat(dir, tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-		    0600);
+	fd = openat(dir, tmp,
+		    O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return ltd_err_sys(err, "create the registry entry");
 	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
@@ -328,16 +331,14 @@ int ltd_registry_claim(int dir, const char *name, struct ltd_err *err)
 	return ret;
 }
 
-int ltd_registry_update(int fd, const struct ltd_entry *e,
-			struct ltd_err *err)
+int ltd_registry_update(int fd, const struct ltd_entry *e, struct ltd_err *err)
 {
 	_cleanup_free_ char *text = ltd_entry_format(e);
 	size_t len = text ? strlen(text) : 0;
 
 	if (!text)
 		return ltd_err_set(err, ENOMEM, "format the registry entry");
-	if (ftruncate(fd, 0) < 0 ||
-	    pwrite(fd, text, len, 0) != (ssize_t)len)
+	if (ftruncate(fd, 0) < 0 || pwrite(fd, text, len, 0) != (ssize_t)len)
 		return ltd_err_sys(err, "write the registry entry");
 	return 0;
 }
@@ -382,8 +383,9 @@ int ltd_registry_load(int dir, const char *name, struct ltd_entry *e,
 	ret = n > 0 ? ltd_entry_parse(buf, e, err) : -EAGAIN;
 	free(buf);
 	if (ret < 0 || e->init_pid == 0)
-		return ltd_err_set(err, EAGAIN, "the cage '%s' is still "
-						"starting",
+		return ltd_err_set(err, EAGAIN,
+				   "the cage '%s' is still "
+				   "starting",
 				   name);
 	return 0;
 }
@@ -405,7 +407,7 @@ int ltd_registry_list(int dir, struct ltd_entry **out, size_t *n,
 	while ((de = readdir(d))) {
 		char name[LTD_NAME_MAX + 1];
 		size_t len = strlen(de->d_name);
-		struct ltd_err ignored = { 0 };
+		struct ltd_err ignored = {0};
 		struct ltd_entry e, *grown;
 
 		if (len < 6 || len - 5 > LTD_NAME_MAX ||

@@ -67,8 +67,7 @@ bool ltd_name_valid(const char *name);
 char *ltd_entry_format(const struct ltd_entry *e);
 
 /* Pure: parse ltd_entry_format()'s output (waived is not read back). */
-int ltd_entry_parse(const char *text, struct ltd_entry *e,
-		    struct ltd_err *err);
+int ltd_entry_parse(const char *text, struct ltd_entry *e, struct ltd_err *err);
 
 /* Pure: the starttime (field 22) of a /proc/PID/stat line. */
 int ltd_stat_starttime(const char *stat, unsigned long long *start);
@@ -88,8 +87,7 @@ int ltd_registry_open(struct ltd_err *err);
 int ltd_registry_claim(int dir, const char *name, struct ltd_err *err);
 
 /* Rewrite the claimed entry's content in place (the lock stays). */
-int ltd_registry_update(int fd, const struct ltd_entry *e,
-			struct ltd_err *err);
+int ltd_registry_update(int fd, const struct ltd_entry *e, struct ltd_err *err);
 
 /* Remove NAME.json and NAME.sock (the launcher, at exit). */
 void ltd_registry_remove(int dir, const char *name);

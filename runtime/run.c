@@ -102,10 +102,11 @@ static ssize_t recv_msg(int sock, struct ltd_msg *m, int fds[LTD_MSG_MAX_FDS],
 			size_t *n_fds)
 {
 	char ctl[CMSG_SPACE(LTD_MSG_MAX_FDS * sizeof(int))];
-	struct iovec iov = { m, sizeof(*m) };
-	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
-			     .msg_control = ctl,
-			     .msg_controllen = sizeof(ctl) };
+	struct iovec iov = {m, sizeof(*m)};
+	struct msghdr mh = {.msg_iov = &iov,
+			    .msg_iovlen = 1,
+			    .msg_control = ctl,
+			    .msg_controllen = sizeof(ctl)};
 	ssize_t n = recvmsg(sock, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
 	struct cmsghdr *cm;
 
@@ -119,7 +120,8 @@ static ssize_t recv_msg(int sock, struct ltd_msg *m, int fds[LTD_MSG_MAX_FDS],
 		for (size_t i = 0; i < k; i++) {
 			int fd;
 
-			memcpy(&fd, CMSG_DATA(cm) + i * sizeof(int), sizeof(fd));
+			memcpy(&fd, CMSG_DATA(cm) + i * sizeof(int),
+			       sizeof(fd));
 			if (*n_fds < LTD_MSG_MAX_FDS)
 				fds[(*n_fds)++] = fd;
 			else
@@ -206,20 +208,19 @@ static bool read_msgs(int sock, struct outcome *out, struct netside *net,
  * says.  Init's own exit, which tears the namespaces down, is not waited
  * for: it dies with the launcher in any case.
  */
-static int supervise(pid_t init, int init_pidfd, int sock,
-		     struct ltd_pasta *pa, struct netside *net,
-		     struct ltd_life *life, struct outcome *out,
-		     struct ltd_err *err)
+static int supervise(pid_t init, int init_pidfd, int sock, struct ltd_pasta *pa,
+		     struct netside *net, struct ltd_life *life,
+		     struct outcome *out, struct ltd_err *err)
 {
 	_cleanup_close_ int sfd = ltd_signals_fd(err);
 	struct ltd_dnsd *dns = net ? net->dns : NULL;
 	enum { N = 5 + LTD_LIFE_POLLFDS };
 	struct pollfd pfd[N + LTD_DNSD_MAX_POLLFDS] = {
-		{ .fd = sfd, .events = POLLIN },
-		{ .fd = sock, .events = POLLIN },
-		{ .fd = init_pidfd, .events = POLLIN },
-		{ .fd = pa ? pa->ready_fd : -1, .events = POLLIN },
-		{ .fd = -1, .events = POLLIN }, /* NFLOG, once init sent it */
+		{.fd = sfd, .events = POLLIN},
+		{.fd = sock, .events = POLLIN},
+		{.fd = init_pidfd, .events = POLLIN},
+		{.fd = pa ? pa->ready_fd : -1, .events = POLLIN},
+		{.fd = -1, .events = POLLIN}, /* NFLOG, once init sent it */
 	};
 	int status, ret;
 
@@ -228,7 +229,8 @@ static int supervise(pid_t init, int init_pidfd, int sock,
 	for (;;) {
 		struct signalfd_siginfo si;
 		/* The lifecycle's fds (exec's control socket, the pty) and
-		 * then the DNS filter's follow ours; it says how long to wait. */
+		 * then the DNS filter's follow ours; it says how long to wait.
+		 */
 		size_t n_life = ltd_life_pollfds(life, &pfd[5]);
 		size_t n_dns = dns ? ltd_dnsd_pollfds(dns, &pfd[N],
 						      LTD_DNSD_MAX_POLLFDS)
@@ -257,7 +259,7 @@ static int supervise(pid_t init, int init_pidfd, int sock,
 				kill(init, (int)si.ssi_signo);
 		}
 		if (pfd[3].revents) {
-			struct ltd_msg m = { .type = LTD_MSG_NET_READY };
+			struct ltd_msg m = {.type = LTD_MSG_NET_READY};
 
 			pfd[3].fd = -1;
 			ret = ltd_pasta_ready(pa, err);
@@ -343,8 +345,9 @@ static int wait_status_code(int status)
 static int exit_status(const struct outcome *out)
 {
 	if (out->type == 0 && out->init_status) {
-		fprintf(stderr, "ltd-native: the cage was killed (signal "
-				"%d)\n",
+		fprintf(stderr,
+			"ltd-native: the cage was killed (signal "
+			"%d)\n",
 			WTERMSIG(out->init_status));
 		return out->cmd_exited ? wait_status_code(out->cmd_status)
 				       : 128 + WTERMSIG(out->init_status);
@@ -378,7 +381,7 @@ static int prepare_network(struct ltd_policy *p, struct ltd_pasta *pa,
 		.host_ports = p->host_ports,
 		.n_host_ports = p->n_host_ports,
 	};
-	struct ltd_err why = { 0 };
+	struct ltd_err why = {0};
 	int ret;
 
 	if (p->network != LTD_NET_ALLOWLIST)
@@ -388,8 +391,10 @@ static int prepare_network(struct ltd_policy *p, struct ltd_pasta *pa,
 		return ltd_err_set(err, -ret, "--network allowlist: %s",
 				   why.msg);
 	if (ret < 0) {
-		fprintf(stderr, "ltd-native: warning: %s; running with "
-				"--network none\n", why.msg);
+		fprintf(stderr,
+			"ltd-native: warning: %s; running with "
+			"--network none\n",
+			why.msg);
 		p->network = LTD_NET_NONE;
 		return 0;
 	}
@@ -479,7 +484,7 @@ static int prepare_dns(struct ltd_policy *p, struct ltd_dnsd_config *cfg,
 		ret = ltd_dns_upstream_parse(p->dns_upstream, &cfg->upstream,
 					     &cfg->upstream_len, err);
 	else if (p->domains.n > 0) {
-		struct ltd_err why = { 0 };
+		struct ltd_err why = {0};
 
 		/* No upstream: allowed names fail (SERVFAIL), the rest of
 		 * the cage works. */
@@ -505,7 +510,8 @@ static int prepare_dns(struct ltd_policy *p, struct ltd_dnsd_config *cfg,
 			errno = EINVAL;
 		}
 		if (fd < 0 || !(cfg->audit = fdopen(fd, "a"))) {
-			ret = ltd_err_sys(err, "--audit-log '%s'", p->audit_log);
+			ret = ltd_err_sys(err, "--audit-log '%s'",
+					  p->audit_log);
 			if (fd >= 0)
 				close(fd);
 			return ret;
@@ -527,8 +533,8 @@ static int prepare_limits(const struct ltd_policy *p, struct ltd_cg_facts *f,
 /* Landlock's ruleset from the plan, or the reason the run cannot have it
  * (--require-landlock, --restrict-tcp-ports). */
 static int prepare_landlock(const struct ltd_policy *p,
-			    const struct ltd_plan *plan, struct ltd_landlock *ll,
-			    struct ltd_err *err)
+			    const struct ltd_plan *plan,
+			    struct ltd_landlock *ll, struct ltd_err *err)
 {
 	char warning[LTD_ERR_MSG_MAX];
 	int abi = ltd_landlock_abi();
@@ -548,8 +554,8 @@ static int prepare(struct ltd_policy *p, struct ltd_plan *plan,
 		   struct ltd_limits_plan *limits, char ***envp,
 		   struct ltd_err *err)
 {
-	struct ltd_hostfs host = { 0 };
-	struct ltd_pinned pinned = { 0 };
+	struct ltd_hostfs host = {0};
+	struct ltd_pinned pinned = {0};
 	int ret;
 
 	ret = ltd_policy_validate(p, err);
@@ -589,28 +595,31 @@ static int prepare(struct ltd_policy *p, struct ltd_plan *plan,
 
 int ltd_run(struct ltd_policy *p, char **launcher_argv)
 {
-	struct ltd_err err = { 0 };
-	struct ltd_plan plan = { 0 };
-	struct outcome out = { 0 };
-	struct ltd_pasta pasta = { .ready_fd = -1 };
-	struct ltd_nft_batch nft[2] = { { 0 }, { 0 } }; /* logging, plain */
-	struct ltd_dnsd_config dns_cfg = { 0 };
-	struct ltd_dnsd dns = { .udp = -1, .tcp = -1, .nl = -1 };
-	struct ltd_nflog nflog = { .fd = -1 };
-	struct netside net = { &dns, &nflog };
+	struct ltd_err err = {0};
+	struct ltd_plan plan = {0};
+	struct outcome out = {0};
+	struct ltd_pasta pasta = {.ready_fd = -1};
+	struct ltd_nft_batch nft[2] = {{0}, {0}}; /* logging, plain */
+	struct ltd_dnsd_config dns_cfg = {0};
+	struct ltd_dnsd dns = {.udp = -1, .tcp = -1, .nl = -1};
+	struct ltd_nflog nflog = {.fd = -1};
+	struct netside net = {&dns, &nflog};
 	bool dns_on = false;
-	struct ltd_cg_facts cgf = { 0 };
-	struct ltd_limits_plan limits = { 0 };
-	struct ltd_cgroup cg = { .fd = -1 };
-	struct ltd_life life = { .reg_dir = -1, .reg_fd = -1, .ctl_fd = -1,
-				 .cgroup_fd = -1, .relay = { .master = -1 } };
-	struct winsize ws = { 0 };
+	struct ltd_cg_facts cgf = {0};
+	struct ltd_limits_plan limits = {0};
+	struct ltd_cgroup cg = {.fd = -1};
+	struct ltd_life life = {.reg_dir = -1,
+				.reg_fd = -1,
+				.ctl_fd = -1,
+				.cgroup_fd = -1,
+				.relay = {.master = -1}};
+	struct winsize ws = {0};
 	bool want_pty = ltd_pty_wanted();
 	_cleanup_close_ int self_pidfd = -1, init_pidfd = -1;
-	int sv[2] = { -1, -1 };
+	int sv[2] = {-1, -1};
 	char **envp = NULL;
 	uint64_t protected_before = 0;
-	struct ltd_landlock ll = { 0 };
+	struct ltd_landlock ll = {0};
 	pid_t init = -1;
 	char warning[LTD_ERR_MSG_MAX + LTD_CG_PATH_MAX];
 	int ret;
@@ -620,8 +629,7 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 	if (!ret)
 		ret = prepare_landlock(p, &plan, &ll, &err);
 	for (size_t i = 0; !ret && i < p->n_waived; i++)
-		fprintf(stderr, "ltd-native: warning: %s\n",
-			p->waived[i]);
+		fprintf(stderr, "ltd-native: warning: %s\n", p->waived[i]);
 	for (size_t i = 0; !ret && i < p->n_warnings; i++)
 		fprintf(stderr, "ltd-native: warning: %s\n", p->warnings[i]);
 	if (!ret && limits.cgroup) {
@@ -634,8 +642,8 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 	if (!ret && ltd_limits_warning(p, &limits, warning, sizeof(warning)))
 		fprintf(stderr, "ltd-native: warning: %s\n", warning);
 	if (!ret && p->network == LTD_NET_ALLOWLIST) {
-		struct ltd_nflog_config nc = { .audit = dns_cfg.audit,
-						.quiet = p->quiet };
+		struct ltd_nflog_config nc = {.audit = dns_cfg.audit,
+					      .quiet = p->quiet};
 
 		ret = ltd_dnsd_init(&dns, &dns_cfg, &err);
 		dns_on = ret == 0;
@@ -650,7 +658,8 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 		ret = ltd_life_prepare(&life, p, envp, &limits, &ll, &err);
 	if (want_pty)
 		ioctl(STDIN_FILENO, TIOCGWINSZ, &ws);
-	if (!ret && socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
+	if (!ret &&
+	    socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
 		ret = ltd_err_sys(&err, "socketpair");
 	if (!ret && (self_pidfd = pidfd_open(getpid(), 0)) < 0)
 		ret = ltd_err_sys(&err, "pidfd_open");
@@ -678,8 +687,8 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 			.sock = sv[1],
 			.launcher_pidfd = self_pidfd,
 			.launcher_argv = launcher_argv,
-			.send_ns = p->name || p->status_fd >= 0 ||
-				   p->info_fd >= 0,
+			.send_ns =
+				p->name || p->status_fd >= 0 || p->info_fd >= 0,
 			.want_pty = want_pty,
 			.ws = ws,
 			.keep_running = p->keep_running,

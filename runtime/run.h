@@ -5,9 +5,9 @@
 #include "policy/policy.h"
 
 /* Exit statuses, as documented in README.md. */
-#define LTD_EXIT_RUNTIME   125 /* an error of ltd-native itself */
+#define LTD_EXIT_RUNTIME     125 /* an error of ltd-native itself */
 #define LTD_EXIT_CANNOT_EXEC 126
-#define LTD_EXIT_NOT_FOUND 127
+#define LTD_EXIT_NOT_FOUND   127
 
 /*
  * `ltd-native run`: validate @p, build everything that can fail, clone the

@@ -4,8 +4,8 @@
 #include <errno.h>
 #include <sys/signalfd.h>
 
-const int ltd_forwarded_signals[] = { SIGINT,  SIGTERM, SIGHUP,	  SIGQUIT,
-				      SIGUSR1, SIGUSR2, SIGWINCH, 0 };
+const int ltd_forwarded_signals[] = {SIGINT,  SIGTERM, SIGHUP,	 SIGQUIT,
+				     SIGUSR1, SIGUSR2, SIGWINCH, 0};
 
 static void forwarded_set(sigset_t *set)
 {
@@ -39,7 +39,7 @@ int ltd_signals_fd(struct ltd_err *err)
 
 int ltd_signals_reset(struct ltd_err *err)
 {
-	struct sigaction dfl = { .sa_handler = SIG_DFL };
+	struct sigaction dfl = {.sa_handler = SIG_DFL};
 	sigset_t none;
 
 	for (int s = 1; s < NSIG; s++)

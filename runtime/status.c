@@ -49,8 +49,8 @@ char *ltd_status_started(const struct ltd_status *s)
 	for (size_t i = 0; i < s->n_waived; i++)
 		json_array_append_new(w, json_string(s->waived[i]));
 	json_object_set_new(o, "event", json_string("started"));
-	json_object_set_new(o, "name", s->name ? json_string(s->name)
-					       : json_null());
+	json_object_set_new(o, "name",
+			    s->name ? json_string(s->name) : json_null());
 	json_object_set_new(o, "cage_pid", json_integer(s->cage_pid));
 	json_object_set_new(o, "command_pid", json_integer(s->command_pid));
 	json_object_set_new(o, "command_pid_in_cage",

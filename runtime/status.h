@@ -15,8 +15,8 @@
 #include "runtime/registry.h"
 
 struct ltd_status {
-	const char *name; /* NULL: not named */
-	pid_t cage_pid;	  /* the cage's init, as the host sees it */
+	const char *name;  /* NULL: not named */
+	pid_t cage_pid;	   /* the cage's init, as the host sees it */
 	pid_t command_pid; /* the command, as the host sees it */
 	pid_t command_pid_in_cage;
 	uint64_t ns[LTD_NS_COUNT]; /* namespace inode numbers, 0 unknown */

@@ -10,8 +10,8 @@
 
 static int emit(enum ltd_seccomp_mode mode, const char *name)
 {
-	struct ltd_err err = { 0 };
-	struct ltd_bpf bpf = { 0 };
+	struct ltd_err err = {0};
+	struct ltd_bpf bpf = {0};
 
 	if (ltd_seccomp_build(mode, &bpf, &err) < 0) {
 		fprintf(stderr, "seccomp-gen: %s\n", err.msg);

@@ -33,10 +33,10 @@ static int report_errno(const char *what)
 
 static int cmd_status(void)
 {
-	static const char *const keys[] = { "Uid:",	"Gid:",	   "Groups:",
-					    "CapInh:",	"CapPrm:", "CapEff:",
-					    "CapBnd:",	"CapAmb:", "NoNewPrivs:",
-					    "Seccomp:", NULL };
+	static const char *const keys[] = {
+		"Uid:",	       "Gid:",	   "Groups:", "CapInh:",
+		"CapPrm:",     "CapEff:",  "CapBnd:", "CapAmb:",
+		"NoNewPrivs:", "Seccomp:", NULL};
 	char line[512];
 	FILE *f = fopen("/proc/self/status", "r");
 
@@ -135,9 +135,9 @@ static void on_signal(int sig)
 /* Print each forwarded signal as it arrives; exit after SIGTERM. */
 static int cmd_signals(const char *ready_file)
 {
-	static const int sigs[] = { SIGINT,  SIGTERM, SIGHUP,	SIGQUIT,
-				    SIGUSR1, SIGUSR2, SIGWINCH, 0 };
-	struct sigaction sa = { .sa_handler = on_signal };
+	static const int sigs[] = {SIGINT,  SIGTERM, SIGHUP,   SIGQUIT,
+				   SIGUSR1, SIGUSR2, SIGWINCH, 0};
+	struct sigaction sa = {.sa_handler = on_signal};
 
 	for (int i = 0; sigs[i]; i++)
 		sigaction(sigs[i], &sa, NULL);
@@ -234,13 +234,12 @@ static int cmd_no_landlock(char **argv)
 	struct sock_filter f[] = {
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 			 offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
-			 SYS_landlock_create_ruleset, 0, 1),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_landlock_create_ruleset,
+			 0, 1),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
-	struct sock_fprog prog = { .len = sizeof(f) / sizeof(f[0]),
-				   .filter = f };
+	struct sock_fprog prog = {.len = sizeof(f) / sizeof(f[0]), .filter = f};
 
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
 	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) < 0)
@@ -266,8 +265,8 @@ static int run_cases(const struct call *cases, size_t n)
 		if (c->want ? (ret == -1 && errno == c->want) : ret >= 0) {
 			printf("ok %s\n", c->name);
 		} else {
-			printf("bad %s ret %ld errno %s want %s\n", c->name, ret,
-			       strerrorname_np(errno),
+			printf("bad %s ret %ld errno %s want %s\n", c->name,
+			       ret, strerrorname_np(errno),
 			       c->want ? strerrorname_np(c->want) : "success");
 			bad++;
 		}

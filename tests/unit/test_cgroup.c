@@ -59,9 +59,9 @@ Test(cgroup, proc_self_cgroup)
 				       sizeof(path)),
 		     0);
 	cr_assert_str_eq(path, "/");
-	cr_assert_eq(ltd_cg_parse_self("4:memory:/a\n1:cpu:/\n", path,
-				       sizeof(path)),
-		     -ENOENT, "v1 only");
+	cr_assert_eq(
+		ltd_cg_parse_self("4:memory:/a\n1:cpu:/\n", path, sizeof(path)),
+		-ENOENT, "v1 only");
 	cr_assert_eq(ltd_cg_parse_self("0::/a/very/long/path/beyond/the/buffer"
 				       "/size/of/sixty/four/bytes/and/more\n",
 				       path, sizeof(path)),
@@ -90,8 +90,7 @@ Test(cgroup, mountinfo)
 					    mnt, sizeof(mnt)),
 		     0);
 	cr_assert_str_eq(mnt, "/cg x", "octal escapes undone");
-	cr_assert_eq(ltd_cg_parse_mountinfo(hybrid + 0, mnt, 8),
-		     -ENAMETOOLONG);
+	cr_assert_eq(ltd_cg_parse_mountinfo(hybrid + 0, mnt, 8), -ENAMETOOLONG);
 	cr_assert_eq(ltd_cg_parse_mountinfo("35 31 0:32 / /m rw - cgroup cgroup"
 					    " rw\n",
 					    mnt, sizeof(mnt)),
@@ -100,7 +99,7 @@ Test(cgroup, mountinfo)
 
 Test(cgroup, file_contents)
 {
-	struct ltd_limits_plan pl = { 0 };
+	struct ltd_limits_plan pl = {0};
 
 	p.memory_bytes = 1ULL << 30;
 	p.cpus_milli = 1500;
@@ -188,7 +187,7 @@ Test(cgroup, no_cgroup_falls_back_to_rlimits)
 
 Test(cgroup, explicit_limits_that_cannot_be_enforced)
 {
-	struct ltd_cg_facts f = { .nproc_per_userns = true };
+	struct ltd_cg_facts f = {.nproc_per_userns = true};
 	struct ltd_limits_plan pl;
 
 	p.limits_explicit = LTD_LIMIT_PIDS;
@@ -277,7 +276,7 @@ static void remove_files(const char *dir, const char *const *names)
 
 Test(cgroup, probe_a_fake_delegated_cgroup)
 {
-	struct ltd_cg_facts f = { 0 };
+	struct ltd_cg_facts f = {0};
 
 	fake_tree(4242);
 	cr_assert_eq(ltd_cgroup_read_dir(tree, 4242, &f, &err), 0);
@@ -286,18 +285,18 @@ Test(cgroup, probe_a_fake_delegated_cgroup)
 	cr_assert_eq(f.enabled, 0);
 	cr_assert_eq(ltd_cgroup_read_dir(tree, 1, &f, &err), 0);
 	cr_assert_not(f.alone, "another pid in cgroup.procs");
-	remove_files(tree, (const char *const[]){ "cgroup.controllers",
-						  "cgroup.subtree_control",
-						  "cgroup.procs", NULL });
+	remove_files(tree, (const char *const[]){"cgroup.controllers",
+						 "cgroup.subtree_control",
+						 "cgroup.procs", NULL});
 	rmdir(tree);
 }
 
 Test(cgroup, create_and_destroy_in_a_fake_tree)
 {
-	static const char *const cage_files[] = { "memory.max", "cpu.max",
-						  "pids.max", NULL };
-	static const char *const leaf_files[] = { "cgroup.procs", NULL };
-	struct ltd_cg_facts f = { 0 };
+	static const char *const cage_files[] = {"memory.max", "cpu.max",
+						 "pids.max", NULL};
+	static const char *const leaf_files[] = {"cgroup.procs", NULL};
+	struct ltd_cg_facts f = {0};
 	struct ltd_limits_plan pl;
 	struct ltd_cgroup cg;
 	char cage[128], leaf[128];
@@ -341,15 +340,15 @@ Test(cgroup, create_and_destroy_in_a_fake_tree)
 			 "-memory -cpu -pids", "controllers off again");
 	cr_assert_str_eq(slurp(tree, "cgroup.procs"), "4242",
 			 "the launcher moved back");
-	remove_files(tree, (const char *const[]){ "cgroup.controllers",
-						  "cgroup.subtree_control",
-						  "cgroup.procs", NULL });
+	remove_files(tree, (const char *const[]){"cgroup.controllers",
+						 "cgroup.subtree_control",
+						 "cgroup.procs", NULL});
 	rmdir(tree);
 }
 
 Test(cgroup, create_fails_cleanly)
 {
-	struct ltd_cg_facts f = { 0 };
+	struct ltd_cg_facts f = {0};
 	struct ltd_limits_plan pl;
 	struct ltd_cgroup cg;
 	char cage[128];
@@ -368,12 +367,12 @@ Test(cgroup, create_fails_cleanly)
 			 "the launcher moved back");
 	/* (its leaf still holds the fake's cgroup.procs file) */
 	snprintf(cage, sizeof(cage), "%s/ltd-4242.launcher", tree);
-	remove_files(cage, (const char *const[]){ "cgroup.procs", NULL });
+	remove_files(cage, (const char *const[]){"cgroup.procs", NULL});
 	cr_assert_eq(rmdir(cage), 0);
 	cr_assert_neq(stat(cage, &st), 0);
-	remove_files(tree, (const char *const[]){ "cgroup.controllers",
-						  "cgroup.subtree_control",
-						  "cgroup.procs", "ltd-4242",
-						  NULL });
+	remove_files(tree,
+		     (const char *const[]){"cgroup.controllers",
+					   "cgroup.subtree_control",
+					   "cgroup.procs", "ltd-4242", NULL});
 	rmdir(tree);
 }

@@ -29,8 +29,8 @@
 
 static struct ltd_domains list(const char *const *entries)
 {
-	struct ltd_domains l = { 0 };
-	struct ltd_err err = { 0 };
+	struct ltd_domains l = {0};
+	struct ltd_err err = {0};
 
 	for (; *entries; entries++)
 		cr_assert_eq(ltd_domains_add(&l, *entries, "test", &err), 0,
@@ -48,8 +48,8 @@ static bool allowed(const struct ltd_domains *l, const char *name)
 
 Test(domains, exact_and_wildcard)
 {
-	static const char *const e[] = { "example.com", "*.cdn.example.net",
-					 NULL };
+	static const char *const e[] = {"example.com", "*.cdn.example.net",
+					NULL};
 	struct ltd_domains l = list(e);
 
 	cr_assert(allowed(&l, "example.com"));
@@ -69,8 +69,7 @@ Test(domains, exact_and_wildcard)
 
 Test(domains, case_and_trailing_dots)
 {
-	static const char *const e[] = { "GitHub.COM.", "*.Example.Org.",
-					 NULL };
+	static const char *const e[] = {"GitHub.COM.", "*.Example.Org.", NULL};
 	struct ltd_domains l = list(e);
 
 	cr_assert_str_eq(l.v[0].name, "github.com");
@@ -83,8 +82,8 @@ Test(domains, case_and_trailing_dots)
 
 Test(domains, ports)
 {
-	static const char *const e[] = { "github.com:22,443", "plain.org",
-					 "*.github.com:9418", NULL };
+	static const char *const e[] = {"github.com:22,443", "plain.org",
+					"*.github.com:9418", NULL};
 	struct ltd_domains l = list(e);
 	uint16_t ports[LTD_DOMAIN_MAX_PORTS];
 	size_t n;
@@ -104,15 +103,28 @@ Test(domains, ports)
 Test(domains, malformed_entries)
 {
 	static const char *const bad[] = {
-		"",	     "*",	   "*.",	 "a..b",     ".a",
-		"a b",	     "ex*ample.com", "*.*.com",	 "a/b",	     "é.com",
-		"x.com:",    "x.com:0",	   "x.com:70000", "x.com:1-5", "x.com:a",
-		"x.com:80,", "a\\.b.com",
+		"",
+		"*",
+		"*.",
+		"a..b",
+		".a",
+		"a b",
+		"ex*ample.com",
+		"*.*.com",
+		"a/b",
+		"é.com",
+		"x.com:",
+		"x.com:0",
+		"x.com:70000",
+		"x.com:1-5",
+		"x.com:a",
+		"x.com:80,",
+		"a\\.b.com",
 	};
 	struct ltd_domain d;
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		struct ltd_err err = { 0 };
+		struct ltd_err err = {0};
 
 		cr_assert_lt(ltd_domain_parse(bad[i], "src", &d, &err), 0,
 			     "'%s' accepted", bad[i]);
@@ -122,8 +134,8 @@ Test(domains, malformed_entries)
 
 Test(domains, file_good)
 {
-	struct ltd_domains l = { 0 };
-	struct ltd_err err = { 0 };
+	struct ltd_domains l = {0};
+	struct ltd_err err = {0};
 
 	cr_assert_eq(ltd_domains_parse_text(&l,
 					    "# registries\n"
@@ -143,8 +155,8 @@ Test(domains, file_good)
 
 Test(domains, file_malformed_names_file_and_line)
 {
-	struct ltd_domains l = { 0 };
-	struct ltd_err err = { 0 };
+	struct ltd_domains l = {0};
+	struct ltd_err err = {0};
 
 	cr_assert_lt(ltd_domains_parse_text(&l, "ok.com\n\nbad name.com\n",
 					    "/etc/x.txt", &err),
@@ -155,8 +167,8 @@ Test(domains, file_malformed_names_file_and_line)
 
 Test(domains, defaults_parse)
 {
-	struct ltd_domains l = { 0 };
-	struct ltd_err err = { 0 };
+	struct ltd_domains l = {0};
+	struct ltd_err err = {0};
 
 	cr_assert_eq(ltd_domains_add_defaults(&l, &err), 0, "%s", err.msg);
 	cr_assert(allowed(&l, "registry.npmjs.org"));
@@ -206,8 +218,7 @@ static ldns_pkt *parse_pkt(const uint8_t *wire, size_t len)
 	return p;
 }
 
-static const char *const query_list[] = { "ok.test", "*.cdn.test:8443",
-					  NULL };
+static const char *const query_list[] = {"ok.test", "*.cdn.test:8443", NULL};
 
 Test(query, allowed_is_forwarded_with_our_id)
 {
@@ -276,8 +287,8 @@ Test(query, a_dot_inside_a_label_is_not_a_subdomain)
 Test(query, garbage_is_dropped)
 {
 	static const uint8_t junk[][16] = {
-		{ 0 },
-		{ 0x12, 0x34, 0x01, 0x00, 0x00, 0x01, 0, 0, 0, 0, 0, 0, 0x3f },
+		{0},
+		{0x12, 0x34, 0x01, 0x00, 0x00, 0x01, 0, 0, 0, 0, 0, 0, 0x3f},
 	};
 	struct ltd_domains l = list(query_list);
 	struct ltd_dns_query q;
@@ -341,7 +352,7 @@ Test(answer, cname_chain_is_followed_and_strays_ignored)
 
 Test(answer, wrong_id_or_question_is_rejected)
 {
-	static const char *const rrs[] = { "ok.test. 5 IN A 192.0.2.1", NULL };
+	static const char *const rrs[] = {"ok.test. 5 IN A 192.0.2.1", NULL};
 	struct ltd_dns_addr a[2];
 	size_t len, n;
 	uint8_t *w = answer_wire(9, "ok.test.", rrs, &len);
@@ -390,7 +401,8 @@ static long long batch_timeout_ms(const struct ltd_nft_batch *b)
 		if (NFNL_MSG_TYPE(nlh->nlmsg_type) != NFT_MSG_NEWSETELEM)
 			continue;
 		/* libnftnl numbers the nests it builds 1, 2, 3...; its parser
-		 * wants NFTA_LIST_ELEM in each (as ltd_nft_batch_print does). */
+		 * wants NFTA_LIST_ELEM in each (as ltd_nft_batch_print does).
+		 */
 		copy = malloc(nlh->nlmsg_len);
 		memcpy(copy, nlh, nlh->nlmsg_len);
 		mnl_attr_for_each(list, copy, sizeof(struct nfgenmsg))
@@ -398,8 +410,8 @@ static long long batch_timeout_ms(const struct ltd_nft_batch *b)
 			if (mnl_attr_get_type(list) !=
 			    NFTA_SET_ELEM_LIST_ELEMENTS)
 				continue;
-			mnl_attr_for_each_nested(el, list)
-				el->nla_type = NFTA_LIST_ELEM;
+			mnl_attr_for_each_nested(el, list) el->nla_type =
+				NFTA_LIST_ELEM;
 		}
 		s = nftnl_set_alloc();
 		cr_assert_eq(nftnl_set_elems_nlmsg_parse(copy, s), 0);
@@ -422,16 +434,20 @@ static long long batch_timeout_ms(const struct ltd_nft_batch *b)
 
 Test(learned, elements_with_timeouts_minus_static_cover)
 {
-	static const uint16_t ports[] = { 80, 443 };
+	static const uint16_t ports[] = {80, 443};
 	struct ltd_nft_learned l[2] = {
-		{ .family = AF_INET, .ports = ports, .n_ports = 2,
-		  .timeout_s = 30 },
-		{ .family = AF_INET6, .ports = ports, .n_ports = 2,
-		  .timeout_s = 3600 },
+		{.family = AF_INET,
+		 .ports = ports,
+		 .n_ports = 2,
+		 .timeout_s = 30},
+		{.family = AF_INET6,
+		 .ports = ports,
+		 .n_ports = 2,
+		 .timeout_s = 3600},
 	};
 	struct ltd_net_dest cover;
 	struct ltd_nft_batch b;
-	struct ltd_err err = { 0 };
+	struct ltd_err err = {0};
 	char *text = NULL;
 	size_t added, tlen = 0;
 	FILE *f;
@@ -461,22 +477,23 @@ Test(learned, elements_with_timeouts_minus_static_cover)
 
 Test(learned, many_addresses_split_into_messages)
 {
-	static const uint16_t ports[16] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
-					    11, 12, 13, 14, 15, 16 };
+	static const uint16_t ports[16] = {1, 2,  3,  4,  5,  6,  7,  8,
+					   9, 10, 11, 12, 13, 14, 15, 16};
 	struct ltd_nft_learned l[64];
 	struct ltd_nft_batch b;
-	struct ltd_err err = { 0 };
+	struct ltd_err err = {0};
 	size_t added;
 
 	for (int i = 0; i < 64; i++) {
-		l[i] = (struct ltd_nft_learned){ .family = AF_INET6,
-						 .ports = ports, .n_ports = 16,
-						 .timeout_s = 60 };
+		l[i] = (struct ltd_nft_learned){.family = AF_INET6,
+						.ports = ports,
+						.n_ports = 16,
+						.timeout_s = 60};
 		l[i].addr[0] = 0x20;
 		l[i].addr[15] = (unsigned char)i;
 	}
-	cr_assert_eq(ltd_nft_build_learned(l, 64, NULL, 0, &b, &added, &err),
-		     0, "%s", err.msg);
+	cr_assert_eq(ltd_nft_build_learned(l, 64, NULL, 0, &b, &added, &err), 0,
+		     "%s", err.msg);
 	cr_assert_eq(added, 64 * 32);
 	cr_assert_gt(b.n_objs, 1);
 	ltd_nft_batch_free(&b);
@@ -487,7 +504,7 @@ Test(learned, many_addresses_split_into_messages)
 Test(upstream, parse_forms)
 {
 	struct sockaddr_storage ss;
-	struct ltd_err err = { 0 };
+	struct ltd_err err = {0};
 	socklen_t len;
 
 	cr_assert_eq(ltd_dns_upstream_parse("192.0.2.53", &ss, &len, &err), 0);
@@ -512,14 +529,16 @@ Test(upstream, first_nameserver_of_resolv_conf)
 	char path[] = "/tmp/ltd-resolv.XXXXXX";
 	int fd = mkstemp(path);
 	struct sockaddr_storage ss;
-	struct ltd_err err = { 0 };
+	struct ltd_err err = {0};
 	socklen_t len;
 	char text[64];
-	const char conf[] = "# comment\nsearch example\nnameserver fe80::1%eth0\n"
-			    "nameserver 192.0.2.1\n";
+	const char conf[] =
+		"# comment\nsearch example\nnameserver fe80::1%eth0\n"
+		"nameserver 192.0.2.1\n";
 
 	cr_assert_geq(fd, 0);
-	cr_assert_eq(write(fd, conf, sizeof(conf) - 1), (ssize_t)sizeof(conf) - 1);
+	cr_assert_eq(write(fd, conf, sizeof(conf) - 1),
+		     (ssize_t)sizeof(conf) - 1);
 	close(fd);
 	cr_assert_eq(ltd_dns_upstream_from_resolv(path, &ss, &len, &err), 0,
 		     "%s", err.msg);
@@ -531,12 +550,20 @@ Test(upstream, first_nameserver_of_resolv_conf)
 
 Test(options, domain_flags)
 {
-	char *argv[] = { "--allow-domain", "Example.COM:22", "--no-default-domains",
-			 "--dns-upstream", "127.0.0.1:5353", "--quiet",
-			 "--allow-domains-file", "rel.txt", "--", "true", NULL };
-	char *bad[] = { "--allow-domain", "exa mple.com", "--", "true", NULL };
+	char *argv[] = {"--allow-domain",
+			"Example.COM:22",
+			"--no-default-domains",
+			"--dns-upstream",
+			"127.0.0.1:5353",
+			"--quiet",
+			"--allow-domains-file",
+			"rel.txt",
+			"--",
+			"true",
+			NULL};
+	char *bad[] = {"--allow-domain", "exa mple.com", "--", "true", NULL};
 	struct ltd_policy p;
-	struct ltd_err err = { 0 };
+	struct ltd_err err = {0};
 
 	ltd_policy_init(&p);
 	cr_assert_eq(ltd_policy_parse_run(&p, 10, argv, &err), 0, "%s",

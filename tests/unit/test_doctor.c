@@ -12,8 +12,8 @@
 
 Test(doctor, userns_ok_reports_the_sysctls)
 {
-	struct ltd_userns_facts f = { 0, -1, 15000, -1 };
-	struct ltd_check c = { 0 };
+	struct ltd_userns_facts f = {0, -1, 15000, -1};
+	struct ltd_check c = {0};
 
 	ltd_doctor_userns(&f, &c);
 	cr_assert(c.ok && c.required);
@@ -25,10 +25,10 @@ Test(doctor, userns_ok_reports_the_sysctls)
 
 Test(doctor, userns_fix_names_the_cause)
 {
-	struct ltd_check c = { 0 };
-	struct ltd_userns_facts debian = { EPERM, 0, 15000, -1 };
-	struct ltd_userns_facts zero = { ENOSPC, -1, 0, -1 };
-	struct ltd_userns_facts ubuntu = { EACCES, 1, 15000, 1 };
+	struct ltd_check c = {0};
+	struct ltd_userns_facts debian = {EPERM, 0, 15000, -1};
+	struct ltd_userns_facts zero = {ENOSPC, -1, 0, -1};
+	struct ltd_userns_facts ubuntu = {EACCES, 1, 15000, 1};
 
 	ltd_doctor_userns(&debian, &c);
 	cr_assert_not(c.ok);
@@ -37,15 +37,16 @@ Test(doctor, userns_fix_names_the_cause)
 	ltd_doctor_userns(&zero, &c);
 	cr_assert(strstr(c.fix, "user.max_user_namespaces="), "%s", c.fix);
 	ltd_doctor_userns(&ubuntu, &c);
-	cr_assert(strstr(c.fix, "AppArmor") &&
-			  strstr(c.fix, "apparmor_restrict_unprivileged_userns"),
-		  "%s", c.fix);
+	cr_assert(
+		strstr(c.fix, "AppArmor") &&
+			strstr(c.fix, "apparmor_restrict_unprivileged_userns"),
+		"%s", c.fix);
 	cr_assert(strstr(c.detail, "apparmor_restrict_unprivileged_userns=1"));
 }
 
 Test(doctor, pasta_and_tun)
 {
-	struct ltd_check c = { 0 };
+	struct ltd_check c = {0};
 
 	ltd_doctor_pasta("/usr/bin/pasta", "pasta 2024_01_01", S_IFCHR | 0666,
 			 &c);
@@ -73,10 +74,15 @@ static char *render(const struct ltd_check *c, size_t n, bool json)
 Test(doctor, status_and_text)
 {
 	struct ltd_check c[2] = {
-		{ .name = "seccomp", .required = true, .ok = true,
-		  .detail = "filter mode available" },
-		{ .name = "Landlock", .required = false, .ok = false,
-		  .detail = "not available", .fix = "a kernel with it" },
+		{.name = "seccomp",
+		 .required = true,
+		 .ok = true,
+		 .detail = "filter mode available"},
+		{.name = "Landlock",
+		 .required = false,
+		 .ok = false,
+		 .detail = "not available",
+		 .fix = "a kernel with it"},
 	};
 	char *out;
 
@@ -101,13 +107,17 @@ Test(doctor, status_and_text)
 Test(doctor, json_escapes)
 {
 	struct ltd_check c[1] = {
-		{ .name = "pasta", .required = true, .ok = false,
-		  .detail = "say \"hi\"\\\n", .fix = "" },
+		{.name = "pasta",
+		 .required = true,
+		 .ok = false,
+		 .detail = "say \"hi\"\\\n",
+		 .fix = ""},
 	};
 	char *out = render(c, 1, true);
 
-	cr_assert_str_eq(out, "{\"ok\":false,\"checks\":[{\"name\":\"pasta\","
-			      "\"ok\":false,\"required\":true,\"detail\":"
-			      "\"say \\\"hi\\\"\\\\\\u000a\",\"fix\":\"\"}]}\n");
+	cr_assert_str_eq(out,
+			 "{\"ok\":false,\"checks\":[{\"name\":\"pasta\","
+			 "\"ok\":false,\"required\":true,\"detail\":"
+			 "\"say \\\"hi\\\"\\\\\\u000a\",\"fix\":\"\"}]}\n");
 	free(out);
 }

@@ -21,11 +21,12 @@ static struct ltd_policy p;
 static void setup(void)
 {
 	ltd_policy_init(&p);
-	p.id = (struct ltd_identity){ .uid = 1000, .gid = 1000,
-				      .user = strdup("u"),
-				      .group = strdup("u"),
-				      .home = strdup("/home/u"),
-				      .shell = strdup("/bin/sh") };
+	p.id = (struct ltd_identity){.uid = 1000,
+				     .gid = 1000,
+				     .user = strdup("u"),
+				     .group = strdup("u"),
+				     .home = strdup("/home/u"),
+				     .shell = strdup("/bin/sh")};
 }
 
 static void teardown(void)
@@ -37,12 +38,20 @@ TestSuite(env, .init = setup, .fini = teardown);
 
 Test(env, passthrough_only)
 {
-	char *host[] = { "TERM=xterm", "LANG=C.UTF-8", "LC_ALL=C",
-			 "COLORTERM=truecolor", "TZ=UTC",
-			 "ANTHROPIC_API_KEY=sk-secret", "SSH_AUTH_SOCK=/x",
-			 "LD_PRELOAD=/evil.so", "PATH=/home/u/bin", "HOME=/x",
-			 "LC_=odd", "TERMX=no", NULL };
-	struct ltd_err err = { 0 };
+	char *host[] = {"TERM=xterm",
+			"LANG=C.UTF-8",
+			"LC_ALL=C",
+			"COLORTERM=truecolor",
+			"TZ=UTC",
+			"ANTHROPIC_API_KEY=sk-secret",
+			"SSH_AUTH_SOCK=/x",
+			"LD_PRELOAD=/evil.so",
+			"PATH=/home/u/bin",
+			"HOME=/x",
+			"LC_=odd",
+			"TERMX=no",
+			NULL};
+	struct ltd_err err = {0};
 	char **envp = ltd_env_build(&p, host, &err);
 
 	cr_assert_not_null(envp);
@@ -64,14 +73,14 @@ Test(env, passthrough_only)
 
 Test(env, setenv_then_unsetenv_in_order)
 {
-	char *host[] = { "TERM=xterm", NULL };
+	char *host[] = {"TERM=xterm", NULL};
 	struct ltd_env_op ops[] = {
-		{ .key = strdup("A"), .val = strdup("1") },
-		{ .key = strdup("TERM"), .val = NULL },
-		{ .key = strdup("A"), .val = strdup("2") },
-		{ .key = strdup("HOME"), .val = strdup("/elsewhere") },
+		{.key = strdup("A"), .val = strdup("1")},
+		{.key = strdup("TERM"), .val = NULL},
+		{.key = strdup("A"), .val = strdup("2")},
+		{.key = strdup("HOME"), .val = strdup("/elsewhere")},
 	};
-	struct ltd_err err = { 0 };
+	struct ltd_err err = {0};
 	char **envp;
 
 	p.env = malloc(sizeof(ops));
@@ -90,7 +99,7 @@ Test(env, setenv_then_unsetenv_in_order)
 
 Test(env, empty_host)
 {
-	struct ltd_err err = { 0 };
+	struct ltd_err err = {0};
 	char **envp = ltd_env_build(&p, NULL, &err);
 
 	cr_assert_not_null(envp);

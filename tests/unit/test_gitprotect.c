@@ -64,7 +64,7 @@ static bool has(const char *rel)
 
 Test(gitprotect, fixed_paths_with_git_first)
 {
-	struct ltd_err err = { 0 };
+	struct ltd_err err = {0};
 	char git[256];
 
 	cr_assert_eq(ltd_git_protected(&p, &err), 0);
@@ -79,7 +79,7 @@ Test(gitprotect, fixed_paths_with_git_first)
 
 Test(gitprotect, config_keys_inside_the_project)
 {
-	struct ltd_err err = { 0 };
+	struct ltd_err err = {0};
 
 	put(".git/config", "[core]\n"
 			   "\tbare = false\n"
@@ -100,7 +100,7 @@ Test(gitprotect, config_keys_inside_the_project)
 
 Test(gitprotect, escapes_by_dotdot_are_ignored)
 {
-	struct ltd_err err = { 0 };
+	struct ltd_err err = {0};
 	size_t before;
 
 	put(".git/config", "[core]\n\thooksPath = ../../../etc/missing-x\n");
@@ -111,7 +111,7 @@ Test(gitprotect, escapes_by_dotdot_are_ignored)
 
 Test(gitprotect, linked_hooks_protect_their_targets)
 {
-	struct ltd_err err = { 0 };
+	struct ltd_err err = {0};
 	char link[256];
 
 	put("scripts/pre-commit", "#!/bin/sh\n");
@@ -123,7 +123,7 @@ Test(gitprotect, linked_hooks_protect_their_targets)
 
 Test(gitprotect, no_git_directory)
 {
-	struct ltd_err err = { 0 };
+	struct ltd_err err = {0};
 	char cmd[128];
 
 	snprintf(cmd, sizeof(cmd), "rm -rf %s/.git", dir);

@@ -15,9 +15,9 @@
 
 Test(lifecycle, names)
 {
-	const char *good[] = { "a", "web-1", "A.b_c", "0", NULL };
-	const char *bad[] = { "", ".", "..", ".hidden", "-x", "a/b", "a b",
-			      "é", "a\n", NULL };
+	const char *good[] = {"a", "web-1", "A.b_c", "0", NULL};
+	const char *bad[] = {"",    ".",   "..", ".hidden", "-x",
+			     "a/b", "a b", "é",	 "a\n",	    NULL};
 	char longest[LTD_NAME_MAX + 2];
 
 	for (int i = 0; good[i]; i++)
@@ -34,25 +34,28 @@ Test(lifecycle, names)
 
 Test(lifecycle, entry_round_trip)
 {
-	char *waived[] = { "--unsafe-bind-home: / (everything)" };
-	struct ltd_entry e = {
-		.name = "dev",
-		.launcher_pid = 100,
-		.launcher_start = 123456,
-		.init_pid = 101,
-		.init_start = 123460,
-		.command_pid = 102,
-		.ns = { 1, 2, 3, 4, 5, 6, 4026531835ULL },
-		.network = "allowlist",
-		.seccomp = "enforce",
-		.tier = "strict",
-		.project = "/home/u/p \"q\"",
-		.started_at = 1795999857,
-		.keep_running = true,
-		.waived = waived,
-		.n_waived = 1,
-	}, back;
-	struct ltd_err err = { 0 };
+	char *waived[] = {"--unsafe-bind-home: / (everything)"};
+	struct ltd_entry e =
+				 {
+					 .name = "dev",
+					 .launcher_pid = 100,
+					 .launcher_start = 123456,
+					 .init_pid = 101,
+					 .init_start = 123460,
+					 .command_pid = 102,
+					 .ns = {1, 2, 3, 4, 5, 6,
+						4026531835ULL},
+					 .network = "allowlist",
+					 .seccomp = "enforce",
+					 .tier = "strict",
+					 .project = "/home/u/p \"q\"",
+					 .started_at = 1795999857,
+					 .keep_running = true,
+					 .waived = waived,
+					 .n_waived = 1,
+				 },
+			 back;
+	struct ltd_err err = {0};
 	char *text = ltd_entry_format(&e);
 
 	cr_assert_not_null(text);
@@ -78,7 +81,7 @@ Test(lifecycle, entry_round_trip)
 Test(lifecycle, entry_refuses_garbage)
 {
 	struct ltd_entry e;
-	struct ltd_err err = { 0 };
+	struct ltd_err err = {0};
 
 	cr_assert_lt(ltd_entry_parse("", &e, &err), 0);
 	cr_assert_lt(ltd_entry_parse("[]", &e, &err), 0);
@@ -125,13 +128,13 @@ static json_t *parse_line(char *text)
 
 Test(lifecycle, status_started)
 {
-	char *waived[] = { "w1", "w2" };
+	char *waived[] = {"w1", "w2"};
 	struct ltd_status s = {
 		.name = "dev",
 		.cage_pid = 10,
 		.command_pid = 11,
 		.command_pid_in_cage = 2,
-		.ns = { 7, 8, 9, 0, 11, 12, 13 },
+		.ns = {7, 8, 9, 0, 11, 12, 13},
 		.network = "none",
 		.waived = waived,
 		.n_waived = 2,
@@ -143,9 +146,9 @@ Test(lifecycle, status_started)
 	cr_assert_str_eq(json_string_value(json_object_get(o, "name")), "dev");
 	cr_assert_eq(json_integer_value(json_object_get(o, "cage_pid")), 10);
 	cr_assert_eq(json_integer_value(json_object_get(o, "command_pid")), 11);
-	cr_assert_eq(json_integer_value(
-			     json_object_get(o, "command_pid_in_cage")),
-		     2);
+	cr_assert_eq(
+		json_integer_value(json_object_get(o, "command_pid_in_cage")),
+		2);
 	cr_assert_eq(json_integer_value(json_object_get(
 			     json_object_get(o, "namespaces"), "pid")),
 		     9);
@@ -185,7 +188,7 @@ Test(lifecycle, status_exited)
 
 Test(lifecycle, info_is_bubblewraps)
 {
-	struct ltd_status s = { .cage_pid = 42, .ns = { 1, 2, 3, 4, 5, 6, 7 } };
+	struct ltd_status s = {.cage_pid = 42, .ns = {1, 2, 3, 4, 5, 6, 7}};
 	char *text = ltd_status_info(&s);
 	json_t *o = json_loads(text, 0, NULL);
 
@@ -193,8 +196,7 @@ Test(lifecycle, info_is_bubblewraps)
 	cr_assert_eq(json_integer_value(json_object_get(o, "child-pid")), 42);
 	cr_assert_eq(json_integer_value(json_object_get(o, "mnt-namespace")),
 		     2);
-	cr_assert_eq(json_integer_value(
-			     json_object_get(o, "cgroup-namespace")),
+	cr_assert_eq(json_integer_value(json_object_get(o, "cgroup-namespace")),
 		     7);
 	cr_assert_null(json_object_get(o, "user-namespace"));
 	json_decref(o);
@@ -215,16 +217,22 @@ Test(lifecycle, signals)
 Test(lifecycle, landlock_ruleset_crosses_to_exec)
 {
 	struct ltd_ll_rule rules[] = {
-		{ .path = "/usr", .access = LTD_LL_READ },
-		{ .path = "/home/u/p", .access = LTD_LL_WRITE },
-		{ .path = "/dev/null", .access = LTD_LL_DEVICE, .optional = true },
+		{.path = "/usr", .access = LTD_LL_READ},
+		{.path = "/home/u/p", .access = LTD_LL_WRITE},
+		{.path = "/dev/null",
+		 .access = LTD_LL_DEVICE,
+		 .optional = true},
 	};
-	struct ltd_landlock ll = { .abi = 6, .handled_fs = 0xffff,
-				   .handled_net = 2, .scoped = 3,
-				   .rules = rules, .n_rules = 3,
-				   .ports = { 80, 443 }, .n_ports = 2 },
+	struct ltd_landlock ll = {.abi = 6,
+				  .handled_fs = 0xffff,
+				  .handled_net = 2,
+				  .scoped = 3,
+				  .rules = rules,
+				  .n_rules = 3,
+				  .ports = {80, 443},
+				  .n_ports = 2},
 			    back;
-	struct ltd_exec_info info = { 0 };
+	struct ltd_exec_info info = {0};
 	char *buf = NULL;
 
 	cr_assert_eq(ltd_ll_pack(&ll, &info, &buf), 0);

@@ -24,7 +24,7 @@ TestSuite(limits, .init = setup, .fini = teardown);
 
 #define PARSE(...)                                                             \
 	({                                                                     \
-		char *args[] = { __VA_ARGS__ };                                \
+		char *args[] = {__VA_ARGS__};                                  \
 		ltd_policy_parse_run(&p, sizeof(args) / sizeof(args[0]), args, \
 				     &err);                                    \
 	})
@@ -52,8 +52,8 @@ Test(limits, sizes)
 Test(limits, bad_sizes)
 {
 	uint64_t v = 7;
-	const char *bad[] = { "", "g", "-1", "+1", " 1", "1 ", "1.5g", "1x",
-			      "1gg", "0x10", "1kbb" };
+	const char *bad[] = {"",     "g",  "-1",  "+1",	  " 1",	 "1 ",
+			     "1.5g", "1x", "1gg", "0x10", "1kbb"};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		cr_assert_eq(ltd_parse_size(bad[i], &v), -EINVAL, "'%s'",

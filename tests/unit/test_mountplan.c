@@ -18,12 +18,13 @@ static void setup(void)
 {
 	ltd_policy_init(&p);
 	p.project = strdup("/home/u/src/app");
-	p.id = (struct ltd_identity){ .uid = 1000, .gid = 1000,
-				      .user = strdup("u"),
-				      .group = strdup("g"),
-				      .home = strdup("/home/u"),
-				      .shell = strdup("/bin/bash") };
-	host = (struct ltd_hostfs){ 0 };
+	p.id = (struct ltd_identity){.uid = 1000,
+				     .gid = 1000,
+				     .user = strdup("u"),
+				     .group = strdup("g"),
+				     .home = strdup("/home/u"),
+				     .shell = strdup("/bin/bash")};
+	host = (struct ltd_hostfs){0};
 	strcpy(host.top[0].name, "bin");
 	strcpy(host.top[0].target, "usr/bin");
 	strcpy(host.top[1].name, "lib64");
@@ -66,8 +67,7 @@ static void add_user_mount(enum ltd_user_mount_kind kind, const char *src,
 
 Test(mountplan, rootfs_from_host_facts)
 {
-	cr_assert_eq(ltd_plan_build(&p, &host, &plan, &err), 0, "%s",
-		     err.msg);
+	cr_assert_eq(ltd_plan_build(&p, &host, &plan, &err), 0, "%s", err.msg);
 	cr_assert_geq(find(LTD_OP_BIND_RO, "/usr"), 0);
 	long bin = find(LTD_OP_SYMLINK, "/bin");
 	cr_assert_geq(bin, 0);
@@ -93,9 +93,9 @@ Test(mountplan, order_of_layers)
 	long proj = find(LTD_OP_BIND_RW, "/home/u/src/app");
 	long seal_root = find(LTD_OP_SEAL, "/");
 
-	cr_assert(usr >= 0 && passwd > usr && null > passwd &&
-		  proc > null && kcore > proc && tmp > kcore && home > tmp &&
-		  proj > home && seal_root > proj);
+	cr_assert(usr >= 0 && passwd > usr && null > passwd && proc > null &&
+		  kcore > proc && tmp > kcore && home > tmp && proj > home &&
+		  seal_root > proj);
 	cr_assert_eq(find(LTD_OP_TMPFS, "/dev"), -1,
 		     "/dev lives in the root tmpfs, sealed with it");
 	cr_assert_eq((size_t)seal_root, plan.n - 1, "the root is sealed last");
@@ -142,9 +142,9 @@ Test(mountplan, mount_point_inside_a_host_bind_is_never_created)
 
 static void set_protected(void)
 {
-	static const char *paths[] = { "/home/u/src/app/.git",
-				       "/home/u/src/app/.git/config",
-				       "/home/u/src/app/.git/hooks" };
+	static const char *paths[] = {"/home/u/src/app/.git",
+				      "/home/u/src/app/.git/config",
+				      "/home/u/src/app/.git/hooks"};
 
 	p.protected = calloc(3, sizeof(char *));
 	for (int i = 0; i < 3; i++)
@@ -186,8 +186,9 @@ Test(mountplan, protected_git_paths_can_be_turned_off)
 Test(mountplan, copies_land_in_the_fresh_home)
 {
 	p.copies = calloc(1, sizeof(*p.copies));
-	p.copies[0] = (struct ltd_copy){ strdup("/h/.claude/settings.json"),
-					 strdup("/home/u/.claude/settings.json") };
+	p.copies[0] =
+		(struct ltd_copy){strdup("/h/.claude/settings.json"),
+				  strdup("/home/u/.claude/settings.json")};
 	p.n_copies = 1;
 	cr_assert_eq(ltd_plan_build(&p, &host, &plan, &err), 0, "%s", err.msg);
 	long c = find(LTD_OP_COPY, "/home/u/.claude/settings.json");
@@ -202,7 +203,7 @@ Test(mountplan, copies_land_in_the_fresh_home)
 Test(mountplan, a_copy_into_a_host_bind_is_refused)
 {
 	p.copies = calloc(1, sizeof(*p.copies));
-	p.copies[0] = (struct ltd_copy){ strdup("/h/x"), strdup("/usr/x") };
+	p.copies[0] = (struct ltd_copy){strdup("/h/x"), strdup("/usr/x")};
 	p.n_copies = 1;
 	cr_assert_lt(ltd_plan_build(&p, &host, &plan, &err), 0);
 	cr_assert(strstr(err.msg, "cannot create"), "%s", err.msg);
@@ -210,9 +211,9 @@ Test(mountplan, a_copy_into_a_host_bind_is_refused)
 
 Test(mountplan, proc_masks_and_read_only_entries)
 {
-	const char *masked[] = { "/proc/kcore", "/proc/keys",
-				 "/proc/sysrq-trigger", "/proc/timer_list",
-				 "/proc/kmsg" };
+	const char *masked[] = {"/proc/kcore", "/proc/keys",
+				"/proc/sysrq-trigger", "/proc/timer_list",
+				"/proc/kmsg"};
 
 	cr_assert_eq(ltd_plan_build(&p, &host, &plan, &err), 0);
 	for (size_t i = 0; i < sizeof(masked) / sizeof(masked[0]); i++) {
@@ -227,8 +228,8 @@ Test(mountplan, proc_masks_and_read_only_entries)
 
 Test(mountplan, minimal_dev)
 {
-	const char *nodes[] = { "null", "zero", "full", "random", "urandom",
-				"tty" };
+	const char *nodes[] = {"null",	 "zero",    "full",
+			       "random", "urandom", "tty"};
 	size_t n_dev = 0;
 	char path[32];
 
@@ -278,10 +279,12 @@ Test(mountplan, check_host_refuses_a_missing_mount_point_in_a_bind)
 	memset(&err, 0, sizeof(err));
 	for (size_t i = 0; i < plan.n; i++)
 		if (plan.e[i].op != LTD_OP_BIND_RW &&
-		    plan.e[i].op != LTD_OP_BIND_RO && plan.e[i].op != LTD_OP_DEV)
+		    plan.e[i].op != LTD_OP_BIND_RO &&
+		    plan.e[i].op != LTD_OP_DEV)
 			continue;
 		else if (strncmp(plan.e[i].src, "/usr", 4) &&
-			 strcmp(plan.e[i].src, dir) && strncmp(plan.e[i].src, "/dev", 4))
+			 strcmp(plan.e[i].src, dir) &&
+			 strncmp(plan.e[i].src, "/dev", 4))
 			plan.e[i].flags |= LTD_PF_OPTIONAL; /* fake host etc */
 	cr_assert_eq(ltd_plan_check_host(&plan, &err), 0, "%s", err.msg);
 	rmdir(dst);

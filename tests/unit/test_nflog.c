@@ -73,7 +73,7 @@ static char *fmt(const struct ltd_nflog_dest *d)
 
 Test(nflog, ipv4_tcp_udp_icmp)
 {
-	uint8_t pkt[128], l4[20] = { 0 };
+	uint8_t pkt[128], l4[20] = {0};
 	struct ltd_nflog_dest d;
 	size_t n;
 
@@ -107,7 +107,7 @@ Test(nflog, ipv4_tcp_udp_icmp)
 
 Test(nflog, ipv4_options_and_fragments)
 {
-	uint8_t pkt[128] = { 0 }, l4[8] = { 0 };
+	uint8_t pkt[128] = {0}, l4[8] = {0};
 	struct ltd_nflog_dest d;
 	size_t n;
 
@@ -136,7 +136,7 @@ Test(nflog, ipv4_options_and_fragments)
 
 Test(nflog, ipv4_truncated_and_malformed)
 {
-	uint8_t pkt[128] = { 0 }, l4[8] = { 0 };
+	uint8_t pkt[128] = {0}, l4[8] = {0};
 	struct ltd_nflog_dest d;
 	size_t n;
 
@@ -178,7 +178,7 @@ Test(nflog, ipv4_truncated_and_malformed)
 
 Test(nflog, ipv6_tcp_udp_icmpv6)
 {
-	uint8_t pkt[128], l4[20] = { 0 };
+	uint8_t pkt[128], l4[20] = {0};
 	struct ltd_nflog_dest d;
 	size_t n;
 
@@ -201,7 +201,7 @@ Test(nflog, ipv6_tcp_udp_icmpv6)
 
 Test(nflog, ipv6_extension_headers)
 {
-	uint8_t pkt[200], rest[64] = { 0 };
+	uint8_t pkt[200], rest[64] = {0};
 	struct ltd_nflog_dest d;
 	size_t n;
 
@@ -236,7 +236,7 @@ Test(nflog, ipv6_extension_headers)
 
 Test(nflog, ipv6_truncated_and_malformed)
 {
-	uint8_t pkt[256] = { 0 }, rest[200] = { 0 };
+	uint8_t pkt[256] = {0}, rest[200] = {0};
 	struct ltd_nflog_dest d;
 	size_t n;
 
@@ -294,7 +294,7 @@ Test(nflog, ipv6_truncated_and_malformed)
 
 Test(nflog, housekeeping)
 {
-	struct ltd_nflog_dest d = { .family = AF_INET6 };
+	struct ltd_nflog_dest d = {.family = AF_INET6};
 
 	inet_pton(AF_INET6, "ff02::16", d.addr);
 	cr_assert(ltd_nflog_dest_is_housekeeping(&d));
@@ -315,8 +315,8 @@ static void nflog_msg(char *buf, size_t *off, const char *prefix,
 {
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf + *off);
 	struct nfgenmsg *nfg;
-	struct nfulnl_msg_packet_hdr ph = { .hw_protocol = htons(0x0800),
-					    .hook = 3 };
+	struct nfulnl_msg_packet_hdr ph = {.hw_protocol = htons(0x0800),
+					   .hook = 3};
 
 	nlh->nlmsg_type = (NFNL_SUBSYS_ULOG << 8) | NFULNL_MSG_PACKET;
 	nfg = mnl_nlmsg_put_extra_header(nlh, sizeof(*nfg));
@@ -345,8 +345,8 @@ static char *summary(const struct ltd_nflog *l)
 Test(nflog, feed_count_and_summary)
 {
 	static char buf[16384];
-	uint8_t pkt[128], l4[20] = { 0 }, p6[128];
-	struct ltd_nflog_config cfg = { 0 };
+	uint8_t pkt[128], l4[20] = {0}, p6[128];
+	struct ltd_nflog_config cfg = {0};
 	struct ltd_nflog l;
 	size_t off = 0, n, n6;
 	char *text;
@@ -359,8 +359,8 @@ Test(nflog, feed_count_and_summary)
 	for (int i = 0; i < 3; i++)
 		nflog_msg(buf, &off, LTD_NFLOG_PREFIX, pkt, n);
 	nflog_msg(buf, &off, LTD_NFLOG_PREFIX, p6, n6);
-	nflog_msg(buf, &off, "someone else", pkt, n); /* not ours */
-	nflog_msg(buf, &off, NULL, pkt, n);	      /* no prefix */
+	nflog_msg(buf, &off, "someone else", pkt, n);	 /* not ours */
+	nflog_msg(buf, &off, NULL, pkt, n);		 /* no prefix */
 	nflog_msg(buf, &off, LTD_NFLOG_PREFIX, NULL, 0); /* no payload */
 	nflog_msg(buf, &off, LTD_NFLOG_PREFIX, pkt, 7);	 /* malformed */
 	n = ip6(pkt, "ff02::16", IPPROTO_ICMPV6, l4, 8);
@@ -390,8 +390,8 @@ Test(nflog, feed_count_and_summary)
 Test(nflog, feed_truncated_messages)
 {
 	static char buf[4096];
-	uint8_t pkt[64], l4[8] = { 0 };
-	struct ltd_nflog_config cfg = { 0 };
+	uint8_t pkt[64], l4[8] = {0};
+	struct ltd_nflog_config cfg = {0};
 	struct ltd_nflog l;
 	size_t off = 0, n;
 
@@ -413,10 +413,10 @@ Test(nflog, feed_truncated_messages)
 
 Test(nflog, summary_bounded)
 {
-	struct ltd_nflog_config cfg = { 0 };
+	struct ltd_nflog_config cfg = {0};
 	struct ltd_nflog l;
 	static char buf[65536];
-	uint8_t pkt[64], l4[8] = { 0 };
+	uint8_t pkt[64], l4[8] = {0};
 	size_t off = 0, n;
 	char *text, dst[32];
 
@@ -432,8 +432,9 @@ Test(nflog, summary_bounded)
 	cr_assert_eq(l.unlisted, 5);
 	cr_assert_eq(l.total, LTD_NFLOG_MAX_DESTS + 5);
 	text = summary(&l);
-	cr_assert(strstr(text, "allowlist: 10.0.0.1:443/tcp, 10.0.0.2:443/tcp,"),
-		  "%s", text);
+	cr_assert(
+		strstr(text, "allowlist: 10.0.0.1:443/tcp, 10.0.0.2:443/tcp,"),
+		"%s", text);
 	cr_assert(strstr(text, ", 10.0.0.8:443/tcp, and 29 more to other "
 			       "destinations\n"),
 		  "%s", text);
@@ -467,12 +468,12 @@ Test(nflog, summary_bounded)
 Test(nflog, audit_first_and_totals)
 {
 	static char buf[8192];
-	uint8_t pkt[64], l4[8] = { 0 };
+	uint8_t pkt[64], l4[8] = {0};
 	struct ltd_nflog l;
 	char *text = NULL, *line, *save = NULL;
 	size_t len = 0, off = 0, n;
 	FILE *f = open_memstream(&text, &len);
-	struct ltd_nflog_config cfg = { .audit = f };
+	struct ltd_nflog_config cfg = {.audit = f};
 	int lines = 0;
 
 	ltd_nflog_init(&l, &cfg);
@@ -490,20 +491,26 @@ Test(nflog, audit_first_and_totals)
 		json_t *o = json_loads(line, 0, &je);
 
 		cr_assert_not_null(o, "%s: %s", line, je.text);
-		cr_assert_str_eq(json_string_value(json_object_get(o, "address")),
-				 "10.1.2.3");
-		cr_assert_eq(json_integer_value(json_object_get(o, "port")), 53);
-		cr_assert_str_eq(json_string_value(json_object_get(o, "protocol")),
-				 "udp");
-		cr_assert_str_eq(json_string_value(json_object_get(o, "verdict")),
-				 "refused");
+		cr_assert_str_eq(
+			json_string_value(json_object_get(o, "address")),
+			"10.1.2.3");
+		cr_assert_eq(json_integer_value(json_object_get(o, "port")),
+			     53);
+		cr_assert_str_eq(
+			json_string_value(json_object_get(o, "protocol")),
+			"udp");
+		cr_assert_str_eq(
+			json_string_value(json_object_get(o, "verdict")),
+			"refused");
 		cr_assert(json_is_null(json_object_get(o, "rule")));
 		cr_assert(json_is_string(json_object_get(o, "time")));
 		cr_assert_str_eq(json_string_value(json_object_get(o, "event")),
-				 lines == 0 ? "connection" : "connection-count");
+				 lines == 0 ? "connection"
+					    : "connection-count");
 		if (lines == 1)
-			cr_assert_eq(json_integer_value(json_object_get(o, "count")),
-				     50);
+			cr_assert_eq(
+				json_integer_value(json_object_get(o, "count")),
+				50);
 		json_decref(o);
 	}
 	cr_assert_eq(lines, 2);

@@ -24,7 +24,7 @@ TestSuite(options, .init = setup, .fini = teardown);
 
 #define PARSE(...)                                                             \
 	({                                                                     \
-		char *args[] = { __VA_ARGS__ };                                \
+		char *args[] = {__VA_ARGS__};                                  \
 		ltd_policy_parse_run(&p, sizeof(args) / sizeof(args[0]), args, \
 				     &err);                                    \
 	})
@@ -99,7 +99,7 @@ Test(options, setenv_and_unsetenv_in_order)
 
 Test(options, bad_variable_names)
 {
-	const char *bad[] = { "", "1A", "A=B", "A B", "A-B" };
+	const char *bad[] = {"", "1A", "A=B", "A B", "A-B"};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		ltd_policy_free(&p);
@@ -130,15 +130,19 @@ Test(options, hostname)
 
 Test(options, bad_hostnames)
 {
-	const char *bad[] = { "", "-x", "x-", "a b", "a/b",
-			      "0123456789012345678901234567890123456789"
-			      "012345678901234567890123" };
+	const char *bad[] = {"",
+			     "-x",
+			     "x-",
+			     "a b",
+			     "a/b",
+			     "0123456789012345678901234567890123456789"
+			     "012345678901234567890123"};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		ltd_policy_free(&p);
 		ltd_policy_init(&p);
-		cr_assert_lt(PARSE("--hostname", (char *)bad[i], "--", "x"),
-			     0, "accepted '%s'", bad[i]);
+		cr_assert_lt(PARSE("--hostname", (char *)bad[i], "--", "x"), 0,
+			     "accepted '%s'", bad[i]);
 		cr_assert(strstr(err.msg, "--hostname"));
 	}
 }
@@ -235,11 +239,10 @@ Test(options, help_lists_every_flag)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	const char *flags[] = { "--project DIR", "--ro-bind SRC DST",
-				"--bind SRC DST", "--tmpfs DST",
-				"--setenv VAR VALUE", "--unsetenv VAR",
-				"--chdir DIR", "--hostname NAME",
-				"--network MODE" };
+	const char *flags[] = {
+		"--project DIR", "--ro-bind SRC DST",  "--bind SRC DST",
+		"--tmpfs DST",	 "--setenv VAR VALUE", "--unsetenv VAR",
+		"--chdir DIR",	 "--hostname NAME",    "--network MODE"};
 
 	ltd_policy_print_help(f);
 	fclose(f);

@@ -57,16 +57,18 @@ TestSuite(policy, .init = setup, .fini = teardown);
 
 static int resolve_env(char **env, int argc, char **argv)
 {
-	struct ltd_policy_input in = { .argc = argc, .argv = argv,
-				       .env = env, .config_dir = cfg,
-				       .cwd = proj };
+	struct ltd_policy_input in = {.argc = argc,
+				      .argv = argv,
+				      .env = env,
+				      .config_dir = cfg,
+				      .cwd = proj};
 
 	return ltd_policy_resolve(&p, &in, &err);
 }
 
 #define RESOLVE(...)                                                           \
 	({                                                                     \
-		char *args[] = { __VA_ARGS__ };                                \
+		char *args[] = {__VA_ARGS__};                                  \
 		resolve_env(NULL, sizeof(args) / sizeof(args[0]), args);       \
 	})
 
@@ -79,7 +81,8 @@ static int parse_text(const char *text, unsigned forbid)
 				  forbid, &err);
 }
 
-/* --- the file syntax ------------------------------------------------------- */
+/* --- the file syntax -------------------------------------------------------
+ */
 
 Test(policy, file_comments_blank_lines_quotes)
 {
@@ -109,11 +112,11 @@ Test(policy, file_errors_name_file_and_line)
 	cr_assert(strstr(err.msg, "F:3"), "%s", err.msg);
 	cr_assert(strstr(err.msg, "no-such-option"), "%s", err.msg);
 	cr_assert_lt(parse_text("--bind /a /b\n", 0), 0);
-	cr_assert(strstr(err.msg, "F:1") && strstr(err.msg, "without"),
-		  "%s", err.msg);
+	cr_assert(strstr(err.msg, "F:1") && strstr(err.msg, "without"), "%s",
+		  err.msg);
 	cr_assert_lt(parse_text("bind /a\n", 0), 0);
-	cr_assert(strstr(err.msg, "F:1") && strstr(err.msg, "takes 2"),
-		  "%s", err.msg);
+	cr_assert(strstr(err.msg, "F:1") && strstr(err.msg, "takes 2"), "%s",
+		  err.msg);
 	cr_assert_lt(parse_text("setenv X \"open\n", 0), 0);
 	cr_assert(strstr(err.msg, "unterminated"), "%s", err.msg);
 	cr_assert_lt(parse_text("policy /x\n", LTD_OPT_CLI_ONLY), 0);
@@ -130,7 +133,10 @@ Test(policy, control_bytes_are_refused)
 		  err.msg);
 	cr_assert_lt(parse_text("hostname \x1b[8ma\n", 0), 0);
 	cr_assert(strstr(err.msg, "0x1b"), "%s", err.msg);
-	cr_assert_lt(parse_text("hostname \xc2\x9b" "8ma\n", 0), 0);
+	cr_assert_lt(parse_text("hostname \xc2\x9b"
+				"8ma\n",
+				0),
+		     0);
 	cr_assert_eq(parse_text("setenv X \"caf\xc3\xa9\"\tok\n", 0), -EINVAL,
 		     "a tab is fine but 'ok' is a third word");
 	cr_assert_eq(parse_text("setenv X \"caf\xc3\xa9\"\n", 0), 0, "%s",
@@ -153,10 +159,10 @@ Test(policy, apply_errors_name_file_and_line)
 Test(policy, precedence_and_provenance)
 {
 	char user[192], extra[192], show[8192] = "";
-	char *env[] = { "LTD_MODEL=from-env", "LTD_PROXY_URL=http://127.0.0.1:4001",
-			NULL };
-	char *args[] = { "--policy", extra, "--hostname", "from-cli", "--",
-			 "true" };
+	char *env[] = {"LTD_MODEL=from-env",
+		       "LTD_PROXY_URL=http://127.0.0.1:4001", NULL};
+	char *args[] = {"--policy", extra, "--hostname",
+			"from-cli", "--",  "true"};
 	FILE *f;
 
 	snprintf(user, sizeof(user), "%s/policy", cfg);
@@ -167,7 +173,8 @@ Test(policy, precedence_and_provenance)
 	cr_assert_str_eq(p.hostname, "from-cli");
 	cr_assert_str_eq(p.model, "from-env", "the environment beats files");
 	cr_assert_str_eq(p.proxy_url, "http://127.0.0.1:4001");
-	cr_assert_str_eq(p.env[0].key, "A", "lists keep every source, in order");
+	cr_assert_str_eq(p.env[0].key, "A",
+			 "lists keep every source, in order");
 	cr_assert_str_eq(p.env[1].key, "B");
 
 	f = fmemopen(show, sizeof(show) - 1, "w");
@@ -177,11 +184,13 @@ Test(policy, precedence_and_provenance)
 	cr_assert_not(strstr(show, "hostname from-user"), "%s", show);
 	cr_assert(strstr(show, "# command line"), "%s", show);
 	cr_assert(strstr(show, "setenv A user") &&
-		  strstr(show, "/cfg/policy:2"), "%s", show);
+			  strstr(show, "/cfg/policy:2"),
+		  "%s", show);
 	cr_assert(strstr(show, "/extra:2"), "%s", show);
 	cr_assert(strstr(show, "environment (LTD_MODEL)"), "%s", show);
 	cr_assert(strstr(show, "network allowlist") &&
-		  strstr(show, "# built-in"), "%s", show);
+			  strstr(show, "# built-in"),
+		  "%s", show);
 	cr_assert(strstr(show, "policy ") && strstr(show, extra), "%s", show);
 }
 
@@ -204,10 +213,12 @@ Test(policy, show_needs_no_command)
 	cr_assert_eq(resolve_env(NULL, 0, NULL), 0, "%s", err.msg);
 	cr_assert_null(p.argv);
 	{
-		char *args[] = { "--hostname", "x" };
-		struct ltd_policy_input in = { .argc = 2, .argv = args,
-					       .need_command = true,
-					       .config_dir = cfg, .cwd = proj };
+		char *args[] = {"--hostname", "x"};
+		struct ltd_policy_input in = {.argc = 2,
+					      .argv = args,
+					      .need_command = true,
+					      .config_dir = cfg,
+					      .cwd = proj};
 
 		cr_assert_lt(ltd_policy_resolve(&p, &in, &err), 0,
 			     "run needs '--'");
@@ -228,15 +239,16 @@ Test(policy, sha256)
 Test(policy, project_policy_needs_approval)
 {
 	char pol[192];
-	struct ltd_policy_input in = { .env = NULL, .config_dir = cfg,
-				       .cwd = proj };
+	struct ltd_policy_input in = {
+		.env = NULL, .config_dir = cfg, .cwd = proj};
 	FILE *devnull = fopen("/dev/null", "w");
 
 	snprintf(pol, sizeof(pol), "%s/.ltd-native/policy", proj);
 	put(pol, "setenv FROM_PROJECT yes\n");
 	cr_assert_eq(RESOLVE("--", "true"), -EPERM);
 	cr_assert(strstr(err.msg, "not approved") &&
-		  strstr(err.msg, "policy allow"), "%s", err.msg);
+			  strstr(err.msg, "policy allow"),
+		  "%s", err.msg);
 
 	cr_assert_eq(ltd_policy_allow(&in, devnull, &err), 0, "%s", err.msg);
 	ltd_policy_free(&p);
@@ -249,14 +261,15 @@ Test(policy, project_policy_needs_approval)
 	ltd_policy_init(&p);
 	cr_assert_eq(RESOLVE("--", "true"), -EPERM);
 	cr_assert(strstr(err.msg, "changed since you approved") &&
-		  strstr(err.msg, "again"), "%s", err.msg);
+			  strstr(err.msg, "again"),
+		  "%s", err.msg);
 	fclose(devnull);
 }
 
 Test(policy, project_policy_cannot_loosen_the_cage)
 {
 	char pol[192];
-	struct ltd_policy_input in = { .config_dir = cfg, .cwd = proj };
+	struct ltd_policy_input in = {.config_dir = cfg, .cwd = proj};
 	FILE *devnull = fopen("/dev/null", "w");
 
 	snprintf(pol, sizeof(pol), "%s/.ltd-native/policy", proj);
@@ -289,7 +302,8 @@ Test(policy, project_policy_through_a_link_is_refused)
 	cr_assert(strstr(err.msg, "symbolic link"), "%s", err.msg);
 }
 
-/* --- the gate ---------------------------------------------------------------- */
+/* --- the gate ----------------------------------------------------------------
+ */
 
 static void fake_home(const char *home, const char *host_home)
 {
@@ -307,14 +321,14 @@ Test(policy, gate_each_class_refused_then_waived)
 		unsigned class;
 		const char *risk;
 	} cases[] = {
-		{ "", LTD_UNSAFE_BIND_HOME, "whole house" },
-		{ "/.ssh", LTD_UNSAFE_BIND_CREDENTIALS, "read and use" },
-		{ "/.aws/credentials", LTD_UNSAFE_BIND_CREDENTIALS, "read" },
-		{ "/.config/ltd-native", LTD_UNSAFE_BIND_CREDENTIALS, "widen" },
-		{ "@/run/user/4242/bus", LTD_UNSAFE_BIND_SESSION, "outside" },
-		{ "@/run/docker.sock", LTD_UNSAFE_BIND_DOCKER, "root" },
-		{ "@/sys/kernel", LTD_UNSAFE_BIND_KERNEL, "kernel" },
-		{ "@/", LTD_UNSAFE_BIND_HOME, "whole house" },
+		{"", LTD_UNSAFE_BIND_HOME, "whole house"},
+		{"/.ssh", LTD_UNSAFE_BIND_CREDENTIALS, "read and use"},
+		{"/.aws/credentials", LTD_UNSAFE_BIND_CREDENTIALS, "read"},
+		{"/.config/ltd-native", LTD_UNSAFE_BIND_CREDENTIALS, "widen"},
+		{"@/run/user/4242/bus", LTD_UNSAFE_BIND_SESSION, "outside"},
+		{"@/run/docker.sock", LTD_UNSAFE_BIND_DOCKER, "root"},
+		{"@/sys/kernel", LTD_UNSAFE_BIND_KERNEL, "kernel"},
+		{"@/", LTD_UNSAFE_BIND_HOME, "whole house"},
 	};
 	char home[192], path[256];
 
@@ -328,18 +342,18 @@ Test(policy, gate_each_class_refused_then_waived)
 			snprintf(path, sizeof(path), "%s%s", home,
 				 cases[i].rel);
 		p.unsafe = 0;
-		cr_assert_eq(ltd_policy_gate(&p, "--bind", path, p.unsafe,
-					     &err),
-			     -EPERM, "%s", path);
+		cr_assert_eq(
+			ltd_policy_gate(&p, "--bind", path, p.unsafe, &err),
+			-EPERM, "%s", path);
 		cr_assert(strstr(err.msg, cases[i].risk), "%s", err.msg);
 		cr_assert(strstr(err.msg, ltd_unsafe_flag(cases[i].class)),
 			  "%s", err.msg);
 		if (strcmp(path, "/") == 0)
 			continue; /* "/" also holds everything else */
 		p.unsafe = cases[i].class;
-		cr_assert_eq(ltd_policy_gate(&p, "--bind", path, p.unsafe,
-					     &err),
-			     0, "%s: %s", path, err.msg);
+		cr_assert_eq(
+			ltd_policy_gate(&p, "--bind", path, p.unsafe, &err), 0,
+			"%s: %s", path, err.msg);
 		cr_assert_gt(p.n_waived, 0);
 		cr_assert(strstr(p.waived[p.n_waived - 1],
 				 ltd_unsafe_flag(cases[i].class)));
@@ -359,9 +373,9 @@ Test(policy, gate_a_parent_that_holds_a_key_store)
 		     "~/.config does not hold ~/.config/gh when it is absent");
 	snprintf(sub, sizeof(sub), "%s/.config/gh", home);
 	mkdir(ssh, 0700);
-	cr_assert_eq(ltd_policy_gate(&p, "--bind", "/nonexistent-ltd/x", 0,
-				     &err),
-		     0);
+	cr_assert_eq(
+		ltd_policy_gate(&p, "--bind", "/nonexistent-ltd/x", 0, &err),
+		0);
 }
 
 /* A home reached through a link: its real path is gated too. */
@@ -419,9 +433,9 @@ Test(policy, host_network_is_gated)
 
 Test(policy, no_seccomp_is_recorded)
 {
-	cr_assert_eq(RESOLVE("--unsafe-no-seccomp", "--project", dir, "--",
-			     "true"),
-		     0, "%s", err.msg);
+	cr_assert_eq(
+		RESOLVE("--unsafe-no-seccomp", "--project", dir, "--", "true"),
+		0, "%s", err.msg);
 	cr_assert_eq(ltd_policy_validate(&p, &err), 0, "%s", err.msg);
 	cr_assert(strstr(p.waived[0], "--unsafe-no-seccomp"));
 }
@@ -450,8 +464,8 @@ Test(policy, proxy_url_parse)
 		     0);
 	cr_assert_str_eq(cage, "http://host.ltd.internal:4000/v1");
 	cr_assert_eq(port, 4000);
-	cr_assert_eq(ltd_proxy_url_parse("http://localhost", cage,
-					 sizeof(cage), &port),
+	cr_assert_eq(ltd_proxy_url_parse("http://localhost", cage, sizeof(cage),
+					 &port),
 		     0);
 	cr_assert_eq(port, 80);
 	cr_assert_eq(ltd_proxy_url_parse("https://[::1]:8443", cage,
@@ -482,7 +496,7 @@ Test(policy, provider_env_and_port)
 	cr_assert_eq(ltd_policy_validate(&p, &err), 0, "%s", err.msg);
 	cr_assert_eq(p.n_host_ports, 1);
 	cr_assert_eq(p.host_ports[0], 4000, "--model alone: LiteLLM's port");
-	envp = ltd_env_build(&p, (char *[]){ "OPENAI_API_KEY=sk-real", NULL },
+	envp = ltd_env_build(&p, (char *[]){"OPENAI_API_KEY=sk-real", NULL},
 			     &err);
 	for (char **e = envp; *e; e++) {
 		url |= !strcmp(*e, "ANTHROPIC_BASE_URL=http://host.ltd."
@@ -555,9 +569,9 @@ Test(policy, secrets_are_files_at_run_secrets)
 
 Test(policy, secret_must_be_a_regular_file)
 {
-	cr_assert_eq(RESOLVE("--secret", "d=/tmp", "--project", dir, "--",
-			     "true"),
-		     0, "%s", err.msg);
+	cr_assert_eq(
+		RESOLVE("--secret", "d=/tmp", "--project", dir, "--", "true"),
+		0, "%s", err.msg);
 	cr_assert_eq(ltd_policy_validate(&p, &err), -EINVAL);
 	cr_assert(strstr(err.msg, "regular file"), "%s", err.msg);
 }
@@ -570,8 +584,8 @@ Test(policy, ssh_agent_needs_the_variable)
 
 Test(policy, ssh_agent_must_be_a_socket)
 {
-	char *env[] = { "SSH_AUTH_SOCK=/etc/hostname", NULL };
-	char *args[] = { "--ssh-agent", "--project", dir, "--", "true" };
+	char *env[] = {"SSH_AUTH_SOCK=/etc/hostname", NULL};
+	char *args[] = {"--ssh-agent", "--project", dir, "--", "true"};
 
 	cr_assert_eq(resolve_env(env, 5, args), 0, "%s", err.msg);
 	cr_assert_eq(ltd_policy_validate(&p, &err), -EINVAL);

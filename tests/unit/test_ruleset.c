@@ -36,7 +36,7 @@
 
 static void parse(const char *s, struct ltd_net_dest *d)
 {
-	struct ltd_err err = { 0 };
+	struct ltd_err err = {0};
 
 	cr_assert_eq(ltd_net_dest_parse(s, "--allow-cidr", d, &err), 0,
 		     "%s: %s", s, err.msg);
@@ -44,7 +44,7 @@ static void parse(const char *s, struct ltd_net_dest *d)
 
 static char *print_batch(const struct ltd_nft_spec *sp)
 {
-	struct ltd_err err = { 0 };
+	struct ltd_err err = {0};
 	struct ltd_nft_batch b;
 	char *text = NULL;
 	size_t len = 0;
@@ -81,7 +81,7 @@ static char *slurp(const char *path)
  * ports and a single address with a port. */
 static void sample_spec(struct ltd_nft_spec *sp, struct ltd_net_dest *d)
 {
-	static const uint16_t host_ports[] = { 4000, 8080 };
+	static const uint16_t host_ports[] = {4000, 8080};
 
 	parse("10.200.1.0/24:8080,9000-9010", &d[0]);
 	parse("192.0.2.7", &d[1]);
@@ -114,7 +114,8 @@ Test(ruleset, golden_allowlist)
 		cr_log_warn("rewrote %s: review the diff", GOLDEN_ALLOWLIST);
 	}
 	golden = slurp(GOLDEN_ALLOWLIST);
-	cr_assert_not_null(golden, "%s: %s (create it with LTD_UPDATE_GOLDEN=1)",
+	cr_assert_not_null(golden,
+			   "%s: %s (create it with LTD_UPDATE_GOLDEN=1)",
 			   GOLDEN_ALLOWLIST, strerror(errno));
 	/* Not vacuous: the golden file itself shows the default deny. */
 	cr_assert(strstr(golden, "policy drop"));
@@ -130,7 +131,7 @@ Test(ruleset, golden_allowlist)
 /* No host ports: no host_ports set, and nothing reaches the gateway. */
 Test(ruleset, no_host_ports_no_gateway_rule)
 {
-	struct ltd_nft_spec sp = { 0 };
+	struct ltd_nft_spec sp = {0};
 	char *text;
 
 	inet_pton(AF_INET, LTD_NET_GW4, &sp.gw4);
@@ -145,7 +146,7 @@ Test(ruleset, no_host_ports_no_gateway_rule)
 /* The batch for a kernel without NFLOG: the same refusals, not logged. */
 Test(ruleset, plain_batch_refuses_without_logging)
 {
-	struct ltd_nft_spec sp = { 0 };
+	struct ltd_nft_spec sp = {0};
 	char *logged, *plain;
 
 	inet_pton(AF_INET, LTD_NET_GW4, &sp.gw4);
@@ -155,7 +156,8 @@ Test(ruleset, plain_batch_refuses_without_logging)
 	cr_assert(strstr(logged, "[ log"), "the default batch logs refusals");
 	cr_assert_null(strstr(plain, "[ log"));
 	cr_assert(strstr(plain, "[ reject type 1 code 3 ]") ||
-		  strstr(plain, "reject"), "%s", plain);
+			  strstr(plain, "reject"),
+		  "%s", plain);
 	cr_assert(strstr(plain, "policy drop"));
 	free(logged);
 	free(plain);
@@ -165,7 +167,7 @@ Test(ruleset, every_message_named_for_errors)
 {
 	struct ltd_net_dest d[4];
 	struct ltd_nft_spec sp;
-	struct ltd_err err = { 0 };
+	struct ltd_err err = {0};
 	struct ltd_nft_batch b;
 	const struct ltd_nft_obj *o;
 
@@ -181,7 +183,8 @@ Test(ruleset, every_message_named_for_errors)
 		  "the input chain's rules come last");
 	bool seen_reject = false, seen_input = false;
 	for (size_t i = 0; i < b.n_objs; i++) {
-		seen_reject |= strstr(b.objs[i].what, "admin-prohibited") != NULL;
+		seen_reject |=
+			strstr(b.objs[i].what, "admin-prohibited") != NULL;
 		seen_input |= strstr(b.objs[i].what, "chain input") != NULL;
 	}
 	cr_assert(seen_reject && seen_input);
@@ -192,8 +195,8 @@ Test(ruleset, every_message_named_for_errors)
 Test(ruleset, covered_block_dropped_partial_overlap_refused)
 {
 	struct ltd_net_dest d[2];
-	struct ltd_nft_spec sp = { .dests = d, .n_dests = 2 };
-	struct ltd_err err = { 0 };
+	struct ltd_nft_spec sp = {.dests = d, .n_dests = 2};
+	struct ltd_err err = {0};
 	struct ltd_nft_batch b;
 	char *text;
 
@@ -246,27 +249,36 @@ Test(cidr, forms)
 Test(cidr, refused)
 {
 	static const char *const bad[] = {
-		"", "10.0.0.0/33", "10.0.0.1/8", "10.0.0.0/8:", "10.0.0.0/8:0",
-		"10.0.0.0/8:65536", "10.0.0.0/8:90-80", "10.0.0.0/8:80,",
-		"example.com", "fd00::/129", "[fd00::1", "10.0.0.0/8x",
+		"",
+		"10.0.0.0/33",
+		"10.0.0.1/8",
+		"10.0.0.0/8:",
+		"10.0.0.0/8:0",
+		"10.0.0.0/8:65536",
+		"10.0.0.0/8:90-80",
+		"10.0.0.0/8:80,",
+		"example.com",
+		"fd00::/129",
+		"[fd00::1",
+		"10.0.0.0/8x",
 		"1.2.3.4:1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17",
 	};
 	struct ltd_net_dest d;
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
-		struct ltd_err err = { 0 };
+		struct ltd_err err = {0};
 
-		cr_assert_lt(ltd_net_dest_parse(bad[i], "--allow-cidr", &d,
-						&err),
-			     0, "'%s' accepted", bad[i]);
+		cr_assert_lt(
+			ltd_net_dest_parse(bad[i], "--allow-cidr", &d, &err), 0,
+			"'%s' accepted", bad[i]);
 		cr_assert(strstr(err.msg, "--allow-cidr"), "%s", err.msg);
 	}
 }
 
 Test(pasta, argv_hardened)
 {
-	struct ltd_pasta pa = { .path = "/usr/bin/pasta" };
-	struct ltd_err err = { 0 };
+	struct ltd_pasta pa = {.path = "/usr/bin/pasta"};
+	struct ltd_err err = {0};
 	char joined[1024] = "";
 
 	cr_assert_eq(ltd_pasta_build(&pa, false, &err), 0);

@@ -124,7 +124,6 @@ static struct result probe(enum ltd_seccomp_mode mode, probe_fn fn,
 	return res;
 }
 
-
 static long do_call(const void *arg)
 {
 	const struct call *c = arg;
@@ -319,13 +318,11 @@ Test(seccomp, loaded_filter_shows_in_proc_status)
 	cr_expect_eq(r.ret, SECCOMP_MODE_DISABLED, "OFF must load nothing");
 }
 
-
 Test(seccomp, denied_syscalls_fail_with_their_errno)
 {
 	expect_calls(LTD_SECCOMP_ENFORCE, denied,
 		     sizeof(denied) / sizeof(denied[0]));
 }
-
 
 Test(seccomp, socket_families)
 {
@@ -515,7 +512,7 @@ Test(seccomp, load_of_empty_program_is_a_noop)
 /* The programs compiled into the binary at build time are this profile. */
 Test(seccomp, embedded_programs_match_the_profile)
 {
-	enum ltd_seccomp_mode modes[] = { LTD_SECCOMP_ENFORCE, LTD_SECCOMP_LOG };
+	enum ltd_seccomp_mode modes[] = {LTD_SECCOMP_ENFORCE, LTD_SECCOMP_LOG};
 
 	for (size_t i = 0; i < 2; i++) {
 		const struct ltd_bpf *emb = ltd_seccomp_program(modes[i]);

@@ -126,7 +126,7 @@ Test(validate, bind_source_must_be_absolute)
 
 Test(validate, destinations_must_be_normal)
 {
-	const char *bad[] = { "/", "/a/../etc", "/a/./b", "/a//b", "/a/" };
+	const char *bad[] = {"/", "/a/../etc", "/a/./b", "/a//b", "/a/"};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		ltd_policy_free(&p);
