@@ -222,10 +222,13 @@ int ltd_landlock_build(const struct ltd_plan *plan, const struct ltd_policy *p,
 	*ll = (struct ltd_landlock){.abi = abi, .handled_fs = fs_rights(abi)};
 	if (abi <= 0)
 		return 0;
-	/* Signals and abstract unix sockets stay inside the command's own
-	 * domain (its descendants). */
-	if (abi >= 6)
-		ll->scoped = LTD_LL_SCOPE_ABSTRACT_UNIX | LTD_LL_SCOPE_SIGNAL;
+	/* The pid namespace already keeps signals inside the cage, and the
+	 * network namespace its abstract unix sockets.  A Landlock scope
+	 * would also cut the command off from what `exec` starts in the same
+	 * cage later (each gets a domain of its own).  Only with the host's
+	 * network are abstract sockets the host's: scoped then. */
+	if (abi >= 6 && p->network == LTD_NET_HOST)
+		ll->scoped = LTD_LL_SCOPE_ABSTRACT_UNIX;
 	ret = build_fs(plan, ll, err);
 	if (!ret && p->restrict_tcp_ports && abi >= LTD_LL_NET_ABI)
 		ret = build_net(p, ll, err);

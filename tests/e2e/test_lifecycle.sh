@@ -57,6 +57,9 @@ n=$(printf '%s\n' "$OUT" | grep -c '^pid ')
 ltd exec e2e-a -- sh -c 'cat /proc/*/comm'
 expect_out "the first command is among them" "^sleep$"
 
+ltd exec e2e-a -- sh -c 'pkill -0 -x sleep && echo can-signal'
+expect_out "exec can signal the first command's processes" "^can-signal$"
+
 ltd exec e2e-a -- "$PROBE" status
 expect_out "exec: seccomp filter in force" "^Seccomp:[[:space:]]+2$"
 for set in CapInh CapPrm CapEff CapBnd CapAmb; do
