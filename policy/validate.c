@@ -271,6 +271,12 @@ static int validate_lifecycle(const struct ltd_policy *p, struct ltd_err *err)
 		return ltd_err_sys(err, "--json-status-fd %d", p->status_fd);
 	if (p->info_fd >= 0 && fcntl(p->info_fd, F_GETFD) < 0)
 		return ltd_err_sys(err, "--info-fd %d", p->info_fd);
+	/* The info fd is closed after its one object: the status events
+	 * would then go to a closed (or reused) descriptor. */
+	if (p->info_fd >= 0 && p->info_fd == p->status_fd)
+		return ltd_err_set(err, EINVAL,
+				   "--info-fd and --json-status-fd must be "
+				   "different descriptors");
 	return 0;
 }
 

@@ -354,7 +354,9 @@ static int step_handover(struct ltd_cage *c, struct ltd_err *err)
 		close(fds[--n]);
 	if (ret < 0 || !c->want_pty)
 		return ret;
-	ret = ltd_pty_open(&master, &c->pty_slave, &c->ws, err);
+	/* The first command's terminal: the cage's own devpts (its own
+	 * processes share its trust; `tty` and ttyname() work). */
+	ret = ltd_pty_open(&master, &c->pty_slave, &c->ws, false, err);
 	if (ret < 0)
 		return ret;
 	ret = ltd_msg_send_fds(c->sock, LTD_MSG_PTY, 0, &master, 1);

@@ -281,7 +281,9 @@ int ltd_exec(int argc, char **argv)
 	/* The terminal comes from the cage's own devpts, as the first
 	 * command's did. */
 	if (!ret && ltd_pty_wanted())
-		ret = ltd_pty_open(&master, &c.pty_slave, &ws, &err);
+		/* A devpts of its own: the agent must not read what a user
+		 * types into an exec session (ttyname() finds no path). */
+		ret = ltd_pty_open(&master, &c.pty_slave, &ws, true, &err);
 	if (ret < 0)
 		goto out;
 	pol.chdir = j.info.cwd;

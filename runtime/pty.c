@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <unistd.h>
 
 #include "runtime/cleanup.h"
@@ -18,15 +19,48 @@ bool ltd_pty_wanted(void)
 	return isatty(STDIN_FILENO);
 }
 
+/*
+ * The master of a pty from a devpts instance of its own, mounted nowhere:
+ * no path in the cage leads to its terminal, so no other process of the
+ * cage can open it (the cage's /dev/pts is shared by all its processes: an
+ * agent could read what a user types into an `exec` session).  Needs
+ * CAP_SYS_ADMIN in the cage's user namespace (init before it drops it;
+ * exec right after it joins).
+ */
+static int private_ptmx(struct ltd_err *err)
+{
+	_cleanup_close_ int fsfd = fsopen("devpts", FSOPEN_CLOEXEC);
+	_cleanup_close_ int mfd = -1;
+	int m;
+
+	if (fsfd < 0)
+		return ltd_err_sys(err, "fsopen devpts");
+	if (fsconfig(fsfd, FSCONFIG_SET_STRING, "ptmxmode", "0600", 0) < 0 ||
+	    fsconfig(fsfd, FSCONFIG_SET_STRING, "mode", "0600", 0) < 0 ||
+	    fsconfig(fsfd, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
+		return ltd_err_sys(err, "create a devpts instance");
+	mfd = fsmount(fsfd, FSMOUNT_CLOEXEC,
+		      MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC);
+	if (mfd < 0)
+		return ltd_err_sys(err, "mount a devpts instance");
+	m = openat(mfd, "ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (m < 0)
+		return ltd_err_sys(err, "open ptmx");
+	return m;
+}
+
 int ltd_pty_open(int *master, int *slave, const struct winsize *ws,
-		 struct ltd_err *err)
+		 bool private, struct ltd_err *err)
 {
 	_cleanup_close_ int m =
-		open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC);
+		private ? private_ptmx(err)
+			: open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC);
 	int unlock = 0, s;
 
-	if (m < 0)
+	if (m < 0 && !private)
 		return ltd_err_sys(err, "open /dev/ptmx");
+	if (m < 0)
+		return m;
 	if (ioctl(m, TIOCSPTLCK, &unlock) < 0)
 		return ltd_err_sys(err, "unlock the pty");
 	s = ioctl(m, TIOCGPTPEER, O_RDWR | O_NOCTTY | O_CLOEXEC);
@@ -108,11 +142,17 @@ static void write_all(int fd, const char *p, size_t n)
 }
 
 /* Inner terminal -> stdout, until it would block.  False at its end. */
-static bool copy_out(struct ltd_relay *r)
+/*
+ * At most @rounds buffers per call: a command that floods its terminal
+ * must not keep the launcher from reading the user's keys (Ctrl-C among
+ * them) or serving anything else.  Returns false once the inner terminal
+ * is gone.
+ */
+static bool copy_out_some(struct ltd_relay *r, unsigned rounds)
 {
 	char buf[LTD_RELAY_BUF];
 
-	for (;;) {
+	while (rounds--) {
 		ssize_t n = read(r->master, buf, sizeof(buf));
 
 		if (n > 0) {
@@ -124,6 +164,12 @@ static bool copy_out(struct ltd_relay *r)
 		/* EIO: every holder of the inner terminal closed it. */
 		return n < 0 && errno == EAGAIN;
 	}
+	return true; /* more to read: the next round */
+}
+
+static bool copy_out(struct ltd_relay *r)
+{
+	return copy_out_some(r, 4);
 }
 
 static void flush_in(struct ltd_relay *r)
@@ -176,13 +222,23 @@ void ltd_relay_winch(struct ltd_relay *r)
 void ltd_relay_finish(struct ltd_relay *r)
 {
 	if (r->master >= 0) {
+		/* What the command wrote last, within reason. */
 		if (r->master_open)
-			copy_out(r);
+			copy_out_some(r, 64);
 		close(r->master);
 		r->master = -1;
 	}
 	if (r->raw) {
+		/* Modes the cage may have switched on in the user's terminal
+		 * (alternate screen, mouse reports, bracketed paste, a hidden
+		 * cursor) are switched off; answers to its queries still on
+		 * the way are dropped rather than typed into the host shell. */
+		static const char reset[] = "\033[?1049l\033[?1000;1002;1003;"
+					    "1006l\033[?2004l\033[?25h";
+
+		write_all(STDOUT_FILENO, reset, sizeof(reset) - 1);
 		tcsetattr(STDIN_FILENO, TCSADRAIN, &r->saved);
+		tcflush(STDIN_FILENO, TCIFLUSH);
 		r->raw = false;
 	}
 }

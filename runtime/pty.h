@@ -28,7 +28,7 @@ bool ltd_pty_wanted(void);
  * (TIOCGPTPEER), never by path.  @ws, if not NULL, is its first size.
  */
 int ltd_pty_open(int *master, int *slave, const struct winsize *ws,
-		 struct ltd_err *err);
+		 bool private, struct ltd_err *err);
 
 /* In the command, after setsid(): @slave becomes the controlling
  * terminal and stdin, stdout, stderr. */

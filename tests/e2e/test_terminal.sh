@@ -101,5 +101,26 @@ else
 	fail "tty: a SIGKILLed command ends the run" "$(tm capture-pane -p)"
 fi
 
+# An exec session's terminal is its own: nothing else in the cage can open
+# it (an agent must not read what a user types there).
+tm kill-server 2>/dev/null
+TN=$((TN + 1))
+(cd "$PROJ" && exec "${USER_CMD[@]}" "$LTD" run --ro-bind "$STAGE" "$STAGE" --network none \
+	--name e2e-tty --keep-running -- sleep 300 >/dev/null 2>&1) &
+ttycage=$!
+for _ in $(seq 100); do
+	as_user "$LTD" ps 2>/dev/null | grep -q e2e-tty && break
+	sleep 0.05
+done
+tm new-session -d -x 80 -y 24 -c "$PROJ" "$LTD exec e2e-tty -- sh -c 'echo exec-up; sleep 30'"
+if wait_pane '^exec-up'; then
+	ltd exec e2e-tty -- sh -c 'ls /dev/pts | grep -vc ptmx'
+	expect_out "an exec session's terminal is not in the cage's /dev/pts" "^0$"
+else
+	fail "tty: an exec session starts" "$PANE"
+fi
+as_user "$LTD" kill e2e-tty >/dev/null 2>&1
+wait "$ttycage" 2>/dev/null
+
 tm kill-server 2>/dev/null
 rm -rf "$TT"
