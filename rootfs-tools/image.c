@@ -38,7 +38,9 @@ static void json_freep(json_t **j)
 static int read_json(int dirfd, const char *path, const char *hex, json_t **out,
 		     struct ltd_err *err)
 {
-	_cleanup_close_ int fd = ltd_open_in(dirfd, path, O_RDONLY);
+	/* Not blocking on a FIFO: a layout directory is anyone's. */
+	_cleanup_close_ int fd =
+		ltd_open_in(dirfd, path, O_RDONLY | O_NONBLOCK);
 	_cleanup_free_ char *buf = NULL;
 	char found[LTD_HEX_LEN + 1];
 	json_error_t je;

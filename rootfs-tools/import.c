@@ -14,6 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <inttypes.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -97,29 +100,83 @@ static int mkdirs_beneath(int rootfd, const char *rel, const char *what,
 	return 0;
 }
 
-static int stage_new(const char *store, struct stage *s, struct ltd_err *err)
+/*
+ * Remove the staging directories in @tmp that no live import holds: each
+ * import holds an flock on its own, so one whose lock can be taken was
+ * left by an import that died.  Called with @tmp itself locked, as the
+ * making and locking of a new one is, so a new one is never taken for a
+ * dead one.  Best effort.
+ */
+static void sweep_stale(int tmp)
+{
+	_cleanup_close_ int fd = dup(tmp);
+	struct dirent *de;
+	DIR *d;
+
+	if (fd < 0 || !(d = fdopendir(fd)))
+		return;
+	fd = -1;
+	while ((de = readdir(d))) {
+		_cleanup_close_ int sfd = -1;
+
+		if (strncmp(de->d_name, "stage.", 6) != 0)
+			continue;
+		sfd = openat(tmp, de->d_name,
+			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sfd >= 0 && flock(sfd, LOCK_EX | LOCK_NB) == 0)
+			ltd_rm_tree(tmp, de->d_name);
+	}
+	closedir(d);
+}
+
+/* A staging directory in @tmp, locked (its fd in *@fd) while we use it. */
+static int new_stage_dir(const char *store, int tmp, char **dir, int *fd,
+			 struct ltd_err *err)
+{
+	if (asprintf(dir, "%s/tmp/stage.XXXXXX", store) < 0) {
+		*dir = NULL;
+		return ltd_err_set(err, ENOMEM, "out of memory");
+	}
+	if (flock(tmp, LOCK_EX) < 0)
+		return ltd_err_sys(err, "lock %s/tmp", store);
+	sweep_stale(tmp);
+	if (!mkdtemp(*dir)) {
+		free(*dir);
+		*dir = NULL;
+		flock(tmp, LOCK_UN);
+		return ltd_err_sys(err, "create a staging directory in %s/tmp",
+				   store);
+	}
+	*fd = open(*dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (*fd >= 0 && flock(*fd, LOCK_EX | LOCK_NB) < 0)
+		ltd_closep(fd);
+	flock(tmp, LOCK_UN);
+	return *fd < 0 ? ltd_err_sys(err, "%s", *dir) : 0;
+}
+
+static int stage_new(const char *store, const struct ltd_limits *lim,
+		     struct stage *s, struct ltd_err *err)
 {
 	static const char *const sub[] = {"entries", "pins", "tmp"};
+	_cleanup_close_ int tmp = -1;
 	char path[4096];
 	int ret;
 
 	*s = (struct stage){.store = store, .dirfd = -1, .u.root = -1};
+	s->u.lim = lim ? *lim : LTD_LIMITS_DEFAULT;
 	for (size_t i = 0; i < 3; i++) {
 		snprintf(path, sizeof(path), "%s/%s", store, sub[i]);
 		ret = mkdirs(path, err);
 		if (ret < 0)
 			return ret;
 	}
-	if (asprintf(&s->dir, "%s/tmp/stage.XXXXXX", store) < 0)
-		return ltd_err_set(err, ENOMEM, "out of memory");
-	if (!mkdtemp(s->dir)) {
-		free(s->dir);
-		s->dir = NULL;
-		return ltd_err_sys(err, "create a staging directory in %s/tmp",
-				   store);
-	}
-	s->dirfd = open(s->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (s->dirfd < 0 || mkdirat(s->dirfd, "tree", 0700) < 0)
+	tmp = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (tmp < 0)
+		return ltd_err_sys(err, "%s", path);
+	ret = new_stage_dir(store, tmp, &s->dir, &s->dirfd, err);
+	if (ret < 0)
+		return ret;
+	if (mkdirat(s->dirfd, "tree", 0700) < 0)
 		return ltd_err_sys(err, "%s", s->dir);
 	s->u.root = openat(s->dirfd, "tree",
 			   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -132,7 +189,6 @@ static int stage_new(const char *store, struct stage *s, struct ltd_err *err)
 static void stage_discard(struct stage *s)
 {
 	ltd_closep(&s->u.root);
-	ltd_closep(&s->dirfd);
 	ltd_meta_free(&s->u.meta);
 	if (s->dir) {
 		char *slash = strrchr(s->dir, '/');
@@ -140,10 +196,12 @@ static void stage_discard(struct stage *s)
 
 		*slash = '\0';
 		tmp = open(s->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		/* Still locked (s->dirfd): no sweep takes it meanwhile. */
 		if (tmp >= 0)
 			ltd_rm_tree(tmp, slash + 1);
 		free(s->dir);
 	}
+	ltd_closep(&s->dirfd);
 	*s = (struct stage){.dirfd = -1, .u.root = -1};
 }
 
@@ -170,9 +228,56 @@ static int write_pin(const char *store, const char *name, const char *hex,
 }
 
 /*
+ * Is entries/@hex a sound entry: its manifest hashes to @hex and its tree
+ * passes the fast check a run makes?
+ */
+static bool entry_sound(const char *store, const char *hex)
+{
+	struct ltd_store_entry e;
+	struct ltd_err ignored = {0};
+	bool ok = ltd_store_open(store, hex, hex, &e, &ignored) == 0;
+
+	if (ok) {
+		ok = ltd_store_quick_check(&e, &ignored) == 0;
+		ltd_store_entry_free(&e);
+	}
+	return ok;
+}
+
+/* Move a damaged entry out of the way, into a staging directory of tmp/
+ * (which a sweep removes should we die first), and remove it. */
+static int move_aside(const char *store, const char *entry, struct ltd_err *err)
+{
+	_cleanup_close_ int tmp = -1, lock = -1;
+	_cleanup_free_ char *dir = NULL;
+	char path[4096];
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/tmp", store);
+	tmp = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (tmp < 0)
+		return ltd_err_sys(err, "%s", path);
+	ret = new_stage_dir(store, tmp, &dir, &lock, err);
+	if (ret < 0)
+		return ret;
+	/* Over the empty directory just made; a directory moves to another
+	 * parent only when it is writable (its ".." changes). */
+	if (chmod(entry, 0700) < 0 || rename(entry, dir) < 0) {
+		ret = errno == ENOENT ? 0
+				      : ltd_err_sys(err, "replace %s", entry);
+		rmdir(dir);
+		return ret;
+	}
+	fprintf(stderr, "ltd-rootfs: %s was damaged; replaced\n", entry);
+	ltd_rm_tree(tmp, strrchr(dir, '/') + 1);
+	return 0;
+}
+
+/*
  * Seal the staged tree, write its manifest (read-only from birth), and
- * move it to entries/HEX, unless that entry exists already (the same
- * content imported before); then pin @name to it.
+ * move it to entries/HEX, unless a sound entry is there already (the same
+ * content imported before; a damaged one is replaced); then pin @name to
+ * it.
  */
 static int stage_commit(struct stage *s, const char *name,
 			char hex[LTD_HEX_LEN + 1], struct ltd_err *err)
@@ -202,14 +307,33 @@ static int stage_commit(struct stage *s, const char *name,
 	if (fd < 0 || write(fd, buf, len) != (ssize_t)len || fsync(fd) < 0)
 		return ltd_err_sys(err, "%s/manifest", s->dir);
 	snprintf(entry, sizeof(entry), "%s/entries/%s", s->store, hex);
-	if (lstat(entry, &st) < 0) {
-		if (rename(s->dir, entry) < 0)
+	/* An import of the same content may be renaming its own in at the
+	 * same time: then the rename fails, and the entry is checked again. */
+	for (int tries = 0;; tries++) {
+		bool there = lstat(entry, &st) == 0;
+
+		if (there && entry_sound(s->store, hex))
+			break;
+		if (tries == 3)
+			return ltd_err_set(err, EAGAIN,
+					   "%s keeps changing; try again",
+					   entry);
+		if (there) {
+			ret = move_aside(s->store, entry, err);
+			if (ret < 0)
+				return ret;
+		}
+		if (rename(s->dir, entry) < 0) {
+			if (errno == EEXIST || errno == ENOTEMPTY)
+				continue;
 			return ltd_err_sys(err, "move the entry to %s", entry);
+		}
 		/* Renamed: nothing left to discard. */
 		free(s->dir);
 		s->dir = NULL;
 		if (chmod(entry, 0555) < 0)
 			return ltd_err_sys(err, "%s", entry);
+		break;
 	}
 	return write_pin(s->store, name, hex, err);
 }
@@ -221,6 +345,8 @@ static int unpack_archive(const char *path, struct stage *s, int *imgfd,
 {
 	struct archive *a = archive_read_new();
 	struct archive_entry *ae;
+	const struct ltd_limits *lim = &s->u.lim;
+	uint64_t entries = 0, bytes = 0;
 	char rel[4096];
 	int r, ret = 0;
 
@@ -242,8 +368,28 @@ static int unpack_archive(const char *path, struct stage *s, int *imgfd,
 	while (ret == 0 &&
 	       (r = archive_read_next_header(a, &ae)) == ARCHIVE_OK) {
 		mode_t type = archive_entry_filetype(ae);
+		la_int64_t size = archive_entry_size(ae);
 		_cleanup_close_ int fd = -1;
 		char *slash;
+
+		/* The same limits as the layers': a compressed archive can
+		 * unpack to far more than its own size. */
+		size = size < 0 ? 0 : size;
+		if (++entries > lim->entries ||
+		    (uint64_t)size > lim->file_bytes ||
+		    (uint64_t)size > lim->bytes - bytes) {
+			ret = ltd_err_set(err, EFBIG,
+					  "%s: more than %" PRIu64
+					  " entries, a file over %" PRIu64
+					  " bytes or more than %" PRIu64
+					  " bytes in all (--max-entries, "
+					  "--max-file-bytes, --max-bytes); "
+					  "refused",
+					  path, lim->entries, lim->file_bytes,
+					  lim->bytes);
+			break;
+		}
+		bytes += (uint64_t)size;
 
 		if (ltd_tar_path_clean(archive_entry_pathname(ae), rel,
 				       sizeof(rel)) < 0) {
@@ -298,18 +444,68 @@ static int unpack_archive(const char *path, struct stage *s, int *imgfd,
 	return ret;
 }
 
+/*
+ * The image's layers: at most the limit, and no digest twice (a manifest
+ * listing one layer over and over multiplies the work) unless that layer
+ * was empty, as the empty layers some builders repeat are; applying one
+ * again changes nothing, so it is skipped.
+ */
+static int check_layers(const struct stage *s, const struct ltd_image *img,
+			struct ltd_err *err)
+{
+	if (img->n > s->u.lim.layers)
+		return ltd_err_set(err, EFBIG,
+				   "the image has %zu layers, more than the "
+				   "limit of %" PRIu64
+				   " (--max-layers); refused",
+				   img->n, s->u.lim.layers);
+	return 0;
+}
+
+static ssize_t earlier_layer(const struct ltd_image *img, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (strcmp(img->l[j].hex, img->l[i].hex) == 0)
+			return (ssize_t)j;
+	return -1;
+}
+
 static int import_layers(struct stage *s, int imgfd, struct ltd_err *err)
 {
 	struct ltd_image img;
 	char found[LTD_HEX_LEN + 1], what[64];
 	int ret = ltd_image_read(imgfd, &img, err);
+	uint64_t *entries = NULL; /* each layer's entry count */
 
+	if (ret == 0)
+		ret = check_layers(s, &img, err);
+	if (ret == 0 && !(entries = calloc(img.n, sizeof(*entries))))
+		ret = ltd_err_set(err, ENOMEM, "out of memory");
 	for (size_t i = 0; ret == 0 && i < img.n; i++) {
-		_cleanup_close_ int fd =
-			ltd_open_in(imgfd, img.l[i].path, O_RDONLY);
+		/* Not blocking on a FIFO: a layout directory is anyone's. */
+		_cleanup_close_ int fd = ltd_open_in(imgfd, img.l[i].path,
+						     O_RDONLY | O_NONBLOCK);
+		ssize_t j = earlier_layer(&img, i);
+		struct stat st;
+		uint64_t before = s->u.entries;
 
-		if (fd < 0) {
+		if (j >= 0 && entries[j] == 0)
+			continue;
+		if (j >= 0) {
+			ret = ltd_err_set(err, EINVAL,
+					  "layers %zd and %zu are the same "
+					  "(sha256:%s); refused",
+					  j + 1, i + 1, img.l[i].hex);
+			break;
+		}
+		if (fd < 0 || fstat(fd, &st) < 0) {
 			ret = ltd_err_sys(err, "layer %zu: %s", i + 1,
+					  img.l[i].path);
+			break;
+		}
+		if (!S_ISREG(st.st_mode)) {
+			ret = ltd_err_set(err, EINVAL,
+					  "layer %zu: %s is not a file", i + 1,
 					  img.l[i].path);
 			break;
 		}
@@ -319,6 +515,7 @@ static int import_layers(struct stage *s, int imgfd, struct ltd_err *err)
 		s->u.progress.total = img.l[i].size;
 		ret = ltd_unpack_layer(&s->u, fd, img.l[i].hex, img.l[i].size,
 				       found, err);
+		entries[i] = s->u.entries - before;
 		if (ret < 0) {
 			char msg[LTD_ERR_MSG_MAX];
 
@@ -327,6 +524,7 @@ static int import_layers(struct stage *s, int imgfd, struct ltd_err *err)
 				    img.l[i].path, msg);
 		}
 	}
+	free(entries);
 	ltd_image_free(&img);
 	return ret;
 }
@@ -352,7 +550,7 @@ static void report(const char *name, const char *hex, const struct stage *s)
 }
 
 int ltd_rootfs_import(const char *store, const char *name, const char *image,
-		      struct ltd_err *err)
+		      const struct ltd_limits *lim, struct ltd_err *err)
 {
 	struct stage s;
 	_cleanup_close_ int imgfd = -1;
@@ -365,7 +563,7 @@ int ltd_rootfs_import(const char *store, const char *name, const char *image,
 		return ret;
 	if (stat(image, &st) < 0)
 		return ltd_err_sys(err, "%s", image);
-	ret = stage_new(store, &s, err);
+	ret = stage_new(store, lim, &s, err);
 	if (ret == 0 && S_ISDIR(st.st_mode)) {
 		imgfd = open(image, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (imgfd < 0)
@@ -435,7 +633,7 @@ int ltd_rootfs_build(const char *store, const char *name,
 
 	ret = check_name(name, err);
 	if (ret == 0)
-		ret = stage_new(store, &s, err);
+		ret = stage_new(store, NULL, &s, err);
 	else
 		return ret;
 	if (ret == 0 && pipe2(pipefd, O_CLOEXEC) < 0)

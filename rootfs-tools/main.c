@@ -5,6 +5,7 @@
  * point per subcommand.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +17,10 @@
 
 static void usage(FILE *out)
 {
-	fputs("usage: ltd-rootfs import NAME IMAGE\n"
+	fputs("usage: ltd-rootfs import NAME IMAGE [--max-bytes N] "
+	      "[--max-file-bytes N]\n"
+	      "                        [--max-entries N] [--max-layers N] "
+	      "[--max-depth N]\n"
 	      "       ltd-rootfs build NAME [--suite SUITE] [--packages "
 	      "A,B,...]\n"
 	      "                        [--mirror URL] [--source-date-epoch N]\n"
@@ -26,13 +30,81 @@ static void usage(FILE *out)
 	      "\n"
 	      "IMAGE is an OCI image layout (a directory, or a tar of one) or\n"
 	      "a `docker save` archive.  Every blob is checked against its\n"
-	      "digest.  The store is $XDG_DATA_HOME/ltd-native/rootfs\n"
+	      "digest.  Limits (defaults): --max-bytes 16G unpacked in all,\n"
+	      "--max-file-bytes 4G for one file (holes included),\n"
+	      "--max-entries 1000000, --max-layers 256, --max-depth 256.\n"
+	      "The store is $XDG_DATA_HOME/ltd-native/rootfs\n"
 	      "(default ~/.local/share/ltd-native/rootfs); each entry is "
 	      "named\n"
 	      "by the SHA-256 of its manifest, and NAME pins one.  Use it "
 	      "with\n"
 	      "`ltd-native run --rootfs NAME -- COMMAND`.\n",
 	      out);
+}
+
+/* N, or N with a K, M, G or T suffix (powers of 1024); 1 and up. */
+static int parse_count(const char *opt, const char *v, uint64_t *out,
+		       struct ltd_err *err)
+{
+	char *end = NULL;
+	unsigned long long n;
+	unsigned shift = 0;
+
+	errno = 0;
+	n = strtoull(v, &end, 10);
+	if (end && *end && !end[1])
+		shift = *end == 'K'   ? 10
+			: *end == 'M' ? 20
+			: *end == 'G' ? 30
+			: *end == 'T' ? 40
+				      : 64;
+	if (errno || end == v || v[0] == '-' || n == 0 || shift == 64 ||
+	    (*end && shift == 0) || n > (UINT64_MAX >> shift))
+		return ltd_err_set(err, EINVAL,
+				   "%s: '%s' is not a count (N, or N with K, "
+				   "M, G or T)",
+				   opt, v);
+	*out = (uint64_t)n << shift;
+	return 0;
+}
+
+static int import(const char *store, int argc, char **argv, struct ltd_err *err)
+{
+	struct ltd_limits lim = LTD_LIMITS_DEFAULT;
+	const char *pos[2];
+	int npos = 0, ret;
+
+	for (int i = 0; i < argc; i++) {
+		uint64_t *slot =
+			!strcmp(argv[i], "--max-bytes")	       ? &lim.bytes
+			: !strcmp(argv[i], "--max-file-bytes") ? &lim.file_bytes
+			: !strcmp(argv[i], "--max-entries")    ? &lim.entries
+			: !strcmp(argv[i], "--max-layers")     ? &lim.layers
+			: !strcmp(argv[i], "--max-depth")      ? &lim.depth
+							       : NULL;
+
+		if (slot) {
+			if (i + 1 >= argc)
+				return ltd_err_set(err, EINVAL,
+						   "import: %s needs a value",
+						   argv[i]);
+			ret = parse_count(argv[i], argv[i + 1], slot, err);
+			if (ret < 0)
+				return ret;
+			i++;
+		} else if (argv[i][0] == '-' || npos == 2) {
+			return ltd_err_set(err, EINVAL,
+					   "import: unknown option or extra "
+					   "argument: '%s'",
+					   argv[i]);
+		} else {
+			pos[npos++] = argv[i];
+		}
+	}
+	if (npos != 2)
+		return ltd_err_set(err, EINVAL,
+				   "import: NAME and IMAGE, please");
+	return ltd_rootfs_import(store, pos[0], pos[1], &lim, err);
 }
 
 static int build(const char *store, int argc, char **argv, struct ltd_err *err)
@@ -73,8 +145,8 @@ int main(int argc, char **argv)
 	}
 	ret = ltd_store_path(&store, &err);
 	if (ret == 0) {
-		if (!strcmp(cmd, "import") && argc == 4)
-			ret = ltd_rootfs_import(store, argv[2], argv[3], &err);
+		if (!strcmp(cmd, "import") && argc >= 4)
+			ret = import(store, argc - 2, argv + 2, &err);
 		else if (!strcmp(cmd, "build") && argc >= 3)
 			ret = build(store, argc - 2, argv + 2, &err);
 		else if (!strcmp(cmd, "list") && argc == 2)

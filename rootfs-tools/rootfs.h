@@ -6,6 +6,7 @@
 #include <stdbool.h>
 
 #include "rootfs-tools/store.h"
+#include "rootfs-tools/unpack.h"
 
 struct ltd_build_opts {
 	const char *suite;    /* default bookworm */
@@ -14,8 +15,9 @@ struct ltd_build_opts {
 	const char *epoch;    /* SOURCE_DATE_EPOCH */
 };
 
+/* @lim NULL: LTD_LIMITS_DEFAULT. */
 int ltd_rootfs_import(const char *store, const char *name, const char *image,
-		      struct ltd_err *err);
+		      const struct ltd_limits *lim, struct ltd_err *err);
 int ltd_rootfs_build(const char *store, const char *name,
 		     const struct ltd_build_opts *o, struct ltd_err *err);
 int ltd_rootfs_list(const char *store, struct ltd_err *err);

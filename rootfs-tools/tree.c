@@ -102,13 +102,12 @@ static int list_dir(int fd, char ***out, size_t *n_out)
 	return 0;
 }
 
-static int walk_node(struct walk *w, int dirfd, const char *name,
-		     const char *path, struct ltd_err *err)
+/* Visit one node; 1 when it is a directory to descend into. */
+static int visit_node(struct walk *w, int dirfd, const char *name,
+		      const char *path, struct ltd_err *err)
 {
 	struct node n = {.dirfd = dirfd, .name = name};
-	_cleanup_close_ int fd = -1;
-	char **names = NULL;
-	size_t count = 0;
+	char target[4096];
 	int ret;
 
 	n.e.path = (char *)path;
@@ -122,7 +121,6 @@ static int walk_node(struct walk *w, int dirfd, const char *name,
 		if (ret < 0)
 			return ret;
 	} else if (S_ISLNK(n.st.st_mode)) {
-		char target[4096];
 		ssize_t len =
 			readlinkat(dirfd, name, target, sizeof(target) - 1);
 
@@ -131,7 +129,6 @@ static int walk_node(struct walk *w, int dirfd, const char *name,
 		target[len] = '\0';
 		n.e.type = 'l';
 		n.e.target = target;
-		return w->visit(w->ctx, &n, err);
 	} else {
 		return ltd_err_set(err, EINVAL,
 				   "'%s' is neither a file, a directory nor "
@@ -139,40 +136,142 @@ static int walk_node(struct walk *w, int dirfd, const char *name,
 				   path);
 	}
 	ret = w->visit(w->ctx, &n, err);
-	if (ret < 0 || n.e.type != 'd')
-		return ret;
-	fd = openat(dirfd, name,
-		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
+	return ret < 0 ? ret : n.e.type == 'd';
+}
+
+/* A directory being walked: its sorted names, the next one at @i. */
+struct frame {
+	char **names;
+	size_t n, i;
+	char *path;
+	struct stat st; /* to check ".." on the way back */
+};
+
+static void frame_free(struct frame *f)
+{
+	free_names(f->names, f->n);
+	free(f->path);
+	*f = (struct frame){0};
+}
+
+/* Enter directory @fd (@path, which the frame takes): list it. */
+static int push(struct frame **fr, size_t *depth, size_t *cap, int fd,
+		char *path, struct ltd_err *err)
+{
+	struct frame *f;
+	int ret;
+
+	if (*depth == *cap) {
+		size_t c = *cap ? 2 * *cap : 16;
+		struct frame *g = realloc(*fr, c * sizeof(*g));
+
+		if (!g) {
+			free(path);
+			return ltd_err_set(err, ENOMEM, "out of memory");
+		}
+		*fr = g;
+		*cap = c;
+	}
+	f = &(*fr)[(*depth)++];
+	*f = (struct frame){.path = path};
+	if (fstat(fd, &f->st) < 0)
 		return ltd_err_sys(err, "'%s'", path);
-	ret = list_dir(fd, &names, &count);
+	ret = list_dir(fd, &f->names, &f->n);
 	if (ret < 0) {
 		errno = -ret;
 		return ltd_err_sys(err, "'%s': read", path);
 	}
-	for (size_t i = 0; ret == 0 && i < count; i++) {
-		char *child = NULL;
-
-		if (asprintf(&child, "%s/%s", strcmp(path, "/") ? path : "",
-			     names[i]) < 0) {
-			ret = ltd_err_set(err, ENOMEM, "out of memory");
-			break;
-		}
-		ret = walk_node(w, fd, names[i], child, err);
-		free(child);
-	}
-	free_names(names, count);
-	return ret;
+	return 0;
 }
 
+/*
+ * Depth first, names sorted, parents before children; iterative, with one
+ * directory open at a time whatever the depth: down by name, back up by
+ * "..", checked to be the directory we came from.
+ */
 static int walk(int root, visit_fn visit, void *ctx,
 		struct ltd_progress *progress, struct ltd_err *err)
 {
 	struct walk w = {.visit = visit, .ctx = ctx, .progress = progress};
-	int ret = walk_node(&w, root, ".", "/", err);
+	struct frame *fr = NULL;
+	size_t depth = 0, cap = 0;
+	char *path = strdup("/");
+	int cur = -1, ret;
 
+	if (!path)
+		return ltd_err_set(err, ENOMEM, "out of memory");
+	ret = visit_node(&w, root, ".", "/", err);
+	if (ret == 1) {
+		cur = openat(root, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		ret = cur < 0 ? ltd_err_sys(err, "'/'") : 0;
+	}
+	if (ret == 0 && cur >= 0) {
+		ret = push(&fr, &depth, &cap, cur, path, err);
+		path = NULL;
+	}
+	while (ret == 0 && depth > 0) {
+		struct frame *f = &fr[depth - 1];
+		const char *name;
+		char *child = NULL;
+		int fd;
+
+		if (f->i == f->n) {
+			struct stat st;
+			int up;
+
+			frame_free(f);
+			if (--depth == 0)
+				break;
+			up = openat(cur, "..",
+				    O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+			if (up < 0 || fstat(up, &st) < 0) {
+				ret = ltd_err_sys(err, "'%s': ..",
+						  fr[depth - 1].path);
+				if (up >= 0)
+					close(up);
+				break;
+			}
+			close(cur);
+			cur = up;
+			if (st.st_dev != fr[depth - 1].st.st_dev ||
+			    st.st_ino != fr[depth - 1].st.st_ino) {
+				ret = ltd_err_set(err, ESTALE,
+						  "'%s' moved during the walk",
+						  fr[depth - 1].path);
+				break;
+			}
+			continue;
+		}
+		name = f->names[f->i++];
+		if (asprintf(&child, "%s/%s",
+			     strcmp(f->path, "/") ? f->path : "", name) < 0) {
+			ret = ltd_err_set(err, ENOMEM, "out of memory");
+			break;
+		}
+		ret = visit_node(&w, cur, name, child, err);
+		if (ret != 1) {
+			free(child);
+			continue;
+		}
+		fd = openat(cur, name,
+			    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0) {
+			ret = ltd_err_sys(err, "'%s'", child);
+			free(child);
+			break;
+		}
+		close(cur);
+		cur = fd;
+		ret = push(&fr, &depth, &cap, cur, child, err);
+	}
+	for (size_t i = 0; i < depth; i++)
+		frame_free(&fr[i]);
+	free(fr);
+	free(path);
+	if (cur >= 0)
+		close(cur);
 	ltd_progress_show(progress, w.bytes, true);
-	return ret;
+	return ret < 0 ? ret : 0;
 }
 
 struct seal {

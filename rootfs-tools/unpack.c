@@ -83,32 +83,189 @@ static int openat2_beneath(int dirfd, const char *path, int flags)
 	return (int)syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
 }
 
+/* A directory being emptied: the directories left in it. */
+struct rm_frame {
+	char **subs;
+	size_t n, i;
+	bool reread; /* read once more before it is removed */
+	struct stat st;
+};
+
+static void rm_frame_free(struct rm_frame *f)
+{
+	for (size_t i = 0; i < f->n; i++)
+		free(f->subs[i]);
+	free(f->subs);
+	f->subs = NULL;
+	f->n = f->i = 0;
+}
+
+/* Open directory @name of @dir to empty it (a sealed one is read-only). */
+static int open_to_empty(int dir, const char *name)
+{
+	int fd = openat(dir, name,
+			O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	if (fchmod(fd, 0700) < 0) {
+		int e = -errno;
+
+		close(fd);
+		return e;
+	}
+	return fd;
+}
+
+/* Unlink what @fd holds but directories, whose names go into @f. */
+static int rm_files(int fd, struct rm_frame *f)
+{
+	int dup_fd = dup(fd), ret = 0;
+	struct dirent *de;
+	DIR *d;
+
+	rm_frame_free(f);
+	if (dup_fd < 0)
+		return -errno;
+	d = fdopendir(dup_fd);
+	if (!d) {
+		ret = -errno;
+		close(dup_fd);
+		return ret;
+	}
+	while (ret == 0 && (errno = 0, de = readdir(d))) {
+		struct stat st;
+		bool dir = de->d_type == DT_DIR;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (de->d_type == DT_UNKNOWN) {
+			if (fstatat(fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) <
+			    0) {
+				ret = errno == ENOENT ? 0 : -errno;
+				continue;
+			}
+			dir = S_ISDIR(st.st_mode);
+		}
+		if (!dir) {
+			if (unlinkat(fd, de->d_name, 0) < 0 && errno != ENOENT)
+				ret = -errno;
+			continue;
+		}
+		char **g = realloc(f->subs, (f->n + 1) * sizeof(*g));
+
+		if (!g || !(g[f->n] = strdup(de->d_name))) {
+			f->subs = g ? g : f->subs;
+			ret = -ENOMEM;
+			break;
+		}
+		f->subs = g;
+		f->n++;
+	}
+	if (ret == 0 && errno != 0)
+		ret = -errno;
+	closedir(d);
+	return ret;
+}
+
 int ltd_rm_tree(int parent, const char *name)
 {
-	_cleanup_close_ int fd = -1;
+	struct rm_frame *fr = NULL, *g;
+	size_t depth = 0, cap = 0;
 	struct stat st;
-	DIR *d;
-	struct dirent *de;
-	int ret = 0;
+	int cur, ret = 0;
 
 	if (fstatat(parent, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return errno == ENOENT ? 0 : -errno;
 	if (!S_ISDIR(st.st_mode))
 		return unlinkat(parent, name, 0) < 0 ? -errno : 0;
-	fd = openat(parent, name,
-		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	/* A sealed directory is read-only: make it writable to empty it. */
-	if (fd < 0 || fchmod(fd, 0700) < 0)
-		return -errno;
-	d = fdopendir(fd);
-	if (!d)
-		return -errno;
-	fd = -1; /* the DIR owns it now */
-	while (ret == 0 && (errno = 0, de = readdir(d))) {
-		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
-			ret = ltd_rm_tree(dirfd(d), de->d_name);
+	cur = open_to_empty(parent, name);
+	if (cur < 0)
+		return cur;
+	/* Depth first, one directory open at a time: down by name, back up
+	 * by "..", checked to be the directory we came from. */
+	for (;;) {
+		struct rm_frame *f;
+
+		if (ret == 0 && depth == cap) {
+			g = realloc(fr, (cap ? 2 * cap : 16) * sizeof(*g));
+			if (!g) {
+				ret = -ENOMEM;
+				break;
+			}
+			fr = g;
+			cap = cap ? 2 * cap : 16;
+		}
+		f = &fr[depth];
+		*f = (struct rm_frame){0};
+		if (fstat(cur, &f->st) < 0 || (ret = rm_files(cur, f)) < 0) {
+			ret = ret ? ret : -errno;
+			depth++;
+			break;
+		}
+		depth++;
+		/* Into the next directory left, or up when there is none. */
+		for (;;) {
+			f = &fr[depth - 1];
+			if (f->i < f->n) {
+				int fd = open_to_empty(cur, f->subs[f->i]);
+
+				if (fd == -ENOENT) {
+					f->i++;
+					continue;
+				}
+				if (fd < 0)
+					ret = fd;
+				else {
+					close(cur);
+					cur = fd;
+				}
+				break;
+			}
+			if (!f->reread) {
+				/* Whatever readdir missed while we unlinked. */
+				f->reread = true;
+				ret = rm_files(cur, f);
+				if (ret < 0)
+					break;
+				continue;
+			}
+			if (depth == 1)
+				break;
+			int up = openat(cur, "..",
+					O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+			struct stat ust;
+
+			if (up < 0 || fstat(up, &ust) < 0) {
+				ret = -errno;
+				if (up >= 0)
+					close(up);
+				break;
+			}
+			close(cur);
+			cur = up;
+			rm_frame_free(f);
+			depth--;
+			f = &fr[depth - 1];
+			if (ust.st_dev != f->st.st_dev ||
+			    ust.st_ino != f->st.st_ino) {
+				ret = -ESTALE; /* moved while we worked */
+				break;
+			}
+			if (unlinkat(cur, f->subs[f->i], AT_REMOVEDIR) < 0 &&
+			    errno != ENOENT) {
+				ret = -errno;
+				break;
+			}
+			f->i++;
+		}
+		if (ret < 0 || (depth == 1 && fr[0].i >= fr[0].n))
+			break;
 	}
-	closedir(d);
+	close(cur);
+	for (size_t i = 0; i < depth; i++)
+		rm_frame_free(&fr[i]);
+	free(fr);
 	if (ret < 0)
 		return ret;
 	return unlinkat(parent, name, AT_REMOVEDIR) < 0 ? -errno : 0;
@@ -125,7 +282,18 @@ static int open_parent(struct ltd_unpack *u, const char *rel, const char **last,
 	_cleanup_close_ int dir = -1;
 	char prefix[PATH_BUF];
 	const char *p = rel;
+	uint64_t depth = 1;
 
+	/* Every walk of the tree later goes this deep: bound it here,
+	 * where directories are made. */
+	for (const char *c = rel; *c; c++)
+		depth += *c == '/';
+	if (depth > u->lim.depth)
+		return ltd_err_set(err, ELOOP,
+				   "'%.200s': %" PRIu64 " levels deep, more "
+				   "than the limit of %" PRIu64
+				   " (--max-depth); refused",
+				   rel, depth, u->lim.depth);
 	dir = openat(u->root, ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (dir < 0)
 		return ltd_err_sys(err, "open the staging tree");
@@ -193,7 +361,13 @@ static int write_data(struct archive *a, int fd, const char *rel,
 
 	while ((r = archive_read_data_block(a, &buf, &size, &off)) ==
 	       ARCHIVE_OK) {
-		/* Sparse files: holes stay holes. */
+		/* Sparse files: holes stay holes.  Nothing past the declared
+		 * size, which the limits were checked against. */
+		if (off < 0 || (uint64_t)off + size > (uint64_t)total)
+			return ltd_err_set(err, EFBIG,
+					   "'%s': data past its declared size; "
+					   "refused",
+					   rel);
 		if (off != at && lseek(fd, off, SEEK_SET) < 0)
 			return ltd_err_sys(err, "'%s': seek", rel);
 		for (size_t done = 0; done < size;) {
@@ -215,10 +389,29 @@ static int write_data(struct archive *a, int fd, const char *rel,
 	return 0;
 }
 
+static int count_bytes(struct ltd_unpack *u, uint64_t n, const char *rel,
+		       struct ltd_err *err)
+{
+	if (n > u->lim.bytes - u->bytes)
+		return ltd_err_set(err, EFBIG,
+				   "'%s': the layers unpack to more than the "
+				   "limit of %" PRIu64 " bytes (--max-bytes); "
+				   "refused",
+				   rel, u->lim.bytes);
+	u->bytes += n;
+	return 0;
+}
+
+/*
+ * A hard link shares its target's inode, so it takes the target's
+ * metadata (as GNU tar's does): two modes for one inode could never both
+ * be sealed on disk.
+ */
 static int extract_hardlink(struct ltd_unpack *u, int parent, const char *last,
 			    const char *rel, const char *target,
-			    struct ltd_err *err)
+			    struct ltd_meta *meta, struct ltd_err *err)
 {
+	const struct ltd_meta *tm;
 	char trel[PATH_BUF];
 	_cleanup_close_ int tparent = -1;
 	const char *tlast = NULL;
@@ -239,6 +432,16 @@ static int extract_hardlink(struct ltd_unpack *u, int parent, const char *last,
 				   "'%s': hard link to '%s', which is not a "
 				   "file of an earlier entry",
 				   rel, target);
+	tm = ltd_meta_get(&u->meta, trel);
+	if (tm) {
+		meta->mode = tm->mode;
+		meta->uid = tm->uid;
+		meta->gid = tm->gid;
+	}
+	/* Sealing hashes it once more. */
+	ret = count_bytes(u, (uint64_t)st.st_size, rel, err);
+	if (ret < 0)
+		return ret;
 	if (strcmp(trel, rel) == 0)
 		return 0;
 	ret = make_room(parent, last, false);
@@ -289,7 +492,8 @@ static int extract(struct ltd_unpack *u, struct archive *a,
 	if (parent < 0)
 		return parent;
 	if (hl)
-		return extract_hardlink(u, parent, last, rel, hl, err) < 0
+		return extract_hardlink(u, parent, last, rel, hl, &meta, err) <
+				       0
 			       ? -err->code
 			       : put_meta(u, rel, &meta, err);
 	if (type == AE_IFLNK) {
@@ -335,7 +539,6 @@ static int hide_lower_children(struct ltd_unpack *u, int dir, const char *path,
 			       struct ltd_err *err)
 {
 	_cleanup_close_ int fd = dup(dir);
-	char child[PATH_BUF];
 	char **names = NULL;
 	size_t n = 0;
 	struct dirent *de;
@@ -361,10 +564,18 @@ static int hide_lower_children(struct ltd_unpack *u, int dir, const char *path,
 		n++;
 	}
 	rewinddir(d);
+	/* Recursive: as deep as the tree, which open_parent() bounds;
+	 * little on the stack per level. */
 	for (size_t i = 0; ret == 0 && i < n; i++) {
-		snprintf(child, sizeof(child), "%s%s%s", path, *path ? "/" : "",
-			 names[i]);
+		char *child = NULL;
+
+		if (asprintf(&child, "%s%s%s", path, *path ? "/" : "",
+			     names[i]) < 0) {
+			ret = ltd_err_set(err, ENOMEM, "out of memory");
+			break;
+		}
 		ret = hide(u, dirfd(d), names[i], child, err);
+		free(child);
 	}
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);
@@ -424,6 +635,34 @@ static int whiteout(struct ltd_unpack *u, int kind, const char *victim,
 	return hide(u, parent, last, victim, err);
 }
 
+/*
+ * Count the entry and its declared size (libarchive reads or skips that
+ * many bytes, whatever the entry's type; a sparse file's holes included)
+ * against the limits, before anything is written.
+ */
+static int check_entry(struct ltd_unpack *u, struct archive_entry *ae,
+		       const char *name, struct ltd_err *err)
+{
+	la_int64_t size = archive_entry_size(ae);
+
+	if (++u->entries > u->lim.entries)
+		return ltd_err_set(err, EFBIG,
+				   "more than %" PRIu64
+				   " entries (--max-entries); "
+				   "refused",
+				   u->lim.entries);
+	if (size < 0)
+		size = 0;
+	if ((uint64_t)size > u->lim.file_bytes)
+		return ltd_err_set(
+			err, EFBIG,
+			"'%s': %" PRIu64 " bytes, more than the limit "
+			"of %" PRIu64 " for one file (--max-file-bytes); "
+			"refused",
+			name, (uint64_t)size, u->lim.file_bytes);
+	return count_bytes(u, (uint64_t)size, name, err);
+}
+
 static int apply_entries(struct ltd_unpack *u, struct archive *a,
 			 struct ltd_err *err)
 {
@@ -439,6 +678,9 @@ static int apply_entries(struct ltd_unpack *u, struct archive *a,
 			return ltd_err_set(err, EINVAL,
 					   "an entry without a "
 					   "name");
+		ret = check_entry(u, ae, name, err);
+		if (ret < 0)
+			return ret;
 		ret = ltd_tar_path_clean(name, rel, sizeof(rel));
 		if (ret < 0)
 			return ltd_err_set(

@@ -20,12 +20,35 @@ struct ltd_progress {
 	uint64_t shown_at; /* bytes when last shown */
 };
 
+/*
+ * Bounds on what untrusted layers may make us write and hash (DECISIONS,
+ * "Limits on what an import unpacks").  A file's size is its declared
+ * size, holes of a sparse file included; a hard link counts its target's
+ * size again (sealing hashes it again).
+ */
+struct ltd_limits {
+	uint64_t bytes;	     /* all entries' sizes, over all layers */
+	uint64_t file_bytes; /* one entry's size */
+	uint64_t entries;    /* tar entries, over all layers */
+	uint64_t layers;     /* layers of an image */
+	uint64_t depth;	     /* path components of an entry */
+};
+
+#define LTD_LIMITS_DEFAULT                                                     \
+	((struct ltd_limits){.bytes = 16ull << 30,                             \
+			     .file_bytes = 4ull << 30,                         \
+			     .entries = 1000000,                               \
+			     .layers = 256,                                    \
+			     .depth = 256})
+
 struct ltd_unpack {
 	int root; /* the staging tree */
 	struct ltd_meta_map meta;
 	unsigned layer;	  /* 1 for the first */
 	uint64_t dropped; /* device nodes, FIFOs, sockets */
 	struct ltd_progress progress;
+	struct ltd_limits lim;
+	uint64_t bytes, entries; /* counted against @lim */
 };
 
 /*
@@ -40,7 +63,9 @@ int ltd_unpack_layer(struct ltd_unpack *u, int fd, const char *expect_hex,
 		     struct ltd_err *err);
 
 /* Remove @name under @dirfd and all beneath it, sealed or not; never
- * follows a link.  0 if it did not exist. */
+ * follows a link.  0 if it did not exist.  Iterative, with two file
+ * descriptors at most whatever the depth (it cleans up after a failure,
+ * which may have been a lack of descriptors). */
 int ltd_rm_tree(int dirfd, const char *name);
 
 void ltd_progress_show(struct ltd_progress *p, uint64_t done, bool last);
