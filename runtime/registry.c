@@ -192,7 +192,8 @@ static int check_dir(int fd, const char *path, bool private,
 				   "%s must be a directory owned by uid %u "
 				   "with mode %s (it is uid %u, mode %04o): "
 				   "refusing to keep the registry of named "
-				   "cages there",
+				   "cages there (set XDG_RUNTIME_DIR to a "
+				   "private directory of yours)",
 				   path, (unsigned)geteuid(),
 				   private ? "0700" : "0700 or 0755",
 				   (unsigned)st.st_uid,
