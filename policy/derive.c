@@ -8,6 +8,7 @@
  */
 #include "policy/option.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -113,19 +114,31 @@ static int strict_tier(struct ltd_policy *p, size_t *at, struct ltd_err *err)
 		else if (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))
 			ret = add_copy(p, src, dst, err);
 	}
-	/* Transcripts: persistent, so --continue works in the next run. */
-	snprintf(src, sizeof(src), "%s/.claude/projects", H);
-	snprintf(dst, sizeof(dst), "%s/.claude/projects", C);
-	if (!ret)
+	/*
+	 * Transcripts: persistent, so --continue works in the next run; this
+	 * project's only (Claude Code keeps them in projects/<the project's
+	 * path with every other character than [A-Za-z0-9] a '-'>).  All of
+	 * projects/ would hand the agent every other project's sessions to
+	 * read and to plant turns, links or FIFOs in; history.jsonl holds
+	 * every project's prompts, so it stays a fresh file in the cage.
+	 */
+	snprintf(src, sizeof(src), "%s/.claude/projects/", H);
+	snprintf(dst, sizeof(dst), "%s/.claude/projects/", C);
+	if (!ret && strlen(src) + strlen(p->project) < sizeof(src) &&
+	    strlen(dst) + strlen(p->project) < sizeof(dst)) {
+		size_t s0 = strlen(src), d0 = strlen(dst);
+
+		for (const char *c = p->project; *c; c++) {
+			char e = isalnum((unsigned char)*c) ? *c : '-';
+
+			src[s0++] = e;
+			dst[d0++] = e;
+		}
+		src[s0] = dst[d0] = '\0';
 		ret = add_derived(p, at, LTD_UM_BIND,
-				  "strict tier (transcripts)", src, dst,
-				  LTD_STATE_DIR, 0, err);
-	snprintf(src, sizeof(src), "%s/.claude/history.jsonl", H);
-	snprintf(dst, sizeof(dst), "%s/.claude/history.jsonl", C);
-	if (!ret)
-		ret = add_derived(p, at, LTD_UM_BIND,
-				  "strict tier (transcripts)", src, dst,
-				  LTD_STATE_FILE, 0, err);
+				  "strict tier (this project's transcripts)",
+				  src, dst, LTD_STATE_DIR, 0, err);
+	}
 	return ret;
 }
 

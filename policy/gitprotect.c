@@ -22,9 +22,19 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static const char *const fixed[] = {".git",	    ".git/config",
-				    ".git/hooks",   ".git/commondir",
-				    ".git/modules", ".git/worktrees"};
+/* .git first (pinned); then what git, and Claude Code on the host, run or
+ * are configured by (Claude Code runs the hooks of a project's settings). */
+static const char *const fixed[] = {
+	".git",
+	".git/config",
+	".git/hooks",
+	".git/commondir",
+	".git/modules",
+	".git/worktrees",
+	".claude/settings.json",
+	".claude/settings.local.json",
+	".mcp.json",
+};
 
 int ltd_policy_protect(struct ltd_policy *p, const char *path,
 		       struct ltd_err *err)

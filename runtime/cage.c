@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/pidfd.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
@@ -531,7 +532,6 @@ __attribute__((noreturn)) void ltd_cage_command_main(struct ltd_cage *c)
  * descriptor table (not shared: no CLONE_FILES); the one shared write is
  * environ, which init no longer reads.
  */
-static char command_stack[256 * 1024] __attribute__((aligned(16)));
 
 static int command_start(void *arg)
 {
@@ -558,9 +558,24 @@ int ltd_cage_wait_exec(struct ltd_cage *c, struct ltd_err *err)
 
 static int spawn_command(struct ltd_cage *c, struct ltd_err *err)
 {
+	size_t argc = 0, page = (size_t)sysconf(_SC_PAGESIZE), size;
+	char *stack;
+
 	if (pipe2(c->exec_pipe, O_CLOEXEC) < 0)
 		return ltd_err_sys(err, "pipe");
-	c->cmd_pid = clone(command_start, command_stack + sizeof(command_stack),
+	/* Its own stack, with a guard page below: execvp's no-#! fallback
+	 * copies argv onto it, so it is sized from argc too. */
+	while (c->policy->argv[argc])
+		argc++;
+	size = ((256 * 1024 + (argc + 8) * sizeof(char *)) + page - 1) &
+	       ~(page - 1);
+	stack = mmap(NULL, size + page, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	if (stack == MAP_FAILED)
+		return ltd_err_sys(err, "stack for the command");
+	if (mprotect(stack, page, PROT_NONE) < 0)
+		return ltd_err_sys(err, "guard page");
+	c->cmd_pid = clone(command_start, stack + page + size,
 			   CLONE_VM | CLONE_VFORK | SIGCHLD, c);
 	if (c->cmd_pid < 0)
 		return ltd_err_sys(err, "start the command");

@@ -19,12 +19,13 @@ static const char *const dev_nodes[] = {"null",	  "zero",    "full",
 
 /* /proc entries that leak host state or poke the kernel. */
 static const char *const proc_masked[] = {
-	"/proc/kcore",	     "/proc/keys",	  "/proc/latency_stats",
-	"/proc/timer_list",  "/proc/sched_debug", "/proc/sysrq-trigger",
-	"/proc/kallsyms",    "/proc/kpagecount",  "/proc/kpageflags",
-	"/proc/kpagecgroup", "/proc/config.gz",	  "/proc/acpi",
-	"/proc/scsi",	     "/proc/asound",	  "/proc/firmware",
-	"/proc/driver",	     "/proc/kmsg",
+	"/proc/kcore",	      "/proc/keys",	   "/proc/latency_stats",
+	"/proc/timer_list",   "/proc/sched_debug", "/proc/sysrq-trigger",
+	"/proc/kallsyms",     "/proc/kpagecount",  "/proc/kpageflags",
+	"/proc/kpagecgroup",  "/proc/config.gz",   "/proc/acpi",
+	"/proc/scsi",	      "/proc/asound",	   "/proc/firmware",
+	"/proc/driver",	      "/proc/kmsg",	   "/proc/slabinfo",
+	"/proc/pagetypeinfo", "/proc/vmallocinfo", "/proc/buddyinfo",
 };
 static const char *const proc_ro[] = {"/proc/sys", "/proc/irq", "/proc/bus",
 				      "/proc/fs"};

@@ -298,3 +298,12 @@ expect_no_out "a directory on stdin cannot be walked" "^LISTED\$"
 as_user rm -f "$U_HOME/e2e-input.txt"
 ltd run -- "$PROBE" status
 expect_no_out "no Landlock warning on this kernel" "warning: this kernel has no Landlock"
+
+# --- what Claude Code on the host runs from the project ----------------------------
+as_user mkdir -p "$PROJ/.claude"
+as_user sh -c "echo '{}' > '$PROJ/.claude/settings.json'"
+ltd run -- "$PROBE" write "$PROJ/.claude/settings.json" '{"hooks":{}}'
+expect_out "the project's .claude/settings.json is read-only" "^write err EROFS"
+ltd run -- "$PROBE" write "$PROJ/.mcp.json" '{}'
+expect_out "a new .mcp.json is reported" "warning: .*\.mcp\.json"
+as_user rm -rf "$PROJ/.claude" "$PROJ/.mcp.json"

@@ -43,16 +43,23 @@ else
 fi
 
 # --- persistent state: transcripts and the auth dir --------------------------------
+# This project's transcripts only: Claude Code keeps them under the project's
+# path with every character but [A-Za-z0-9] made '-'.
+ENC=$(printf '%s' "$PROJ" | sed 's/[^A-Za-z0-9]/-/g')
 as_user rm -rf "$CL/projects" "$CL/history.jsonl"
-ltd run -- sh -c 'mkdir -p ~/.claude/projects/p1 && echo t1 > ~/.claude/projects/p1/s.jsonl && echo h1 >> ~/.claude/history.jsonl'
+as_user mkdir -p "$CL/projects/-other-project"
+as_user sh -c "echo other-secret > '$CL/projects/-other-project/s.jsonl'"
+ltd run -- sh -c "echo t1 > ~/.claude/projects/$ENC/s.jsonl && echo h1 >> ~/.claude/history.jsonl && ls ~/.claude/projects"
 expect_rc "a transcript is written" 0
-ltd run -- sh -c 'cat ~/.claude/projects/p1/s.jsonl ~/.claude/history.jsonl'
+expect_no_out "another project's transcripts are not there" "other-project"
+ltd run -- sh -c "cat ~/.claude/projects/$ENC/s.jsonl; cat ~/.claude/history.jsonl 2>&1; cat ~/.claude/projects/-other-project/s.jsonl 2>&1"
 expect_out "a transcript persists to the next run" "^t1\$"
-expect_out "history.jsonl persists to the next run" "^h1\$"
-if [ "$(stat -c %a "$CL/projects")" = 700 ] && [ "$(stat -c %a "$CL/history.jsonl")" = 600 ]; then
-	pass "missing transcript places are created 0700/0600"
+expect_no_out "another project's transcript cannot be read" "other-secret"
+expect_no_out "history.jsonl (every project's prompts) is a fresh file in the cage" "^h1\$"
+if [ "$(stat -c %a "$CL/projects/$ENC")" = 700 ] && [ "$(cat "$CL/projects/$ENC/s.jsonl")" = t1 ]; then
+	pass "a missing transcript directory is created 0700 on the host"
 else
-	fail "missing transcript places are created 0700/0600" "$(ls -la "$CL")"
+	fail "a missing transcript directory is created 0700 on the host" "$(ls -la "$CL/projects")"
 fi
 as_user rm -rf "$U_HOME/.cache/lamp-the-djinn"
 ltd run -- sh -c 'echo tok > ~/.config/ltd-auth/e2e'

@@ -75,6 +75,10 @@ Test(gitprotect, fixed_paths_with_git_first)
 	cr_assert(has("/.git/commondir"), "commondir redirects git");
 	cr_assert(has("/.git/modules"), "submodules have configs and hooks");
 	cr_assert(has("/.git/worktrees"));
+	cr_assert(has("/.claude/settings.json"),
+		  "Claude Code runs the hooks of a project's settings");
+	cr_assert(has("/.claude/settings.local.json"));
+	cr_assert(has("/.mcp.json"));
 }
 
 Test(gitprotect, config_keys_inside_the_project)
@@ -106,7 +110,7 @@ Test(gitprotect, escapes_by_dotdot_are_ignored)
 	put(".git/config", "[core]\n\thooksPath = ../../../etc/missing-x\n");
 	cr_assert_eq(ltd_git_protected(&p, &err), 0);
 	before = p.n_protected;
-	cr_assert_eq(before, 6, "only the fixed paths: %zu", before);
+	cr_assert_eq(before, 9, "only the fixed paths: %zu", before);
 }
 
 Test(gitprotect, linked_hooks_protect_their_targets)
@@ -129,5 +133,5 @@ Test(gitprotect, no_git_directory)
 	snprintf(cmd, sizeof(cmd), "rm -rf %s/.git", dir);
 	cr_assert_eq(system(cmd), 0);
 	cr_assert_eq(ltd_git_protected(&p, &err), 0);
-	cr_assert_eq(p.n_protected, 6, "the fixed paths, watched at exit");
+	cr_assert_eq(p.n_protected, 9, "the fixed paths, watched at exit");
 }
