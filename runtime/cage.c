@@ -75,6 +75,30 @@ int ltd_msg_send_fds(int sock, int type, int value, const int *fds, size_t n)
 	return 0;
 }
 
+size_t ltd_msg_take_fds(struct msghdr *mh, int *fds, size_t max)
+{
+	size_t n_fds = 0;
+
+	for (struct cmsghdr *cm = CMSG_FIRSTHDR(mh); cm;
+	     cm = CMSG_NXTHDR(mh, cm)) {
+		size_t k = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+
+		if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_RIGHTS)
+			continue;
+		for (size_t i = 0; i < k; i++) {
+			int fd;
+
+			memcpy(&fd, CMSG_DATA(cm) + i * sizeof(int),
+			       sizeof(fd));
+			if (n_fds < max)
+				fds[n_fds++] = fd;
+			else
+				close(fd);
+		}
+	}
+	return n_fds;
+}
+
 static int write_file(const char *path, const char *text, struct ltd_err *err)
 {
 	_cleanup_close_ int fd = open(path, O_WRONLY | O_CLOEXEC);
@@ -249,16 +273,7 @@ static int step_firewall(struct ltd_cage *c, struct ltd_err *err)
  */
 static int step_dns_sockets(struct ltd_cage *c, struct ltd_err *err)
 {
-	struct ltd_msg m = {.type = LTD_MSG_DNS_FDS};
-	char ctl[CMSG_SPACE(LTD_DNS_FDS * sizeof(int))] = {0};
-	struct iovec iov = {&m, sizeof(m)};
-	struct msghdr mh = {.msg_iov = &iov,
-			    .msg_iovlen = 1,
-			    .msg_control = ctl,
-			    .msg_controllen = sizeof(ctl)};
-	struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
-	int fds[LTD_DNS_FDS], ret;
-	ssize_t n;
+	int fds[LTD_DNS_FDS], value = 0, ret;
 
 	if (!c->nft)
 		return 0;
@@ -270,7 +285,7 @@ static int step_dns_sockets(struct ltd_cage *c, struct ltd_err *err)
 		/* No NFLOG here: a stand-in descriptor, and the launcher
 		 * is told to say so rather than listen. */
 		*err = (struct ltd_err){0};
-		m.value = LTD_NFLOG_OFF;
+		value = LTD_NFLOG_OFF;
 		fds[3] = open("/dev/null", O_RDONLY | O_CLOEXEC);
 		if (fds[3] < 0) {
 			ret = ltd_err_sys(err, "open /dev/null");
@@ -279,16 +294,15 @@ static int step_dns_sockets(struct ltd_cage *c, struct ltd_err *err)
 			return ret;
 		}
 	}
-	cm->cmsg_level = SOL_SOCKET;
-	cm->cmsg_type = SCM_RIGHTS;
-	cm->cmsg_len = CMSG_LEN(sizeof(fds));
-	memcpy(CMSG_DATA(cm), fds, sizeof(fds));
-	n = sendmsg(c->sock, &mh, MSG_NOSIGNAL);
+	ret = ltd_msg_send_fds(c->sock, LTD_MSG_DNS_FDS, value, fds,
+			       LTD_DNS_FDS);
 	for (int i = 0; i < LTD_DNS_FDS; i++)
 		close(fds[i]);
-	if (n != (ssize_t)sizeof(m))
+	if (ret < 0) {
+		errno = -ret;
 		return ltd_err_sys(err, "hand the DNS and NFLOG sockets to "
 					"the launcher");
+	}
 	return 0;
 }
 

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <sys/types.h>
 
 #include "policy/policy.h"
@@ -102,6 +103,10 @@ int ltd_cage_wait_exec(struct ltd_cage *c, struct ltd_err *err);
 
 /* Send one message with up to LTD_MSG_MAX_FDS descriptors. */
 int ltd_msg_send_fds(int sock, int type, int value, const int *fds, size_t n);
+
+/* The descriptors a received message carried: at most @max into @fds (the
+ * rest closed); returns how many. */
+size_t ltd_msg_take_fds(struct msghdr *mh, int *fds, size_t max);
 
 /* Drop every capability set and lock the securebits (before execve). */
 int ltd_caps_drop_all(struct ltd_err *err);

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "runtime/cage.h"
 #include "runtime/cleanup.h"
 #include "runtime/landlock.h"
 #include "runtime/limits.h"
@@ -438,7 +439,6 @@ int ltd_life_request(int reg_dir, const char *name, pid_t launcher,
 			    .msg_iovlen = 1,
 			    .msg_control = ctl,
 			    .msg_controllen = sizeof(ctl)};
-	struct cmsghdr *cm;
 	size_t n_fds = 0;
 	ssize_t n;
 
@@ -460,23 +460,8 @@ int ltd_life_request(int reg_dir, const char *name, pid_t launcher,
 				   name);
 	setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	n = recvmsg(s, &mh, MSG_CMSG_CLOEXEC);
-	for (cm = n > 0 ? CMSG_FIRSTHDR(&mh) : NULL; cm;
-	     cm = CMSG_NXTHDR(&mh, cm)) {
-		size_t k = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-
-		if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_RIGHTS)
-			continue;
-		for (size_t i = 0; i < k; i++) {
-			int fd;
-
-			memcpy(&fd, CMSG_DATA(cm) + i * sizeof(int),
-			       sizeof(fd));
-			if (n_fds < LTD_EXEC_FDS_MAX)
-				fds[n_fds++] = fd;
-			else
-				close(fd);
-		}
-	}
+	if (n > 0)
+		n_fds = ltd_msg_take_fds(&mh, fds, LTD_EXEC_FDS_MAX);
 	if (n < (ssize_t)sizeof(*info))
 		return ltd_err_set(err, n < 0 ? errno : EAGAIN,
 				   "the launcher of '%s' did not answer (is "

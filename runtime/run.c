@@ -108,26 +108,8 @@ static ssize_t recv_msg(int sock, struct ltd_msg *m, int fds[LTD_MSG_MAX_FDS],
 			    .msg_control = ctl,
 			    .msg_controllen = sizeof(ctl)};
 	ssize_t n = recvmsg(sock, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
-	struct cmsghdr *cm;
 
-	*n_fds = 0;
-	for (cm = n > 0 ? CMSG_FIRSTHDR(&mh) : NULL; cm;
-	     cm = CMSG_NXTHDR(&mh, cm)) {
-		size_t k = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-
-		if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_RIGHTS)
-			continue;
-		for (size_t i = 0; i < k; i++) {
-			int fd;
-
-			memcpy(&fd, CMSG_DATA(cm) + i * sizeof(int),
-			       sizeof(fd));
-			if (*n_fds < LTD_MSG_MAX_FDS)
-				fds[(*n_fds)++] = fd;
-			else
-				close(fd);
-		}
-	}
+	*n_fds = n > 0 ? ltd_msg_take_fds(&mh, fds, LTD_MSG_MAX_FDS) : 0;
 	return n;
 }
 
