@@ -248,7 +248,8 @@ void ltd_domains_free(struct ltd_domains *l)
 	l->n = 0;
 }
 
-bool ltd_domain_matches(const struct ltd_domain *d, const char *name)
+/* @name (lower case, no final dot) is what @d admits. */
+static bool domain_matches(const struct ltd_domain *d, const char *name)
 {
 	size_t n = strlen(name), m = strlen(d->name);
 
@@ -269,7 +270,7 @@ const struct ltd_domain *ltd_domains_match(const struct ltd_domains *l,
 	for (size_t i = 0; i < l->n; i++) {
 		const struct ltd_domain *d = &l->v[i];
 
-		if (!ltd_domain_matches(d, name))
+		if (!domain_matches(d, name))
 			continue;
 		if (!first)
 			first = d;

@@ -81,9 +81,6 @@ int ltd_domains_load_file(struct ltd_domains *l, const char *path,
 
 void ltd_domains_free(struct ltd_domains *l);
 
-/* @name (lower case, no final dot) is what @d admits. */
-bool ltd_domain_matches(const struct ltd_domain *d, const char *name);
-
 /*
  * The first entry that admits @name, or NULL.  @ports (room for
  * LTD_DOMAIN_MAX_PORTS) receives the union of the ports of every entry

@@ -150,7 +150,8 @@ bool ltd_nflog_dest_is_housekeeping(const struct ltd_nflog_dest *d)
 	return d->addr[0] == 0xff;	  /* IPv6 multicast */
 }
 
-const char *ltd_nflog_proto_name(uint8_t proto, char *buf, size_t size)
+/* "tcp", "udp", "icmp", "icmpv6", ... or "proto N" into @buf. */
+static const char *proto_name(uint8_t proto, char *buf, size_t size)
 {
 	static const struct {
 		uint8_t proto;
@@ -181,7 +182,7 @@ void ltd_nflog_dest_format(const struct ltd_nflog_dest *d, char *buf,
 	if (d->has_port)
 		snprintf(port, sizeof(port), ":%u", d->port);
 	snprintf(buf, size, "%s%s%s%s/%s", v6 ? "[" : "", addr, v6 ? "]" : "",
-		 port, ltd_nflog_proto_name(d->proto, pn, sizeof(pn)));
+		 port, proto_name(d->proto, pn, sizeof(pn)));
 }
 
 /* ---- the socket init opens -------------------------------------------- */
@@ -275,9 +276,9 @@ static json_t *audit_dest(const char *event, const struct ltd_nflog_dest *d)
 		json_object_set_new(o, "port",
 				    d->has_port ? json_integer(d->port)
 						: json_null());
-		json_object_set_new(o, "protocol",
-				    json_string(ltd_nflog_proto_name(
-					    d->proto, pn, sizeof(pn))));
+		json_object_set_new(
+			o, "protocol",
+			json_string(proto_name(d->proto, pn, sizeof(pn))));
 	} else {
 		json_object_set_new(o, "address", json_null());
 	}

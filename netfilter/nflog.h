@@ -59,9 +59,6 @@ int ltd_nflog_decode(const uint8_t *pkt, size_t len, struct ltd_nflog_dest *d);
  * broadcast): MLD reports, router solicitations.  Not reported. */
 bool ltd_nflog_dest_is_housekeeping(const struct ltd_nflog_dest *d);
 
-/* "tcp", "udp", "icmp", "icmpv6", ... or "proto N" into @buf. */
-const char *ltd_nflog_proto_name(uint8_t proto, char *buf, size_t size);
-
 /* "10.1.2.3:443/tcp", "[fd00::1]:80/tcp", "10.1.2.3/icmp". */
 void ltd_nflog_dest_format(const struct ltd_nflog_dest *d, char *buf,
 			   size_t size);

@@ -143,7 +143,7 @@ static int add_tmpfs(struct ltd_plan *plan, const char *dst, mode_t mode,
 	return 0;
 }
 
-char *ltd_passwd_content(const struct ltd_identity *id)
+static char *passwd_content(const struct ltd_identity *id)
 {
 	char *s = NULL;
 
@@ -157,7 +157,7 @@ char *ltd_passwd_content(const struct ltd_identity *id)
 	return s;
 }
 
-char *ltd_group_content(const struct ltd_identity *id)
+static char *group_content(const struct ltd_identity *id)
 {
 	char *s = NULL;
 
@@ -300,11 +300,10 @@ static int plan_generated_etc(struct ltd_plan *plan, const struct ltd_policy *p,
 	char *name = NULL;
 	int ret;
 
-	ret = add_file(plan, "/etc/passwd", ltd_passwd_content(&p->id), 0644,
-		       err);
+	ret = add_file(plan, "/etc/passwd", passwd_content(&p->id), 0644, err);
 	if (!ret)
-		ret = add_file(plan, "/etc/group", ltd_group_content(&p->id),
-			       0644, err);
+		ret = add_file(plan, "/etc/group", group_content(&p->id), 0644,
+			       err);
 	if (!ret)
 		ret = add_file(
 			plan, "/etc/hosts",

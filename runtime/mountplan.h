@@ -126,7 +126,5 @@ const char *ltd_plan_op_name(enum ltd_plan_op op);
 
 /* Pure helpers, exported for tests. */
 bool ltd_path_is_under(const char *path, const char *dir);
-char *ltd_passwd_content(const struct ltd_identity *id);
-char *ltd_group_content(const struct ltd_identity *id);
 
 #endif
