@@ -16,11 +16,16 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
+
+#include "policy/option.h"
+#include "runtime/cleanup.h"
 
 /* .git first (pinned); then what git, and Claude Code on the host, run or
  * are configured by (Claude Code runs the hooks of a project's settings). */
@@ -29,6 +34,7 @@ static const char *const fixed[] = {
 	".git/config",
 	".git/hooks",
 	".git/commondir",
+	".git/config.worktree",
 	".git/modules",
 	".git/worktrees",
 	".claude/settings.json",
@@ -114,60 +120,273 @@ static int add_if_inside(struct ltd_policy *p, const char *base,
 	return ltd_policy_protect(p, real, err);
 }
 
-static char *trim(char *s)
-{
-	char *e;
+/*
+ * git's configuration syntax, as git itself reads it (config.c): a key may
+ * follow a section header on the same line; "#" and ";" start a comment
+ * outside quotes; a backslash at the end of a line continues the value;
+ * quotes and \" \\ \n \t \b escapes.  A reading that differs from git's
+ * would let a hooks path git follows go unprotected.
+ */
+struct cfg_reader {
+	const char *s, *end;
+	char section[256]; /* "core", "include", "includeif.<cond>" */
+};
 
-	while (isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	if (e - s >= 2 && s[0] == '"' && e[-1] == '"') {
-		e[-1] = '\0';
-		s++;
-	}
-	return s;
+static int cfg_getc(struct cfg_reader *r)
+{
+	if (r->s >= r->end)
+		return EOF;
+	if (r->s[0] == '\r' && r->s + 1 < r->end && r->s[1] == '\n')
+		r->s++;
+	return (unsigned char)*r->s++;
 }
 
-/* The keys of .git/config that name files git runs or reads. */
-static int scan_config(struct ltd_policy *p, const char *gitdir,
-		       struct ltd_err *err)
+/* "[name]", "[name \"sub\"]" or the old "[name.sub]"; after the "[". */
+static int cfg_section(struct cfg_reader *r)
 {
-	char path[PATH_MAX], line[4096], section[256] = "";
-	FILE *f;
-	int ret = 0;
+	size_t n = 0;
+	int c;
 
-	if (snprintf(path, sizeof(path), "%s/config", gitdir) >=
-	    (int)sizeof(path))
-		return 0;
-	f = fopen(path, "re");
-	if (!f)
-		return 0;
-	while (!ret && fgets(line, sizeof(line), f)) {
-		char *s = trim(line), *eq, *key, *val;
+	while ((c = cfg_getc(r)) != EOF && (isalnum(c) || c == '-' || c == '.'))
+		if (n + 1 < sizeof(r->section))
+			r->section[n++] = (char)tolower(c);
+	if (c == ' ' || c == '\t') {
+		while ((c = cfg_getc(r)) == ' ' || c == '\t')
+			;
+		if (c != '"')
+			return -1;
+		if (n + 1 < sizeof(r->section))
+			r->section[n++] = '.';
+		while ((c = cfg_getc(r)) != EOF && c != '"' && c != '\n') {
+			if (c == '\\' && (c = cfg_getc(r)) == EOF)
+				return -1;
+			if (n + 1 < sizeof(r->section))
+				r->section[n++] = (char)c;
+		}
+		if (c != '"')
+			return -1;
+		c = cfg_getc(r);
+	}
+	r->section[n] = '\0';
+	return c == ']' ? 0 : -1;
+}
 
-		if (*s == '[') {
-			snprintf(section, sizeof(section), "%s", s + 1);
-			for (char *c = section; *c; c++)
-				*c = (char)tolower((unsigned char)*c);
+/* The value after "=", into @val (truncated past its size). */
+static int cfg_value(struct cfg_reader *r, char *val, size_t size)
+{
+	size_t n = 0, spaces = 0;
+	bool quoted = false, comment = false;
+	int c;
+
+	while ((c = cfg_getc(r)) == ' ' || c == '\t')
+		;
+	for (;; c = cfg_getc(r)) {
+		if (c == EOF || c == '\n') {
+			if (quoted)
+				return -1;
+			break;
+		}
+		if (comment)
+			continue;
+		if (!quoted && (c == ' ' || c == '\t')) {
+			spaces++;
 			continue;
 		}
-		eq = strchr(s, '=');
-		if (!eq || *s == '#' || *s == ';')
+		if (!quoted && (c == ';' || c == '#')) {
+			comment = true;
 			continue;
-		*eq = '\0';
-		key = trim(s);
-		val = trim(eq + 1);
-		if (!strncmp(section, "core", 4) &&
-		    (!strcasecmp(key, "hookspath") ||
-		     !strcasecmp(key, "fsmonitor")))
-			ret = add_if_inside(p, p->project, val, err);
-		else if (!strncmp(section, "include", 7) &&
-			 !strcasecmp(key, "path"))
-			ret = add_if_inside(p, gitdir, val, err);
+		}
+		for (; spaces && n + 1 < size; spaces--)
+			val[n++] = ' ';
+		spaces = 0;
+		if (c == '"') {
+			quoted = !quoted;
+			continue;
+		}
+		if (c == '\\') {
+			switch (c = cfg_getc(r)) {
+			case '\n':
+				continue;
+			case 't':
+				c = '\t';
+				break;
+			case 'b':
+				c = '\b';
+				break;
+			case 'n':
+				c = '\n';
+				break;
+			case '\\':
+			case '"':
+				break;
+			default:
+				return -1;
+			}
+		}
+		if (n + 1 < size)
+			val[n++] = (char)c;
 	}
-	fclose(f);
+	val[n] = '\0';
+	return 0;
+}
+
+#define GIT_MAX_INCLUDE_DEPTH 10
+
+static int scan_config_file(struct ltd_policy *p, const char *path, int depth,
+			    struct ltd_err *err);
+
+/* "~/x" under $HOME; anything else as it is. */
+static const char *expand_home(const char *v, char *buf, size_t size)
+{
+	const char *home = getenv("HOME");
+
+	if (strncmp(v, "~/", 2) != 0 || !home)
+		return v;
+	if (snprintf(buf, size, "%s/%s", home, v + 2) >= (int)size)
+		return "";
+	return buf;
+}
+
+static int on_key(struct ltd_policy *p, const char *file, int depth,
+		  const char *section, const char *key, const char *val,
+		  struct ltd_err *err)
+{
+	char buf[PATH_MAX], dir[PATH_MAX], inc[PATH_MAX * 2];
+	const char *v = expand_home(val, buf, sizeof(buf)), *slash;
+	int ret;
+
+	if (!strcmp(section, "core") &&
+	    (!strcasecmp(key, "hookspath") || !strcasecmp(key, "fsmonitor"))) {
+		/* Relative to the top of the work tree, where hooks run. */
+		ret = add_if_inside(p, p->project, v, err);
+		/* husky's stubs in .husky/_ run the scripts in .husky. */
+		slash = strrchr(v, '/');
+		if (!ret && slash && !strcmp(slash, "/_") && slash > v &&
+		    (size_t)(slash - v) < sizeof(dir)) {
+			memcpy(dir, v, (size_t)(slash - v));
+			dir[slash - v] = '\0';
+			ret = add_if_inside(p, p->project, dir, err);
+		}
+		return ret;
+	}
+	if (strcasecmp(key, "path") != 0 ||
+	    (strcmp(section, "include") != 0 &&
+	     strncmp(section, "includeif.", 10) != 0) ||
+	    !v[0])
+		return 0;
+	/* Relative to the directory of the file that includes it.  Every
+	 * includeIf is followed: its condition is git's to judge later. */
+	snprintf(dir, sizeof(dir), "%s", file);
+	*strrchr(dir, '/') = '\0';
+	if (snprintf(inc, sizeof(inc), "%s%s%s", v[0] == '/' ? "" : dir,
+		     v[0] == '/' ? "" : "/", v) >= (int)sizeof(inc))
+		return 0;
+	ret = add_if_inside(p, "/", inc, err);
+	if (!ret && depth < GIT_MAX_INCLUDE_DEPTH)
+		ret = scan_config_file(p, inc, depth + 1, err);
+	return ret;
+}
+
+/*
+ * The keys of a git config file that name files git runs or reads, and the
+ * files it includes, in turn.  A missing file is no error; one that cannot
+ * be read as a regular file (a FIFO, a device, too large) fails the run:
+ * what it would set cannot be known.
+ */
+static int scan_config_file(struct ltd_policy *p, const char *path, int depth,
+			    struct ltd_err *err)
+{
+	_cleanup_free_ char *text = NULL;
+	struct ltd_err rerr = {0};
+	struct cfg_reader r = {0};
+	char key[64], val[PATH_MAX];
+	size_t len;
+	int c, ret;
+
+	if (!strchr(path, '/'))
+		return 0;
+	ret = ltd_policy_read_file(AT_FDCWD, path, path, &text, &len, &rerr);
+	if (ret == -ENOENT || ret == -ENOTDIR)
+		return 0;
+	if (ret)
+		return ltd_err_set(err, -ret,
+				   "%s (a git configuration file, which "
+				   "ltd-native reads to protect what git runs)",
+				   rerr.msg);
+	r.s = text;
+	r.end = text + len;
+	while ((c = cfg_getc(&r)) != EOF) {
+		size_t n = 0;
+
+		if (isspace(c))
+			continue;
+		if (c == '#' || c == ';') {
+			while ((c = cfg_getc(&r)) != EOF && c != '\n')
+				;
+			continue;
+		}
+		if (c == '[') {
+			if (cfg_section(&r) < 0)
+				return 0; /* git refuses the file, too */
+			continue;
+		}
+		if (!isalpha(c))
+			return 0;
+		do {
+			if (n + 1 < sizeof(key))
+				key[n++] = (char)c;
+		} while ((c = cfg_getc(&r)) != EOF && (isalnum(c) || c == '-'));
+		key[n] = '\0';
+		while (c == ' ' || c == '\t')
+			c = cfg_getc(&r);
+		if (c == '\n' || c == EOF)
+			continue; /* a boolean: no path */
+		if (c != '=' || cfg_value(&r, val, sizeof(val)) < 0)
+			return 0;
+		ret = on_key(p, path, depth, r.section, key, val, err);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * Every file git reads its configuration from for this project: the system
+ * and global ones too, which may set a relative core.hooksPath (resolved in
+ * each work tree) or include a file in the project.
+ */
+static int scan_configs(struct ltd_policy *p, const char *gitdir,
+			struct ltd_err *err)
+{
+	const char *home = getenv("HOME"), *xdg = getenv("XDG_CONFIG_HOME");
+	const char *sys = getenv("GIT_CONFIG_SYSTEM");
+	const char *global = getenv("GIT_CONFIG_GLOBAL");
+	const char *nosys = getenv("GIT_CONFIG_NOSYSTEM");
+	char files[5][PATH_MAX + 32] = {{0}};
+	int ret = 0;
+
+	if (!nosys || !nosys[0] || !strcmp(nosys, "0") ||
+	    !strcasecmp(nosys, "false") || !strcasecmp(nosys, "no") ||
+	    !strcasecmp(nosys, "off"))
+		snprintf(files[0], sizeof(files[0]), "%s",
+			 sys ? sys : "/etc/gitconfig");
+	if (global) {
+		snprintf(files[1], sizeof(files[0]), "%s", global);
+	} else {
+		if (xdg && xdg[0] == '/')
+			snprintf(files[1], sizeof(files[0]), "%s/git/config",
+				 xdg);
+		else if (home)
+			snprintf(files[1], sizeof(files[0]),
+				 "%s/.config/git/config", home);
+		if (home)
+			snprintf(files[2], sizeof(files[0]), "%s/.gitconfig",
+				 home);
+	}
+	snprintf(files[3], sizeof(files[0]), "%s/config", gitdir);
+	snprintf(files[4], sizeof(files[0]), "%s/config.worktree", gitdir);
+	for (size_t i = 0; !ret && i < 5; i++)
+		ret = scan_config_file(p, files[i], 0, err);
 	return ret;
 }
 
@@ -219,7 +438,7 @@ int ltd_git_protected(struct ltd_policy *p, struct ltd_err *err)
 	 * made read-only itself; its repository is outside the project. */
 	if (ret || lstat(gitdir, &st) < 0 || !S_ISDIR(st.st_mode))
 		return ret;
-	ret = scan_config(p, gitdir, err);
+	ret = scan_configs(p, gitdir, err);
 	if (!ret)
 		ret = scan_hooks(p, gitdir, err);
 	return ret;

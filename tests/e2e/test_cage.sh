@@ -280,6 +280,18 @@ expect_out "a new .git/commondir is reported" "warning: .*\.git/commondir"
 as_user rm -rf "$PROJ/.git/commondir" "$PROJ/.githooks" "$PROJ/.git/modules" "$PROJ/.git/hooks/pre-push"
 as_user sh -c "echo '[core]' > '$PROJ/.git/config'"
 
+# A committed .gitconfig, included from .git/config, names the hooks path;
+# and an inline comment after the value, which git strips.
+as_user mkdir -p "$PROJ/.teamhooks" "$PROJ/.commenthooks"
+as_user sh -c "printf '[include]\n\tpath = ../.gitconfig\n[core]\n\tfsmonitor = .commenthooks ; ours\n' > '$PROJ/.git/config'"
+as_user sh -c "printf '[core] hooksPath = .teamhooks\n' > '$PROJ/.gitconfig'"
+ltd run -- "$PROBE" write "$PROJ/.teamhooks/pre-commit" x
+expect_out "a hooks path set in an included file is read-only" "^write err EROFS"
+ltd run -- "$PROBE" write "$PROJ/.commenthooks/x" x
+expect_out "a value with an inline comment is read as git reads it" "^write err EROFS"
+as_user rm -rf "$PROJ/.teamhooks" "$PROJ/.commenthooks" "$PROJ/.gitconfig"
+as_user sh -c "echo '[core]' > '$PROJ/.git/config'"
+
 # A linked worktree's .git file: the run works and the file is read-only.
 WT=$(as_user mktemp -d "$U_HOME/e2e-wt.XXXXXX")
 as_user sh -c "echo 'gitdir: /nonexistent/wt' > '$WT/.git'"

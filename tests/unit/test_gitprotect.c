@@ -37,6 +37,12 @@ static void setup(void)
 	mkdir(strcat(strcpy(path, dir), "/.git"), 0755);
 	mkdir(strcat(strcpy(path, dir), "/.git/hooks"), 0755);
 	mkdir(strcat(strcpy(path, dir), "/scripts"), 0755);
+	mkdir(strcat(strcpy(path, dir), "/home"), 0755);
+	/* The global and system configs are read too: this test's own. */
+	setenv("HOME", strcat(strcpy(path, dir), "/home"), 1);
+	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
+	unsetenv("GIT_CONFIG_GLOBAL");
+	unsetenv("XDG_CONFIG_HOME");
 }
 
 static void teardown(void)
@@ -73,6 +79,8 @@ Test(gitprotect, fixed_paths_with_git_first)
 	cr_assert(has("/.git/config"));
 	cr_assert(has("/.git/hooks"));
 	cr_assert(has("/.git/commondir"), "commondir redirects git");
+	cr_assert(has("/.git/config.worktree"),
+		  "read when extensions.worktreeConfig is on");
 	cr_assert(has("/.git/modules"), "submodules have configs and hooks");
 	cr_assert(has("/.git/worktrees"));
 	cr_assert(has("/.claude/settings.json"),
@@ -110,7 +118,7 @@ Test(gitprotect, escapes_by_dotdot_are_ignored)
 	put(".git/config", "[core]\n\thooksPath = ../../../etc/missing-x\n");
 	cr_assert_eq(ltd_git_protected(&p, &err), 0);
 	before = p.n_protected;
-	cr_assert_eq(before, 9, "only the fixed paths: %zu", before);
+	cr_assert_eq(before, 10, "only the fixed paths: %zu", before);
 }
 
 Test(gitprotect, linked_hooks_protect_their_targets)
@@ -133,5 +141,86 @@ Test(gitprotect, no_git_directory)
 	snprintf(cmd, sizeof(cmd), "rm -rf %s/.git", dir);
 	cr_assert_eq(system(cmd), 0);
 	cr_assert_eq(ltd_git_protected(&p, &err), 0);
-	cr_assert_eq(p.n_protected, 9, "the fixed paths, watched at exit");
+	cr_assert_eq(p.n_protected, 10, "the fixed paths, watched at exit");
+}
+
+/* A committed .gitconfig, included from .git/config, sets the hooks path:
+ * the included file is read too, not only made read-only. */
+Test(gitprotect, keys_in_included_files)
+{
+	struct ltd_err err = {0};
+
+	put(".git/config", "[include]\n\tpath = ../.gitconfig\n");
+	put(".gitconfig", "[include]\n\tpath = scripts/more.gitconfig\n"
+			  "[core]\n\thooksPath = .githooks\n");
+	put("scripts/more.gitconfig", "[core]\n\tfsmonitor = scripts/fsm\n");
+	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert(has("/.gitconfig"));
+	cr_assert(has("/.githooks"), "hooksPath from an included file");
+	cr_assert(has("/scripts/more.gitconfig"),
+		  "relative to the including file's directory");
+	cr_assert(has("/scripts/fsm"), "two levels of includes");
+}
+
+/* Each line is one git reads as core.hooksPath = <dir>. */
+Test(gitprotect, config_syntax_as_git_reads_it)
+{
+	static const struct {
+		const char *text, *want;
+	} cases[] = {
+		{"[core]\n\thooksPath = .h1 ; team hooks\n", "/.h1"},
+		{"[core]\n\thooksPath = .h2 # team hooks\n", "/.h2"},
+		{"[core] hooksPath = .h3\n", "/.h3"},
+		{"[core]\n\thooksPath = .h\\\n4\n", "/.h4"},
+		{"[core]\n\thooksPath = \".h5\" ; c\n", "/.h5"},
+		{"[core]\n\thooksPath = \".h 6\"\n", "/.h 6"},
+		{"[CoRe]\r\n\tHOOKSPATH=.h7\r\n", "/.h7"},
+		{"[core]\n\thooksPath = \".h8;x\"\n", "/.h8;x"},
+		{"[includeIf \"gitdir:~/\"]\npath = ../.h9\n", "/.h9"},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct ltd_err err = {0};
+
+		put(".git/config", cases[i].text);
+		ltd_policy_free(&p);
+		ltd_policy_init(&p);
+		p.project = strdup(dir);
+		cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+		cr_assert(has(cases[i].want), "case %zu: %s", i, cases[i].want);
+	}
+}
+
+/* ~/.gitconfig may set a relative hooks path for every repository. */
+Test(gitprotect, global_config_is_read)
+{
+	struct ltd_err err = {0};
+
+	put("home/.gitconfig", "[core]\n\thooksPath = .globalhooks\n");
+	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert(has("/.globalhooks"));
+}
+
+/* husky v9: core.hooksPath = .husky/_, whose stubs run .husky/<hook>. */
+Test(gitprotect, husky_scripts_beside_the_stubs)
+{
+	struct ltd_err err = {0};
+
+	put(".git/config", "[core]\n\thooksPath = .husky/_\n");
+	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert(has("/.husky/_"));
+	cr_assert(has("/.husky"), "the scripts the stubs run");
+}
+
+/* A FIFO as .git/config would hang the launcher; what it sets is unknown,
+ * so the run is refused, naming the file. */
+Test(gitprotect, unreadable_config_fails_closed)
+{
+	struct ltd_err err = {0};
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/.git/config", dir);
+	cr_assert_eq(mkfifo(path, 0600), 0);
+	cr_assert_eq(ltd_git_protected(&p, &err), -EINVAL);
+	cr_assert_not_null(strstr(err.msg, ".git/config"), "%s", err.msg);
 }
