@@ -108,14 +108,18 @@ static int add_if_inside(struct ltd_policy *p, const char *base,
 		     rel[0] == '/' ? "" : base, rel[0] == '/' ? "" : "/",
 		     rel) >= (int)sizeof(joined))
 		return 0;
-	if (!realpath(joined, real)) {
-		/* Missing (yet): by the text, if it stays inside. */
-		normalize(joined);
-		if (strlen(joined) >= sizeof(real))
-			return 0;
-		memcpy(real, joined, strlen(joined) + 1);
+	if (!realpath(joined, real))
+		real[0] = '\0'; /* missing (yet): by the text alone */
+	/* By the text too: a link on the way is itself in the project, where
+	 * the command could re-point it (ltd_policy_check_links refuses). */
+	normalize(joined);
+	if (!strncmp(joined, p->project, n) && joined[n] == '/') {
+		int ret = ltd_policy_protect(p, joined, err);
+
+		if (ret)
+			return ret;
 	}
-	if (strncmp(real, p->project, n) != 0 || real[n] != '/')
+	if (!real[0] || strncmp(real, p->project, n) != 0 || real[n] != '/')
 		return 0;
 	return ltd_policy_protect(p, real, err);
 }
@@ -442,4 +446,43 @@ int ltd_git_protected(struct ltd_policy *p, struct ltd_err *err)
 	if (!ret)
 		ret = scan_hooks(p, gitdir, err);
 	return ret;
+}
+
+int ltd_policy_check_links(const struct ltd_policy *p, struct ltd_err *err)
+{
+	size_t n = strlen(p->project);
+	char buf[PATH_MAX];
+	struct stat st;
+
+	for (size_t i = 0; i < p->n_protected; i++) {
+		const char *path = p->protected[i];
+
+		if (strncmp(path, p->project, n) != 0 || path[n] != '/' ||
+		    strlen(path) >= sizeof(buf))
+			continue;
+		memcpy(buf, path, strlen(path) + 1);
+		for (char *c = buf + n + 1;; c++) {
+			char was = *c;
+
+			if (was != '/' && was != '\0')
+				continue;
+			*c = '\0';
+			if (lstat(buf, &st) < 0)
+				break; /* missing: watched at exit */
+			if (S_ISLNK(st.st_mode))
+				return ltd_err_set(
+					err, ELOOP,
+					"%s is a symbolic link in the project: "
+					"ltd-native keeps %s read-only, but "
+					"the command could point the link at "
+					"files of its own, which would then "
+					"run on the host; make it a real file "
+					"or directory (or use --writable-git)",
+					buf, path);
+			*c = was;
+			if (!was)
+				break;
+		}
+	}
+	return 0;
 }

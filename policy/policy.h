@@ -292,6 +292,13 @@ int ltd_policy_derive(struct ltd_policy *p, struct ltd_err *err);
 /* Fill @p->protected from the project's .git (reads the host). */
 int ltd_git_protected(struct ltd_policy *p, struct ltd_err *err);
 
+/*
+ * Refuse a protected path that is, or passes through, a symbolic link in
+ * the project: the read-only bind would cover the target, and the command
+ * could re-point the link itself.
+ */
+int ltd_policy_check_links(const struct ltd_policy *p, struct ltd_err *err);
+
 /* Add @path (absolute, in the project) to @p->protected, once. */
 int ltd_policy_protect(struct ltd_policy *p, const char *path,
 		       struct ltd_err *err);

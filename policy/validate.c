@@ -298,6 +298,8 @@ int ltd_policy_validate(struct ltd_policy *p, struct ltd_err *err)
 	if (!ret)
 		ret = protect_policy_dir(p, err);
 	if (!ret)
+		ret = ltd_policy_check_links(p, err);
+	if (!ret)
 		ret = ltd_policy_derive(p, err);
 	if (!ret)
 		ret = validate_mounts(p, err);

@@ -292,6 +292,17 @@ expect_out "a value with an inline comment is read as git reads it" "^write err 
 as_user rm -rf "$PROJ/.teamhooks" "$PROJ/.commenthooks" "$PROJ/.gitconfig"
 as_user sh -c "echo '[core]' > '$PROJ/.git/config'"
 
+# A protected path that is a link in the project: the command could re-point
+# the link itself (the bind would cover only its target).  Refused.
+as_user sh -c "echo '{}' > '$PROJ/shared-settings.json'"
+as_user mkdir -p "$PROJ/.claude"
+as_user ln -sfn ../shared-settings.json "$PROJ/.claude/settings.json"
+ltd run -- "$PROBE" write "$PROJ/.claude/settings.json.new" x
+expect_out "a protected path that is a link is refused" "settings.json is a symbolic link"
+expect_rc "the run is refused" 125
+if [ -e "$PROJ/.claude/settings.json.new" ]; then fail "and the command does not run" "$OUT"; else pass "and the command does not run"; fi
+as_user rm -f "$PROJ/.claude/settings.json" "$PROJ/shared-settings.json"
+
 # A linked worktree's .git file: the run works and the file is read-only.
 WT=$(as_user mktemp -d "$U_HOME/e2e-wt.XXXXXX")
 as_user sh -c "echo 'gitdir: /nonexistent/wt' > '$WT/.git'"
@@ -318,4 +329,9 @@ ltd run -- "$PROBE" write "$PROJ/.claude/settings.json" '{"hooks":{}}'
 expect_out "the project's .claude/settings.json is read-only" "^write err EROFS"
 ltd run -- "$PROBE" write "$PROJ/.mcp.json" '{}'
 expect_out "a new .mcp.json is reported" "warning: .*\.mcp\.json"
+# Its directory is the project's: moved aside and made anew, the settings
+# file is a new one on the host.  Reported, though it existed before.
+ltd run -- sh -c "mv '$PROJ/.claude' '$PROJ/.claude-old' && mkdir '$PROJ/.claude' && echo '{\"hooks\":1}' > '$PROJ/.claude/settings.json'"
+expect_out "a replaced .claude/settings.json is reported" "warning: .*created .*\.claude/settings\.json"
+as_user rm -rf "$PROJ/.claude-old"
 as_user rm -rf "$PROJ/.claude" "$PROJ/.mcp.json"

@@ -224,3 +224,38 @@ Test(gitprotect, unreadable_config_fails_closed)
 	cr_assert_eq(ltd_git_protected(&p, &err), -EINVAL);
 	cr_assert_not_null(strstr(err.msg, ".git/config"), "%s", err.msg);
 }
+
+/* The bind covers a link's target; the link itself stays in the writable
+ * project, where the command could re-point it.  Refused, naming it. */
+Test(gitprotect, links_on_protected_paths_are_refused)
+{
+	struct ltd_err err = {0};
+	char path[256], cmd[300];
+
+	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_policy_check_links(&p, &err), 0, "%s", err.msg);
+
+	snprintf(cmd, sizeof(cmd), "mv %s/.git/hooks %s/githooks", dir, dir);
+	cr_assert_eq(system(cmd), 0);
+	snprintf(path, sizeof(path), "%s/.git/hooks", dir);
+	cr_assert_eq(symlink("../githooks", path), 0);
+	cr_assert_eq(ltd_policy_check_links(&p, &err), -ELOOP);
+	cr_assert_not_null(strstr(err.msg, "/.git/hooks is a symbolic link"),
+			   "%s", err.msg);
+}
+
+Test(gitprotect, a_hooks_path_through_a_link_is_refused)
+{
+	struct ltd_err err = {0};
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/.githooks", dir);
+	cr_assert_eq(symlink("scripts", path), 0);
+	put(".git/config", "[core]\n\thooksPath = .githooks/\n");
+	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert(has("/scripts"), "the target");
+	cr_assert(has("/.githooks"), "and the link, by its name");
+	cr_assert_eq(ltd_policy_check_links(&p, &err), -ELOOP);
+	cr_assert_not_null(strstr(err.msg, "/.githooks is a symbolic link"),
+			   "%s", err.msg);
+}
