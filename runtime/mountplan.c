@@ -7,6 +7,7 @@
 
 #include "netfilter/dnsd.h"
 #include "netfilter/pasta.h"
+#include "runtime/cleanup.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -384,6 +385,56 @@ static int plan_proc(struct ltd_plan *plan, struct ltd_err *err)
  * or removed, so the read-only mounts below cannot be carried away with it)
  * and the paths git executes from made read-only.
  */
+static bool is_protected(const struct ltd_policy *p, const char *path)
+{
+	for (size_t i = 0; i < p->n_protected; i++)
+		if (strcmp(p->protected[i], path) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * The directories between the project and a protected path are pinned:
+ * one moved aside would take the read-only path with it, and a new one in
+ * its place would hold what the command wrote there.  (A pin is a bind of
+ * the directory over itself; rename and rmdir of a mount point fail.)
+ */
+static int plan_protected_parents(struct ltd_plan *plan,
+				  const struct ltd_policy *p,
+				  struct ltd_err *err)
+{
+	size_t n = strlen(p->project);
+
+	for (size_t i = 0; i < p->n_protected; i++) {
+		const char *path = p->protected[i];
+
+		if (strncmp(path, p->project, n) != 0 || path[n] != '/')
+			continue;
+		for (const char *c = strchr(path + n + 1, '/'); c;
+		     c = strchr(c + 1, '/')) {
+			_cleanup_free_ char *dir =
+				strndup(path, (size_t)(c - path));
+			struct ltd_plan_entry *e;
+			bool planned = false;
+
+			if (!dir)
+				return ltd_err_set(err, ENOMEM,
+						   "out of memory");
+			for (size_t j = 0; j < plan->n && !planned; j++)
+				planned = plan->e[j].op == LTD_OP_PIN &&
+					  !strcmp(plan->e[j].dst, dir);
+			if (planned || is_protected(p, dir))
+				continue;
+			e = add_e(plan, LTD_OP_PIN, NULL, dir, "protected",
+				  err);
+			if (!e)
+				return -ENOMEM;
+			e->flags |= LTD_PF_OPTIONAL;
+		}
+	}
+	return 0;
+}
+
 static int plan_project(struct ltd_plan *plan, const struct ltd_policy *p,
 			struct ltd_err *err)
 {
@@ -392,6 +443,8 @@ static int plan_project(struct ltd_plan *plan, const struct ltd_policy *p,
 
 	ret = add(plan, LTD_OP_BIND_RW, p->project, p->project, "--project",
 		  err);
+	if (!ret)
+		ret = plan_protected_parents(plan, p, err);
 	/* With git protected, [0] is .git: pinned, the rest read-only.  The
 	 * project's policy directory is read-only either way. */
 	for (size_t i = 0; !ret && i < p->n_protected; i++) {

@@ -329,9 +329,14 @@ ltd run -- "$PROBE" write "$PROJ/.claude/settings.json" '{"hooks":{}}'
 expect_out "the project's .claude/settings.json is read-only" "^write err EROFS"
 ltd run -- "$PROBE" write "$PROJ/.mcp.json" '{}'
 expect_out "a new .mcp.json is reported" "warning: .*\.mcp\.json"
-# Its directory is the project's: moved aside and made anew, the settings
-# file is a new one on the host.  Reported, though it existed before.
+# Its directory is pinned: moved aside and made anew, it would leave a
+# settings file of the command's on the host.
 ltd run -- sh -c "mv '$PROJ/.claude' '$PROJ/.claude-old' && mkdir '$PROJ/.claude' && echo '{\"hooks\":1}' > '$PROJ/.claude/settings.json'"
-expect_out "a replaced .claude/settings.json is reported" "warning: .*created .*\.claude/settings\.json"
+expect_out "the directory of .claude/settings.json cannot be moved aside" "Device or resource busy"
+if [ "$(cat "$PROJ/.claude/settings.json")" = "{}" ] && [ ! -e "$PROJ/.claude-old" ]; then
+	pass "the host's settings file is unchanged"
+else
+	fail "the host's settings file is unchanged" "$(ls -la "$PROJ" "$PROJ/.claude" 2>&1)"
+fi
 as_user rm -rf "$PROJ/.claude-old"
 as_user rm -rf "$PROJ/.claude" "$PROJ/.mcp.json"

@@ -169,6 +169,39 @@ Test(mountplan, protected_git_paths)
 	cr_assert_not(plan.e[hooks].flags & LTD_PF_CREATE);
 }
 
+/* A directory between the project and a protected path is pinned (moved
+ * aside, it would take the read-only file with it); .git only once. */
+Test(mountplan, parents_of_protected_paths_are_pinned)
+{
+	static const char *paths[] = {"/home/u/src/app/.git",
+				      "/home/u/src/app/.git/config",
+				      "/home/u/src/app/.claude/settings.json",
+				      "/home/u/src/app/tools/git/hooks"};
+	size_t pins = 0;
+
+	p.protected = calloc(4, sizeof(char *));
+	for (int i = 0; i < 4; i++)
+		p.protected[i] = strdup(paths[i]);
+	p.n_protected = 4;
+	cr_assert_eq(ltd_plan_build(&p, &host, &plan, &err), 0);
+	long claude = find(LTD_OP_PIN, "/home/u/src/app/.claude");
+	long tools = find(LTD_OP_PIN, "/home/u/src/app/tools");
+	long tools_git = find(LTD_OP_PIN, "/home/u/src/app/tools/git");
+
+	cr_assert_geq(claude, 0);
+	cr_assert(plan.e[claude].flags & LTD_PF_OPTIONAL);
+	cr_assert_gt(
+		find(LTD_OP_RO_OVER, "/home/u/src/app/.claude/settings.json"),
+		claude, "the parent first");
+	cr_assert_gt(tools_git, tools);
+	cr_assert_lt(find(LTD_OP_PIN, "/home/u/src/app/tools/git/hooks"), 0,
+		     "the protected path itself is read-only, not pinned");
+	for (size_t i = 0; i < plan.n; i++)
+		pins += plan.e[i].op == LTD_OP_PIN &&
+			!strcmp(plan.e[i].dst, "/home/u/src/app/.git");
+	cr_assert_eq(pins, 1);
+}
+
 /* --unsafe-writable-git: validation leaves git's paths out of the list;
  * the project's policy directory stays read-only, and nothing is pinned. */
 Test(mountplan, protected_git_paths_can_be_turned_off)
