@@ -274,6 +274,8 @@ int ltd_exec(int argc, char **argv)
 	ret = find_cage(name, &j, &err);
 	if (!ret && ltd_pty_wanted())
 		ioctl(STDIN_FILENO, TIOCGWINSZ, &ws);
+	else if (!ret)
+		ret = ltd_pty_write_only_outputs(&err);
 	if (!ret)
 		ret = ltd_signals_block(&err);
 	if (!ret)

@@ -23,6 +23,13 @@
 bool ltd_pty_wanted(void);
 
 /*
+ * Without a pty (stdin is no terminal): a terminal on stdout or stderr is
+ * replaced by a write-only description of it, so the command cannot read
+ * what the user types.
+ */
+int ltd_pty_write_only_outputs(struct ltd_err *err);
+
+/*
  * Open a new pty from /dev/ptmx as the caller's root sees it (in the
  * cage: the cage's devpts instance).  The slave is opened from the master
  * (TIOCGPTPEER), never by path.  @ws, if not NULL, is its first size.

@@ -655,6 +655,8 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 		ret = ltd_life_prepare(&life, p, envp, &limits, &ll, &err);
 	if (want_pty)
 		ioctl(STDIN_FILENO, TIOCGWINSZ, &ws);
+	else if (!ret)
+		ret = ltd_pty_write_only_outputs(&err);
 	if (!ret &&
 	    socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
 		ret = ltd_err_sys(&err, "socketpair");

@@ -122,5 +122,25 @@ fi
 as_user "$LTD" kill e2e-tty >/dev/null 2>&1
 wait "$ttycage" 2>/dev/null
 
+# stdin from a pipe, stderr the user's terminal: no pty, and the terminal
+# reaches the command write-only.  Open for reading, it would give the
+# command what the user types while it runs.
+cat > "$TT/piped.sh" <<PIPED
+echo | "$LTD" run --ro-bind "$STAGE" "$STAGE" --network none -- sh -c 'sleep 1; if read x <&2; then echo "READ=\$x"; else echo READ-REFUSED; fi'
+sleep 60
+PIPED
+tm kill-server 2>/dev/null
+TN=$((TN + 1))
+tm new-session -d -x 80 -y 24 -c "$PROJ" "sh $TT/piped.sh"
+sleep 0.3
+tm send-keys 'typed-by-user' Enter
+if wait_pane '^READ'; then
+	printf '%s\n' "$PANE" | grep -q '^READ-REFUSED' &&
+		pass "tty: a terminal on stderr cannot be read by the command" ||
+		fail "tty: a terminal on stderr cannot be read by the command" "$PANE"
+else
+	fail "tty: the piped run ends" "$PANE"
+fi
+
 tm kill-server 2>/dev/null
 rm -rf "$TT"
