@@ -38,10 +38,13 @@ int ltd_pty_write_only_outputs(struct ltd_err *err)
 		w = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
 		if (w < 0)
 			return ltd_err_sys(err,
-					   "%s is a terminal that cannot be "
-					   "reopened write-only; redirect it",
+					   "%s is a terminal that ltd-native "
+					   "cannot reopen write-only (the "
+					   "command would read what you type); "
+					   "send it through a pipe (%s| cat)",
 					   fd == STDOUT_FILENO ? "stdout"
-							       : "stderr");
+							       : "stderr",
+					   fd == STDOUT_FILENO ? "" : "2>&1 ");
 		if (dup2(w, fd) < 0) {
 			close(w);
 			return ltd_err_sys(err, "dup2 the terminal");
