@@ -136,6 +136,12 @@ struct cfg_reader {
 	char section[256]; /* "core", "include", "includeif.<cond>" */
 };
 
+/* git's isspace() in a header and a value ('\n' ends a line first). */
+static bool cfg_space(int c)
+{
+	return c == ' ' || c == '\t' || c == '\r';
+}
+
 static int cfg_getc(struct cfg_reader *r)
 {
 	if (r->s >= r->end)
@@ -154,8 +160,8 @@ static int cfg_section(struct cfg_reader *r)
 	while ((c = cfg_getc(r)) != EOF && (isalnum(c) || c == '-' || c == '.'))
 		if (n + 1 < sizeof(r->section))
 			r->section[n++] = (char)tolower(c);
-	if (c == ' ' || c == '\t') {
-		while ((c = cfg_getc(r)) == ' ' || c == '\t')
+	if (cfg_space(c)) {
+		while (cfg_space(c = cfg_getc(r)))
 			;
 		if (c != '"')
 			return -1;
@@ -182,9 +188,8 @@ static int cfg_value(struct cfg_reader *r, char *val, size_t size)
 	bool quoted = false, comment = false;
 	int c;
 
-	while ((c = cfg_getc(r)) == ' ' || c == '\t')
-		;
-	for (;; c = cfg_getc(r)) {
+	for (;;) {
+		c = cfg_getc(r);
 		if (c == EOF || c == '\n') {
 			if (quoted)
 				return -1;
@@ -192,8 +197,8 @@ static int cfg_value(struct cfg_reader *r, char *val, size_t size)
 		}
 		if (comment)
 			continue;
-		if (!quoted && (c == ' ' || c == '\t')) {
-			spaces++;
+		if (!quoted && cfg_space(c)) {
+			spaces += n > 0; /* leading ones dropped, inner kept */
 			continue;
 		}
 		if (!quoted && (c == ';' || c == '#')) {
@@ -236,7 +241,16 @@ static int cfg_value(struct cfg_reader *r, char *val, size_t size)
 
 #define GIT_MAX_INCLUDE_DEPTH 10
 
-static int scan_config_file(struct ltd_policy *p, const char *path, int depth,
+/* How many files one run's includes may read: a file that includes
+ * itself twice would otherwise cost 2^10 reads. */
+#define GIT_MAX_CONFIG_FILES 100
+
+struct cfg_walk {
+	struct ltd_policy *p;
+	unsigned files; /* read so far */
+};
+
+static int scan_config_file(struct cfg_walk *w, const char *path, int depth,
 			    struct ltd_err *err);
 
 /* "~/x" under $HOME; anything else as it is. */
@@ -251,10 +265,11 @@ static const char *expand_home(const char *v, char *buf, size_t size)
 	return buf;
 }
 
-static int on_key(struct ltd_policy *p, const char *file, int depth,
+static int on_key(struct cfg_walk *w, const char *file, int depth,
 		  const char *section, const char *key, const char *val,
 		  struct ltd_err *err)
 {
+	struct ltd_policy *p = w->p;
 	char buf[PATH_MAX], dir[PATH_MAX], inc[PATH_MAX * 2];
 	const char *v = expand_home(val, buf, sizeof(buf)), *slash;
 	int ret;
@@ -287,7 +302,7 @@ static int on_key(struct ltd_policy *p, const char *file, int depth,
 		return 0;
 	ret = add_if_inside(p, "/", inc, err);
 	if (!ret && depth < GIT_MAX_INCLUDE_DEPTH)
-		ret = scan_config_file(p, inc, depth + 1, err);
+		ret = scan_config_file(w, inc, depth + 1, err);
 	return ret;
 }
 
@@ -297,7 +312,7 @@ static int on_key(struct ltd_policy *p, const char *file, int depth,
  * be read as a regular file (a FIFO, a device, too large) fails the run:
  * what it would set cannot be known.
  */
-static int scan_config_file(struct ltd_policy *p, const char *path, int depth,
+static int scan_config_file(struct cfg_walk *w, const char *path, int depth,
 			    struct ltd_err *err)
 {
 	_cleanup_free_ char *text = NULL;
@@ -309,6 +324,12 @@ static int scan_config_file(struct ltd_policy *p, const char *path, int depth,
 
 	if (!strchr(path, '/'))
 		return 0;
+	if (++w->files > GIT_MAX_CONFIG_FILES)
+		return ltd_err_set(err, ELOOP,
+				   "%s: git's configuration includes more than "
+				   "%d files; ltd-native reads them all to "
+				   "protect what git runs",
+				   path, GIT_MAX_CONFIG_FILES);
 	ret = ltd_policy_read_file(AT_FDCWD, path, path, &text, &len, &rerr);
 	if (ret == -ENOENT || ret == -ENOTDIR)
 		return 0;
@@ -319,6 +340,8 @@ static int scan_config_file(struct ltd_policy *p, const char *path, int depth,
 				   rerr.msg);
 	r.s = text;
 	r.end = text + len;
+	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3))
+		r.s += 3; /* a UTF-8 byte order mark, as git skips it */
 	while ((c = cfg_getc(&r)) != EOF) {
 		size_t n = 0;
 
@@ -347,7 +370,7 @@ static int scan_config_file(struct ltd_policy *p, const char *path, int depth,
 			continue; /* a boolean: no path */
 		if (c != '=' || cfg_value(&r, val, sizeof(val)) < 0)
 			return 0;
-		ret = on_key(p, path, depth, r.section, key, val, err);
+		ret = on_key(w, path, depth, r.section, key, val, err);
 		if (ret)
 			return ret;
 	}
@@ -359,14 +382,15 @@ static int scan_config_file(struct ltd_policy *p, const char *path, int depth,
  * and global ones too, which may set a relative core.hooksPath (resolved in
  * each work tree) or include a file in the project.
  */
-static int scan_configs(struct ltd_policy *p, const char *gitdir,
-			struct ltd_err *err)
+static int scan_configs(struct ltd_policy *p, const char *common,
+			const char *gitdir, struct ltd_err *err)
 {
 	const char *home = getenv("HOME"), *xdg = getenv("XDG_CONFIG_HOME");
 	const char *sys = getenv("GIT_CONFIG_SYSTEM");
 	const char *global = getenv("GIT_CONFIG_GLOBAL");
 	const char *nosys = getenv("GIT_CONFIG_NOSYSTEM");
 	char files[5][PATH_MAX + 32] = {{0}};
+	struct cfg_walk w = {.p = p};
 	int ret = 0;
 
 	if (!nosys || !nosys[0] || !strcmp(nosys, "0") ||
@@ -387,10 +411,10 @@ static int scan_configs(struct ltd_policy *p, const char *gitdir,
 			snprintf(files[2], sizeof(files[0]), "%s/.gitconfig",
 				 home);
 	}
-	snprintf(files[3], sizeof(files[0]), "%s/config", gitdir);
+	snprintf(files[3], sizeof(files[0]), "%s/config", common);
 	snprintf(files[4], sizeof(files[0]), "%s/config.worktree", gitdir);
 	for (size_t i = 0; !ret && i < 5; i++)
-		ret = scan_config_file(p, files[i], 0, err);
+		ret = scan_config_file(&w, files[i], 0, err);
 	return ret;
 }
 
@@ -422,9 +446,49 @@ static int scan_hooks(struct ltd_policy *p, const char *gitdir,
 	return ret;
 }
 
+/*
+ * The path a .git file ("gitdir: X") or a commondir file ("X") names,
+ * relative to @base, into @out.  1 when absent or not of that form (git
+ * would not follow it either), 0 when found, <0 when it cannot be read.
+ */
+static int read_pointer(const char *file, const char *prefix, const char *base,
+			char *out, size_t size, struct ltd_err *err)
+{
+	_cleanup_free_ char *text = NULL;
+	struct ltd_err rerr = {0};
+	char joined[PATH_MAX * 2];
+	size_t len, n = strlen(prefix);
+	char *v, *e;
+	int ret;
+
+	ret = ltd_policy_read_file(AT_FDCWD, file, file, &text, &len, &rerr);
+	if (ret == -ENOENT || ret == -ENOTDIR)
+		return 1;
+	if (ret)
+		return ltd_err_set(err, -ret,
+				   "%s (read to protect what git runs)",
+				   rerr.msg);
+	if (strlen(text) != len || strncmp(text, prefix, n) != 0)
+		return 1;
+	for (v = text + n; *v == ' ' || *v == '\t'; v++)
+		;
+	for (e = v + strlen(v); e > v && isspace((unsigned char)e[-1]); e--)
+		;
+	*e = '\0';
+	if (!*v || strchr(v, '\n') ||
+	    snprintf(joined, sizeof(joined), "%s%s%s", v[0] == '/' ? "" : base,
+		     v[0] == '/' ? "" : "/", v) >= (int)sizeof(joined))
+		return 1;
+	normalize(joined);
+	if (strlen(joined) >= size)
+		return 1;
+	memcpy(out, joined, strlen(joined) + 1);
+	return 0;
+}
+
 int ltd_git_protected(struct ltd_policy *p, struct ltd_err *err)
 {
-	char path[PATH_MAX], gitdir[PATH_MAX];
+	char path[PATH_MAX], gitdir[PATH_MAX], common[PATH_MAX];
 	struct stat st;
 	int ret = 0;
 
@@ -438,13 +502,30 @@ int ltd_git_protected(struct ltd_policy *p, struct ltd_err *err)
 	if (snprintf(gitdir, sizeof(gitdir), "%s/.git", p->project) >=
 	    (int)sizeof(gitdir))
 		return ret;
-	/* A .git file (a linked worktree) points elsewhere: it is pinned and
-	 * made read-only itself; its repository is outside the project. */
-	if (ret || lstat(gitdir, &st) < 0 || !S_ISDIR(st.st_mode))
+	if (ret || lstat(gitdir, &st) < 0)
 		return ret;
-	ret = scan_configs(p, gitdir, err);
+	/* A .git file (a linked worktree, a submodule) names the repository
+	 * elsewhere: the file is pinned and read-only; what git reads there
+	 * is read here, its hooks path resolved in this work tree. */
+	if (S_ISREG(st.st_mode))
+		ret = read_pointer(gitdir, "gitdir:", p->project, gitdir,
+				   sizeof(gitdir), err);
+	else if (!S_ISDIR(st.st_mode))
+		return 0;
+	if (ret)
+		return ret < 0 ? ret : 0;
+	/* A linked worktree's config and hooks are its common directory's. */
+	if (snprintf(path, sizeof(path), "%s/commondir", gitdir) >=
+	    (int)sizeof(path))
+		return 0;
+	ret = read_pointer(path, "", gitdir, common, sizeof(common), err);
+	if (ret < 0)
+		return ret;
+	if (ret)
+		memcpy(common, gitdir, sizeof(common));
+	ret = scan_configs(p, common, gitdir, err);
 	if (!ret)
-		ret = scan_hooks(p, gitdir, err);
+		ret = scan_hooks(p, common, err);
 	return ret;
 }
 

@@ -310,6 +310,18 @@ OUT=$(cd "$WT" && as_user "$LTD" run --project "$WT" --ro-bind "$STAGE" "$STAGE"
 expect_out "a .git file is read-only" "^write err EROFS"
 as_user rm -rf "$WT"
 
+# A linked worktree of a repository whose config names husky's hooks path:
+# read through the .git file and commondir, and read-only in the worktree.
+MAINREPO=$(as_user mktemp -d "$U_HOME/e2e-main.XXXXXX")
+WT=$(as_user mktemp -d "$U_HOME/e2e-wt.XXXXXX")
+as_user mkdir -p "$MAINREPO/.git/worktrees/wt" "$WT/.husky/_"
+as_user sh -c "echo ../.. > '$MAINREPO/.git/worktrees/wt/commondir'"
+as_user sh -c "printf '[core]\n\thooksPath = .husky/_\n' > '$MAINREPO/.git/config'"
+as_user sh -c "echo 'gitdir: $MAINREPO/.git/worktrees/wt' > '$WT/.git'"
+OUT=$(cd "$WT" && as_user "$LTD" run --project "$WT" --ro-bind "$STAGE" "$STAGE" -- "$PROBE" write "$WT/.husky/pre-commit" x 2>&1)
+expect_out "a worktree's hooks path, from the common config, is read-only" "^write err EROFS"
+as_user rm -rf "$WT" "$MAINREPO"
+
 # --- descriptors that lead into the host cannot be re-opened (Landlock) ---------
 as_user sh -c "echo original > '$U_HOME/e2e-input.txt'"
 OUT=$(cd "$PROJ" && as_user sh -c "exec '$LTD' run -- sh -c 'cat; echo AGENT > /proc/self/fd/0' < '$U_HOME/e2e-input.txt'" 2>&1)

@@ -177,6 +177,11 @@ Test(gitprotect, config_syntax_as_git_reads_it)
 		{"[CoRe]\r\n\tHOOKSPATH=.h7\r\n", "/.h7"},
 		{"[core]\n\thooksPath = \".h8;x\"\n", "/.h8;x"},
 		{"[includeIf \"gitdir:~/\"]\npath = ../.h9\n", "/.h9"},
+		{"\xef\xbb\xbf[core]\n\thooksPath = .h10\n", "/.h10"},
+		{"[remote\r\"origin\"]\n\turl = x\n[core]\n\thooksPath = "
+		 ".h11\n",
+		 "/.h11"},
+		{"[core]\n\thooksPath =\r.h12\n", "/.h12"},
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -258,4 +263,32 @@ Test(gitprotect, a_hooks_path_through_a_link_is_refused)
 	cr_assert_eq(ltd_policy_check_links(&p, &err), -ELOOP);
 	cr_assert_not_null(strstr(err.msg, "/.githooks is a symbolic link"),
 			   "%s", err.msg);
+}
+
+/* A linked worktree: .git is a file naming the repository's worktree
+ * directory, whose commondir holds the config git reads. */
+Test(gitprotect, linked_worktree_reads_the_common_config)
+{
+	struct ltd_err err = {0};
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd),
+		 "rm -rf %s/.git && mkdir -p %s/repo/.git/worktrees/wt", dir,
+		 dir);
+	cr_assert_eq(system(cmd), 0);
+	put(".git", "gitdir: repo/.git/worktrees/wt\n");
+	put("repo/.git/worktrees/wt/commondir", "../..\n");
+	put("repo/.git/config", "[core]\n\thooksPath = .husky/_\n");
+	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert(has("/.husky/_"), "the common config's hooks path, here");
+	cr_assert(has("/.husky"));
+}
+
+Test(gitprotect, a_config_including_itself_is_bounded)
+{
+	struct ltd_err err = {0};
+
+	put(".git/config", "[include]\n\tpath = config\n\tpath = config\n");
+	cr_assert_eq(ltd_git_protected(&p, &err), -ELOOP);
+	cr_assert_not_null(strstr(err.msg, "more than"), "%s", err.msg);
 }
