@@ -523,7 +523,17 @@ int ltd_git_protected(struct ltd_policy *p, struct ltd_err *err)
 		return ret;
 	if (ret)
 		memcpy(common, gitdir, sizeof(common));
-	ret = scan_configs(p, common, gitdir, err);
+	/* Where those lie in the project (a repository nested in it), they
+	 * are read-only too; outside it, the cage cannot reach them. */
+	ret = add_if_inside(p, common, "config", err);
+	if (!ret)
+		ret = add_if_inside(p, common, "hooks", err);
+	if (!ret)
+		ret = add_if_inside(p, gitdir, "config.worktree", err);
+	if (!ret)
+		ret = add_if_inside(p, gitdir, "commondir", err);
+	if (!ret)
+		ret = scan_configs(p, common, gitdir, err);
 	if (!ret)
 		ret = scan_hooks(p, common, err);
 	return ret;

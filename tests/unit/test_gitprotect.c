@@ -282,6 +282,10 @@ Test(gitprotect, linked_worktree_reads_the_common_config)
 	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
 	cr_assert(has("/.husky/_"), "the common config's hooks path, here");
 	cr_assert(has("/.husky"));
+	cr_assert(has("/repo/.git/config"), "a repository nested in the "
+					    "project: its config is read-only");
+	cr_assert(has("/repo/.git/hooks"));
+	cr_assert(has("/repo/.git/worktrees/wt/commondir"));
 }
 
 Test(gitprotect, a_config_including_itself_is_bounded)
