@@ -486,6 +486,48 @@ static int read_pointer(const char *file, const char *prefix, const char *base,
 	return 0;
 }
 
+/* In a repository's common directory, and in a worktree's own one. */
+static const char *const in_common[] = {
+	"config", "config.worktree", "hooks", "commondir", "modules",
+};
+static const char *const in_gitdir[] = {
+	"config.worktree",
+	"commondir",
+	"modules",
+};
+
+/*
+ * The other worktrees of a repository nested in the project: what
+ * redirects their git (commondir, config.worktree) is read-only.  Not the
+ * whole of worktrees/: this worktree's own index and HEAD are in it.
+ */
+static int protect_worktrees(struct ltd_policy *p, const char *common,
+			     struct ltd_err *err)
+{
+	char dir[PATH_MAX], entry[PATH_MAX * 2];
+	struct dirent *e;
+	DIR *d;
+	int ret = 0;
+
+	if (snprintf(dir, sizeof(dir), "%s/worktrees", common) >=
+	    (int)sizeof(dir))
+		return 0;
+	d = opendir(dir);
+	if (!d)
+		return 0;
+	while (!ret && (e = readdir(d))) {
+		if (e->d_name[0] == '.' ||
+		    snprintf(entry, sizeof(entry), "%s/%s", dir, e->d_name) >=
+			    (int)sizeof(entry))
+			continue;
+		ret = add_if_inside(p, entry, "commondir", err);
+		if (!ret)
+			ret = add_if_inside(p, entry, "config.worktree", err);
+	}
+	closedir(d);
+	return ret;
+}
+
 int ltd_git_protected(struct ltd_policy *p, struct ltd_err *err)
 {
 	char path[PATH_MAX], gitdir[PATH_MAX], common[PATH_MAX];
@@ -523,15 +565,16 @@ int ltd_git_protected(struct ltd_policy *p, struct ltd_err *err)
 		return ret;
 	if (ret)
 		memcpy(common, gitdir, sizeof(common));
-	/* Where those lie in the project (a repository nested in it), they
-	 * are read-only too; outside it, the cage cannot reach them. */
-	ret = add_if_inside(p, common, "config", err);
+	ret = 0;
+	/* Where those lie in the project (a repository nested in it), what
+	 * git runs from there is read-only too, as for the project's own
+	 * .git; outside it, the cage cannot reach them. */
+	for (size_t i = 0; !ret && i < sizeof(in_common) / sizeof(char *); i++)
+		ret = add_if_inside(p, common, in_common[i], err);
+	for (size_t i = 0; !ret && i < sizeof(in_gitdir) / sizeof(char *); i++)
+		ret = add_if_inside(p, gitdir, in_gitdir[i], err);
 	if (!ret)
-		ret = add_if_inside(p, common, "hooks", err);
-	if (!ret)
-		ret = add_if_inside(p, gitdir, "config.worktree", err);
-	if (!ret)
-		ret = add_if_inside(p, gitdir, "commondir", err);
+		ret = protect_worktrees(p, common, err);
 	if (!ret)
 		ret = scan_configs(p, common, gitdir, err);
 	if (!ret)

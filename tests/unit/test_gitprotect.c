@@ -273,8 +273,9 @@ Test(gitprotect, linked_worktree_reads_the_common_config)
 	char cmd[512];
 
 	snprintf(cmd, sizeof(cmd),
-		 "rm -rf %s/.git && mkdir -p %s/repo/.git/worktrees/wt", dir,
-		 dir);
+		 "rm -rf %s/.git && mkdir -p %s/repo/.git/worktrees/wt "
+		 "%s/repo/.git/worktrees/other",
+		 dir, dir, dir);
 	cr_assert_eq(system(cmd), 0);
 	put(".git", "gitdir: repo/.git/worktrees/wt\n");
 	put("repo/.git/worktrees/wt/commondir", "../..\n");
@@ -286,6 +287,12 @@ Test(gitprotect, linked_worktree_reads_the_common_config)
 					    "project: its config is read-only");
 	cr_assert(has("/repo/.git/hooks"));
 	cr_assert(has("/repo/.git/worktrees/wt/commondir"));
+	cr_assert(has("/repo/.git/worktrees/other/commondir"),
+		  "another worktree's commondir would redirect its git");
+	cr_assert_not(has("/repo/.git/worktrees"),
+		      "this worktree's index and HEAD are in it");
+	cr_assert(has("/repo/.git/modules"));
+	cr_assert(has("/repo/.git/commondir"));
 }
 
 Test(gitprotect, a_config_including_itself_is_bounded)
