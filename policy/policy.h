@@ -127,6 +127,10 @@ struct ltd_policy {
 	bool network_set;	    /* --network given explicitly */
 	struct ltd_net_dest *allow; /* --allow-cidr, in order */
 	size_t n_allow;
+	/* Test only (--test-firewall-hole): blocks the firewall admits but
+	 * pasta's Landlock wall does not, to show that wall holds alone. */
+	struct ltd_net_dest *fw_holes;
+	size_t n_fw_holes;
 	uint16_t *host_ports; /* --allow-host-port: TCP on host loopback */
 	size_t n_host_ports;
 	/* The domain allowlist: --allow-domain entries here; the launcher

@@ -378,6 +378,7 @@ static int prepare_network(struct ltd_policy *p, struct ltd_pasta *pa,
 		.host_ports = p->host_ports,
 		.n_host_ports = p->n_host_ports,
 	};
+	_cleanup_free_ struct ltd_net_dest *dests = NULL;
 	struct ltd_err why = {0};
 	int ret;
 
@@ -399,9 +400,20 @@ static int prepare_network(struct ltd_policy *p, struct ltd_pasta *pa,
 	if (ret < 0)
 		return ret;
 	/* The user's blocks only: the cage's resolver is on its loopback
-	 * (the DNS filter), and nothing admits pasta's. */
+	 * (the DNS filter), and nothing admits pasta's.  A test's holes
+	 * (--test-firewall-hole) are the firewall's, not pasta's wall's. */
 	spec.dests = p->allow;
 	spec.n_dests = p->n_allow;
+	if (p->n_fw_holes) {
+		dests = calloc(p->n_allow + p->n_fw_holes, sizeof(*dests));
+		if (!dests)
+			return ltd_err_set(err, ENOMEM, "out of memory");
+		memcpy(dests, p->allow, p->n_allow * sizeof(*dests));
+		memcpy(dests + p->n_allow, p->fw_holes,
+		       p->n_fw_holes * sizeof(*dests));
+		spec.dests = dests;
+		spec.n_dests = p->n_allow + p->n_fw_holes;
+	}
 	inet_pton(AF_INET, LTD_NET_GW4, &spec.gw4);
 	inet_pton(AF_INET6, LTD_NET_GW6, &spec.gw6);
 	ret = ltd_nft_build(&spec, &nft[0], err);
@@ -528,10 +540,11 @@ static int prepare_limits(const struct ltd_policy *p, struct ltd_cg_facts *f,
 }
 
 /* Landlock's ruleset from the plan, or the reason the run cannot have it
- * (--require-landlock, --restrict-tcp-ports). */
+ * (--require-landlock, --restrict-tcp-ports); and pasta's wall. */
 static int prepare_landlock(const struct ltd_policy *p,
 			    const struct ltd_plan *plan,
-			    struct ltd_landlock *ll, struct ltd_err *err)
+			    struct ltd_landlock *ll, struct ltd_pasta *pa,
+			    struct ltd_err *err)
 {
 	char warning[LTD_ERR_MSG_MAX];
 	int abi = ltd_landlock_abi();
@@ -541,7 +554,9 @@ static int prepare_landlock(const struct ltd_policy *p,
 		return ret;
 	if (warning[0])
 		fprintf(stderr, "ltd-native: warning: %s\n", warning);
-	return ltd_landlock_build(plan, p, abi, ll, err);
+	ret = ltd_landlock_build(plan, p, abi, ll, err);
+	return ret < 0 ? ret
+		       : ltd_landlock_build_egress(p, abi, &pa->wall, err);
 }
 
 /* Everything that can fail for a reason the user can fix, before clone. */
@@ -624,7 +639,7 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 	ret = prepare(p, &plan, &pasta, nft, &dns_cfg, &cgf, &limits, &envp,
 		      &err);
 	if (!ret)
-		ret = prepare_landlock(p, &plan, &ll, &err);
+		ret = prepare_landlock(p, &plan, &ll, &pasta, &err);
 	for (size_t i = 0; !ret && i < p->n_waived; i++)
 		fprintf(stderr, "ltd-native: warning: %s\n", p->waived[i]);
 	for (size_t i = 0; !ret && i < p->n_warnings; i++)
