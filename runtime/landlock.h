@@ -122,10 +122,12 @@ int ltd_landlock_build(const struct ltd_plan *plan, const struct ltd_policy *p,
  * Pure: the wall pasta runs under (allowlist mode, ABI 4 and later).  pasta
  * makes the cage's TCP connections on the host, so it may connect only to
  * the ports the network policy allows: a second wall behind nftables at
- * the only way out, which the cage's own loopback never passes.  No
- * filesystem right and no scope is handled.  @ll->abi stays 0 (no wall)
- * below ABI 4, outside allowlist mode, and where no port wall can say the
- * policy (a block open on every port, more than LTD_LL_MAX_PORTS ports).
+ * the only way out, which the cage's own loopback never passes — and
+ * bind no TCP port at all (it forwards nothing in).  No filesystem right
+ * and no scope is handled.  @ll->abi stays 0 (no wall) below ABI 4 and
+ * outside allowlist mode; where no port list can say the policy (a block
+ * open on every port, more than LTD_LL_MAX_PORTS ports) only bind is
+ * handled.
  */
 int ltd_landlock_build_egress(const struct ltd_policy *p, int abi,
 			      struct ltd_landlock *ll, struct ltd_err *err);

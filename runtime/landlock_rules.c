@@ -239,13 +239,16 @@ int ltd_landlock_build_egress(const struct ltd_policy *p, int abi,
 	*ll = (struct ltd_landlock){0};
 	if (p->network != LTD_NET_ALLOWLIST || abi < LTD_LL_NET_ABI)
 		return 0;
+	/* pasta binds no TCP port of the host (it forwards nothing in):
+	 * no bind rule at all, whatever the policy. */
 	ll->abi = abi;
-	ll->handled_net = LTD_LL_NET_CONNECT_TCP;
+	ll->handled_net = LTD_LL_NET_CONNECT_TCP | LTD_LL_NET_BIND_TCP;
 	ret = egress_ports(p, ll, &why);
 	/* A block open on every port, or more ports than a ruleset holds:
 	 * the user's own policy, and no port wall can say it. */
 	if (ret == -EINVAL || ret == -E2BIG) {
-		*ll = (struct ltd_landlock){0};
+		ll->handled_net = LTD_LL_NET_BIND_TCP;
+		ll->n_ports = 0;
 		return 0;
 	}
 	return ret < 0 ? ltd_err_set(err, -ret, "%s", why.msg) : 0;

@@ -340,7 +340,9 @@ Test(landlock, egress_wall_is_the_policys_ports_without_the_resolver)
 		0);
 	cr_assert_eq(build_egress(4), 0, "%s", err.msg);
 	cr_assert_eq(ll.abi, 4);
-	cr_assert_eq(ll.handled_net, LTD_LL_NET_CONNECT_TCP);
+	cr_assert_eq(ll.handled_net,
+		     LTD_LL_NET_CONNECT_TCP | LTD_LL_NET_BIND_TCP,
+		     "connect to the ports, bind nowhere");
 	cr_assert_eq(ll.handled_fs, 0, "pasta's files are its own business");
 	cr_assert_eq(ll.scoped, 0);
 	cr_assert_eq(ll.n_rules, 0);
@@ -355,7 +357,8 @@ Test(landlock, egress_wall_with_nothing_allowed_allows_no_port)
 	p.network = LTD_NET_ALLOWLIST;
 	cr_assert_eq(build_egress(7), 0, "%s", err.msg);
 	cr_assert_eq(ll.abi, 7);
-	cr_assert_eq(ll.handled_net, LTD_LL_NET_CONNECT_TCP);
+	cr_assert_eq(ll.handled_net,
+		     LTD_LL_NET_CONNECT_TCP | LTD_LL_NET_BIND_TCP);
 	cr_assert_eq(ll.n_ports, 0, "fail closed");
 }
 
@@ -376,12 +379,16 @@ Test(landlock, egress_wall_is_off_where_it_cannot_say_ports)
 	cr_assert_eq(ll.abi, 0, "ABI 3 has no network rules");
 	allow("10.0.0.0/8");
 	cr_assert_eq(build_egress(7), 0, "not an error: the user's policy");
-	cr_assert_eq(ll.abi, 0, "a block open on every port: no port wall");
-	cr_assert_eq(ll.handled_net, 0);
+	cr_assert_eq(ll.handled_net, LTD_LL_NET_BIND_TCP,
+		     "a block open on every port: no connect wall, still no "
+		     "bind");
+	cr_assert_eq(ll.n_ports, 0);
 	p.n_allow = 1;
 	allow("10.0.0.0/8:1-2000");
 	cr_assert_eq(build_egress(7), 0, "%s", err.msg);
-	cr_assert_eq(ll.abi, 0, "more ports than a ruleset holds");
+	cr_assert_eq(ll.handled_net, LTD_LL_NET_BIND_TCP,
+		     "more ports than a ruleset holds");
+	cr_assert_eq(ll.n_ports, 0);
 }
 
 Test(landlock, egress_wall_only_in_allowlist_mode)
