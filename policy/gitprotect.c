@@ -61,8 +61,7 @@ int ltd_policy_protect(struct ltd_policy *p, const char *path,
 	return 0;
 }
 
-/* Resolve ".", ".." and "//" in an absolute path, in place, by the text. */
-static void normalize(char *path)
+void ltd_path_normalize(char *path)
 {
 	char *out = path, *in = path;
 
@@ -112,7 +111,7 @@ static int add_if_inside(struct ltd_policy *p, const char *base,
 		real[0] = '\0'; /* missing (yet): by the text alone */
 	/* By the text too: a link on the way is itself in the project, where
 	 * the command could re-point it (ltd_policy_check_links refuses). */
-	normalize(joined);
+	ltd_path_normalize(joined);
 	if (!strncmp(joined, p->project, n) && joined[n] == '/') {
 		int ret = ltd_policy_protect(p, joined, err);
 
@@ -479,7 +478,7 @@ static int read_pointer(const char *file, const char *prefix, const char *base,
 	    snprintf(joined, sizeof(joined), "%s%s%s", v[0] == '/' ? "" : base,
 		     v[0] == '/' ? "" : "/", v) >= (int)sizeof(joined))
 		return 1;
-	normalize(joined);
+	ltd_path_normalize(joined);
 	if (strlen(joined) >= size)
 		return 1;
 	memcpy(out, joined, strlen(joined) + 1);

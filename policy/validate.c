@@ -295,6 +295,8 @@ int ltd_policy_validate(struct ltd_policy *p, struct ltd_err *err)
 		ret = validate_project(p, err);
 	if (!ret && p->protect_git)
 		ret = ltd_git_protected(p, err);
+	if (!ret && p->protect_git)
+		ret = ltd_agent_protected(p, err);
 	if (!ret)
 		ret = protect_policy_dir(p, err);
 	if (!ret)

