@@ -245,14 +245,26 @@ static bool entry_sound(const char *store, const char *hex)
 }
 
 /* Move a damaged entry out of the way, into a staging directory of tmp/
- * (which a sweep removes should we die first), and remove it. */
-static int move_aside(const char *store, const char *entry, struct ltd_err *err)
+ * (which a sweep removes should we die first), and remove it; unless a
+ * running cage uses it. */
+static int move_aside(const char *store, const char *hex, const char *entry,
+		      struct ltd_err *err)
 {
-	_cleanup_close_ int tmp = -1, lock = -1;
+	_cleanup_close_ int tmp = -1, lock = -1, held = -1;
 	_cleanup_free_ char *dir = NULL;
 	char path[4096];
 	int ret;
 
+	ret = ltd_store_entry_lock(store, hex, hex, LOCK_EX | LOCK_NB, &held,
+				   err);
+	if (ret == -EBUSY)
+		return ltd_err_set(err, EBUSY,
+				   "%s is damaged, but a running cage uses "
+				   "it: not replaced (import again once it "
+				   "has ended)",
+				   entry);
+	if (ret < 0)
+		return ret == -ENOENT ? 0 : ret;
 	snprintf(path, sizeof(path), "%s/tmp", store);
 	tmp = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (tmp < 0)
@@ -319,7 +331,7 @@ static int stage_commit(struct stage *s, const char *name,
 					   "%s keeps changing; try again",
 					   entry);
 		if (there) {
-			ret = move_aside(s->store, entry, err);
+			ret = move_aside(s->store, hex, entry, err);
 			if (ret < 0)
 				return ret;
 		}

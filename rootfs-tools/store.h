@@ -11,6 +11,10 @@
  *
  * Entries are written once, under a temporary name, and renamed into
  * place when sealed; pins are replaced by rename.
+ *
+ * Each entry's directory is also its lock (flock): every run holds it
+ * shared for its whole life, and an entry is removed (or replaced) only
+ * under it exclusively, so no entry goes from under a running cage.
  */
 #ifndef LTD_STORE_H
 #define LTD_STORE_H
@@ -65,5 +69,16 @@ int ltd_store_open(const char *store, const char *ref, const char *hex,
 int ltd_store_quick_check(const struct ltd_store_entry *e, struct ltd_err *err);
 
 void ltd_store_entry_free(struct ltd_store_entry *e);
+
+/*
+ * Lock entry @hex, on behalf of @ref: @op is LOCK_SH (a run, which waits
+ * while the entry is being removed) or LOCK_EX | LOCK_NB (its removal,
+ * refused with -EBUSY while a run holds it).  *@fd is the entry
+ * directory, open close-on-exec, locked; the lock lasts as long as that
+ * descriptor.  -ENOENT (with the message a run gives) when there is no
+ * such entry.
+ */
+int ltd_store_entry_lock(const char *store, const char *ref, const char *hex,
+			 int op, int *fd, struct ltd_err *err);
 
 #endif

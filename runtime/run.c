@@ -564,7 +564,7 @@ static int prepare(struct ltd_policy *p, struct ltd_plan *plan,
 		   struct ltd_pasta *pa, struct ltd_nft_batch nft[2],
 		   struct ltd_dnsd_config *dns, struct ltd_cg_facts *cgf,
 		   struct ltd_limits_plan *limits, char ***envp,
-		   struct ltd_err *err)
+		   int *rootfs_lock, struct ltd_err *err)
 {
 	struct ltd_hostfs host = {0};
 	struct ltd_pinned pinned = {0};
@@ -589,7 +589,7 @@ static int prepare(struct ltd_policy *p, struct ltd_plan *plan,
 	/* A pinned rootfs replaces what the host's root would give. */
 	if (!ret && p->rootfs) {
 		host.pinned = &pinned;
-		ret = ltd_rootfs_load(p, &pinned, err);
+		ret = ltd_rootfs_load(p, &pinned, rootfs_lock, err);
 	}
 	if (!ret)
 		ret = ltd_plan_build(p, &host, plan, err);
@@ -628,6 +628,9 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 	struct winsize ws = {0};
 	bool want_pty = ltd_pty_wanted();
 	_cleanup_close_ int self_pidfd = -1, init_pidfd = -1;
+	/* --rootfs: the entry's shared lock, held until the launcher exits
+	 * (close-on-exec; init closes its copy in step close-fds). */
+	_cleanup_close_ int rootfs_lock = -1;
 	int sv[2] = {-1, -1};
 	char **envp = NULL;
 	_cleanup_free_ struct protected_id *protected_before = NULL;
@@ -637,7 +640,7 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 	int ret;
 
 	ret = prepare(p, &plan, &pasta, nft, &dns_cfg, &cgf, &limits, &envp,
-		      &err);
+		      &rootfs_lock, &err);
 	if (!ret)
 		ret = prepare_landlock(p, &plan, &ll, &pasta, &err);
 	for (size_t i = 0; !ret && i < p->n_waived; i++)
