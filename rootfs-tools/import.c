@@ -295,7 +295,7 @@ static int stage_commit(struct stage *s, const char *name,
 			char hex[LTD_HEX_LEN + 1], struct ltd_err *err)
 {
 	_cleanup_free_ char *buf = NULL;
-	_cleanup_close_ int fd = -1;
+	_cleanup_close_ int fd = -1, lock = -1;
 	char entry[4096];
 	size_t len = 0;
 	struct stat st;
@@ -319,8 +319,14 @@ static int stage_commit(struct stage *s, const char *name,
 	if (fd < 0 || write(fd, buf, len) != (ssize_t)len || fsync(fd) < 0)
 		return ltd_err_sys(err, "%s/manifest", s->dir);
 	snprintf(entry, sizeof(entry), "%s/entries/%s", s->store, hex);
-	/* An import of the same content may be renaming its own in at the
-	 * same time: then the rename fails, and the entry is checked again. */
+	/* From the entry check to the pin: no rm decides meanwhile that the
+	 * entry has no pin left and removes it. */
+	ret = ltd_store_lock(s->store, &lock, err);
+	if (ret < 0)
+		return ret;
+	/* An import of an older ltd-rootfs (no store lock) may be renaming
+	 * the same content in at the same time: then the rename fails, and
+	 * the entry is checked again. */
 	for (int tries = 0;; tries++) {
 		bool there = lstat(entry, &st) == 0;
 

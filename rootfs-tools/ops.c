@@ -155,11 +155,18 @@ static int pinned_elsewhere(const char *store, const char *self,
 int ltd_rootfs_rm(const char *store, const char *name, struct ltd_err *err)
 {
 	char hex[LTD_HEX_LEN + 1], path[4096];
-	_cleanup_close_ int held = -1, entries = -1;
+	_cleanup_close_ int lock = -1, held = -1, entries = -1;
 	bool pin = strncmp(name, "sha256:", 7) != 0, kept = false;
 	int ret;
 
+	/* A missing pin is said before the store is touched; what counts
+	 * is the answer under the store's lock, which no import's commit
+	 * holds meanwhile. */
 	ret = ltd_store_resolve(store, name, hex, err);
+	if (ret == 0)
+		ret = ltd_store_lock(store, &lock, err);
+	if (ret == 0)
+		ret = ltd_store_resolve(store, name, hex, err);
 	/* The entry goes with its last pin. */
 	if (ret == 0)
 		ret = pinned_elsewhere(store, pin ? name : NULL, hex, &kept,

@@ -290,6 +290,53 @@ int ltd_store_entry_lock(const char *store, const char *ref, const char *hex,
 			   dir);
 }
 
+int ltd_store_lock(const char *store, int *fd, struct ltd_err *err)
+{
+	_cleanup_free_ char *path = NULL;
+	_cleanup_close_ int l = -1;
+	struct stat st;
+
+	*fd = -1;
+	if (asprintf(&path, "%s/lock", store) < 0)
+		return ltd_err_set(err, ENOMEM, "out of memory");
+	/* No link followed, no FIFO waited on; read-only is enough for
+	 * flock. */
+	l = open(path,
+		 O_RDONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY |
+			 O_CLOEXEC,
+		 0600);
+	if (l < 0 && errno == ELOOP)
+		return ltd_err_set(err, ELOOP,
+				   "the store's lock %s is a symbolic link, "
+				   "not a file; remove it",
+				   path);
+	if (l < 0 || fstat(l, &st) < 0)
+		return ltd_err_sys(err, "the store's lock %s", path);
+	if (!S_ISREG(st.st_mode))
+		return ltd_err_set(err, EINVAL,
+				   "the store's lock %s is not a regular "
+				   "file; remove it",
+				   path);
+	if (st.st_uid != geteuid())
+		return ltd_err_set(err, EPERM,
+				   "the store's lock %s belongs to uid %u, "
+				   "not to you; remove it",
+				   path, (unsigned)st.st_uid);
+	if (flock(l, LOCK_EX | LOCK_NB) < 0) {
+		if (errno != EWOULDBLOCK)
+			return ltd_err_sys(err, "lock %s", path);
+		/* Another import's commit or rm: short, so wait. */
+		fprintf(stderr,
+			"ltd-rootfs: waiting for the store's lock %s "
+			"(another ltd-rootfs is changing the store)\n",
+			path);
+		if (flock(l, LOCK_EX) < 0)
+			return ltd_err_sys(err, "lock %s", path);
+	}
+	*fd = ltd_steal_fd(&l);
+	return 0;
+}
+
 void ltd_store_entry_free(struct ltd_store_entry *e)
 {
 	ltd_mf_free(&e->mf);

@@ -212,6 +212,59 @@ rfs rm busy
 expect_out "once the cage has ended, rm removes the entry" "^removed entry sha256:$D\$"
 [ ! -e "$STORE/entries/$D" ] && pass "the entry is gone" || fail "the entry is gone"
 
+# --- one store lock: import's commit and rm wait for each other ------------------
+rfs import held "$RFS_IMG/oci"
+D=$(digest_of)
+[ -f "$STORE/lock" ] && [ "$(stat -c %a "$STORE/lock")" = 600 ] &&
+	pass "the store's lock is a private file" || fail "the store's lock is a private file"
+lock_tmp=$(mktemp -d /tmp/ltd-e2e-rfs.XXXXXX)
+chmod 755 "$lock_tmp"
+# The test user holds the lock (flock(1)) until the test says release.
+as_user flock "$STORE/lock" sh -c "echo > '$PROJ/lock-held'
+	while [ ! -e '$PROJ/lock-release' ]; do sleep 0.05; done" &
+holder=$!
+# rfs_bg NAME ARGS...: ltd-rootfs in the background; output in
+# $lock_tmp/NAME.out, status in $lock_tmp/NAME.rc.
+rfs_bg() {
+	local name=$1
+	shift
+	(cd "$PROJ" && as_user env XDG_DATA_HOME="$RFS_DATA" "$RFS" "$@" >"$lock_tmp/$name.out" 2>&1
+		echo $? >"$lock_tmp/$name.rc") &
+}
+# Until ltd-rootfs says it waits, or has ended without waiting.
+waiting() { grep -q "waiting for the store's lock" "$lock_tmp/$1.out" 2>/dev/null || [ -e "$lock_tmp/$1.rc" ]; }
+if wait_until test -e "$PROJ/lock-held"; then
+	rfs_bg rm rm held
+	rm_job=$!
+	wait_until waiting rm
+	OUT=$(cat "$lock_tmp/rm.out")
+	expect_out "rm waits for the store's lock, and says so" "^ltd-rootfs: waiting for the store's lock $STORE/lock"
+	[ -e "$STORE/pins/held" ] && [ -e "$STORE/entries/$D/tree" ] &&
+		pass "rm decides and removes nothing while the lock is held" ||
+		fail "rm decides and removes nothing while the lock is held" "$OUT"
+	rfs_bg import import held-too "$RFS_IMG/oci"
+	import_job=$!
+	wait_until waiting import
+	OUT=$(cat "$lock_tmp/import.out")
+	expect_out "an import's commit waits for the store's lock" "waiting for the store's lock"
+	[ ! -e "$STORE/pins/held-too" ] && pass "the import pins nothing while the lock is held" ||
+		fail "the import pins nothing while the lock is held"
+	as_user touch "$PROJ/lock-release"
+	wait "$holder" "$rm_job" "$import_job"
+	[ "$(cat "$lock_tmp/rm.rc" "$lock_tmp/import.rc")" = "$(printf '0\n0')" ] &&
+		pass "both go ahead once the lock is released" ||
+		fail "both go ahead once the lock is released" "$(cat "$lock_tmp"/*.out)"
+	# Whichever came first, the import's pin names an entry that is there.
+	rfs_run --rootfs held-too -- /bin/busybox true
+	expect_rc "the pin written beside rm names an entry that is there" 0
+else
+	fail "flock holds the store's lock" "$(ls -la "$STORE")"
+	as_user touch "$PROJ/lock-release"
+	wait "$holder"
+fi
+rm -rf "$lock_tmp"
+as_user rm -f "$PROJ/lock-held" "$PROJ/lock-release"
+
 fi
 as_user rm -rf "$RFS_IMG"
 as_user chmod -R u+w "$RFS_DATA" 2>/dev/null

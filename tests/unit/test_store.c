@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The rootfs store under concurrency: `ltd-rootfs rm` against an entry a
- * running cage holds (its shared lock), on a small store made by hand in
- * a temporary directory.
+ * running cage holds (its shared lock), and the store's own lock file, on
+ * a small store made by hand in a temporary directory.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -123,4 +123,76 @@ Test(store_busy, rm_of_a_pin_whose_entry_stays_is_fine_in_use,
 	cr_assert_eq(ltd_rootfs_rm(store, "a", &err), -EBUSY, "%s", err.msg);
 	cr_assert(there("pins/a"));
 	close(fd);
+}
+
+/* --- the store's lock file ---------------------------------------------- */
+
+/* rm refuses, naming the lock file, and removes nothing. */
+static void expect_lock_refused(void)
+{
+	char lock[256];
+
+	snprintf(lock, sizeof(lock), "%s/lock", store);
+	cr_assert_lt(ltd_rootfs_rm(store, "a", &err), 0, "rm went ahead");
+	cr_assert(strstr(err.msg, lock), "%s", err.msg);
+	cr_assert(there("pins/a"), "the pin was removed");
+	cr_assert(there("entries/" HEX "/tree"), "the entry was removed");
+}
+
+Test(store_lock, is_made_private_by_rm, .fini = drop_store)
+{
+	char lock[256];
+	struct stat st;
+
+	make_store(false);
+	cr_assert_eq(ltd_rootfs_rm(store, "a", &err), 0, "%s", err.msg);
+	snprintf(lock, sizeof(lock), "%s/lock", store);
+	cr_assert_eq(lstat(lock, &st), 0, "no lock file");
+	cr_assert(S_ISREG(st.st_mode));
+	cr_assert_eq(st.st_mode & 07777, 0600);
+}
+
+Test(store_lock, a_link_is_refused, .fini = drop_store)
+{
+	char lock[256], target[256];
+
+	make_store(false);
+	snprintf(lock, sizeof(lock), "%s/lock", store);
+	snprintf(target, sizeof(target), "%s/elsewhere", store);
+	cr_assert_eq(symlink(target, lock), 0);
+	expect_lock_refused();
+	cr_assert(strstr(err.msg, "symbolic link"), "%s", err.msg);
+	cr_assert_not(there("elsewhere"), "the link was followed");
+}
+
+Test(store_lock, a_fifo_is_refused, .fini = drop_store)
+{
+	char lock[256];
+
+	make_store(false);
+	snprintf(lock, sizeof(lock), "%s/lock", store);
+	cr_assert_eq(mkfifo(lock, 0600), 0);
+	expect_lock_refused();
+	cr_assert(strstr(err.msg, "not a regular file"), "%s", err.msg);
+}
+
+Test(store_lock, a_directory_is_refused, .fini = drop_store)
+{
+	make_store(false);
+	sub("lock");
+	expect_lock_refused();
+}
+
+Test(store_lock, someone_elses_is_refused, .fini = drop_store)
+{
+	char lock[256];
+
+	if (geteuid() != 0)
+		cr_skip_test("needs root to give the lock file away");
+	make_store(false);
+	put("lock", "");
+	snprintf(lock, sizeof(lock), "%s/lock", store);
+	cr_assert_eq(chown(lock, 65534, 65534), 0);
+	expect_lock_refused();
+	cr_assert(strstr(err.msg, "belongs to uid 65534"), "%s", err.msg);
 }
