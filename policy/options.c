@@ -435,6 +435,7 @@ static const struct {
 	{"unsafe-bind-docker", LTD_UNSAFE_BIND_DOCKER},
 	{"unsafe-bind-kernel", LTD_UNSAFE_BIND_KERNEL},
 	{"unsafe-host-network", LTD_UNSAFE_HOST_NETWORK},
+	{"unsafe-bind-startup-files", LTD_UNSAFE_BIND_STARTUP},
 };
 
 const char *ltd_unsafe_flag(unsigned bit)
@@ -738,6 +739,11 @@ static const struct ltd_option options[] = {
 	{"unsafe-bind-kernel", 0, NULL,
 	 "allow binding paths under /proc, /sys or /dev", opt_unsafe,
 	 LTD_OPT_NOT_PROJECT},
+	{"unsafe-bind-startup-files", 0, NULL,
+	 "allow binding writable what the host runs code from: shell "
+	 "startup files, git's global config, ~/.local/bin, autostart "
+	 "(read-only binds need no opt-in)",
+	 opt_unsafe, LTD_OPT_NOT_PROJECT},
 	{"unsafe-host-network", 0, NULL,
 	 "allow --network host: no network namespace, no egress filter",
 	 opt_unsafe, LTD_OPT_NOT_PROJECT},

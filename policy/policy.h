@@ -47,6 +47,7 @@ enum {
 	LTD_UNSAFE_BIND_DOCKER = 1 << 3,      /* Docker/Podman sockets */
 	LTD_UNSAFE_BIND_KERNEL = 1 << 4,      /* /proc, /sys, /dev */
 	LTD_UNSAFE_HOST_NETWORK = 1 << 5,     /* --network host */
+	LTD_UNSAFE_BIND_STARTUP = 1 << 6,     /* ~/.bashrc... writable */
 };
 
 /* A mount the user asked for, in command-line order. */

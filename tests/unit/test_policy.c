@@ -378,6 +378,51 @@ Test(policy, gate_a_parent_that_holds_a_key_store)
 		0);
 }
 
+/* What the host runs code from: refused writable, read-only implied. */
+Test(policy, gate_startup_files_only_when_writable)
+{
+	static const char *const rels[] = {"/.bashrc", "/.config/git",
+					   "/.local/bin", "/.zshenv",
+					   "/.config/systemd"};
+	char home[192], path[256];
+	size_t waived;
+
+	snprintf(home, sizeof(home), "%s/home", dir);
+	mkdir(home, 0700);
+	snprintf(path, sizeof(path), "%s/.config", home);
+	mkdir(path, 0700);
+	snprintf(path, sizeof(path), "%s/.local", home);
+	mkdir(path, 0700);
+	fake_home(home, home);
+	for (size_t i = 0; i < sizeof(rels) / sizeof(rels[0]); i++) {
+		snprintf(path, sizeof(path), "%s%s", home, rels[i]);
+		p.unsafe = 0;
+		cr_assert_eq(ltd_policy_gate(&p, "--bind", path, 0, &err),
+			     -EPERM, "%s", path);
+		cr_assert(
+			strstr(err.msg, "runs on the host") &&
+				strstr(err.msg, "--unsafe-bind-startup-files"),
+			"%s", err.msg);
+		waived = p.n_waived;
+		cr_assert_eq(ltd_policy_gate(&p, "--ro-bind", path,
+					     LTD_UNSAFE_BIND_STARTUP, &err),
+			     0, "read-only: %s", err.msg);
+		cr_assert_eq(p.n_waived, waived, "implied, not waived");
+		p.unsafe = LTD_UNSAFE_BIND_STARTUP;
+		cr_assert_eq(
+			ltd_policy_gate(&p, "--bind", path, p.unsafe, &err), 0,
+			"%s", err.msg);
+		cr_assert_gt(p.n_waived, 0);
+	}
+	/* A directory that holds one, once it exists. */
+	snprintf(path, sizeof(path), "%s/.config/git", home);
+	mkdir(path, 0700);
+	snprintf(path, sizeof(path), "%s/.config", home);
+	p.unsafe = 0;
+	cr_assert_eq(ltd_policy_gate(&p, "--bind", path, 0, &err), -EPERM);
+	cr_assert(strstr(err.msg, "git"), "%s", err.msg);
+}
+
 /* A home reached through a link: its real path is gated too. */
 Test(policy, gate_sees_through_a_linked_home)
 {
