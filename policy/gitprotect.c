@@ -10,6 +10,8 @@
  * .git/worktrees (other repositories' configs and hooks).  From the config:
  * core.hooksPath, core.fsmonitor and include paths that lie in the project.
  * From .git/hooks: the targets of hooks that are links into the project.
+ * A project that is itself a git directory (a bare repository, a .git)
+ * has the same paths protected in it.
  */
 #include "policy/policy.h"
 
@@ -23,6 +25,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "policy/option.h"
 #include "runtime/cleanup.h"
@@ -200,6 +203,9 @@ static int cfg_value(struct cfg_reader *r, char *val, size_t size)
 struct cfg_walk {
 	struct ltd_policy *p;
 	unsigned files; /* read so far */
+	/* Where a relative hooks path is resolved: where hooks run (the
+	 * work tree's top, or a bare repository's git directory). */
+	const char *bases[2];
 };
 
 static int scan_config_file(struct cfg_walk *w, const char *path, int depth,
@@ -228,15 +234,17 @@ static int on_key(struct cfg_walk *w, const char *file, int depth,
 
 	if (!strcmp(section, "core") &&
 	    (!strcasecmp(key, "hookspath") || !strcasecmp(key, "fsmonitor"))) {
-		/* Relative to the top of the work tree, where hooks run. */
-		ret = add_if_inside(p, p->project, v, err);
+		ret = 0;
+		for (size_t i = 0; !ret && i < 2 && w->bases[i]; i++)
+			ret = add_if_inside(p, w->bases[i], v, err);
 		/* husky's stubs in .husky/_ run the scripts in .husky. */
 		slash = strrchr(v, '/');
 		if (!ret && slash && !strcmp(slash, "/_") && slash > v &&
 		    (size_t)(slash - v) < sizeof(dir)) {
 			memcpy(dir, v, (size_t)(slash - v));
 			dir[slash - v] = '\0';
-			ret = add_if_inside(p, p->project, dir, err);
+			for (size_t i = 0; !ret && i < 2 && w->bases[i]; i++)
+				ret = add_if_inside(p, w->bases[i], dir, err);
 		}
 		return ret;
 	}
@@ -335,14 +343,15 @@ static int scan_config_file(struct cfg_walk *w, const char *path, int depth,
  * each work tree) or include a file in the project.
  */
 static int scan_configs(struct ltd_policy *p, const char *common,
-			const char *gitdir, struct ltd_err *err)
+			const char *gitdir, const char *const bases[2],
+			struct ltd_err *err)
 {
 	const char *home = getenv("HOME"), *xdg = getenv("XDG_CONFIG_HOME");
 	const char *sys = getenv("GIT_CONFIG_SYSTEM");
 	const char *global = getenv("GIT_CONFIG_GLOBAL");
 	const char *nosys = getenv("GIT_CONFIG_NOSYSTEM");
 	char files[5][PATH_MAX + 32] = {{0}};
-	struct cfg_walk w = {.p = p};
+	struct cfg_walk w = {.p = p, .bases = {bases[0], bases[1]}};
 	int ret = 0;
 
 	if (!nosys || !nosys[0] || !strcmp(nosys, "0") ||
@@ -480,9 +489,136 @@ static int protect_worktrees(struct ltd_policy *p, const char *common,
 	return ret;
 }
 
+/*
+ * What git runs from a git directory (@gitdir) and its common directory,
+ * where those lie in the project: read-only.  @bases: where a relative
+ * hooks path is resolved.
+ */
+static int protect_gitdir(struct ltd_policy *p, const char *gitdir,
+			  const char *const bases[2], struct ltd_err *err)
+{
+	char path[PATH_MAX], common[PATH_MAX];
+	int ret;
+
+	/* A linked worktree's config and hooks are its common directory's. */
+	if (snprintf(path, sizeof(path), "%s/commondir", gitdir) >=
+	    (int)sizeof(path))
+		return 0;
+	ret = read_pointer(path, "", gitdir, common, sizeof(common), err);
+	if (ret < 0)
+		return ret;
+	if (ret)
+		snprintf(common, sizeof(common), "%s", gitdir);
+	ret = 0;
+	/* Where those lie in the project (a repository nested in it), what
+	 * git runs from there is read-only too, as for the project's own
+	 * .git; outside it, the cage cannot reach them. */
+	for (size_t i = 0; !ret && i < sizeof(in_common) / sizeof(char *); i++)
+		ret = add_if_inside(p, common, in_common[i], err);
+	for (size_t i = 0; !ret && i < sizeof(in_gitdir) / sizeof(char *); i++)
+		ret = add_if_inside(p, gitdir, in_gitdir[i], err);
+	if (!ret)
+		ret = protect_worktrees(p, common, err);
+	if (!ret)
+		ret = scan_configs(p, common, gitdir, bases, err);
+	if (!ret)
+		ret = scan_hooks(p, common, err);
+	return ret;
+}
+
+/*
+ * A HEAD git accepts (its validate_headref()): a link whose target starts
+ * with "refs/", a symbolic ref "ref: refs/...", or an object name.
+ */
+static bool valid_head(const char *dir)
+{
+	_cleanup_free_ char *text = NULL;
+	struct ltd_err rerr = {0};
+	char path[PATH_MAX], link[256];
+	const char *v;
+	struct stat st;
+	ssize_t n;
+	size_t len, i;
+
+	if (snprintf(path, sizeof(path), "%s/HEAD", dir) >= (int)sizeof(path) ||
+	    lstat(path, &st) < 0)
+		return false;
+	if (S_ISLNK(st.st_mode)) {
+		n = readlink(path, link, sizeof(link) - 1);
+		return n >= 5 && !memcmp(link, "refs/", 5);
+	}
+	if (ltd_policy_read_file(AT_FDCWD, path, path, &text, &len, &rerr))
+		return false;
+	if (!strncmp(text, "ref:", 4)) {
+		for (v = text + 4; isspace((unsigned char)*v); v++)
+			;
+		return !strncmp(v, "refs/", 5);
+	}
+	/* An object name: the shortest git knows (SHA-1) is 40 digits. */
+	for (i = 0; i < 40 && isxdigit((unsigned char)text[i]); i++)
+		;
+	return i == 40;
+}
+
+/*
+ * Whether git would take @dir for a git directory (its is_git_directory()):
+ * a valid HEAD here, objects/ and refs/ in the common directory.  One whose
+ * commondir cannot be read counts as one (protect_gitdir() then refuses).
+ */
+static bool is_git_dir(const char *dir)
+{
+	char path[PATH_MAX], common[PATH_MAX];
+	struct ltd_err rerr = {0};
+	int ret;
+
+	if (!valid_head(dir) || snprintf(path, sizeof(path), "%s/commondir",
+					 dir) >= (int)sizeof(path))
+		return false;
+	ret = read_pointer(path, "", dir, common, sizeof(common), &rerr);
+	if (ret < 0)
+		return true;
+	if (ret)
+		snprintf(common, sizeof(common), "%s", dir);
+	if (snprintf(path, sizeof(path), "%s/objects", common) >=
+		    (int)sizeof(path) ||
+	    access(path, X_OK) < 0)
+		return false;
+	if (snprintf(path, sizeof(path), "%s/refs", common) >=
+		    (int)sizeof(path) ||
+	    access(path, X_OK) < 0)
+		return false;
+	return true;
+}
+
+/*
+ * The project is itself a git directory: a bare repository, or the .git
+ * of a work tree named as the project.  Its config, hooks and the rest are
+ * what .git/config and .git/hooks are to a work tree.  Hooks run in a bare
+ * repository's git directory and at the top of a work tree: a relative
+ * hooks path is resolved in both (what falls outside is not ours).
+ */
+static int protect_project_gitdir(struct ltd_policy *p, struct ltd_err *err)
+{
+	char parent[PATH_MAX];
+	const char *bases[2] = {p->project, parent};
+	int ret = 0;
+
+	snprintf(parent, sizeof(parent), "%s", p->project);
+	*strrchr(parent, '/') = '\0';
+	if (!parent[0])
+		bases[1] = NULL; /* the project is "/x": its parent is "/" */
+	for (size_t i = 0; !ret && i < sizeof(fixed) / sizeof(fixed[0]); i++)
+		if (!strncmp(fixed[i], ".git/", 5))
+			ret = add_if_inside(p, p->project, fixed[i] + 5, err);
+	if (!ret)
+		ret = protect_gitdir(p, p->project, bases, err);
+	return ret;
+}
+
 int ltd_git_protected(struct ltd_policy *p, struct ltd_err *err)
 {
-	char path[PATH_MAX], gitdir[PATH_MAX], common[PATH_MAX];
+	const char *bases[2] = {p->project, NULL};
+	char path[PATH_MAX], gitdir[PATH_MAX];
 	struct stat st;
 	int ret = 0;
 
@@ -493,6 +629,8 @@ int ltd_git_protected(struct ltd_policy *p, struct ltd_err *err)
 					   "--project: path too long");
 		ret = ltd_policy_protect(p, path, err);
 	}
+	if (!ret && is_git_dir(p->project))
+		ret = protect_project_gitdir(p, err);
 	if (snprintf(gitdir, sizeof(gitdir), "%s/.git", p->project) >=
 	    (int)sizeof(gitdir))
 		return ret;
@@ -508,30 +646,7 @@ int ltd_git_protected(struct ltd_policy *p, struct ltd_err *err)
 		return 0;
 	if (ret)
 		return ret < 0 ? ret : 0;
-	/* A linked worktree's config and hooks are its common directory's. */
-	if (snprintf(path, sizeof(path), "%s/commondir", gitdir) >=
-	    (int)sizeof(path))
-		return 0;
-	ret = read_pointer(path, "", gitdir, common, sizeof(common), err);
-	if (ret < 0)
-		return ret;
-	if (ret)
-		memcpy(common, gitdir, sizeof(common));
-	ret = 0;
-	/* Where those lie in the project (a repository nested in it), what
-	 * git runs from there is read-only too, as for the project's own
-	 * .git; outside it, the cage cannot reach them. */
-	for (size_t i = 0; !ret && i < sizeof(in_common) / sizeof(char *); i++)
-		ret = add_if_inside(p, common, in_common[i], err);
-	for (size_t i = 0; !ret && i < sizeof(in_gitdir) / sizeof(char *); i++)
-		ret = add_if_inside(p, gitdir, in_gitdir[i], err);
-	if (!ret)
-		ret = protect_worktrees(p, common, err);
-	if (!ret)
-		ret = scan_configs(p, common, gitdir, err);
-	if (!ret)
-		ret = scan_hooks(p, common, err);
-	return ret;
+	return protect_gitdir(p, gitdir, bases, err);
 }
 
 int ltd_policy_check_links(const struct ltd_policy *p, struct ltd_err *err)

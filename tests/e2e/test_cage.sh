@@ -322,6 +322,25 @@ OUT=$(cd "$WT" && as_user "$LTD" run --project "$WT" --ro-bind "$STAGE" "$STAGE"
 expect_out "a worktree's hooks path, from the common config, is read-only" "^write err EROFS"
 as_user rm -rf "$WT" "$MAINREPO"
 
+# A bare repository as the project (named, or the current directory): its
+# config and hooks are what the host's git runs on the next push or fetch.
+BARE=$(as_user mktemp -d "$U_HOME/e2e-bare.XXXXXX")
+as_user mkdir -p "$BARE/x.git/objects" "$BARE/x.git/refs/heads" "$BARE/x.git/hooks"
+as_user sh -c "echo 'ref: refs/heads/main' > '$BARE/x.git/HEAD'; printf '[core]\n\tbare = true\n' > '$BARE/x.git/config'"
+OUT=$(cd "$BARE" && as_user "$LTD" run --project "$BARE/x.git" --ro-bind "$STAGE" "$STAGE" -- "$PROBE" write "$BARE/x.git/hooks/pre-commit" x 2>&1)
+expect_out "a bare repository's hooks are read-only" "^write err EROFS"
+OUT=$(cd "$BARE/x.git" && as_user "$LTD" run --ro-bind "$STAGE" "$STAGE" -- "$PROBE" write "$BARE/x.git/config" "[core] fsmonitor = evil" 2>&1)
+expect_out "a bare repository's config is read-only (the current directory)" "^write err EROFS"
+[ ! -e "$BARE/x.git/hooks/pre-commit" ] && grep -q bare "$BARE/x.git/config" &&
+	pass "the host's bare repository is unchanged" ||
+	fail "the host's bare repository is unchanged" "$(ls -la "$BARE/x.git/hooks"; cat "$BARE/x.git/config")"
+# The .git directory of a work tree, named as the project: the same.
+as_user mkdir -p "$BARE/wt/.git/objects" "$BARE/wt/.git/refs" "$BARE/wt/.git/hooks"
+as_user sh -c "echo 'ref: refs/heads/main' > '$BARE/wt/.git/HEAD'; echo '[core]' > '$BARE/wt/.git/config'"
+OUT=$(cd "$BARE/wt/.git" && as_user "$LTD" run --ro-bind "$STAGE" "$STAGE" -- "$PROBE" write "$BARE/wt/.git/hooks/post-checkout" x 2>&1)
+expect_out "a .git directory as the project: its hooks are read-only" "^write err EROFS"
+as_user rm -rf "$BARE"
+
 # --- descriptors that lead into the host cannot be re-opened (Landlock) ---------
 as_user sh -c "echo original > '$U_HOME/e2e-input.txt'"
 OUT=$(cd "$PROJ" && as_user sh -c "exec '$LTD' run -- sh -c 'cat; echo AGENT > /proc/self/fd/0' < '$U_HOME/e2e-input.txt'" 2>&1)

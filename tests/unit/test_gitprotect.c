@@ -303,3 +303,131 @@ Test(gitprotect, a_config_including_itself_is_bounded)
 	cr_assert_eq(ltd_git_protected(&p, &err), -ELOOP);
 	cr_assert_not_null(strstr(err.msg, "more than"), "%s", err.msg);
 }
+
+/* A git directory in dir/@rel, as git init makes one: HEAD a symbolic
+ * ref, objects/ and refs/ (what git's is_git_directory() looks for). */
+static void make_gitdir(const char *rel)
+{
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd),
+		 "mkdir -p %s/%s/objects %s/%s/refs/heads %s/%s/hooks", dir,
+		 rel, dir, rel, dir, rel);
+	cr_assert_eq(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "%s/HEAD", rel);
+	put(cmd, "ref: refs/heads/main\n");
+}
+
+static void project_at(const char *rel)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	ltd_policy_free(&p);
+	ltd_policy_init(&p);
+	p.project = strdup(path);
+}
+
+/* A bare repository as the project: its config and hooks are the host's
+ * git's, as a work tree's .git/config and .git/hooks are. */
+Test(gitprotect, a_bare_repository_is_protected_as_a_git_directory)
+{
+	struct ltd_err err = {0};
+
+	make_gitdir("x.git");
+	put("x.git/config", "[core]\n\tbare = true\n\thooksPath = myhooks\n"
+			    "[include]\n\tpath = team.cfg\n");
+	put("x.git/team.cfg", "[core]\n\tfsmonitor = scripts/fsm\n");
+	project_at("x.git");
+	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert(has("/x.git/config"));
+	cr_assert(has("/x.git/hooks"));
+	cr_assert(has("/x.git/commondir"));
+	cr_assert(has("/x.git/config.worktree"));
+	cr_assert(has("/x.git/modules"));
+	cr_assert(has("/x.git/worktrees"));
+	cr_assert(has("/x.git/myhooks"),
+		  "a bare repository's hooks run in the git directory");
+	cr_assert(has("/x.git/team.cfg"), "its includes");
+	cr_assert(has("/x.git/scripts/fsm"), "keys in its includes");
+	cr_assert_eq(ltd_policy_check_links(&p, &err), 0, "%s", err.msg);
+}
+
+/* The .git directory of a work tree named as the project: the same, and
+ * a relative hooks path is also read from the work tree above it. */
+Test(gitprotect, a_dot_git_directory_as_the_project)
+{
+	struct ltd_err err = {0};
+
+	make_gitdir(".git");
+	put(".git/config", "[core]\n\thooksPath = .git/githooks\n");
+	project_at(".git");
+	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert(has("/.git/config"));
+	cr_assert(has("/.git/hooks"));
+	cr_assert(has("/.git/worktrees"));
+	cr_assert(has("/.git/githooks"), "relative to the work tree above");
+}
+
+/* git's own test, is_git_directory(): only a directory git would take for
+ * a repository is one; anything else is an ordinary project. */
+Test(gitprotect, a_git_directory_is_recognised_as_git_does)
+{
+	static const struct {
+		const char *head; /* NULL: HEAD a link to refs/heads/main */
+		bool objects, want;
+	} cases[] = {
+		{"ref: refs/heads/main\n", true, true},
+		{"ref:\trefs/heads/main", true, true},
+		{NULL, true, true},
+		{"0123456789abcdef0123456789abcdef01234567\n", true, true},
+		{"ref: refs/heads/main\n", false, false},
+		{"ref: heads/main\n", true, false},
+		{"0123456789abcdef\n", true, false},
+		{"", true, false},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct ltd_err err = {0};
+		char rel[32], path[300], cmd[400];
+
+		snprintf(rel, sizeof(rel), "r%zu", i);
+		make_gitdir(rel);
+		snprintf(path, sizeof(path), "%s/%s/HEAD", dir, rel);
+		if (cases[i].head) {
+			snprintf(cmd, sizeof(cmd), "%s/HEAD", rel);
+			put(cmd, cases[i].head);
+		} else {
+			unlink(path);
+			cr_assert_eq(symlink("refs/heads/main", path), 0);
+		}
+		if (!cases[i].objects) {
+			snprintf(cmd, sizeof(cmd), "rmdir %s/%s/objects", dir,
+				 rel);
+			cr_assert_eq(system(cmd), 0);
+		}
+		project_at(rel);
+		cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+		snprintf(path, sizeof(path), "/%s/hooks", rel);
+		cr_assert_eq(has(path), cases[i].want, "case %zu", i);
+	}
+}
+
+/* A linked worktree's own git directory: HEAD here, objects and refs in
+ * the common directory its commondir names. */
+Test(gitprotect, a_worktree_git_directory_as_the_project)
+{
+	struct ltd_err err = {0};
+	char cmd[512];
+
+	make_gitdir("main.git");
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/main.git/worktrees/wt", dir);
+	cr_assert_eq(system(cmd), 0);
+	put("main.git/worktrees/wt/HEAD", "ref: refs/heads/wt\n");
+	put("main.git/worktrees/wt/commondir", "../..\n");
+	project_at("main.git/worktrees/wt");
+	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert(has("/main.git/worktrees/wt/config.worktree"));
+	cr_assert(has("/main.git/worktrees/wt/commondir"));
+	cr_assert(has("/main.git/worktrees/wt/hooks"));
+}
