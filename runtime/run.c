@@ -38,6 +38,7 @@
 #include "runtime/lifecycle.h"
 #include "runtime/limits.h"
 #include "runtime/mountplan.h"
+#include "runtime/protected.h"
 #include "runtime/pty.h"
 #include "runtime/rootfs.h"
 #include "runtime/signals.h"
@@ -274,60 +275,6 @@ static int supervise(pid_t init, int init_pidfd, int sock, struct ltd_pasta *pa,
 				   "(wait status %#x)",
 				   status);
 	return 0;
-}
-
-/*
- * A protected path that did not exist when the cage started cannot be
- * mounted read-only (its mount point would have to be created on the host),
- * so the command may create it.  Say so when it did: code there runs when
- * the user next uses git in the project.
- */
-struct protected_id {
-	dev_t dev;
-	ino_t ino;
-	mode_t type; /* 0: absent */
-};
-
-/* What each protected path is, by type and inode; NULL without memory. */
-static struct protected_id *protected_ids(const struct ltd_policy *p)
-{
-	struct protected_id *ids = calloc(p->n_protected + 1, sizeof(*ids));
-	struct stat st;
-
-	for (size_t i = 0; ids && i < p->n_protected; i++)
-		if (lstat(p->protected[i], &st) == 0)
-			ids[i] = (struct protected_id){st.st_dev, st.st_ino,
-						       st.st_mode & S_IFMT};
-	return ids;
-}
-
-/* Any path created or replaced during the run; control bytes shown as '?'
- * (the names come from git's configuration). */
-static void warn_new_protected(const struct ltd_policy *p,
-			       const struct protected_id *before)
-{
-	_cleanup_free_ struct protected_id *after = protected_ids(p);
-	const char *covered = NULL;
-
-	for (size_t i = 0; before && after && i < p->n_protected; i++) {
-		const struct protected_id *a = &after[i], *b = &before[i];
-
-		if (!a->type || (a->type == b->type && a->dev == b->dev &&
-				 a->ino == b->ino))
-			continue;
-		/* A new .git covers all that lies in it. */
-		if (covered && ltd_path_is_under(p->protected[i], covered))
-			continue;
-		fputs("ltd-native: warning: the command created ", stderr);
-		for (const char *c = p->protected[i]; *c; c++)
-			fputc((unsigned char)*c < 0x20 || *c == 0x7f ? '?' : *c,
-			      stderr);
-		fputs(", which git or ltd-native executes from or reads its "
-		      "configuration from: review it before running git or "
-		      "ltd-native on the host\n",
-		      stderr);
-		covered = p->protected[i];
-	}
 }
 
 static int wait_status_code(int status)
@@ -633,7 +580,7 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 	_cleanup_close_ int rootfs_lock = -1;
 	int sv[2] = {-1, -1};
 	char **envp = NULL;
-	_cleanup_free_ struct protected_id *protected_before = NULL;
+	_cleanup_free_ struct ltd_protected_id *protected_before = NULL;
 	struct ltd_landlock ll = {0};
 	pid_t init = -1;
 	char warning[LTD_ERR_MSG_MAX + LTD_CG_PATH_MAX];
@@ -684,7 +631,7 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 		ret = ltd_signals_block(&err);
 	if (ret < 0)
 		goto out;
-	protected_before = protected_ids(p);
+	protected_before = ltd_protected_ids(p);
 
 	init = clone_init(p, &init_pidfd, cg.fd, &err);
 	if (init < 0) {
@@ -734,7 +681,12 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 	else if (!ret && out.init_status)
 		ltd_life_ended(&life, out.init_status);
 	ltd_life_finish(&life);
-	warn_new_protected(p, protected_before);
+	if (protected_before) {
+		_cleanup_free_ struct ltd_protected_id *after =
+			ltd_protected_ids(p);
+
+		ltd_protected_report(stderr, p, protected_before, after);
+	}
 	if (dns_on) {
 		/* The command has ended: what it was refused is queued. */
 		ltd_nflog_drain(&nflog);
