@@ -246,6 +246,15 @@ OUT=$(cd "$P2" && as_user "$LTD" run --project "$P2" -- sh -c 'mkdir .git && ech
 expect_out "a .git created in the cage is reported" "warning: .*\.git"
 as_user rm -rf "$P2"
 
+# A link made in the cage where a protected path's directory was missing:
+# the check after the run does not walk through it (it could lead to an
+# automount, or to another file that would be compared), and says so.
+ELSEWHERE=$(as_user mktemp -d "$U_HOME/e2e-elsewhere.XXXXXX")
+as_user sh -c "echo '{}' > '$ELSEWHERE/settings.json'"
+ltd run -- ln -s "$ELSEWHERE" "$PROJ/.claude"
+expect_out "a link on the way to a protected path is reported, not followed" "warning: .*\.claude/settings\.json.*symbolic link"
+as_user rm -rf "$PROJ/.claude" "$ELSEWHERE"
+
 # --- links planted in the project are never followed by a later run ---------------
 if [ "$AS_ROOT" = 1 ]; then
 	as_user mkdir -p "$U_HOME/.ssh"
