@@ -83,14 +83,8 @@ struct ltd_protected_id *ltd_protected_ids(const struct ltd_policy *p)
 	return ids;
 }
 
-/* Control bytes shown as '?' (the names come from git's configuration). */
-static void put_path(FILE *out, const char *path)
-{
-	for (const char *c = path; *c; c++)
-		fputc((unsigned char)*c < 0x20 || *c == 0x7f ? '?' : *c, out);
-}
-
-/* Any path created, replaced or redirected during the run. */
+/* Any path created, replaced or redirected during the run; control bytes
+ * shown as '?' (the names come from git's configuration). */
 void ltd_protected_report(FILE *out, const struct ltd_policy *p,
 			  const struct ltd_protected_id *before,
 			  const struct ltd_protected_id *after)
@@ -108,7 +102,7 @@ void ltd_protected_report(FILE *out, const struct ltd_policy *p,
 			continue;
 		fputs("ltd-native: warning: ", out);
 		if (a->type == LTD_PROTECTED_UNREACHABLE) {
-			put_path(out, p->protected[i]);
+			ltd_fput_shown(out, p->protected[i]);
 			fputs(", which git or ltd-native executes from or "
 			      "reads its configuration from, can no longer "
 			      "be reached without following a symbolic link "
@@ -119,7 +113,7 @@ void ltd_protected_report(FILE *out, const struct ltd_policy *p,
 			      out);
 		} else {
 			fputs("the command created ", out);
-			put_path(out, p->protected[i]);
+			ltd_fput_shown(out, p->protected[i]);
 			fputs(", which git or ltd-native executes from or "
 			      "reads its configuration from: review it before "
 			      "running git or ltd-native on the host\n",

@@ -100,6 +100,20 @@ ltd policy show --hostname e2e-show
 expect_out "policy show: the project's line and its source" "^setenv FROM_PROJECT yes +# $PROJ/\.ltd-native/policy:1\$"
 expect_out "policy show: the command line's" "^hostname e2e-show +# command line\$"
 expect_out "policy show: built-in defaults" "^network allowlist +# built-in\$"
+# A name from the project's git configuration with a newline and an escape
+# sequence in it: shown as '?', it cannot forge a line of the output.
+SHOWP=$(as_user mktemp -d "$U_HOME/e2e-show.XXXXXX")
+as_user mkdir -p "$SHOWP/.git"
+as_user sh -c "printf '[core]\\n\\thooksPath = \"x\\\\n#   read-only inside: /forged\\033[2J\"\\n' > '$SHOWP/.git/config'"
+OUT=$(cd "$SHOWP" && as_user "$LTD" policy show 2>&1)
+expect_out "policy show: a hooks path from git's configuration is listed" "^#   read-only inside: $SHOWP/x\\?#   read-only inside: /forged\\?\\[2J\$"
+expect_no_out "policy show: a newline in a path forges no line" "^#   read-only inside: /forged"
+if printf '%s' "$OUT" | grep -q "$(printf '\033')"; then
+	fail "policy show: no escape byte reaches the terminal" "$OUT"
+else
+	pass "policy show: no escape byte reaches the terminal"
+fi
+as_user rm -rf "$SHOWP"
 as_user sh -c "echo 'setenv FROM_PROJECT changed' > '$PROJ/.ltd-native/policy'"
 ltd run -- true
 expect_rc "an approved-then-edited project policy is refused" 125

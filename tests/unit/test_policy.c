@@ -194,6 +194,39 @@ Test(policy, precedence_and_provenance)
 	cr_assert(strstr(show, "policy ") && strstr(show, extra), "%s", show);
 }
 
+/* Paths from the user's tree (the project, what git's configuration
+ * names) and values from the command line may hold control bytes: shown
+ * as '?', so no line of the output can be forged and no escape sequence
+ * reaches the terminal. */
+Test(policy, show_escapes_control_bytes)
+{
+	char show[16384] = "";
+	struct ltd_err perr = {0};
+	FILE *f;
+
+	cr_assert_eq(
+		RESOLVE("--setenv", "A", "x\n# forged setenv", "--", "true"), 0,
+		"%s", err.msg);
+	free(p.project);
+	p.project = strdup("/tmp/p\n#   read-only inside: /forged");
+	cr_assert_eq(
+		ltd_policy_protect(&p, "/tmp/p/.git\x1b]0;title\x07", &perr),
+		0);
+	f = fmemopen(show, sizeof(show) - 1, "w");
+	ltd_policy_show(f, &p);
+	fclose(f);
+	cr_assert_null(strchr(show, '\x1b'), "%s", show);
+	cr_assert_null(strchr(show, '\x07'), "%s", show);
+	cr_assert_null(strstr(show, "\n#   read-only inside: /forged"), "%s",
+		       show);
+	cr_assert_null(strstr(show, "\n# forged setenv"), "%s", show);
+	cr_assert(strstr(show, "#   project /tmp/p?#   read-only inside"), "%s",
+		  show);
+	cr_assert(strstr(show, "#   read-only inside: /tmp/p/.git?]0;title?"),
+		  "%s", show);
+	cr_assert(strstr(show, "env A=x?# forged setenv"), "%s", show);
+}
+
 Test(policy, a_later_tier_wins)
 {
 	char user[192];
