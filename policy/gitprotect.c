@@ -79,6 +79,46 @@ static int add_if_inside(struct ltd_policy *p, const char *base,
 	return ltd_policy_protect(p, real, err);
 }
 
+/* @path (absolute, normalized) is the project or a directory above it. */
+static bool holds_project(const struct ltd_policy *p, const char *path)
+{
+	size_t n = strlen(path);
+
+	if (!strcmp(path, "/"))
+		return true;
+	return !strncmp(p->project, path, n) &&
+	       (p->project[n] == '\0' || p->project[n] == '/');
+}
+
+/*
+ * A directory git runs files from (hooks), or finds other repositories'
+ * configs and hooks in, that holds the project: the command could write
+ * there what git on the host runs.  Refused, naming it.  @rel is relative
+ * to @base, or absolute; by the text and, where it exists, the real path.
+ */
+static int refuse_holding(const struct ltd_policy *p, const char *base,
+			  const char *rel, const char *what,
+			  struct ltd_err *err)
+{
+	char joined[PATH_MAX * 2], real[PATH_MAX];
+
+	if (!rel[0] ||
+	    snprintf(joined, sizeof(joined), "%s%s%s",
+		     rel[0] == '/' ? "" : base, rel[0] == '/' ? "" : "/",
+		     rel) >= (int)sizeof(joined))
+		return 0;
+	if (!realpath(joined, real))
+		real[0] = '\0';
+	ltd_path_normalize(joined);
+	if (!holds_project(p, joined) && !(real[0] && holds_project(p, real)))
+		return 0;
+	return ltd_err_set(err, EPERM,
+			   "--project: %s lies in %s, %s: the command could "
+			   "write there what git on the host runs; choose a "
+			   "project outside it (or use --unsafe-writable-git)",
+			   p->project, joined, what);
+}
+
 /*
  * git's configuration syntax, as git itself reads it (config.c): a key may
  * follow a section header on the same line; "#" and ";" start a comment
@@ -236,6 +276,11 @@ static int on_key(struct cfg_walk *w, const char *file, int depth,
 	    (!strcasecmp(key, "hookspath") || !strcasecmp(key, "fsmonitor"))) {
 		ret = 0;
 		for (size_t i = 0; !ret && i < 2 && w->bases[i]; i++)
+			ret = refuse_holding(p, w->bases[i], v,
+					     "the hooks path git's "
+					     "configuration names",
+					     err);
+		for (size_t i = 0; !ret && i < 2 && w->bases[i]; i++)
 			ret = add_if_inside(p, w->bases[i], v, err);
 		/* husky's stubs in .husky/_ run the scripts in .husky. */
 		slash = strrchr(v, '/');
@@ -243,6 +288,11 @@ static int on_key(struct cfg_walk *w, const char *file, int depth,
 		    (size_t)(slash - v) < sizeof(dir)) {
 			memcpy(dir, v, (size_t)(slash - v));
 			dir[slash - v] = '\0';
+			for (size_t i = 0; !ret && i < 2 && w->bases[i]; i++)
+				ret = refuse_holding(p, w->bases[i], dir,
+						     "whose scripts husky's "
+						     "hooks run",
+						     err);
 			for (size_t i = 0; !ret && i < 2 && w->bases[i]; i++)
 				ret = add_if_inside(p, w->bases[i], dir, err);
 		}
@@ -489,6 +539,36 @@ static int protect_worktrees(struct ltd_policy *p, const char *common,
 	return ret;
 }
 
+static bool is_git_dir(const char *dir);
+
+/*
+ * The project in a git directory's hooks (where git runs them from), or
+ * in its modules or worktrees (other repositories' configs and hooks)
+ * unless the project is such a repository's own git directory, which is
+ * then protected as one.
+ */
+static int refuse_in_gitdir(const struct ltd_policy *p, const char *gitdir,
+			    const char *common, struct ltd_err *err)
+{
+	int ret = refuse_holding(p, common, "hooks",
+				 "where git runs hooks from", err);
+
+	if (ret || is_git_dir(p->project))
+		return ret;
+	ret = refuse_holding(p, common, "modules",
+			     "where git keeps submodules' configs and hooks",
+			     err);
+	if (!ret)
+		ret = refuse_holding(p, gitdir, "modules",
+				     "where git keeps submodules' configs "
+				     "and hooks",
+				     err);
+	if (!ret)
+		ret = refuse_holding(p, common, "worktrees",
+				     "where git keeps worktrees' configs", err);
+	return ret;
+}
+
 /*
  * What git runs from a git directory (@gitdir) and its common directory,
  * where those lie in the project: read-only.  @bases: where a relative
@@ -509,7 +589,9 @@ static int protect_gitdir(struct ltd_policy *p, const char *gitdir,
 		return ret;
 	if (ret)
 		snprintf(common, sizeof(common), "%s", gitdir);
-	ret = 0;
+	ret = refuse_in_gitdir(p, gitdir, common, err);
+	if (ret)
+		return ret;
 	/* Where those lie in the project (a repository nested in it), what
 	 * git runs from there is read-only too, as for the project's own
 	 * .git; outside it, the cage cannot reach them. */
@@ -591,35 +673,83 @@ static bool is_git_dir(const char *dir)
 }
 
 /*
- * The project is itself a git directory: a bare repository, or the .git
- * of a work tree named as the project.  Its config, hooks and the rest are
- * what .git/config and .git/hooks are to a work tree.  Hooks run in a bare
- * repository's git directory and at the top of a work tree: a relative
- * hooks path is resolved in both (what falls outside is not ours).
+ * A git directory (@dir) that is the project or holds it: a bare
+ * repository, or the .git of a work tree.  Its config, hooks and the rest
+ * are what .git/config and .git/hooks are to a work tree.  Hooks run in a
+ * bare repository's git directory and at the top of a work tree: a
+ * relative hooks path is resolved in both (what falls outside the project
+ * is not ours).
  */
-static int protect_project_gitdir(struct ltd_policy *p, struct ltd_err *err)
+static int protect_bare(struct ltd_policy *p, const char *dir,
+			struct ltd_err *err)
 {
 	char parent[PATH_MAX];
-	const char *bases[2] = {p->project, parent};
+	const char *bases[2] = {dir, parent};
 	int ret = 0;
 
-	snprintf(parent, sizeof(parent), "%s", p->project);
+	snprintf(parent, sizeof(parent), "%s", dir);
 	*strrchr(parent, '/') = '\0';
 	if (!parent[0])
-		bases[1] = NULL; /* the project is "/x": its parent is "/" */
+		bases[1] = NULL; /* @dir is "/x": its parent is "/" */
 	for (size_t i = 0; !ret && i < sizeof(fixed) / sizeof(fixed[0]); i++)
 		if (!strncmp(fixed[i], ".git/", 5))
-			ret = add_if_inside(p, p->project, fixed[i] + 5, err);
+			ret = add_if_inside(p, dir, fixed[i] + 5, err);
 	if (!ret)
-		ret = protect_gitdir(p, p->project, bases, err);
+		ret = protect_gitdir(p, dir, bases, err);
+	return ret;
+}
+
+/*
+ * The repository whose work tree's top is @top, if it has one: its .git
+ * directory, or the git directory a .git file (a linked worktree, a
+ * submodule) names, with a relative hooks path resolved at @top.
+ */
+static int protect_worktree(struct ltd_policy *p, const char *top,
+			    struct ltd_err *err)
+{
+	const char *bases[2] = {top, NULL};
+	char gitdir[PATH_MAX];
+	struct stat st;
+	int ret = 0;
+
+	if (snprintf(gitdir, sizeof(gitdir), "%s/.git",
+		     strcmp(top, "/") ? top : "") >= (int)sizeof(gitdir) ||
+	    lstat(gitdir, &st) < 0)
+		return 0;
+	if (S_ISREG(st.st_mode))
+		ret = read_pointer(gitdir, "gitdir:", top, gitdir,
+				   sizeof(gitdir), err);
+	else if (!S_ISDIR(st.st_mode))
+		return 0;
+	if (ret)
+		return ret < 0 ? ret : 0;
+	return protect_gitdir(p, gitdir, bases, err);
+}
+
+/*
+ * The repositories the project lies in, up to "/": git run there on the
+ * host reads their configuration, which may name hooks or includes in the
+ * project, and runs hooks from directories that may hold it.
+ */
+static int protect_enclosing(struct ltd_policy *p, struct ltd_err *err)
+{
+	char dir[PATH_MAX];
+	char *slash;
+	int ret = 0;
+
+	snprintf(dir, sizeof(dir), "%s", p->project);
+	while (!ret && strcmp(dir, "/") && (slash = strrchr(dir, '/'))) {
+		slash[slash == dir] = '\0'; /* "/x" becomes "/" */
+		ret = protect_worktree(p, dir, err);
+		if (!ret && is_git_dir(dir))
+			ret = protect_bare(p, dir, err);
+	}
 	return ret;
 }
 
 int ltd_git_protected(struct ltd_policy *p, struct ltd_err *err)
 {
-	const char *bases[2] = {p->project, NULL};
-	char path[PATH_MAX], gitdir[PATH_MAX];
-	struct stat st;
+	char path[PATH_MAX];
 	int ret = 0;
 
 	for (size_t i = 0; !ret && i < sizeof(fixed) / sizeof(fixed[0]); i++) {
@@ -630,23 +760,14 @@ int ltd_git_protected(struct ltd_policy *p, struct ltd_err *err)
 		ret = ltd_policy_protect(p, path, err);
 	}
 	if (!ret && is_git_dir(p->project))
-		ret = protect_project_gitdir(p, err);
-	if (snprintf(gitdir, sizeof(gitdir), "%s/.git", p->project) >=
-	    (int)sizeof(gitdir))
-		return ret;
-	if (ret || lstat(gitdir, &st) < 0)
-		return ret;
-	/* A .git file (a linked worktree, a submodule) names the repository
-	 * elsewhere: the file is pinned and read-only; what git reads there
-	 * is read here, its hooks path resolved in this work tree. */
-	if (S_ISREG(st.st_mode))
-		ret = read_pointer(gitdir, "gitdir:", p->project, gitdir,
-				   sizeof(gitdir), err);
-	else if (!S_ISDIR(st.st_mode))
-		return 0;
-	if (ret)
-		return ret < 0 ? ret : 0;
-	return protect_gitdir(p, gitdir, bases, err);
+		ret = protect_bare(p, p->project, err);
+	/* A .git file names the repository elsewhere: the file is pinned
+	 * and read-only; what git reads there is read here. */
+	if (!ret)
+		ret = protect_worktree(p, p->project, err);
+	if (!ret)
+		ret = protect_enclosing(p, err);
+	return ret;
 }
 
 int ltd_policy_check_links(const struct ltd_policy *p, struct ltd_err *err)

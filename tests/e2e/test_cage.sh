@@ -348,6 +348,17 @@ as_user mkdir -p "$BARE/wt/.git/objects" "$BARE/wt/.git/refs" "$BARE/wt/.git/hoo
 as_user sh -c "echo 'ref: refs/heads/main' > '$BARE/wt/.git/HEAD'; echo '[core]' > '$BARE/wt/.git/config'"
 OUT=$(cd "$BARE/wt/.git" && as_user "$LTD" run --ro-bind "$STAGE" "$STAGE" -- "$PROBE" write "$BARE/wt/.git/hooks/post-checkout" x 2>&1)
 expect_out "a .git directory as the project: its hooks are read-only" "^write err EROFS"
+# A project inside a git directory's hooks: refused, nothing written.
+OUT=$(cd "$BARE/x.git/hooks" && as_user "$LTD" run --ro-bind "$STAGE" "$STAGE" -- "$PROBE" write "$BARE/x.git/hooks/pre-commit" x 2>&1)
+RC=$?
+expect_rc "a project in a git directory's hooks is refused" 125
+expect_out "and the message names the hooks directory" "lies in $BARE/x\.git/hooks"
+[ ! -e "$BARE/x.git/hooks/pre-commit" ] && pass "and no hook is written" || fail "and no hook is written" "$OUT"
+# A project in a work tree whose config names a hooks path in the project.
+as_user mkdir -p "$BARE/wt/tools/hooks"
+as_user sh -c "printf '[core]\n\thooksPath = tools/hooks\n' > '$BARE/wt/.git/config'"
+OUT=$(cd "$BARE/wt/tools" && as_user "$LTD" run --ro-bind "$STAGE" "$STAGE" -- "$PROBE" write "$BARE/wt/tools/hooks/pre-commit" x 2>&1)
+expect_out "a project inside a work tree: the repository's hooks path in it is read-only" "^write err EROFS"
 as_user rm -rf "$BARE"
 
 # --- descriptors that lead into the host cannot be re-opened (Landlock) ---------

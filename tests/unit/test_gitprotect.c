@@ -431,3 +431,78 @@ Test(gitprotect, a_worktree_git_directory_as_the_project)
 	cr_assert(has("/main.git/worktrees/wt/commondir"));
 	cr_assert(has("/main.git/worktrees/wt/hooks"));
 }
+
+/* A project in a subdirectory of a work tree: the repository's git on the
+ * host reads its config, which may name hooks or includes in the project. */
+Test(gitprotect, a_project_inside_a_work_tree)
+{
+	struct ltd_err err = {0};
+	char cmd[300];
+
+	make_gitdir("repo/.git");
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/repo/tools", dir);
+	cr_assert_eq(system(cmd), 0);
+	put("repo/.git/config", "[core]\n\thooksPath = tools/hooks\n"
+				"[include]\n\tpath = ../tools/team.cfg\n");
+	put("repo/tools/team.cfg", "[core]\n\tfsmonitor = tools/fsm\n");
+	project_at("repo/tools");
+	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert(has("/repo/tools/hooks"), "the repository's hooks path");
+	cr_assert(has("/repo/tools/team.cfg"), "an include in the project");
+	cr_assert(has("/repo/tools/fsm"), "keys of that include");
+	for (size_t i = 0; i < p.n_protected; i++)
+		cr_assert_null(strstr(p.protected[i], "/repo/.git/"),
+			       "outside the project: %s", p.protected[i]);
+}
+
+/* A project that lies in a directory git runs files from: the command
+ * could write hooks there.  Refused, naming it. */
+Test(gitprotect, a_project_inside_a_hooks_directory_is_refused)
+{
+	struct ltd_err err = {0};
+	char cmd[300];
+
+	make_gitdir("x.git");
+	project_at("x.git/hooks");
+	cr_assert_eq(ltd_git_protected(&p, &err), -EPERM);
+	cr_assert_not_null(strstr(err.msg, "/x.git/hooks"), "%s", err.msg);
+
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/x.git/modules/lib/sub", dir);
+	cr_assert_eq(system(cmd), 0);
+	project_at("x.git/modules/lib/sub");
+	cr_assert_eq(ltd_git_protected(&p, &err), -EPERM,
+		     "other repositories' configs and hooks");
+
+	make_gitdir("y/.git");
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/y/.git/hooks/sub", dir);
+	cr_assert_eq(system(cmd), 0);
+	project_at("y/.git/hooks/sub");
+	cr_assert_eq(ltd_git_protected(&p, &err), -EPERM, "a work tree's too");
+}
+
+/* A hooks path that holds the project: ~/.gitconfig may name one for
+ * every repository. */
+Test(gitprotect, a_project_inside_a_hooks_path_is_refused)
+{
+	struct ltd_err err = {0};
+	char text[300], cmd[300];
+
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/githooks/sub", dir);
+	cr_assert_eq(system(cmd), 0);
+	snprintf(text, sizeof(text), "[core]\n\thooksPath = %s/githooks\n",
+		 dir);
+	put("home/.gitconfig", text);
+	project_at("githooks/sub");
+	cr_assert_eq(ltd_git_protected(&p, &err), -EPERM);
+	cr_assert_not_null(strstr(err.msg, "/githooks"), "%s", err.msg);
+}
+
+/* Elsewhere in a git directory (objects, refs) nothing runs: no refusal. */
+Test(gitprotect, a_project_in_a_git_directorys_refs_is_allowed)
+{
+	struct ltd_err err = {0};
+
+	make_gitdir("x.git");
+	project_at("x.git/refs");
+	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+}
