@@ -663,7 +663,8 @@ int ltd_policy_check_links(const struct ltd_policy *p, struct ltd_err *err)
 					"the command could point the link at "
 					"files of its own, which would then "
 					"run on the host; make it a real file "
-					"or directory (or use --writable-git)",
+					"or directory (or use "
+					"--unsafe-writable-git)",
 					buf, path);
 			*c = was;
 			if (!was)

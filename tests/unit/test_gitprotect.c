@@ -247,6 +247,8 @@ Test(gitprotect, links_on_protected_paths_are_refused)
 	cr_assert_eq(ltd_policy_check_links(&p, &err), -ELOOP);
 	cr_assert_not_null(strstr(err.msg, "/.git/hooks is a symbolic link"),
 			   "%s", err.msg);
+	cr_assert_not_null(strstr(err.msg, "--unsafe-writable-git"),
+			   "the flag that exists: %s", err.msg);
 }
 
 Test(gitprotect, a_hooks_path_through_a_link_is_refused)
