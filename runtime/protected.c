@@ -103,20 +103,21 @@ void ltd_protected_report(FILE *out, const struct ltd_policy *p,
 		fputs("ltd-native: warning: ", out);
 		if (a->type == LTD_PROTECTED_UNREACHABLE) {
 			ltd_fput_shown(out, p->protected[i]);
-			fputs(", which git or ltd-native executes from or "
-			      "reads its configuration from, can no longer "
-			      "be reached without following a symbolic link "
-			      "(or crossing a mount): the command may have "
-			      "redirected it; ltd-native did not follow it: "
-			      "review it before running git or ltd-native on "
-			      "the host\n",
+			fputs(", which git, Claude Code or ltd-native runs "
+			      "from or reads its configuration from, can no "
+			      "longer be reached without following a symbolic "
+			      "link (or crossing a mount): the command may "
+			      "have redirected it; ltd-native did not follow "
+			      "it: review it before running git, Claude Code "
+			      "or ltd-native on the host\n",
 			      out);
 		} else {
 			fputs("the command created ", out);
 			ltd_fput_shown(out, p->protected[i]);
-			fputs(", which git or ltd-native executes from or "
-			      "reads its configuration from: review it before "
-			      "running git or ltd-native on the host\n",
+			fputs(", which git, Claude Code or ltd-native runs "
+			      "from or reads its configuration from: review "
+			      "it before running git, Claude Code or "
+			      "ltd-native on the host\n",
 			      out);
 		}
 		covered = p->protected[i];
