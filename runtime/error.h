@@ -40,9 +40,11 @@ void ltd_err_step(struct ltd_err *err, const char *step);
 void ltd_err_print(const struct ltd_err *err);
 
 /*
- * Write @s to @out with each control byte (below 0x20, and DEL) shown as
- * '?': a name from the user's tree or git's configuration must not forge
- * a line of ltd-native's output or send an escape sequence to a terminal.
+ * Write @s to @out with each control character (below 0x20, DEL, and the
+ * C1 controls U+0080..U+009F) and each byte that is not well-formed UTF-8
+ * shown as '?': a name from the user's tree or git's configuration must not
+ * forge a line of ltd-native's output or send an escape sequence to a
+ * terminal.
  */
 void ltd_fput_shown(FILE *out, const char *s);
 
