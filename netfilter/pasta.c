@@ -139,7 +139,7 @@ __attribute__((noreturn)) static void child(struct ltd_pasta *pa, int wr,
 					    pid_t parent, pid_t target)
 {
 	struct ltd_err err = {0};
-	int null, user, net;
+	int null, out, user, net;
 
 	/* Dies with the launcher, also when that is SIGKILLed; the parent
 	 * may already be gone by the time the line above takes effect. */
@@ -148,12 +148,17 @@ __attribute__((noreturn)) static void child(struct ltd_pasta *pa, int wr,
 	/* Default dispositions, nothing blocked: pasta refuses to start when
 	 * it inherits SIGPIPE ignored (as from Python's posix_spawn). */
 	ltd_signals_reset(&err);
+	/* Nothing of the launcher's but stderr (pasta's own messages), the
+	 * pipe and the namespaces: should the cage's packets ever take pasta
+	 * over, no descriptor the caller left open is within reach. */
 	null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	out = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	user = open_ns(target, "user");
 	net = open_ns(target, "net");
-	if (null < 0 || user < 0 || net < 0 || dup2(null, 0) < 0 ||
-	    place_fds(wr, user, net) < 0) {
-		perror("ltd-native: pasta: namespace descriptors");
+	if (null < 0 || out < 0 || user < 0 || net < 0 || dup2(null, 0) < 0 ||
+	    dup2(out, 1) < 0 || place_fds(wr, user, net) < 0 ||
+	    close_range(NETNS_FD + 1, ~0U, 0) < 0) {
+		perror("ltd-native: pasta: descriptors");
 		_exit(127);
 	}
 	/* The wall: TCP connect only to the policy's ports, from here on

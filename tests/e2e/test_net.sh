@@ -181,6 +181,25 @@ sys.exit(subprocess.run(sys.argv[1:], restore_signals=False).returncode)' \
 	ltd run -- sh -c 'nft flush ruleset 2>&1; echo nft=$?'
 	expect_out "the command cannot flush the firewall" "nft=[1-9]"
 
+	# pasta holds nothing of the launcher's but its pipe and namespaces:
+	# not a descriptor the caller left open, not the caller's terminal.
+	as_user sh -c "echo marker > '$PROJ/pasta-fd-marker'"
+	(cd "$PROJ" && exec "${USER_CMD[@]}" sh -c 'exec 7<pasta-fd-marker; exec "$@"' sh \
+		"$LTD" run --ro-bind "$STAGE" "$STAGE" -- sh -c "touch '$PROJ/pasta-fd-up'; sleep 3" >"$PROJ/pasta-fd-out" 2>&1) &
+	cage=$!
+	for _ in $(seq 100); do [ -e "$PROJ/pasta-fd-up" ] && break; sleep 0.1; done
+	pasta_pid=$(user_procs '/pasta -f ' | awk '{print $1}' | head -1)
+	pasta_fds=$(ls -l "/proc/$pasta_pid/fd" 2>&1)
+	if [ -n "$pasta_pid" ] && ! grep -q pasta-fd-marker <<<"$pasta_fds"; then
+		pass "pasta does not inherit the caller's descriptors"
+	else
+		fail "pasta does not inherit the caller's descriptors" "pid $pasta_pid: $pasta_fds"
+	fi
+	[ "$(readlink "/proc/$pasta_pid/fd/1")" = /dev/null ] && pass "pasta's stdout is /dev/null" ||
+		fail "pasta's stdout is /dev/null" "$(readlink "/proc/$pasta_pid/fd/1")"
+	wait "$cage"
+	as_user rm -f "$PROJ/pasta-fd-marker" "$PROJ/pasta-fd-up" "$PROJ/pasta-fd-out"
+
 	ltd run --allow-cidr "$NET_H4/32" -- sleep 0.2
 	if user_procs 'pasta|passt' >/dev/null; then
 		fail "pasta ends with the cage" "$(user_procs 'pasta|passt')"
