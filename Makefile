@@ -12,12 +12,13 @@
 
 CC	?= cc
 # The runtime links libcap, libmnl + libnftnl for the egress firewall,
-# libcrypto (OpenSSL) for the SHA-256 of approved project policy files, ldns
-# (DNS wire format) and jansson (the audit log) for the DNS filter;
+# nettle for the SHA-256 of approved project policy files and pinned
+# rootfs entries, ldns (DNS wire format) and jansson (the audit log) for
+# the DNS filter;
 # libseccomp is used at build time (the filter is compiled into the binary,
 # see seccomp/gen.c) and by the tests.
-PKGS	:= libcap libmnl libnftnl libcrypto ldns jansson
-# ltd-rootfs also links libarchive (image layers); libcrypto hashes the
+PKGS	:= libcap libmnl libnftnl nettle ldns jansson
+# ltd-rootfs also links libarchive (image layers); nettle hashes the
 # pinned rootfs manifests and files, jansson reads the image JSON.
 ROOTFS_PKGS := libarchive
 CFLAGS	?= -O2 -g
@@ -62,11 +63,11 @@ $(B)/gen/seccomp_blobs.o: $(B)/gen/seccomp_blobs.c
 $(B)/libltd.a: $(LIB_OBJ)
 	$(AR) rcs $@ $^
 
-# ltd-native links ldns, OpenSSL (libssl, libcrypto: ldns needs them, and
-# SHA-256), jansson and libnftnl statically: loading them dynamically cost
-# ~0.9 ms of every start here (relocations of libcrypto and libssl), more
-# than all of the cage's mounts.  See docs/DECISIONS.md.
-RUNTIME_LIBS := -Wl,-Bstatic -lldns -lssl -lcrypto -ljansson -lnftnl \
+# ltd-native links ldns, libcrypto (ldns's DNSSEC code needs it; libssl is
+# not needed), nettle, jansson and libnftnl statically: loading them
+# dynamically cost ~0.9 ms of every start here (relocations of libcrypto
+# and libssl), more than all of the cage's mounts.  See docs/DECISIONS.md.
+RUNTIME_LIBS := -Wl,-Bstatic -lldns -lcrypto -lnettle -ljansson -lnftnl \
 		-Wl,-Bdynamic $(shell pkg-config --libs libmnl libcap)
 
 $(B)/ltd-native: $(B)/runtime/main.o $(B)/libltd.a
