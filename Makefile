@@ -50,7 +50,7 @@ $(B)/%.o: %.c
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 # The seccomp programs, compiled from the profile when the binary is built.
-$(B)/seccomp-gen: $(B)/seccomp/gen.o $(B)/seccomp/profile.o $(B)/seccomp/bpf.o $(B)/runtime/error.o
+$(B)/seccomp-gen: $(B)/seccomp/gen.o $(B)/seccomp/profile.o $(B)/seccomp/profile_dnsd.o $(B)/seccomp/bpf.o $(B)/runtime/error.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(SECCOMP_LIBS)
 
 $(B)/gen/seccomp_blobs.c: $(B)/seccomp-gen
