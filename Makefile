@@ -63,13 +63,14 @@ $(B)/gen/seccomp_blobs.o: $(B)/gen/seccomp_blobs.c
 $(B)/libltd.a: $(LIB_OBJ)
 	$(AR) rcs $@ $^
 
-# ltd-native links jansson, libnftnl and nettle statically: loading
-# libraries dynamically costs every start (relocations), see
-# docs/DECISIONS.md.  It links neither ldns nor libcrypto (~0.3 ms of
+# ltd-native links jansson, libnftnl, nettle and libcap statically:
+# loading a library dynamically costs every start (mapping, relocations;
+# libcap alone ~60 us here), see docs/DECISIONS.md.  libmnl has no static
+# archive in Debian.  It links neither ldns nor libcrypto (~0.3 ms of
 # relocations per start): the DNS filter, which needs them, is a process
 # of its own, ltd-dnsd, installed beside ltd-native (runtime/dnsproc.h).
-RUNTIME_LIBS := -Wl,-Bstatic -lnettle -ljansson -lnftnl \
-		-Wl,-Bdynamic $(shell pkg-config --libs libmnl libcap)
+RUNTIME_LIBS := -Wl,-Bstatic -lnettle -ljansson -lnftnl -lcap \
+		-Wl,-Bdynamic $(shell pkg-config --libs libmnl)
 # ltd-dnsd: ldns (and the libcrypto its DNSSEC code needs) statically too:
 # it starts beside pasta, but need not pay ~0.9 ms of dynamic loading.
 DNSD_LIBS := -Wl,-Bstatic -lldns -lcrypto -ljansson -lnftnl \
