@@ -123,7 +123,8 @@ static void close_fds(const int *fds, size_t n)
 struct netside {
 	struct ltd_dnsproc *dns;
 	struct ltd_nflog *nflog;
-	int audit_fd; /* -1: no --audit-log */
+	int audit_fd;	 /* -1: no --audit-log */
+	bool dns_failed; /* the filter could not start: the run ends */
 };
 
 /* Read what init sent; false once the socket is closed. */
@@ -147,7 +148,8 @@ static bool read_msgs(int sock, struct outcome *out, struct netside *net,
 					      &out->err) < 0) {
 				close_fds(fds, n_fds);
 				out->type = LTD_MSG_SETUP_ERROR;
-				continue;
+				net->dns_failed = true;
+				return true;
 			}
 			close_fds(fds, 3);
 			if (m.value == LTD_NFLOG_OFF) {
@@ -265,6 +267,11 @@ static int supervise(pid_t init, int init_pidfd, int sock, struct ltd_pasta *pa,
 		}
 		if (pfd[1].revents && !read_msgs(sock, out, net, life))
 			pfd[1].fd = -1; /* closed: stop polling it */
+		/* No filter, no lookups: the cage does not run without it. */
+		if (net && net->dns_failed) {
+			kill(init, SIGKILL);
+			return 0;
+		}
 		if (out->type != 0 && out->type != LTD_MSG_STARTED)
 			return 0;
 		if (pfd[2].revents)
@@ -612,7 +619,7 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 	struct ltd_dnsd_config dns_cfg = {0};
 	struct ltd_dnsproc dns = LTD_DNSPROC_INIT;
 	struct ltd_nflog nflog = {.fd = -1};
-	struct netside net = {&dns, &nflog, -1};
+	struct netside net = {&dns, &nflog, -1, false};
 	bool dns_on = false;
 	struct ltd_cg_facts cgf = {0};
 	struct ltd_limits_plan limits = {0};

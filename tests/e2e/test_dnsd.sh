@@ -83,6 +83,20 @@ else
 		[ -z "$left" ] && pass "and the cage is gone" || fail "and the cage is gone" "$left"
 	fi
 
+	# A helper that cannot serve (here: a script, which execveat of a
+	# close-on-exec descriptor refuses) ends the run at once.
+	FAKE=$STAGE/fake
+	mkdir -p "$FAKE"
+	install -m 755 "$LTD" "$FAKE/ltd-native"
+	printf '#!/bin/sh\nexit 3\n' >"$FAKE/ltd-dnsd"
+	chmod 755 "$FAKE/ltd-dnsd"
+	OUT=$(cd "$PROJ" && as_user timeout 20 "$FAKE/ltd-native" run \
+		--dns-upstream 127.0.0.1:9 -- sleep 15 2>&1)
+	RC=$?
+	expect_rc "a DNS filter that cannot start ends the run (125)" 125
+	expect_out "and the launcher says why" "DNS filter \(ltd-dnsd\) ended unexpectedly"
+	rm -rf "$FAKE"
+
 	# The helper dies with a SIGKILLed launcher.
 	dnsd_start
 	if [ -n "$hpid" ]; then
