@@ -108,6 +108,7 @@ check-e2e: $(B)/ltd-native $(B)/ltd-dnsd $(B)/ltd-rootfs $(B)/probe
 # CI runs it after `make check` (.ci/run).  FUZZ_SECONDS to change.
 FUZZ_CC	?= clang
 FUZZ_SECONDS ?= 25
+FUZZ_CMD_SECONDS ?= 10
 FUZZ_SRC := fuzz/dns_query.c netfilter/dnsmsg.c netfilter/domains.c \
 	    netfilter/cidr.c runtime/error.c
 $(B)/fuzz-dns-query: $(FUZZ_SRC) netfilter/dnsmsg.h netfilter/domains.h
@@ -116,10 +117,22 @@ $(B)/fuzz-dns-query: $(FUZZ_SRC) netfilter/dnsmsg.h netfilter/domains.h
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		-o $@ $(FUZZ_SRC) $(shell pkg-config --libs ldns)
 
-fuzz: $(B)/fuzz-dns-query
-	@mkdir -p $(B)/fuzz-corpus
+# The command lines of a project's Claude Code settings (agentprotect.c).
+FUZZ_CMD_SRC := fuzz/command_paths.c policy/agentprotect.c policy/protect.c \
+	    runtime/error.c
+$(B)/fuzz-command-paths: $(FUZZ_CMD_SRC) policy/policy.h
+	@mkdir -p $(B)
+	$(FUZZ_CC) -g -O1 -std=gnu11 -D_GNU_SOURCE -I. \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		-o $@ $(FUZZ_CMD_SRC) $(shell pkg-config --libs jansson)
+
+fuzz: $(B)/fuzz-dns-query $(B)/fuzz-command-paths
+	@mkdir -p $(B)/fuzz-corpus $(B)/fuzz-corpus-cmd
 	$(B)/fuzz-dns-query -max_total_time=$(FUZZ_SECONDS) -max_len=1024 \
 		-print_final_stats=1 $(B)/fuzz-corpus fuzz/seeds
+	$(B)/fuzz-command-paths -max_total_time=$(FUZZ_CMD_SECONDS) \
+		-max_len=4096 -print_final_stats=1 $(B)/fuzz-corpus-cmd \
+		fuzz/seeds-cmd
 
 # Downloads Debian packages: run by hand, never by CI.
 check-build: $(B)/ltd-rootfs

@@ -14,7 +14,10 @@
 
 #include "runtime/cleanup.h"
 
-#define READY_FD 3
+/* pasta's descriptors: the readiness pipe, the namespaces it joins. */
+#define READY_FD  3
+#define USERNS_FD 4
+#define NETNS_FD  5
 
 /* Fixed places only: the launcher's PATH is the user's to change, but the
  * program that enforces the network boundary should not follow it. */
@@ -85,6 +88,12 @@ int ltd_pasta_build(struct ltd_pasta *pa, bool map_gw, struct ltd_err *err)
 		"--no-ra",
 		"-P",
 		"/proc/self/fd/3",
+		"--userns",
+		"/proc/self/fd/4",
+		"--netns",
+		"/proc/self/fd/5",
+		/* It would watch /proc/self/fd for the path's removal. */
+		"--no-netns-quit",
 	};
 	size_t n = 0;
 
@@ -93,18 +102,44 @@ int ltd_pasta_build(struct ltd_pasta *pa, bool map_gw, struct ltd_err *err)
 		pa->argv[n++] = (char *)fixed[i];
 	if (!map_gw)
 		pa->argv[n++] = "--no-map-gw";
-	pa->argv[n++] = pa->pid_arg;
 	pa->argv[n] = NULL;
 	if (n >= LTD_PASTA_MAX_ARGS)
 		return ltd_err_set(err, E2BIG, "pasta: too many arguments");
 	return 0;
 }
 
-__attribute__((noreturn)) static void child(struct ltd_pasta *pa, int wr,
-					    pid_t parent)
+/* The pipe's write end and the namespaces at READY_FD, USERNS_FD and
+ * NETNS_FD (without close-on-exec): all moved above them first, so that
+ * none lands on another before it has moved. */
+static int place_fds(int wr, int user, int net)
 {
-	struct ltd_err ignored = {0};
-	int fd;
+	int from[3] = {wr, user, net};
+
+	for (int i = 0; i < 3; i++) {
+		from[i] = fcntl(from[i], F_DUPFD_CLOEXEC, NETNS_FD + 1);
+		if (from[i] < 0)
+			return -1;
+	}
+	for (int i = 0; i < 3; i++)
+		if (dup2(from[i], READY_FD + i) < 0)
+			return -1;
+	return 0;
+}
+
+/* init's namespace @name, opened while this process may still open it. */
+static int open_ns(pid_t target, const char *name)
+{
+	char path[48];
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/%s", (int)target, name);
+	return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+__attribute__((noreturn)) static void child(struct ltd_pasta *pa, int wr,
+					    pid_t parent, pid_t target)
+{
+	struct ltd_err err = {0};
+	int null, user, net;
 
 	/* Dies with the launcher, also when that is SIGKILLed; the parent
 	 * may already be gone by the time the line above takes effect. */
@@ -112,14 +147,23 @@ __attribute__((noreturn)) static void child(struct ltd_pasta *pa, int wr,
 		_exit(127);
 	/* Default dispositions, nothing blocked: pasta refuses to start when
 	 * it inherits SIGPIPE ignored (as from Python's posix_spawn). */
-	ltd_signals_reset(&ignored);
-	fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || dup2(fd, 0) < 0)
+	ltd_signals_reset(&err);
+	null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	user = open_ns(target, "user");
+	net = open_ns(target, "net");
+	if (null < 0 || user < 0 || net < 0 || dup2(null, 0) < 0 ||
+	    place_fds(wr, user, net) < 0) {
+		perror("ltd-native: pasta: namespace descriptors");
 		_exit(127);
-	if (wr == READY_FD)
-		fcntl(wr, F_SETFD, 0);
-	else if (dup2(wr, READY_FD) < 0)
+	}
+	/* The wall: TCP connect only to the policy's ports, from here on
+	 * and for good (no_new_privs: pasta gains nothing at exec). */
+	if (pa->wall.abi > 0 && (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+				 ltd_landlock_confine(&pa->wall, &err) < 0)) {
+		fprintf(stderr, "ltd-native: pasta: %s\n",
+			err.msg[0] ? err.msg : "no_new_privs");
 		_exit(127);
+	}
 	execv(pa->path, pa->argv);
 	_exit(127);
 }
@@ -129,7 +173,6 @@ int ltd_pasta_spawn(struct ltd_pasta *pa, pid_t target, struct ltd_err *err)
 	pid_t parent = getpid();
 	int p[2];
 
-	snprintf(pa->pid_arg, sizeof(pa->pid_arg), "%d", (int)target);
 	if (pipe2(p, O_CLOEXEC) < 0)
 		return ltd_err_sys(err, "pasta: pipe");
 	pa->pid = fork();
@@ -140,7 +183,7 @@ int ltd_pasta_spawn(struct ltd_pasta *pa, pid_t target, struct ltd_err *err)
 		return ltd_err_sys(err, "pasta: fork");
 	}
 	if (pa->pid == 0)
-		child(pa, p[1], parent);
+		child(pa, p[1], parent, target);
 	close(p[1]);
 	pa->ready_fd = p[0];
 	return 0;
@@ -190,4 +233,5 @@ void ltd_pasta_stop(struct ltd_pasta *pa)
 			;
 		pa->pid = 0;
 	}
+	ltd_landlock_free(&pa->wall);
 }

@@ -1,14 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pasta (Debian package passt): user-mode networking for the cage's network
- * namespace, attached by pid from the launcher right after clone(), so that
- * its start-up (>100 ms here) overlaps with the cage building itself.
+ * namespace, attached from the launcher right after clone(), so that its
+ * start-up (>100 ms here) overlaps with the cage building itself.
  *
  * Hardened: no port forwarding in either direction (-t/-u/-T/-U none; with
  * pasta's defaults 127.0.0.1 inside would reach the host's loopback), the
  * gateway mapping to the host's loopback only when a host port is allowed
  * (and then nftables admits only those ports), and our own address plan
  * with a gateway address that no real host uses.
+ *
+ * Walled: pasta makes the cage's TCP connections on the host, so it runs
+ * under a Landlock ruleset (ltd_landlock_build_egress) that lets it
+ * connect only to the ports the network policy allows — a second wall
+ * behind the cage's nftables, at the only way out.  A Landlock domain may
+ * not open another process's /proc/PID/ns files, so the child opens init's
+ * user and network namespaces first and pasta joins them by descriptor
+ * (--userns/--netns /proc/self/fd/N) instead of by pid.
  *
  * Readiness: pasta writes its pid file once the namespace is configured
  * (addresses, routes, link up) and before it serves.  We give it
@@ -22,6 +30,7 @@
 #include <sys/types.h>
 
 #include "runtime/error.h"
+#include "runtime/landlock.h"
 
 /* The cage's address plan.  198.18.0.0/15 is reserved for benchmarking
  * (RFC 2544) and never routed; the ULA prefix is ours (RFC 4193). */
@@ -35,10 +44,10 @@
 
 struct ltd_pasta {
 	char path[64];
-	char *argv[LTD_PASTA_MAX_ARGS]; /* static strings and pid below */
-	char pid_arg[16];		/* filled by ltd_pasta_spawn() */
+	char *argv[LTD_PASTA_MAX_ARGS]; /* static strings */
 	pid_t pid;			/* 0: not running */
 	int ready_fd;			/* read end; -1 when closed */
+	struct ltd_landlock wall;	/* abi 0: no wall (see above) */
 };
 
 /*
@@ -54,9 +63,10 @@ int ltd_pasta_find(struct ltd_pasta *pa, struct ltd_err *err);
 int ltd_pasta_build(struct ltd_pasta *pa, bool map_gw, struct ltd_err *err);
 
 /*
- * Start pasta attached to @target's user and network namespaces.  It dies
- * with us (PR_SET_PDEATHSIG before exec).  pa->ready_fd becomes readable
- * when it is ready or dead: then call ltd_pasta_ready().
+ * Start pasta attached to @target's user and network namespaces (@target
+ * must still be dumpable), confined by pa->wall.  It dies with us
+ * (PR_SET_PDEATHSIG before exec).  pa->ready_fd becomes readable when it
+ * is ready or dead: then call ltd_pasta_ready().
  */
 int ltd_pasta_spawn(struct ltd_pasta *pa, pid_t target, struct ltd_err *err);
 
@@ -64,7 +74,8 @@ int ltd_pasta_spawn(struct ltd_pasta *pa, pid_t target, struct ltd_err *err);
  * (it exited; its own message is on stderr).  Closes ready_fd. */
 int ltd_pasta_ready(struct ltd_pasta *pa, struct ltd_err *err);
 
-/* End pasta (it does not exit with the namespace's last process). */
+/* End pasta (it does not exit with the namespace's last process); free
+ * its wall. */
 void ltd_pasta_stop(struct ltd_pasta *pa);
 
 #endif

@@ -73,6 +73,37 @@ static const struct {
 	{"/var/run/docker.sock", "the Docker socket", LTD_UNSAFE_BIND_DOCKER},
 	{"/run/podman", "the Podman socket", LTD_UNSAFE_BIND_DOCKER},
 	{"/run/containerd", "the containerd socket", LTD_UNSAFE_BIND_DOCKER},
+	/* What the host runs code from: gated only writable (a read-only
+	 * bind implies LTD_UNSAFE_BIND_STARTUP, see validate.c). */
+	{"~/.bashrc", "a shell startup file", LTD_UNSAFE_BIND_STARTUP},
+	{"~/.bash_profile", "a shell startup file", LTD_UNSAFE_BIND_STARTUP},
+	{"~/.bash_login", "a shell startup file", LTD_UNSAFE_BIND_STARTUP},
+	{"~/.bash_logout", "a shell startup file", LTD_UNSAFE_BIND_STARTUP},
+	{"~/.profile", "a shell startup file", LTD_UNSAFE_BIND_STARTUP},
+	{"~/.zshenv", "a shell startup file", LTD_UNSAFE_BIND_STARTUP},
+	{"~/.zprofile", "a shell startup file", LTD_UNSAFE_BIND_STARTUP},
+	{"~/.zshrc", "a shell startup file", LTD_UNSAFE_BIND_STARTUP},
+	{"~/.zlogin", "a shell startup file", LTD_UNSAFE_BIND_STARTUP},
+	{"~/.config/fish", "fish's startup files", LTD_UNSAFE_BIND_STARTUP},
+	{"~/.gitconfig", "git's global config (hooks, fsmonitor)",
+	 LTD_UNSAFE_BIND_STARTUP},
+	{"~/.config/git", "git's global config (hooks, fsmonitor)",
+	 LTD_UNSAFE_BIND_STARTUP},
+	{"~/.local/bin", "programs on your PATH", LTD_UNSAFE_BIND_STARTUP},
+	{"~/bin", "programs on your PATH", LTD_UNSAFE_BIND_STARTUP},
+	{"~/.local/lib", "Python's user site-packages (run at startup)",
+	 LTD_UNSAFE_BIND_STARTUP},
+	{"~/.config/systemd", "your systemd user units",
+	 LTD_UNSAFE_BIND_STARTUP},
+	{"~/.config/autostart", "your session's autostart entries",
+	 LTD_UNSAFE_BIND_STARTUP},
+	{"~/.config/environment.d", "your session's environment",
+	 LTD_UNSAFE_BIND_STARTUP},
+	{"~/.xprofile", "your X session's startup", LTD_UNSAFE_BIND_STARTUP},
+	{"~/.xsessionrc", "your X session's startup", LTD_UNSAFE_BIND_STARTUP},
+	{"~/.xinitrc", "your X session's startup", LTD_UNSAFE_BIND_STARTUP},
+	{"~/.pam_environment", "your login environment",
+	 LTD_UNSAFE_BIND_STARTUP},
 	{"/proc", "a kernel interface", LTD_UNSAFE_BIND_KERNEL},
 	{"/sys", "a kernel interface", LTD_UNSAFE_BIND_KERNEL},
 	{"/dev", "host devices", LTD_UNSAFE_BIND_KERNEL},
@@ -90,6 +121,8 @@ static const char *risk(unsigned class)
 		return "whoever connects runs commands as you outside the cage";
 	case LTD_UNSAFE_BIND_DOCKER:
 		return "whoever connects is root on the host";
+	case LTD_UNSAFE_BIND_STARTUP:
+		return "what the agent writes there runs on the host as you";
 	default:
 		return "it reaches the host's kernel and devices";
 	}

@@ -10,6 +10,8 @@
  * .git/worktrees (other repositories' configs and hooks).  From the config:
  * core.hooksPath, core.fsmonitor and include paths that lie in the project.
  * From .git/hooks: the targets of hooks that are links into the project.
+ * A project that is itself a git directory (a bare repository, a .git)
+ * has the same paths protected in it.
  */
 #include "policy/policy.h"
 
@@ -23,7 +25,9 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "policy/gitconfig.h"
 #include "policy/option.h"
 #include "runtime/cleanup.h"
 
@@ -41,54 +45,6 @@ static const char *const fixed[] = {
 	".claude/settings.local.json",
 	".mcp.json",
 };
-
-int ltd_policy_protect(struct ltd_policy *p, const char *path,
-		       struct ltd_err *err)
-{
-	char **v;
-
-	for (size_t i = 0; i < p->n_protected; i++)
-		if (strcmp(p->protected[i], path) == 0)
-			return 0;
-	v = realloc(p->protected, (p->n_protected + 1) * sizeof(char *));
-	if (!v)
-		return ltd_err_set(err, ENOMEM, "out of memory");
-	p->protected = v;
-	v[p->n_protected] = strdup(path);
-	if (!v[p->n_protected])
-		return ltd_err_set(err, ENOMEM, "out of memory");
-	p->n_protected++;
-	return 0;
-}
-
-/* Resolve ".", ".." and "//" in an absolute path, in place, by the text. */
-static void normalize(char *path)
-{
-	char *out = path, *in = path;
-
-	while (*in) {
-		while (*in == '/')
-			in++;
-		if (!*in)
-			break;
-		size_t n = strcspn(in, "/");
-
-		if (n == 1 && in[0] == '.') {
-			/* nothing */
-		} else if (n == 2 && in[0] == '.' && in[1] == '.') {
-			while (out > path && *--out != '/')
-				;
-		} else {
-			*out++ = '/';
-			memmove(out, in, n);
-			out += n;
-		}
-		in += n;
-	}
-	if (out == path)
-		*out++ = '/';
-	*out = '\0';
-}
 
 /*
  * Add @rel (relative to @base, or absolute) if it names a path inside the
@@ -112,7 +68,7 @@ static int add_if_inside(struct ltd_policy *p, const char *base,
 		real[0] = '\0'; /* missing (yet): by the text alone */
 	/* By the text too: a link on the way is itself in the project, where
 	 * the command could re-point it (ltd_policy_check_links refuses). */
-	normalize(joined);
+	ltd_path_normalize(joined);
 	if (!strncmp(joined, p->project, n) && joined[n] == '/') {
 		int ret = ltd_policy_protect(p, joined, err);
 
@@ -124,119 +80,44 @@ static int add_if_inside(struct ltd_policy *p, const char *base,
 	return ltd_policy_protect(p, real, err);
 }
 
+/* @path (absolute, normalized) is the project or a directory above it. */
+static bool holds_project(const struct ltd_policy *p, const char *path)
+{
+	size_t n = strlen(path);
+
+	if (!strcmp(path, "/"))
+		return true;
+	return !strncmp(p->project, path, n) &&
+	       (p->project[n] == '\0' || p->project[n] == '/');
+}
+
 /*
- * git's configuration syntax, as git itself reads it (config.c): a key may
- * follow a section header on the same line; "#" and ";" start a comment
- * outside quotes; a backslash at the end of a line continues the value;
- * quotes and \" \\ \n \t \b escapes.  A reading that differs from git's
- * would let a hooks path git follows go unprotected.
+ * A directory git runs files from (hooks), or finds other repositories'
+ * configs and hooks in, that holds the project: the command could write
+ * there what git on the host runs.  Refused, naming it.  @rel is relative
+ * to @base, or absolute; by the text and, where it exists, the real path.
  */
-struct cfg_reader {
-	const char *s, *end;
-	char section[256]; /* "core", "include", "includeif.<cond>" */
-};
-
-/* git's isspace() in a header and a value ('\n' ends a line first). */
-static bool cfg_space(int c)
+static int refuse_holding(const struct ltd_policy *p, const char *base,
+			  const char *rel, const char *what,
+			  struct ltd_err *err)
 {
-	return c == ' ' || c == '\t' || c == '\r';
-}
+	char joined[PATH_MAX * 2], real[PATH_MAX];
 
-static int cfg_getc(struct cfg_reader *r)
-{
-	if (r->s >= r->end)
-		return EOF;
-	if (r->s[0] == '\r' && r->s + 1 < r->end && r->s[1] == '\n')
-		r->s++;
-	return (unsigned char)*r->s++;
-}
-
-/* "[name]", "[name \"sub\"]" or the old "[name.sub]"; after the "[". */
-static int cfg_section(struct cfg_reader *r)
-{
-	size_t n = 0;
-	int c;
-
-	while ((c = cfg_getc(r)) != EOF && (isalnum(c) || c == '-' || c == '.'))
-		if (n + 1 < sizeof(r->section))
-			r->section[n++] = (char)tolower(c);
-	if (cfg_space(c)) {
-		while (cfg_space(c = cfg_getc(r)))
-			;
-		if (c != '"')
-			return -1;
-		if (n + 1 < sizeof(r->section))
-			r->section[n++] = '.';
-		while ((c = cfg_getc(r)) != EOF && c != '"' && c != '\n') {
-			if (c == '\\' && (c = cfg_getc(r)) == EOF)
-				return -1;
-			if (n + 1 < sizeof(r->section))
-				r->section[n++] = (char)c;
-		}
-		if (c != '"')
-			return -1;
-		c = cfg_getc(r);
-	}
-	r->section[n] = '\0';
-	return c == ']' ? 0 : -1;
-}
-
-/* The value after "=", into @val (truncated past its size). */
-static int cfg_value(struct cfg_reader *r, char *val, size_t size)
-{
-	size_t n = 0, spaces = 0;
-	bool quoted = false, comment = false;
-	int c;
-
-	for (;;) {
-		c = cfg_getc(r);
-		if (c == EOF || c == '\n') {
-			if (quoted)
-				return -1;
-			break;
-		}
-		if (comment)
-			continue;
-		if (!quoted && cfg_space(c)) {
-			spaces += n > 0; /* leading ones dropped, inner kept */
-			continue;
-		}
-		if (!quoted && (c == ';' || c == '#')) {
-			comment = true;
-			continue;
-		}
-		for (; spaces && n + 1 < size; spaces--)
-			val[n++] = ' ';
-		spaces = 0;
-		if (c == '"') {
-			quoted = !quoted;
-			continue;
-		}
-		if (c == '\\') {
-			switch (c = cfg_getc(r)) {
-			case '\n':
-				continue;
-			case 't':
-				c = '\t';
-				break;
-			case 'b':
-				c = '\b';
-				break;
-			case 'n':
-				c = '\n';
-				break;
-			case '\\':
-			case '"':
-				break;
-			default:
-				return -1;
-			}
-		}
-		if (n + 1 < size)
-			val[n++] = (char)c;
-	}
-	val[n] = '\0';
-	return 0;
+	if (!rel[0] ||
+	    snprintf(joined, sizeof(joined), "%s%s%s",
+		     rel[0] == '/' ? "" : base, rel[0] == '/' ? "" : "/",
+		     rel) >= (int)sizeof(joined))
+		return 0;
+	if (!realpath(joined, real))
+		real[0] = '\0';
+	ltd_path_normalize(joined);
+	if (!holds_project(p, joined) && !(real[0] && holds_project(p, real)))
+		return 0;
+	return ltd_err_set(err, EPERM,
+			   "--project: %s lies in %s, %s: the command could "
+			   "write there what git on the host runs; choose a "
+			   "project outside it (or use --unsafe-writable-git)",
+			   p->project, joined, what);
 }
 
 #define GIT_MAX_INCLUDE_DEPTH 10
@@ -248,6 +129,9 @@ static int cfg_value(struct cfg_reader *r, char *val, size_t size)
 struct cfg_walk {
 	struct ltd_policy *p;
 	unsigned files; /* read so far */
+	/* Where a relative hooks path is resolved: where hooks run (the
+	 * work tree's top, or a bare repository's git directory). */
+	const char *bases[2];
 };
 
 static int scan_config_file(struct cfg_walk *w, const char *path, int depth,
@@ -276,15 +160,27 @@ static int on_key(struct cfg_walk *w, const char *file, int depth,
 
 	if (!strcmp(section, "core") &&
 	    (!strcasecmp(key, "hookspath") || !strcasecmp(key, "fsmonitor"))) {
-		/* Relative to the top of the work tree, where hooks run. */
-		ret = add_if_inside(p, p->project, v, err);
+		ret = 0;
+		for (size_t i = 0; !ret && i < 2 && w->bases[i]; i++)
+			ret = refuse_holding(p, w->bases[i], v,
+					     "the hooks path git's "
+					     "configuration names",
+					     err);
+		for (size_t i = 0; !ret && i < 2 && w->bases[i]; i++)
+			ret = add_if_inside(p, w->bases[i], v, err);
 		/* husky's stubs in .husky/_ run the scripts in .husky. */
 		slash = strrchr(v, '/');
 		if (!ret && slash && !strcmp(slash, "/_") && slash > v &&
 		    (size_t)(slash - v) < sizeof(dir)) {
 			memcpy(dir, v, (size_t)(slash - v));
 			dir[slash - v] = '\0';
-			ret = add_if_inside(p, p->project, dir, err);
+			for (size_t i = 0; !ret && i < 2 && w->bases[i]; i++)
+				ret = refuse_holding(p, w->bases[i], dir,
+						     "whose scripts husky's "
+						     "hooks run",
+						     err);
+			for (size_t i = 0; !ret && i < 2 && w->bases[i]; i++)
+				ret = add_if_inside(p, w->bases[i], dir, err);
 		}
 		return ret;
 	}
@@ -306,6 +202,21 @@ static int on_key(struct cfg_walk *w, const char *file, int depth,
 	return ret;
 }
 
+struct key_ctx {
+	struct cfg_walk *w;
+	const char *path;
+	int depth;
+	struct ltd_err *err;
+};
+
+static int key_cb(void *ctx, const char *section, const char *key,
+		  const char *val)
+{
+	struct key_ctx *c = ctx;
+
+	return on_key(c->w, c->path, c->depth, section, key, val, c->err);
+}
+
 /*
  * The keys of a git config file that name files git runs or reads, and the
  * files it includes, in turn.  A missing file is no error; one that cannot
@@ -317,10 +228,9 @@ static int scan_config_file(struct cfg_walk *w, const char *path, int depth,
 {
 	_cleanup_free_ char *text = NULL;
 	struct ltd_err rerr = {0};
-	struct cfg_reader r = {0};
-	char key[64], val[PATH_MAX];
+	struct key_ctx c = {w, path, depth, err};
 	size_t len;
-	int c, ret;
+	int ret;
 
 	if (!strchr(path, '/'))
 		return 0;
@@ -338,43 +248,7 @@ static int scan_config_file(struct cfg_walk *w, const char *path, int depth,
 				   "%s (a git configuration file, which "
 				   "ltd-native reads to protect what git runs)",
 				   rerr.msg);
-	r.s = text;
-	r.end = text + len;
-	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3))
-		r.s += 3; /* a UTF-8 byte order mark, as git skips it */
-	while ((c = cfg_getc(&r)) != EOF) {
-		size_t n = 0;
-
-		if (isspace(c))
-			continue;
-		if (c == '#' || c == ';') {
-			while ((c = cfg_getc(&r)) != EOF && c != '\n')
-				;
-			continue;
-		}
-		if (c == '[') {
-			if (cfg_section(&r) < 0)
-				return 0; /* git refuses the file, too */
-			continue;
-		}
-		if (!isalpha(c))
-			return 0;
-		do {
-			if (n + 1 < sizeof(key))
-				key[n++] = (char)c;
-		} while ((c = cfg_getc(&r)) != EOF && (isalnum(c) || c == '-'));
-		key[n] = '\0';
-		while (c == ' ' || c == '\t')
-			c = cfg_getc(&r);
-		if (c == '\n' || c == EOF)
-			continue; /* a boolean: no path */
-		if (c != '=' || cfg_value(&r, val, sizeof(val)) < 0)
-			return 0;
-		ret = on_key(w, path, depth, r.section, key, val, err);
-		if (ret)
-			return ret;
-	}
-	return 0;
+	return ltd_gitconfig_parse(text, len, key_cb, &c);
 }
 
 /*
@@ -383,14 +257,15 @@ static int scan_config_file(struct cfg_walk *w, const char *path, int depth,
  * each work tree) or include a file in the project.
  */
 static int scan_configs(struct ltd_policy *p, const char *common,
-			const char *gitdir, struct ltd_err *err)
+			const char *gitdir, const char *const bases[2],
+			struct ltd_err *err)
 {
 	const char *home = getenv("HOME"), *xdg = getenv("XDG_CONFIG_HOME");
 	const char *sys = getenv("GIT_CONFIG_SYSTEM");
 	const char *global = getenv("GIT_CONFIG_GLOBAL");
 	const char *nosys = getenv("GIT_CONFIG_NOSYSTEM");
 	char files[5][PATH_MAX + 32] = {{0}};
-	struct cfg_walk w = {.p = p};
+	struct cfg_walk w = {.p = p, .bases = {bases[0], bases[1]}};
 	int ret = 0;
 
 	if (!nosys || !nosys[0] || !strcmp(nosys, "0") ||
@@ -479,7 +354,7 @@ static int read_pointer(const char *file, const char *prefix, const char *base,
 	    snprintf(joined, sizeof(joined), "%s%s%s", v[0] == '/' ? "" : base,
 		     v[0] == '/' ? "" : "/", v) >= (int)sizeof(joined))
 		return 1;
-	normalize(joined);
+	ltd_path_normalize(joined);
 	if (strlen(joined) >= size)
 		return 1;
 	memcpy(out, joined, strlen(joined) + 1);
@@ -528,34 +403,47 @@ static int protect_worktrees(struct ltd_policy *p, const char *common,
 	return ret;
 }
 
-int ltd_git_protected(struct ltd_policy *p, struct ltd_err *err)
-{
-	char path[PATH_MAX], gitdir[PATH_MAX], common[PATH_MAX];
-	struct stat st;
-	int ret = 0;
+static bool is_git_dir(const char *dir);
 
-	for (size_t i = 0; !ret && i < sizeof(fixed) / sizeof(fixed[0]); i++) {
-		if (snprintf(path, sizeof(path), "%s/%s", p->project,
-			     fixed[i]) >= (int)sizeof(path))
-			return ltd_err_set(err, ENAMETOOLONG,
-					   "--project: path too long");
-		ret = ltd_policy_protect(p, path, err);
-	}
-	if (snprintf(gitdir, sizeof(gitdir), "%s/.git", p->project) >=
-	    (int)sizeof(gitdir))
+/*
+ * The project in a git directory's hooks (where git runs them from), or
+ * in its modules or worktrees (other repositories' configs and hooks)
+ * unless the project is such a repository's own git directory, which is
+ * then protected as one.
+ */
+static int refuse_in_gitdir(const struct ltd_policy *p, const char *gitdir,
+			    const char *common, struct ltd_err *err)
+{
+	int ret = refuse_holding(p, common, "hooks",
+				 "where git runs hooks from", err);
+
+	if (ret || is_git_dir(p->project))
 		return ret;
-	if (ret || lstat(gitdir, &st) < 0)
-		return ret;
-	/* A .git file (a linked worktree, a submodule) names the repository
-	 * elsewhere: the file is pinned and read-only; what git reads there
-	 * is read here, its hooks path resolved in this work tree. */
-	if (S_ISREG(st.st_mode))
-		ret = read_pointer(gitdir, "gitdir:", p->project, gitdir,
-				   sizeof(gitdir), err);
-	else if (!S_ISDIR(st.st_mode))
-		return 0;
-	if (ret)
-		return ret < 0 ? ret : 0;
+	ret = refuse_holding(p, common, "modules",
+			     "where git keeps submodules' configs and hooks",
+			     err);
+	if (!ret)
+		ret = refuse_holding(p, gitdir, "modules",
+				     "where git keeps submodules' configs "
+				     "and hooks",
+				     err);
+	if (!ret)
+		ret = refuse_holding(p, common, "worktrees",
+				     "where git keeps worktrees' configs", err);
+	return ret;
+}
+
+/*
+ * What git runs from a git directory (@gitdir) and its common directory,
+ * where those lie in the project: read-only.  @bases: where a relative
+ * hooks path is resolved.
+ */
+static int protect_gitdir(struct ltd_policy *p, const char *gitdir,
+			  const char *const bases[2], struct ltd_err *err)
+{
+	char path[PATH_MAX], common[PATH_MAX];
+	int ret;
+
 	/* A linked worktree's config and hooks are its common directory's. */
 	if (snprintf(path, sizeof(path), "%s/commondir", gitdir) >=
 	    (int)sizeof(path))
@@ -564,8 +452,10 @@ int ltd_git_protected(struct ltd_policy *p, struct ltd_err *err)
 	if (ret < 0)
 		return ret;
 	if (ret)
-		memcpy(common, gitdir, sizeof(common));
-	ret = 0;
+		snprintf(common, sizeof(common), "%s", gitdir);
+	ret = refuse_in_gitdir(p, gitdir, common, err);
+	if (ret)
+		return ret;
 	/* Where those lie in the project (a repository nested in it), what
 	 * git runs from there is read-only too, as for the project's own
 	 * .git; outside it, the cage cannot reach them. */
@@ -576,9 +466,171 @@ int ltd_git_protected(struct ltd_policy *p, struct ltd_err *err)
 	if (!ret)
 		ret = protect_worktrees(p, common, err);
 	if (!ret)
-		ret = scan_configs(p, common, gitdir, err);
+		ret = scan_configs(p, common, gitdir, bases, err);
 	if (!ret)
 		ret = scan_hooks(p, common, err);
+	return ret;
+}
+
+/*
+ * A HEAD git accepts (its validate_headref()): a link whose target starts
+ * with "refs/", a symbolic ref "ref: refs/...", or an object name.
+ */
+static bool valid_head(const char *dir)
+{
+	_cleanup_free_ char *text = NULL;
+	struct ltd_err rerr = {0};
+	char path[PATH_MAX], link[256];
+	const char *v;
+	struct stat st;
+	ssize_t n;
+	size_t len, i;
+
+	if (snprintf(path, sizeof(path), "%s/HEAD", dir) >= (int)sizeof(path) ||
+	    lstat(path, &st) < 0)
+		return false;
+	if (S_ISLNK(st.st_mode)) {
+		n = readlink(path, link, sizeof(link) - 1);
+		return n >= 5 && !memcmp(link, "refs/", 5);
+	}
+	if (ltd_policy_read_file(AT_FDCWD, path, path, &text, &len, &rerr))
+		return false;
+	if (!strncmp(text, "ref:", 4)) {
+		for (v = text + 4; isspace((unsigned char)*v); v++)
+			;
+		return !strncmp(v, "refs/", 5);
+	}
+	/* An object name: the shortest git knows (SHA-1) is 40 digits. */
+	for (i = 0; i < 40 && isxdigit((unsigned char)text[i]); i++)
+		;
+	return i == 40;
+}
+
+/*
+ * Whether git would take @dir for a git directory (its is_git_directory()):
+ * a valid HEAD here, objects/ and refs/ in the common directory.  One whose
+ * commondir cannot be read counts as one (protect_gitdir() then refuses).
+ */
+static bool is_git_dir(const char *dir)
+{
+	char path[PATH_MAX], common[PATH_MAX];
+	struct ltd_err rerr = {0};
+	int ret;
+
+	if (!valid_head(dir) || snprintf(path, sizeof(path), "%s/commondir",
+					 dir) >= (int)sizeof(path))
+		return false;
+	ret = read_pointer(path, "", dir, common, sizeof(common), &rerr);
+	if (ret < 0)
+		return true;
+	if (ret)
+		snprintf(common, sizeof(common), "%s", dir);
+	if (snprintf(path, sizeof(path), "%s/objects", common) >=
+		    (int)sizeof(path) ||
+	    access(path, X_OK) < 0)
+		return false;
+	if (snprintf(path, sizeof(path), "%s/refs", common) >=
+		    (int)sizeof(path) ||
+	    access(path, X_OK) < 0)
+		return false;
+	return true;
+}
+
+/*
+ * A git directory (@dir) that is the project or holds it: a bare
+ * repository, or the .git of a work tree.  Its config, hooks and the rest
+ * are what .git/config and .git/hooks are to a work tree.  Hooks run in a
+ * bare repository's git directory and at the top of a work tree: a
+ * relative hooks path is resolved in both (what falls outside the project
+ * is not ours).
+ */
+static int protect_bare(struct ltd_policy *p, const char *dir,
+			struct ltd_err *err)
+{
+	char parent[PATH_MAX];
+	const char *bases[2] = {dir, parent};
+	int ret = 0;
+
+	snprintf(parent, sizeof(parent), "%s", dir);
+	*strrchr(parent, '/') = '\0';
+	if (!parent[0])
+		bases[1] = NULL; /* @dir is "/x": its parent is "/" */
+	for (size_t i = 0; !ret && i < sizeof(fixed) / sizeof(fixed[0]); i++)
+		if (!strncmp(fixed[i], ".git/", 5))
+			ret = add_if_inside(p, dir, fixed[i] + 5, err);
+	if (!ret)
+		ret = protect_gitdir(p, dir, bases, err);
+	return ret;
+}
+
+/*
+ * The repository whose work tree's top is @top, if it has one: its .git
+ * directory, or the git directory a .git file (a linked worktree, a
+ * submodule) names, with a relative hooks path resolved at @top.
+ */
+static int protect_worktree(struct ltd_policy *p, const char *top,
+			    struct ltd_err *err)
+{
+	const char *bases[2] = {top, NULL};
+	char gitdir[PATH_MAX];
+	struct stat st;
+	int ret = 0;
+
+	if (snprintf(gitdir, sizeof(gitdir), "%s/.git",
+		     strcmp(top, "/") ? top : "") >= (int)sizeof(gitdir) ||
+	    lstat(gitdir, &st) < 0)
+		return 0;
+	if (S_ISREG(st.st_mode))
+		ret = read_pointer(gitdir, "gitdir:", top, gitdir,
+				   sizeof(gitdir), err);
+	else if (!S_ISDIR(st.st_mode))
+		return 0;
+	if (ret)
+		return ret < 0 ? ret : 0;
+	return protect_gitdir(p, gitdir, bases, err);
+}
+
+/*
+ * The repositories the project lies in, up to "/": git run there on the
+ * host reads their configuration, which may name hooks or includes in the
+ * project, and runs hooks from directories that may hold it.
+ */
+static int protect_enclosing(struct ltd_policy *p, struct ltd_err *err)
+{
+	char dir[PATH_MAX];
+	char *slash;
+	int ret = 0;
+
+	snprintf(dir, sizeof(dir), "%s", p->project);
+	while (!ret && strcmp(dir, "/") && (slash = strrchr(dir, '/'))) {
+		slash[slash == dir] = '\0'; /* "/x" becomes "/" */
+		ret = protect_worktree(p, dir, err);
+		if (!ret && is_git_dir(dir))
+			ret = protect_bare(p, dir, err);
+	}
+	return ret;
+}
+
+int ltd_git_protected(struct ltd_policy *p, struct ltd_err *err)
+{
+	char path[PATH_MAX];
+	int ret = 0;
+
+	for (size_t i = 0; !ret && i < sizeof(fixed) / sizeof(fixed[0]); i++) {
+		if (snprintf(path, sizeof(path), "%s/%s", p->project,
+			     fixed[i]) >= (int)sizeof(path))
+			return ltd_err_set(err, ENAMETOOLONG,
+					   "--project: path too long");
+		ret = ltd_policy_protect(p, path, err);
+	}
+	if (!ret && is_git_dir(p->project))
+		ret = protect_bare(p, p->project, err);
+	/* A .git file names the repository elsewhere: the file is pinned
+	 * and read-only; what git reads there is read here. */
+	if (!ret)
+		ret = protect_worktree(p, p->project, err);
+	if (!ret)
+		ret = protect_enclosing(p, err);
 	return ret;
 }
 
@@ -611,7 +663,8 @@ int ltd_policy_check_links(const struct ltd_policy *p, struct ltd_err *err)
 					"the command could point the link at "
 					"files of its own, which would then "
 					"run on the host; make it a real file "
-					"or directory (or use --writable-git)",
+					"or directory (or use "
+					"--unsafe-writable-git)",
 					buf, path);
 			*c = was;
 			if (!was)

@@ -181,23 +181,37 @@ static int opt_network(struct ltd_policy *p, const struct ltd_option *opt,
 	return 0;
 }
 
-static int opt_allow_cidr(struct ltd_policy *p, const struct ltd_option *opt,
-			  char **args, struct ltd_err *err)
+/* --allow-cidr and --test-firewall-hole: a block appended to @list. */
+static int add_dest(struct ltd_net_dest **list, size_t *n,
+		    const struct ltd_option *opt, const char *arg,
+		    struct ltd_err *err)
 {
 	struct ltd_net_dest d, *a;
 	char flag[48];
 	int ret;
 
 	snprintf(flag, sizeof(flag), "--%s", opt->name);
-	ret = ltd_net_dest_parse(args[0], flag, &d, err);
+	ret = ltd_net_dest_parse(arg, flag, &d, err);
 	if (ret < 0)
 		return ret;
-	a = realloc(p->allow, (p->n_allow + 1) * sizeof(*a));
+	a = realloc(*list, (*n + 1) * sizeof(*a));
 	if (!a)
 		return ltd_err_set(err, ENOMEM, "out of memory");
-	p->allow = a;
-	p->allow[p->n_allow++] = d;
+	*list = a;
+	a[(*n)++] = d;
 	return 0;
+}
+
+static int opt_allow_cidr(struct ltd_policy *p, const struct ltd_option *opt,
+			  char **args, struct ltd_err *err)
+{
+	return add_dest(&p->allow, &p->n_allow, opt, args[0], err);
+}
+
+static int opt_fw_hole(struct ltd_policy *p, const struct ltd_option *opt,
+		       char **args, struct ltd_err *err)
+{
+	return add_dest(&p->fw_holes, &p->n_fw_holes, opt, args[0], err);
 }
 
 static int opt_allow_host_port(struct ltd_policy *p,
@@ -421,6 +435,7 @@ static const struct {
 	{"unsafe-bind-docker", LTD_UNSAFE_BIND_DOCKER},
 	{"unsafe-bind-kernel", LTD_UNSAFE_BIND_KERNEL},
 	{"unsafe-host-network", LTD_UNSAFE_HOST_NETWORK},
+	{"unsafe-bind-startup-files", LTD_UNSAFE_BIND_STARTUP},
 };
 
 const char *ltd_unsafe_flag(unsigned bit)
@@ -618,6 +633,11 @@ static const struct ltd_option options[] = {
 	 "allow egress to an address block (e.g. 192.0.2.0/24:443, "
 	 "fd00::/64, [fd00::7]:80,443)",
 	 opt_allow_cidr, LTD_OPT_LIST},
+	{"test-firewall-hole", 1, "CIDR[:PORTS]",
+	 "test only: the firewall admits CIDR[:PORTS] but pasta's Landlock "
+	 "wall does not (connections there must still fail: the wall holds "
+	 "on its own)",
+	 opt_fw_hole, LTD_OPT_LIST | LTD_OPT_NOT_PROJECT},
 	{"allow-host-port", 1, "PORT",
 	 "allow TCP to a port on the host's loopback, reached as "
 	 "host.ltd.internal",
@@ -719,6 +739,11 @@ static const struct ltd_option options[] = {
 	{"unsafe-bind-kernel", 0, NULL,
 	 "allow binding paths under /proc, /sys or /dev", opt_unsafe,
 	 LTD_OPT_NOT_PROJECT},
+	{"unsafe-bind-startup-files", 0, NULL,
+	 "allow binding writable what the host runs code from: shell "
+	 "startup files, git's global config, ~/.local/bin, autostart "
+	 "(read-only binds need no opt-in)",
+	 opt_unsafe, LTD_OPT_NOT_PROJECT},
 	{"unsafe-host-network", 0, NULL,
 	 "allow --network host: no network namespace, no egress filter",
 	 opt_unsafe, LTD_OPT_NOT_PROJECT},

@@ -47,6 +47,7 @@ enum {
 	LTD_UNSAFE_BIND_DOCKER = 1 << 3,      /* Docker/Podman sockets */
 	LTD_UNSAFE_BIND_KERNEL = 1 << 4,      /* /proc, /sys, /dev */
 	LTD_UNSAFE_HOST_NETWORK = 1 << 5,     /* --network host */
+	LTD_UNSAFE_BIND_STARTUP = 1 << 6,     /* ~/.bashrc... writable */
 };
 
 /* A mount the user asked for, in command-line order. */
@@ -127,6 +128,10 @@ struct ltd_policy {
 	bool network_set;	    /* --network given explicitly */
 	struct ltd_net_dest *allow; /* --allow-cidr, in order */
 	size_t n_allow;
+	/* Test only (--test-firewall-hole): blocks the firewall admits but
+	 * pasta's Landlock wall does not, to show that wall holds alone. */
+	struct ltd_net_dest *fw_holes;
+	size_t n_fw_holes;
 	uint16_t *host_ports; /* --allow-host-port: TCP on host loopback */
 	size_t n_host_ports;
 	/* The domain allowlist: --allow-domain entries here; the launcher
@@ -302,6 +307,37 @@ int ltd_policy_check_links(const struct ltd_policy *p, struct ltd_err *err);
 /* Add @path (absolute, in the project) to @p->protected, once. */
 int ltd_policy_protect(struct ltd_policy *p, const char *path,
 		       struct ltd_err *err);
+
+/* Resolve ".", ".." and "//" in an absolute path, in place, by the text. */
+void ltd_path_normalize(char *path);
+
+/*
+ * Add to @p->protected what Claude Code on the host runs from the project
+ * by itself: the project's .claude/hooks, and the project files that the
+ * commands of .claude/settings.json, .claude/settings.local.json (hooks,
+ * statusLine, the *Helper commands) and .mcp.json (servers' command and
+ * args) name.  Reads the host's files; a file that is missing, not a
+ * regular file or not JSON adds nothing (Claude Code would not run it).
+ */
+int ltd_agent_protected(struct ltd_policy *p, struct ltd_err *err);
+
+/* A project path that a command line names: @bare when the word had no
+ * '/' (it counts only if it is a file in the project). */
+struct ltd_cmd_path {
+	char *path; /* absolute, normalized, strictly inside the project */
+	bool bare;
+};
+
+/*
+ * Pure: the words of shell command line @cmd that name a place inside
+ * @project, read as a shell would split them (quotes, backslashes,
+ * ; & | ( ) < > separate), with $CLAUDE_PROJECT_DIR / ${...} expanded;
+ * relative words are taken from the project (Claude Code runs hooks
+ * there).  Words with another variable, ~, or an option (-x) are not.
+ */
+int ltd_command_paths(const char *cmd, const char *project,
+		      struct ltd_cmd_path **out, size_t *n);
+void ltd_command_paths_free(struct ltd_cmd_path *v, size_t n);
 
 /*
  * The command's environment, built from @host (the launcher's environ) by

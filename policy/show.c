@@ -7,7 +7,33 @@
  */
 #include "policy/option.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
+
+#include "runtime/cleanup.h"
+
+/* One line of output.  Paths come from the user's tree and git's
+ * configuration, values from the command line: control bytes are shown as
+ * '?' (ltd_fput_shown), so none can forge a line. */
+static void __attribute__((format(printf, 2, 3)))
+line_out(FILE *out, const char *fmt, ...)
+{
+	_cleanup_free_ char *s = NULL;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		s = NULL;
+		fputs("# (out of memory)\n", out);
+		return;
+	}
+	ltd_fput_shown(out, s);
+	fputc('\n', out);
+}
 
 static const char *group_of(const struct ltd_option *o)
 {
@@ -23,7 +49,7 @@ static void print_line(FILE *out, const char *name, char *const *args,
 	for (int i = 0; i < nargs && n < (int)sizeof(line); i++)
 		n += snprintf(line + n, sizeof(line) - (size_t)n, " %s",
 			      ltd_opt_quote(args[i], q, sizeof(q)));
-	fprintf(out, "%-48s # %s\n", line, source);
+	line_out(out, "%-48s # %s", line, source);
 }
 
 /* One group of options: every entry (lists) or the last (the rest). */
@@ -64,42 +90,45 @@ static void print_derived(FILE *out, const struct ltd_policy *p)
 	struct ltd_err err = {0};
 	char **envp;
 
-	fprintf(out, "#\n# derived on this host:\n");
-	fprintf(out, "#   project %s, read-write\n", p->project);
+	line_out(out, "#");
+	line_out(out, "# derived on this host:");
+	line_out(out, "#   project %s, read-write", p->project);
 	for (size_t i = 0; i < p->n_protected; i++)
-		fprintf(out, "#   read-only inside: %s\n", p->protected[i]);
-	fprintf(out, "#   home: a fresh tmpfs at %s (%s tier)\n", p->id.home,
-		p->tier == LTD_TIER_TRUSTED ? "trusted" : "strict");
+		line_out(out, "#   read-only inside: %s", p->protected[i]);
+	line_out(out, "#   home: a fresh tmpfs at %s (%s tier)", p->id.home,
+		 p->tier == LTD_TIER_TRUSTED ? "trusted" : "strict");
 	for (size_t i = 0; i < p->n_copies; i++)
-		fprintf(out, "#   copy %s (disposable)\n", p->copies[i].src);
+		line_out(out, "#   copy %s (disposable)", p->copies[i].src);
 	for (size_t i = 0; i < p->n_mounts; i++) {
 		const struct ltd_user_mount *m = &p->mounts[i];
 
 		if (!m->derived)
 			continue;
-		fprintf(out, "#   %s %s -> %s (%s%s)\n",
-			m->kind == LTD_UM_RO_BIND ? "ro-bind" : "bind", m->src,
-			m->dst, m->flag,
-			m->state ? "; persistent, created 0700/0600 when "
-				   "missing"
-				 : "");
+		line_out(out, "#   %s %s -> %s (%s%s)",
+			 m->kind == LTD_UM_RO_BIND ? "ro-bind" : "bind", m->src,
+			 m->dst, m->flag,
+			 m->state ? "; persistent, created 0700/0600 when "
+				    "missing"
+				  : "");
 	}
 	for (size_t i = 0; i < p->n_host_ports; i++)
-		fprintf(out, "#   host port %u open at host.ltd.internal\n",
-			p->host_ports[i]);
+		line_out(out, "#   host port %u open at host.ltd.internal",
+			 p->host_ports[i]);
 	envp = ltd_env_build(p, NULL, &err);
 	for (char **e = envp; e && *e; e++)
-		fprintf(out, "#   env %s\n", *e);
+		line_out(out, "#   env %s", *e);
 	ltd_env_free(envp);
 	if (p->n_waived) {
-		fprintf(out, "#\n# UNSAFE, waived:\n");
+		line_out(out, "#");
+		line_out(out, "# UNSAFE, waived:");
 		for (size_t i = 0; i < p->n_waived; i++)
-			fprintf(out, "#   %s\n", p->waived[i]);
+			line_out(out, "#   %s", p->waived[i]);
 	}
 	if (p->n_warnings) {
-		fprintf(out, "#\n# warnings:\n");
+		line_out(out, "#");
+		line_out(out, "# warnings:");
 		for (size_t i = 0; i < p->n_warnings; i++)
-			fprintf(out, "#   %s\n", p->warnings[i]);
+			line_out(out, "#   %s", p->warnings[i]);
 	}
 }
 

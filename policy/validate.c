@@ -203,9 +203,15 @@ static int validate_mounts(struct ltd_policy *p, struct ltd_err *err)
 			ret = 0;
 		else
 			ret = resolve_existing(&m->src, flag, m->src, err);
+		/* Read-only, what the host runs code from is no risk. */
 		if (!ret)
-			ret = ltd_policy_gate(p, flag, m->src,
-					      p->unsafe | m->waive, err);
+			ret = ltd_policy_gate(
+				p, flag, m->src,
+				p->unsafe | m->waive |
+					(m->kind == LTD_UM_RO_BIND
+						 ? LTD_UNSAFE_BIND_STARTUP
+						 : 0),
+				err);
 		if (!ret && !state_missing(m))
 			ret = check_type(m, flag, &p->id, err);
 		if (ret)
@@ -295,6 +301,8 @@ int ltd_policy_validate(struct ltd_policy *p, struct ltd_err *err)
 		ret = validate_project(p, err);
 	if (!ret && p->protect_git)
 		ret = ltd_git_protected(p, err);
+	if (!ret && p->protect_git)
+		ret = ltd_agent_protected(p, err);
 	if (!ret)
 		ret = protect_policy_dir(p, err);
 	if (!ret)

@@ -245,14 +245,26 @@ static bool entry_sound(const char *store, const char *hex)
 }
 
 /* Move a damaged entry out of the way, into a staging directory of tmp/
- * (which a sweep removes should we die first), and remove it. */
-static int move_aside(const char *store, const char *entry, struct ltd_err *err)
+ * (which a sweep removes should we die first), and remove it; unless a
+ * running cage uses it. */
+static int move_aside(const char *store, const char *hex, const char *entry,
+		      struct ltd_err *err)
 {
-	_cleanup_close_ int tmp = -1, lock = -1;
+	_cleanup_close_ int tmp = -1, lock = -1, held = -1;
 	_cleanup_free_ char *dir = NULL;
 	char path[4096];
 	int ret;
 
+	ret = ltd_store_entry_lock(store, hex, hex, LOCK_EX | LOCK_NB, &held,
+				   err);
+	if (ret == -EBUSY)
+		return ltd_err_set(err, EBUSY,
+				   "%s is damaged, but a running cage uses "
+				   "it: not replaced (import again once it "
+				   "has ended)",
+				   entry);
+	if (ret < 0)
+		return ret == -ENOENT ? 0 : ret;
 	snprintf(path, sizeof(path), "%s/tmp", store);
 	tmp = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (tmp < 0)
@@ -283,7 +295,7 @@ static int stage_commit(struct stage *s, const char *name,
 			char hex[LTD_HEX_LEN + 1], struct ltd_err *err)
 {
 	_cleanup_free_ char *buf = NULL;
-	_cleanup_close_ int fd = -1;
+	_cleanup_close_ int fd = -1, lock = -1;
 	char entry[4096];
 	size_t len = 0;
 	struct stat st;
@@ -307,8 +319,14 @@ static int stage_commit(struct stage *s, const char *name,
 	if (fd < 0 || write(fd, buf, len) != (ssize_t)len || fsync(fd) < 0)
 		return ltd_err_sys(err, "%s/manifest", s->dir);
 	snprintf(entry, sizeof(entry), "%s/entries/%s", s->store, hex);
-	/* An import of the same content may be renaming its own in at the
-	 * same time: then the rename fails, and the entry is checked again. */
+	/* From the entry check to the pin: no rm decides meanwhile that the
+	 * entry has no pin left and removes it. */
+	ret = ltd_store_lock(s->store, &lock, err);
+	if (ret < 0)
+		return ret;
+	/* An import of an older ltd-rootfs (no store lock) may be renaming
+	 * the same content in at the same time: then the rename fails, and
+	 * the entry is checked again. */
 	for (int tries = 0;; tries++) {
 		bool there = lstat(entry, &st) == 0;
 
@@ -319,7 +337,7 @@ static int stage_commit(struct stage *s, const char *name,
 					   "%s keeps changing; try again",
 					   entry);
 		if (there) {
-			ret = move_aside(s->store, entry, err);
+			ret = move_aside(s->store, hex, entry, err);
 			if (ret < 0)
 				return ret;
 		}

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -130,46 +131,76 @@ int ltd_rootfs_verify(const char *store, const char *ref, struct ltd_err *err)
 	return ret;
 }
 
-int ltd_rootfs_rm(const char *store, const char *name, struct ltd_err *err)
+/* Does a pin other than @self (NULL: any) record @hex? */
+static int pinned_elsewhere(const char *store, const char *self,
+			    const char *hex, bool *found, struct ltd_err *err)
 {
-	char hex[LTD_HEX_LEN + 1], other[LTD_HEX_LEN + 1], path[4096];
+	char other[LTD_HEX_LEN + 1], dir[4096];
 	char **pins = NULL;
 	size_t np = 0;
-	bool used = false;
 	int ret;
 
-	ret = ltd_ref_parse(name, hex, err);
+	*found = false;
+	snprintf(dir, sizeof(dir), "%s/pins", store);
+	ret = names_in(dir, &pins, &np, err);
+	for (size_t i = 0; ret == 0 && i < np && !*found; i++)
+		*found = !(self && strcmp(pins[i], self) == 0) &&
+			 ltd_store_resolve(store, pins[i], other,
+					   &(struct ltd_err){0}) == 0 &&
+			 strcmp(other, hex) == 0;
+	free_names(pins, np);
+	return ret;
+}
+
+int ltd_rootfs_rm(const char *store, const char *name, struct ltd_err *err)
+{
+	char hex[LTD_HEX_LEN + 1], path[4096];
+	_cleanup_close_ int lock = -1, held = -1, entries = -1;
+	bool pin = strncmp(name, "sha256:", 7) != 0, kept = false;
+	int ret;
+
+	/* A missing pin is said before the store is touched; what counts
+	 * is the answer under the store's lock, which no import's commit
+	 * holds meanwhile. */
+	ret = ltd_store_resolve(store, name, hex, err);
+	if (ret == 0)
+		ret = ltd_store_lock(store, &lock, err);
 	if (ret == 0)
 		ret = ltd_store_resolve(store, name, hex, err);
+	/* The entry goes with its last pin. */
+	if (ret == 0)
+		ret = pinned_elsewhere(store, pin ? name : NULL, hex, &kept,
+				       err);
+	/* Before anything is removed: an entry a running cage uses stays,
+	 * and so does the pin that would take it along. */
+	if (ret == 0 && !kept) {
+		ret = ltd_store_entry_lock(store, name, hex, LOCK_EX | LOCK_NB,
+					   &held, err);
+		if (ret == -EBUSY)
+			snprintf(err->msg + strlen(err->msg),
+				 sizeof(err->msg) - strlen(err->msg),
+				 "; nothing removed (stop the cage first)");
+		else if (ret == -ENOENT)
+			ret = 0; /* a pin to a missing entry: the pin goes */
+	}
 	if (ret < 0)
 		return ret;
-	if (ret == 0 && strncmp(name, "sha256:", 7) != 0) {
+	if (pin) {
 		snprintf(path, sizeof(path), "%s/pins/%s", store, name);
 		if (unlink(path) < 0)
 			return ltd_err_sys(err, "%s", path);
 		printf("removed pin %s\n", name);
 	}
-	/* The entry goes with its last pin. */
-	snprintf(path, sizeof(path), "%s/pins", store);
-	ret = names_in(path, &pins, &np, err);
-	for (size_t i = 0; ret == 0 && i < np && !used; i++)
-		used = ltd_store_resolve(store, pins[i], other,
-					 &(struct ltd_err){0}) == 0 &&
-		       strcmp(other, hex) == 0;
-	free_names(pins, np);
-	if (ret == 0 && used)
+	if (kept) {
 		printf("kept entry sha256:%s: another pin records it\n", hex);
-	if (ret < 0 || used)
-		return ret;
+		return 0;
+	}
 	snprintf(path, sizeof(path), "%s/entries", store);
-	{
-		_cleanup_close_ int fd =
-			open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-
-		if (fd >= 0 && (ret = ltd_rm_tree(fd, hex)) < 0) {
-			errno = -ret;
-			return ltd_err_sys(err, "remove %s/%s", path, hex);
-		}
+	entries = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/* Still locked (held): no run starts on what is being removed. */
+	if (entries >= 0 && (ret = ltd_rm_tree(entries, hex)) < 0) {
+		errno = -ret;
+		return ltd_err_sys(err, "remove %s/%s", path, hex);
 	}
 	printf("removed entry sha256:%s\n", hex);
 	return 0;

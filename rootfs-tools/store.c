@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -241,6 +242,98 @@ int ltd_store_quick_check(const struct ltd_store_entry *e, struct ltd_err *err)
 				"re-hashes the entry)",
 				e->hex, m->path);
 	}
+	return 0;
+}
+
+int ltd_store_entry_lock(const char *store, const char *ref, const char *hex,
+			 int op, int *fd, struct ltd_err *err)
+{
+	_cleanup_free_ char *dir = NULL;
+
+	*fd = -1;
+	if (asprintf(&dir, "%s/entries/%s", store, hex) < 0)
+		return ltd_err_set(err, ENOMEM, "out of memory");
+	for (int tries = 0; tries < 3; tries++) {
+		_cleanup_close_ int d = open(
+			dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		struct stat held, now;
+
+		if (d < 0 && errno == ENOENT)
+			return ltd_err_set(err, ENOENT,
+					   "rootfs '%s': expected sha256:%s, "
+					   "found no such entry in %s",
+					   ref, hex, store);
+		if (d < 0)
+			return ltd_err_sys(err, "rootfs '%s': %s", ref, dir);
+		if (flock(d, op) < 0) {
+			if (errno == EWOULDBLOCK)
+				return ltd_err_set(err, EBUSY,
+						   "rootfs '%s' (sha256:%s) is "
+						   "in use by a running cage",
+						   ref, hex);
+			return ltd_err_sys(err, "rootfs '%s': lock %s", ref,
+					   dir);
+		}
+		if (fstat(d, &held) < 0)
+			return ltd_err_sys(err, "rootfs '%s': %s", ref, dir);
+		/* A shared lock may have waited for the entry's removal (or
+		 * replacement): the lock is good only on the entry the path
+		 * names now. */
+		if (stat(dir, &now) == 0 && now.st_dev == held.st_dev &&
+		    now.st_ino == held.st_ino) {
+			*fd = ltd_steal_fd(&d);
+			return 0;
+		}
+	}
+	return ltd_err_set(err, EAGAIN,
+			   "rootfs '%s': %s keeps changing; try again", ref,
+			   dir);
+}
+
+int ltd_store_lock(const char *store, int *fd, struct ltd_err *err)
+{
+	_cleanup_free_ char *path = NULL;
+	_cleanup_close_ int l = -1;
+	struct stat st;
+
+	*fd = -1;
+	if (asprintf(&path, "%s/lock", store) < 0)
+		return ltd_err_set(err, ENOMEM, "out of memory");
+	/* No link followed, no FIFO waited on; read-only is enough for
+	 * flock. */
+	l = open(path,
+		 O_RDONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY |
+			 O_CLOEXEC,
+		 0600);
+	if (l < 0 && errno == ELOOP)
+		return ltd_err_set(err, ELOOP,
+				   "the store's lock %s is a symbolic link, "
+				   "not a file; remove it",
+				   path);
+	if (l < 0 || fstat(l, &st) < 0)
+		return ltd_err_sys(err, "the store's lock %s", path);
+	if (!S_ISREG(st.st_mode))
+		return ltd_err_set(err, EINVAL,
+				   "the store's lock %s is not a regular "
+				   "file; remove it",
+				   path);
+	if (st.st_uid != geteuid())
+		return ltd_err_set(err, EPERM,
+				   "the store's lock %s belongs to uid %u, "
+				   "not to you; remove it",
+				   path, (unsigned)st.st_uid);
+	if (flock(l, LOCK_EX | LOCK_NB) < 0) {
+		if (errno != EWOULDBLOCK)
+			return ltd_err_sys(err, "lock %s", path);
+		/* Another import's commit or rm: short, so wait. */
+		fprintf(stderr,
+			"ltd-rootfs: waiting for the store's lock %s "
+			"(another ltd-rootfs is changing the store)\n",
+			path);
+		if (flock(l, LOCK_EX) < 0)
+			return ltd_err_sys(err, "lock %s", path);
+	}
+	*fd = ltd_steal_fd(&l);
 	return 0;
 }
 

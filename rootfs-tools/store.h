@@ -11,6 +11,12 @@
  *
  * Entries are written once, under a temporary name, and renamed into
  * place when sealed; pins are replaced by rename.
+ *
+ * Each entry's directory is also its lock (flock): every run holds it
+ * shared for its whole life, and an entry is removed (or replaced) only
+ * under it exclusively, so no entry goes from under a running cage.
+ * The store's own lock (lock) serializes what changes pins and entries:
+ * import's commit and rm.
  */
 #ifndef LTD_STORE_H
 #define LTD_STORE_H
@@ -65,5 +71,26 @@ int ltd_store_open(const char *store, const char *ref, const char *hex,
 int ltd_store_quick_check(const struct ltd_store_entry *e, struct ltd_err *err);
 
 void ltd_store_entry_free(struct ltd_store_entry *e);
+
+/*
+ * The store-wide lock, taken exclusively, for import's commit (entry
+ * check, rename, pin) and rm's whole decision and removal: rm cannot find
+ * an entry unpinned while an import pins it.  @store/lock is created 0600
+ * and opened without following a link; one that is not a regular file of
+ * the user's is an error naming it.  Held by another, it is waited for,
+ * said once on stderr.  The lock lasts as long as *@fd.
+ */
+int ltd_store_lock(const char *store, int *fd, struct ltd_err *err);
+
+/*
+ * Lock entry @hex, on behalf of @ref: @op is LOCK_SH (a run, which waits
+ * while the entry is being removed) or LOCK_EX | LOCK_NB (its removal,
+ * refused with -EBUSY while a run holds it).  *@fd is the entry
+ * directory, open close-on-exec, locked; the lock lasts as long as that
+ * descriptor.  -ENOENT (with the message a run gives) when there is no
+ * such entry.
+ */
+int ltd_store_entry_lock(const char *store, const char *ref, const char *hex,
+			 int op, int *fd, struct ltd_err *err);
 
 #endif

@@ -231,8 +231,12 @@ static void check_landlock(struct ltd_check *c)
 	c->ok = abi > 0;
 	if (c->ok) {
 		snprintf(c->detail, sizeof(c->detail), "ABI %d%s", abi,
-			 abi >= 6 ? " (signals and abstract sockets scoped)"
-				  : "");
+			 abi >= 6   ? " (pasta walled to the policy's TCP "
+				      "ports; abstract sockets scoped for "
+				      "--network host)"
+			 : abi >= 4 ? " (pasta walled to the policy's TCP "
+				      "ports)"
+				    : " (no TCP port rules: pasta unwalled)");
 		return;
 	}
 	snprintf(c->detail, sizeof(c->detail),

@@ -51,3 +51,9 @@ void ltd_err_print(const struct ltd_err *err)
 	else
 		fprintf(stderr, "ltd-native: %s\n", err->msg);
 }
+
+void ltd_fput_shown(FILE *out, const char *s)
+{
+	for (; *s; s++)
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, out);
+}

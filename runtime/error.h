@@ -14,6 +14,7 @@
 #define LTD_ERROR_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #define LTD_ERR_STEP_MAX 32
 #define LTD_ERR_MSG_MAX	 472
@@ -37,5 +38,12 @@ void ltd_err_step(struct ltd_err *err, const char *step);
 
 /* Print "ltd-native: [step: ]message" on stderr. */
 void ltd_err_print(const struct ltd_err *err);
+
+/*
+ * Write @s to @out with each control byte (below 0x20, and DEL) shown as
+ * '?': a name from the user's tree or git's configuration must not forge
+ * a line of ltd-native's output or send an escape sequence to a terminal.
+ */
+void ltd_fput_shown(FILE *out, const char *s);
 
 #endif

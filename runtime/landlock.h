@@ -89,7 +89,7 @@ struct ltd_ll_rule {
 struct ltd_landlock {
 	int abi; /* 0: no Landlock, nothing to do */
 	uint64_t handled_fs;
-	uint64_t handled_net; /* 0 unless --restrict-tcp-ports */
+	uint64_t handled_net; /* 0 unless --restrict-tcp-ports (or pasta's) */
 	uint64_t scoped;
 	struct ltd_ll_rule *rules;
 	size_t n_rules;
@@ -117,6 +117,20 @@ int ltd_landlock_decide(const struct ltd_policy *p, int abi, char *warning,
  */
 int ltd_landlock_build(const struct ltd_plan *plan, const struct ltd_policy *p,
 		       int abi, struct ltd_landlock *ll, struct ltd_err *err);
+
+/*
+ * Pure: the wall pasta runs under (allowlist mode, ABI 4 and later).  pasta
+ * makes the cage's TCP connections on the host, so it may connect only to
+ * the ports the network policy allows: a second wall behind nftables at
+ * the only way out, which the cage's own loopback never passes — and
+ * bind no TCP port at all (it forwards nothing in).  No filesystem right
+ * and no scope is handled.  @ll->abi stays 0 (no wall) below ABI 4 and
+ * outside allowlist mode; where no port list can say the policy (a block
+ * open on every port, more than LTD_LL_MAX_PORTS ports) only bind is
+ * handled.
+ */
+int ltd_landlock_build_egress(const struct ltd_policy *p, int abi,
+			      struct ltd_landlock *ll, struct ltd_err *err);
 void ltd_landlock_free(struct ltd_landlock *ll);
 
 /* Confine the calling thread (no_new_privs set) to @ll's rules. */

@@ -162,8 +162,7 @@ static int add_port(struct ltd_landlock *ll, unsigned port, const char *flag,
 		return 0;
 	if (ll->n_ports == LTD_LL_MAX_PORTS)
 		return ltd_err_set(err, E2BIG,
-				   "--restrict-tcp-ports: more than %d ports "
-				   "allowed (%s)",
+				   "more than %d TCP ports allowed (%s)",
 				   LTD_LL_MAX_PORTS, flag);
 	memmove(&ll->ports[i + 1], &ll->ports[i],
 		(ll->n_ports - i) * sizeof(ll->ports[0]));
@@ -173,18 +172,18 @@ static int add_port(struct ltd_landlock *ll, unsigned port, const char *flag,
 }
 
 /*
- * The TCP ports the policy lets the cage connect to: --allow-cidr's,
- * --allow-host-port's, the allowed domains', and the cage's resolver (DNS
- * over TCP).  Landlock knows ports, not addresses: a port allowed for one
- * destination is allowed for every address, the cage's loopback included.
+ * The TCP ports the policy lets the cage reach: --allow-cidr's,
+ * --allow-host-port's, the allowed domains'.  -EINVAL (@err naming the
+ * block) when a block is open on every port; -E2BIG past
+ * LTD_LL_MAX_PORTS.  Landlock knows ports, not addresses: a port allowed
+ * for one destination is allowed for every address.
  */
-static int build_net(const struct ltd_policy *p, struct ltd_landlock *ll,
-		     struct ltd_err *err)
+static int egress_ports(const struct ltd_policy *p, struct ltd_landlock *ll,
+			struct ltd_err *err)
 {
 	char buf[80];
 	int ret = 0;
 
-	ll->handled_net = LTD_LL_NET_CONNECT_TCP;
 	for (size_t i = 0; !ret && i < p->n_allow; i++) {
 		const struct ltd_net_dest *d = &p->allow[i];
 
@@ -193,9 +192,8 @@ static int build_net(const struct ltd_policy *p, struct ltd_landlock *ll,
 		if (d->n_ports == 0) {
 			ltd_net_dest_format(d, buf, sizeof(buf));
 			return ltd_err_set(err, EINVAL,
-					   "--restrict-tcp-ports: --allow-cidr "
-					   "%s allows every port; give its "
-					   "ports (CIDR:PORTS)",
+					   "--allow-cidr %s allows every port; "
+					   "give its ports (CIDR:PORTS)",
 					   buf);
 		}
 		for (size_t r = 0; !ret && r < d->n_ports; r++)
@@ -209,9 +207,51 @@ static int build_net(const struct ltd_policy *p, struct ltd_landlock *ll,
 		for (size_t k = 0; !ret && k < p->domains.v[i].n_ports; k++)
 			ret = add_port(ll, p->domains.v[i].ports[k],
 				       "--allow-domain", err);
-	if (!ret && p->network != LTD_NET_NONE)
-		ret = add_port(ll, 53, "the resolver", err);
 	return ret;
+}
+
+/*
+ * --restrict-tcp-ports: the command's own connects, to the policy's ports
+ * and the cage's resolver (DNS over TCP), the cage's loopback included.
+ */
+static int build_net(const struct ltd_policy *p, struct ltd_landlock *ll,
+		     struct ltd_err *err)
+{
+	struct ltd_err why = {0};
+	int ret;
+
+	ll->handled_net = LTD_LL_NET_CONNECT_TCP;
+	ret = egress_ports(p, ll, &why);
+	if (!ret && p->network != LTD_NET_NONE)
+		ret = add_port(ll, 53, "the resolver", &why);
+	if (ret < 0)
+		return ltd_err_set(err, -ret, "--restrict-tcp-ports: %s",
+				   why.msg);
+	return 0;
+}
+
+int ltd_landlock_build_egress(const struct ltd_policy *p, int abi,
+			      struct ltd_landlock *ll, struct ltd_err *err)
+{
+	struct ltd_err why = {0};
+	int ret;
+
+	*ll = (struct ltd_landlock){0};
+	if (p->network != LTD_NET_ALLOWLIST || abi < LTD_LL_NET_ABI)
+		return 0;
+	/* pasta binds no TCP port of the host (it forwards nothing in):
+	 * no bind rule at all, whatever the policy. */
+	ll->abi = abi;
+	ll->handled_net = LTD_LL_NET_CONNECT_TCP | LTD_LL_NET_BIND_TCP;
+	ret = egress_ports(p, ll, &why);
+	/* A block open on every port, or more ports than a ruleset holds:
+	 * the user's own policy, and no port wall can say it. */
+	if (ret == -EINVAL || ret == -E2BIG) {
+		ll->handled_net = LTD_LL_NET_BIND_TCP;
+		ll->n_ports = 0;
+		return 0;
+	}
+	return ret < 0 ? ltd_err_set(err, -ret, "%s", why.msg) : 0;
 }
 
 int ltd_landlock_build(const struct ltd_plan *plan, const struct ltd_policy *p,

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include "rootfs-tools/store.h"
@@ -88,7 +89,7 @@ static int pick_shell(struct ltd_policy *p, const struct ltd_store_entry *e,
 	return p->id.shell ? 0 : ltd_err_set(err, ENOMEM, "out of memory");
 }
 
-int ltd_rootfs_load(struct ltd_policy *p, struct ltd_pinned *pin,
+int ltd_rootfs_load(struct ltd_policy *p, struct ltd_pinned *pin, int *lock,
 		    struct ltd_err *err)
 {
 	_cleanup_free_ char *path = NULL, *store = NULL;
@@ -97,6 +98,7 @@ int ltd_rootfs_load(struct ltd_policy *p, struct ltd_pinned *pin,
 	int ret;
 
 	*pin = (struct ltd_pinned){0};
+	*lock = -1;
 	ret = ltd_store_path(&path, err);
 	if (ret < 0)
 		return ret;
@@ -107,6 +109,12 @@ int ltd_rootfs_load(struct ltd_policy *p, struct ltd_pinned *pin,
 		return ltd_err_sys(err, "--rootfs %s: the store %s", p->rootfs,
 				   path);
 	ret = ltd_store_resolve(store, p->rootfs, hex, err);
+	/* Before the entry is read and checked, and for the launcher's
+	 * life: `ltd-rootfs rm` cannot take the tree from under the cage
+	 * (the binds show the live directory). */
+	if (ret == 0)
+		ret = ltd_store_entry_lock(store, p->rootfs, hex, LOCK_SH, lock,
+					   err);
 	if (ret == 0)
 		ret = ltd_store_open(store, p->rootfs, hex, &e, err);
 	if (ret == 0)
@@ -126,6 +134,8 @@ int ltd_rootfs_load(struct ltd_policy *p, struct ltd_pinned *pin,
 		memcpy(msg, err->msg, sizeof(msg));
 		ltd_err_set(err, -ret, "--rootfs: %s", msg);
 		ltd_pinned_free(pin);
+		ltd_closep(lock);
+		*lock = -1;
 	}
 	return ret;
 }

@@ -5,6 +5,9 @@
  * changed since it was sealed), and describe its top level and /etc for
  * the mount plan.  Before clone: a missing or changed rootfs stops the run
  * with the digests expected and found, and nothing runs.
+ *
+ * *@lock is the entry's lock, held shared (close-on-exec): the caller
+ * keeps it open for as long as the cage may use the entry.
  */
 #ifndef LTD_RUNTIME_ROOTFS_H
 #define LTD_RUNTIME_ROOTFS_H
@@ -12,7 +15,7 @@
 #include "policy/policy.h"
 #include "runtime/mountplan.h"
 
-int ltd_rootfs_load(struct ltd_policy *p, struct ltd_pinned *pin,
+int ltd_rootfs_load(struct ltd_policy *p, struct ltd_pinned *pin, int *lock,
 		    struct ltd_err *err);
 void ltd_pinned_free(struct ltd_pinned *pin);
 

@@ -39,6 +39,7 @@
 #include "runtime/lifecycle.h"
 #include "runtime/limits.h"
 #include "runtime/mountplan.h"
+#include "runtime/protected.h"
 #include "runtime/pty.h"
 #include "runtime/rootfs.h"
 #include "runtime/signals.h"
@@ -295,60 +296,6 @@ static int supervise(pid_t init, int init_pidfd, int sock, struct ltd_pasta *pa,
 	return 0;
 }
 
-/*
- * A protected path that did not exist when the cage started cannot be
- * mounted read-only (its mount point would have to be created on the host),
- * so the command may create it.  Say so when it did: code there runs when
- * the user next uses git in the project.
- */
-struct protected_id {
-	dev_t dev;
-	ino_t ino;
-	mode_t type; /* 0: absent */
-};
-
-/* What each protected path is, by type and inode; NULL without memory. */
-static struct protected_id *protected_ids(const struct ltd_policy *p)
-{
-	struct protected_id *ids = calloc(p->n_protected + 1, sizeof(*ids));
-	struct stat st;
-
-	for (size_t i = 0; ids && i < p->n_protected; i++)
-		if (lstat(p->protected[i], &st) == 0)
-			ids[i] = (struct protected_id){st.st_dev, st.st_ino,
-						       st.st_mode & S_IFMT};
-	return ids;
-}
-
-/* Any path created or replaced during the run; control bytes shown as '?'
- * (the names come from git's configuration). */
-static void warn_new_protected(const struct ltd_policy *p,
-			       const struct protected_id *before)
-{
-	_cleanup_free_ struct protected_id *after = protected_ids(p);
-	const char *covered = NULL;
-
-	for (size_t i = 0; before && after && i < p->n_protected; i++) {
-		const struct protected_id *a = &after[i], *b = &before[i];
-
-		if (!a->type || (a->type == b->type && a->dev == b->dev &&
-				 a->ino == b->ino))
-			continue;
-		/* A new .git covers all that lies in it. */
-		if (covered && ltd_path_is_under(p->protected[i], covered))
-			continue;
-		fputs("ltd-native: warning: the command created ", stderr);
-		for (const char *c = p->protected[i]; *c; c++)
-			fputc((unsigned char)*c < 0x20 || *c == 0x7f ? '?' : *c,
-			      stderr);
-		fputs(", which git or ltd-native executes from or reads its "
-		      "configuration from: review it before running git or "
-		      "ltd-native on the host\n",
-		      stderr);
-		covered = p->protected[i];
-	}
-}
-
 static int wait_status_code(int status)
 {
 	if (WIFEXITED(status))
@@ -397,6 +344,7 @@ static int prepare_network(struct ltd_policy *p, struct ltd_pasta *pa,
 		.host_ports = p->host_ports,
 		.n_host_ports = p->n_host_ports,
 	};
+	_cleanup_free_ struct ltd_net_dest *dests = NULL;
 	struct ltd_err why = {0};
 	int ret;
 
@@ -418,9 +366,20 @@ static int prepare_network(struct ltd_policy *p, struct ltd_pasta *pa,
 	if (ret < 0)
 		return ret;
 	/* The user's blocks only: the cage's resolver is on its loopback
-	 * (the DNS filter), and nothing admits pasta's. */
+	 * (the DNS filter), and nothing admits pasta's.  A test's holes
+	 * (--test-firewall-hole) are the firewall's, not pasta's wall's. */
 	spec.dests = p->allow;
 	spec.n_dests = p->n_allow;
+	if (p->n_fw_holes) {
+		dests = calloc(p->n_allow + p->n_fw_holes, sizeof(*dests));
+		if (!dests)
+			return ltd_err_set(err, ENOMEM, "out of memory");
+		memcpy(dests, p->allow, p->n_allow * sizeof(*dests));
+		memcpy(dests + p->n_allow, p->fw_holes,
+		       p->n_fw_holes * sizeof(*dests));
+		spec.dests = dests;
+		spec.n_dests = p->n_allow + p->n_fw_holes;
+	}
 	inet_pton(AF_INET, LTD_NET_GW4, &spec.gw4);
 	inet_pton(AF_INET6, LTD_NET_GW6, &spec.gw6);
 	ret = ltd_nft_build(&spec, &nft[0], err);
@@ -547,10 +506,11 @@ static int prepare_limits(const struct ltd_policy *p, struct ltd_cg_facts *f,
 }
 
 /* Landlock's ruleset from the plan, or the reason the run cannot have it
- * (--require-landlock, --restrict-tcp-ports). */
+ * (--require-landlock, --restrict-tcp-ports); and pasta's wall. */
 static int prepare_landlock(const struct ltd_policy *p,
 			    const struct ltd_plan *plan,
-			    struct ltd_landlock *ll, struct ltd_err *err)
+			    struct ltd_landlock *ll, struct ltd_pasta *pa,
+			    struct ltd_err *err)
 {
 	char warning[LTD_ERR_MSG_MAX];
 	int abi = ltd_landlock_abi();
@@ -560,7 +520,9 @@ static int prepare_landlock(const struct ltd_policy *p,
 		return ret;
 	if (warning[0])
 		fprintf(stderr, "ltd-native: warning: %s\n", warning);
-	return ltd_landlock_build(plan, p, abi, ll, err);
+	ret = ltd_landlock_build(plan, p, abi, ll, err);
+	return ret < 0 ? ret
+		       : ltd_landlock_build_egress(p, abi, &pa->wall, err);
 }
 
 /* Everything that can fail for a reason the user can fix, before clone. */
@@ -568,7 +530,7 @@ static int prepare(struct ltd_policy *p, struct ltd_plan *plan,
 		   struct ltd_pasta *pa, struct ltd_nft_batch nft[2],
 		   struct ltd_dnsd_config *dns, struct ltd_cg_facts *cgf,
 		   struct ltd_limits_plan *limits, char ***envp,
-		   struct ltd_err *err)
+		   int *rootfs_lock, struct ltd_err *err)
 {
 	struct ltd_hostfs host = {0};
 	struct ltd_pinned pinned = {0};
@@ -593,7 +555,7 @@ static int prepare(struct ltd_policy *p, struct ltd_plan *plan,
 	/* A pinned rootfs replaces what the host's root would give. */
 	if (!ret && p->rootfs) {
 		host.pinned = &pinned;
-		ret = ltd_rootfs_load(p, &pinned, err);
+		ret = ltd_rootfs_load(p, &pinned, rootfs_lock, err);
 	}
 	if (!ret)
 		ret = ltd_plan_build(p, &host, plan, err);
@@ -632,18 +594,21 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 	struct winsize ws = {0};
 	bool want_pty = ltd_pty_wanted();
 	_cleanup_close_ int self_pidfd = -1, init_pidfd = -1;
+	/* --rootfs: the entry's shared lock, held until the launcher exits
+	 * (close-on-exec; init closes its copy in step close-fds). */
+	_cleanup_close_ int rootfs_lock = -1;
 	int sv[2] = {-1, -1};
 	char **envp = NULL;
-	_cleanup_free_ struct protected_id *protected_before = NULL;
+	_cleanup_free_ struct ltd_protected_id *protected_before = NULL;
 	struct ltd_landlock ll = {0};
 	pid_t init = -1;
 	char warning[LTD_ERR_MSG_MAX + LTD_CG_PATH_MAX];
 	int ret;
 
 	ret = prepare(p, &plan, &pasta, nft, &dns_cfg, &cgf, &limits, &envp,
-		      &err);
+		      &rootfs_lock, &err);
 	if (!ret)
-		ret = prepare_landlock(p, &plan, &ll, &err);
+		ret = prepare_landlock(p, &plan, &ll, &pasta, &err);
 	for (size_t i = 0; !ret && i < p->n_waived; i++)
 		fprintf(stderr, "ltd-native: warning: %s\n", p->waived[i]);
 	for (size_t i = 0; !ret && i < p->n_warnings; i++)
@@ -688,7 +653,7 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 		ret = ltd_signals_block(&err);
 	if (ret < 0)
 		goto out;
-	protected_before = protected_ids(p);
+	protected_before = ltd_protected_ids(p);
 
 	init = clone_init(p, &init_pidfd, cg.fd, &err);
 	if (init < 0) {
@@ -738,7 +703,12 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 	else if (!ret && out.init_status)
 		ltd_life_ended(&life, out.init_status);
 	ltd_life_finish(&life);
-	warn_new_protected(p, protected_before);
+	if (protected_before) {
+		_cleanup_free_ struct ltd_protected_id *after =
+			ltd_protected_ids(p);
+
+		ltd_protected_report(stderr, p, protected_before, after);
+	}
 	if (dns_on) {
 		/* The command has ended: what it was refused is queued. */
 		ltd_nflog_drain(&nflog);

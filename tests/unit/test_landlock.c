@@ -316,3 +316,105 @@ Test(landlock, decide_restrict_tcp_ports_needs_abi_4)
 	cr_assert_eq(decide(0, w), -ENOTSUP, "an explicit wall, not a warning");
 	cr_assert_eq(decide(4, w), 0);
 }
+
+/* pasta's wall (ltd_landlock_build_egress): the ports pasta may connect to
+ * on the cage's behalf, nothing of the filesystem. */
+static int build_egress(int abi)
+{
+	memset(&err, 0, sizeof(err));
+	return ltd_landlock_build_egress(&p, abi, &ll, &err);
+}
+
+Test(landlock, egress_wall_is_the_policys_ports_without_the_resolver)
+{
+	static const uint16_t want[] = {80, 443, 4000, 8000, 8001, 8002};
+
+	p.network = LTD_NET_ALLOWLIST;
+	allow("192.0.2.0/24:443,8000-8002");
+	allow("198.51.100.7:443");
+	p.host_ports = malloc(sizeof(uint16_t));
+	p.host_ports[0] = 4000;
+	p.n_host_ports = 1;
+	cr_assert_eq(
+		ltd_domains_add(&p.domains, "registry.npmjs.org", "t", &err),
+		0);
+	cr_assert_eq(build_egress(4), 0, "%s", err.msg);
+	cr_assert_eq(ll.abi, 4);
+	cr_assert_eq(ll.handled_net,
+		     LTD_LL_NET_CONNECT_TCP | LTD_LL_NET_BIND_TCP,
+		     "connect to the ports, bind nowhere");
+	cr_assert_eq(ll.handled_fs, 0, "pasta's files are its own business");
+	cr_assert_eq(ll.scoped, 0);
+	cr_assert_eq(ll.n_rules, 0);
+	cr_assert_eq(ll.n_ports, sizeof(want) / sizeof(want[0]));
+	for (size_t i = 0; i < ll.n_ports; i++)
+		cr_assert_eq(ll.ports[i], want[i], "port %zu: %u", i,
+			     ll.ports[i]);
+}
+
+Test(landlock, egress_wall_with_nothing_allowed_allows_no_port)
+{
+	p.network = LTD_NET_ALLOWLIST;
+	cr_assert_eq(build_egress(7), 0, "%s", err.msg);
+	cr_assert_eq(ll.abi, 7);
+	cr_assert_eq(ll.handled_net,
+		     LTD_LL_NET_CONNECT_TCP | LTD_LL_NET_BIND_TCP);
+	cr_assert_eq(ll.n_ports, 0, "fail closed");
+}
+
+Test(landlock, egress_wall_leaves_out_udp_only_blocks)
+{
+	p.network = LTD_NET_ALLOWLIST;
+	allow("192.0.2.0/24:5353");
+	p.allow[0].only_proto = IPPROTO_UDP;
+	cr_assert_eq(build_egress(7), 0, "%s", err.msg);
+	cr_assert_eq(ll.n_ports, 0);
+}
+
+Test(landlock, egress_wall_is_off_where_it_cannot_say_ports)
+{
+	p.network = LTD_NET_ALLOWLIST;
+	allow("192.0.2.0/24:443");
+	cr_assert_eq(build_egress(3), 0, "%s", err.msg);
+	cr_assert_eq(ll.abi, 0, "ABI 3 has no network rules");
+	allow("10.0.0.0/8");
+	cr_assert_eq(build_egress(7), 0, "not an error: the user's policy");
+	cr_assert_eq(ll.handled_net, LTD_LL_NET_BIND_TCP,
+		     "a block open on every port: no connect wall, still no "
+		     "bind");
+	cr_assert_eq(ll.n_ports, 0);
+	p.n_allow = 1;
+	allow("10.0.0.0/8:1-2000");
+	cr_assert_eq(build_egress(7), 0, "%s", err.msg);
+	cr_assert_eq(ll.handled_net, LTD_LL_NET_BIND_TCP,
+		     "more ports than a ruleset holds");
+	cr_assert_eq(ll.n_ports, 0);
+}
+
+Test(landlock, egress_wall_only_in_allowlist_mode)
+{
+	allow("192.0.2.0/24:443");
+	p.network = LTD_NET_NONE;
+	cr_assert_eq(build_egress(7), 0);
+	cr_assert_eq(ll.abi, 0);
+	p.network = LTD_NET_HOST;
+	cr_assert_eq(build_egress(7), 0);
+	cr_assert_eq(ll.abi, 0);
+}
+
+Test(landlock, egress_wall_does_not_open_for_a_test_firewall_hole)
+{
+	struct ltd_net_dest hole;
+
+	p.network = LTD_NET_ALLOWLIST;
+	allow("192.0.2.0/24:443");
+	cr_assert_eq(ltd_net_dest_parse("192.0.2.0/24:9090",
+					"--test-firewall-hole", &hole, &err),
+		     0);
+	p.fw_holes = malloc(sizeof(hole));
+	p.fw_holes[0] = hole;
+	p.n_fw_holes = 1;
+	cr_assert_eq(build_egress(7), 0, "%s", err.msg);
+	cr_assert_eq(ll.n_ports, 1);
+	cr_assert_eq(ll.ports[0], 443);
+}

@@ -194,6 +194,39 @@ Test(policy, precedence_and_provenance)
 	cr_assert(strstr(show, "policy ") && strstr(show, extra), "%s", show);
 }
 
+/* Paths from the user's tree (the project, what git's configuration
+ * names) and values from the command line may hold control bytes: shown
+ * as '?', so no line of the output can be forged and no escape sequence
+ * reaches the terminal. */
+Test(policy, show_escapes_control_bytes)
+{
+	char show[16384] = "";
+	struct ltd_err perr = {0};
+	FILE *f;
+
+	cr_assert_eq(
+		RESOLVE("--setenv", "A", "x\n# forged setenv", "--", "true"), 0,
+		"%s", err.msg);
+	free(p.project);
+	p.project = strdup("/tmp/p\n#   read-only inside: /forged");
+	cr_assert_eq(
+		ltd_policy_protect(&p, "/tmp/p/.git\x1b]0;title\x07", &perr),
+		0);
+	f = fmemopen(show, sizeof(show) - 1, "w");
+	ltd_policy_show(f, &p);
+	fclose(f);
+	cr_assert_null(strchr(show, '\x1b'), "%s", show);
+	cr_assert_null(strchr(show, '\x07'), "%s", show);
+	cr_assert_null(strstr(show, "\n#   read-only inside: /forged"), "%s",
+		       show);
+	cr_assert_null(strstr(show, "\n# forged setenv"), "%s", show);
+	cr_assert(strstr(show, "#   project /tmp/p?#   read-only inside"), "%s",
+		  show);
+	cr_assert(strstr(show, "#   read-only inside: /tmp/p/.git?]0;title?"),
+		  "%s", show);
+	cr_assert(strstr(show, "env A=x?# forged setenv"), "%s", show);
+}
+
 Test(policy, a_later_tier_wins)
 {
 	char user[192];
@@ -376,6 +409,51 @@ Test(policy, gate_a_parent_that_holds_a_key_store)
 	cr_assert_eq(
 		ltd_policy_gate(&p, "--bind", "/nonexistent-ltd/x", 0, &err),
 		0);
+}
+
+/* What the host runs code from: refused writable, read-only implied. */
+Test(policy, gate_startup_files_only_when_writable)
+{
+	static const char *const rels[] = {"/.bashrc", "/.config/git",
+					   "/.local/bin", "/.zshenv",
+					   "/.config/systemd"};
+	char home[192], path[256];
+	size_t waived;
+
+	snprintf(home, sizeof(home), "%s/home", dir);
+	mkdir(home, 0700);
+	snprintf(path, sizeof(path), "%s/.config", home);
+	mkdir(path, 0700);
+	snprintf(path, sizeof(path), "%s/.local", home);
+	mkdir(path, 0700);
+	fake_home(home, home);
+	for (size_t i = 0; i < sizeof(rels) / sizeof(rels[0]); i++) {
+		snprintf(path, sizeof(path), "%s%s", home, rels[i]);
+		p.unsafe = 0;
+		cr_assert_eq(ltd_policy_gate(&p, "--bind", path, 0, &err),
+			     -EPERM, "%s", path);
+		cr_assert(
+			strstr(err.msg, "runs on the host") &&
+				strstr(err.msg, "--unsafe-bind-startup-files"),
+			"%s", err.msg);
+		waived = p.n_waived;
+		cr_assert_eq(ltd_policy_gate(&p, "--ro-bind", path,
+					     LTD_UNSAFE_BIND_STARTUP, &err),
+			     0, "read-only: %s", err.msg);
+		cr_assert_eq(p.n_waived, waived, "implied, not waived");
+		p.unsafe = LTD_UNSAFE_BIND_STARTUP;
+		cr_assert_eq(
+			ltd_policy_gate(&p, "--bind", path, p.unsafe, &err), 0,
+			"%s", err.msg);
+		cr_assert_gt(p.n_waived, 0);
+	}
+	/* A directory that holds one, once it exists. */
+	snprintf(path, sizeof(path), "%s/.config/git", home);
+	mkdir(path, 0700);
+	snprintf(path, sizeof(path), "%s/.config", home);
+	p.unsafe = 0;
+	cr_assert_eq(ltd_policy_gate(&p, "--bind", path, 0, &err), -EPERM);
+	cr_assert(strstr(err.msg, "git"), "%s", err.msg);
 }
 
 /* A home reached through a link: its real path is gated too. */

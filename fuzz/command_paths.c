@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * libFuzzer target for the command lines of a project's Claude Code
+ * settings (policy/agentprotect.c): a cloned repository's settings are the
+ * launcher's input before any cage exists.  Checks beyond ASan + UBSan:
+ * every path returned is normalized and strictly inside the project.
+ *
+ *   make fuzz            # with the DNS target; corpus in build/
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy/policy.h"
+
+#define PROJECT "/home/u/app"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct ltd_cmd_path *v = NULL;
+	char *cmd = malloc(size + 1);
+	size_t n = 0, plen = strlen(PROJECT);
+
+	if (!cmd)
+		return 0;
+	memcpy(cmd, data, size);
+	cmd[size] = '\0';
+	if (ltd_command_paths(cmd, PROJECT, &v, &n) == 0) {
+		for (size_t i = 0; i < n; i++) {
+			const char *p = v[i].path;
+
+			if (strncmp(p, PROJECT, plen) != 0 || p[plen] != '/' ||
+			    !p[plen + 1] || strstr(p, "/../") ||
+			    strstr(p, "/./") || strstr(p, "//"))
+				abort();
+		}
+		ltd_command_paths_free(v, n);
+	}
+	free(cmd);
+	return 0;
+}

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * git's configuration syntax, read as git reads it: a pure reader over a
+ * buffer, so what ltd-native protects follows the keys git itself sees.
+ */
+#ifndef LTD_GITCONFIG_H
+#define LTD_GITCONFIG_H
+
+#include <stddef.h>
+
+/*
+ * Call @on_key for each "key = value" of the config text @text (@len
+ * bytes): @section lowercased ("core", "include", "includeif.<cond>"),
+ * @key as written, @val unquoted and unescaped (truncated past PATH_MAX).
+ * Keys without a value (booleans) are skipped.  Returns the first nonzero
+ * value @on_key returns, else 0; text git would refuse ends the reading.
+ */
+int ltd_gitconfig_parse(const char *text, size_t len,
+			int (*on_key)(void *ctx, const char *section,
+				      const char *key, const char *val),
+			void *ctx);
+
+#endif

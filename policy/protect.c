@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The list of protected paths, and paths by their text (no filesystem
+ * access): shared by gitprotect.c and agentprotect.c. */
+#include "policy/policy.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+int ltd_policy_protect(struct ltd_policy *p, const char *path,
+		       struct ltd_err *err)
+{
+	char **v;
+
+	for (size_t i = 0; i < p->n_protected; i++)
+		if (strcmp(p->protected[i], path) == 0)
+			return 0;
+	v = realloc(p->protected, (p->n_protected + 1) * sizeof(char *));
+	if (!v)
+		return ltd_err_set(err, ENOMEM, "out of memory");
+	p->protected = v;
+	v[p->n_protected] = strdup(path);
+	if (!v[p->n_protected])
+		return ltd_err_set(err, ENOMEM, "out of memory");
+	p->n_protected++;
+	return 0;
+}
+
+void ltd_path_normalize(char *path)
+{
+	char *out = path, *in = path;
+
+	while (*in) {
+		while (*in == '/')
+			in++;
+		if (!*in)
+			break;
+		size_t n = strcspn(in, "/");
+
+		if (n == 1 && in[0] == '.') {
+			/* nothing */
+		} else if (n == 2 && in[0] == '.' && in[1] == '.') {
+			while (out > path && *--out != '/')
+				;
+		} else {
+			*out++ = '/';
+			memmove(out, in, n);
+			out += n;
+		}
+		in += n;
+	}
+	if (out == path)
+		*out++ = '/';
+	*out = '\0';
+}

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The protected paths before and after a run, in a real temp project. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "runtime/protected.h"
+
+static struct ltd_policy p;
+static char dir[] = "/tmp/ltd-prot.XXXXXX";
+
+static void put(const char *rel, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	f = fopen(path, "w");
+	cr_assert_not_null(f, "%s", path);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void protect(const char *rel)
+{
+	char path[256];
+	struct ltd_err err = {0};
+
+	snprintf(path, sizeof(path), "%s/proj/%s", dir, rel);
+	cr_assert_eq(ltd_policy_protect(&p, path, &err), 0);
+}
+
+/* dir/proj is the project; dir/elsewhere a directory of the host's that a
+ * link made in the cage could point at. */
+static void setup(void)
+{
+	char path[256];
+
+	cr_assert_not_null(mkdtemp(dir));
+	mkdir(strcat(strcpy(path, dir), "/proj"), 0755);
+	mkdir(strcat(strcpy(path, dir), "/elsewhere"), 0755);
+	put("elsewhere/config", "[core]\n");
+	put("elsewhere/settings.json", "{}\n");
+	ltd_policy_init(&p);
+	p.project = strdup(strcat(strcpy(path, dir), "/proj"));
+	protect(".git");
+	protect(".git/config");
+	protect(".claude/settings.json");
+}
+
+static void teardown(void)
+{
+	char cmd[64];
+
+	ltd_policy_free(&p);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	(void)!system(cmd);
+	strcpy(dir, "/tmp/ltd-prot.XXXXXX");
+}
+
+TestSuite(protected, .init = setup, .fini = teardown);
+
+static void link_in_project(const char *rel, const char *target)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/proj/%s", dir, rel);
+	cr_assert_eq(symlink(target, path), 0, "%s", path);
+}
+
+/* The report of @before against now, as text. */
+static char *report(const struct ltd_protected_id *before)
+{
+	struct ltd_protected_id *after = ltd_protected_ids(&p);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	cr_assert_not_null(after);
+	cr_assert_not_null(out);
+	ltd_protected_report(out, &p, before, after);
+	fclose(out);
+	free(after);
+	return text;
+}
+
+/* .git was missing at the start, so the command could make it a link to
+ * anywhere on the host (an automount, another repository): the check
+ * after the run does not walk through it. */
+Test(protected, a_link_on_the_way_is_not_followed)
+{
+	struct ltd_protected_id *before = ltd_protected_ids(&p), *after;
+	char path[256];
+	struct stat st;
+
+	cr_assert_not_null(before);
+	link_in_project(".git", "../elsewhere");
+	after = ltd_protected_ids(&p);
+	cr_assert_not_null(after);
+	cr_assert_eq(after[0].type, S_IFLNK, ".git itself: the link");
+	snprintf(path, sizeof(path), "%s/elsewhere/config", dir);
+	cr_assert_eq(stat(path, &st), 0);
+	cr_assert_not(after[1].type == S_IFREG && after[1].ino == st.st_ino &&
+			      after[1].dev == st.st_dev,
+		      ".git/config is not the link's target");
+	free(after);
+	free(before);
+}
+
+/* A directory on the way made a link: the path is reported as one the
+ * command redirected, not as the file the link leads to. */
+Test(protected, a_link_on_the_way_is_reported)
+{
+	struct ltd_protected_id *before = ltd_protected_ids(&p);
+	char *text;
+
+	cr_assert_not_null(before);
+	link_in_project(".claude", "../elsewhere");
+	text = report(before);
+	cr_assert_not_null(strstr(text, "/proj/.claude/settings.json"), "%s",
+			   text);
+	cr_assert_not_null(strstr(text, "symbolic link"), "%s", text);
+	free(text);
+	free(before);
+}
+
+/* Nothing changed: nothing said. */
+Test(protected, an_unchanged_project_is_not_reported)
+{
+	struct ltd_protected_id *before;
+	char path[256], *text;
+
+	snprintf(path, sizeof(path), "%s/proj/.git", dir);
+	cr_assert_eq(mkdir(path, 0755), 0);
+	put("proj/.git/config", "[core]\n");
+	before = ltd_protected_ids(&p);
+	cr_assert_not_null(before);
+	text = report(before);
+	cr_assert_str_eq(text, "");
+	free(text);
+	free(before);
+}
+
+/* A file made anew in place of the old one: reported, by its name. */
+Test(protected, a_replaced_file_is_reported)
+{
+	struct ltd_protected_id *before;
+	char path[256], buf[300], *text;
+
+	snprintf(path, sizeof(path), "%s/proj/.git", dir);
+	cr_assert_eq(mkdir(path, 0755), 0);
+	put("proj/.git/config", "[core]\n");
+	before = ltd_protected_ids(&p);
+	cr_assert_not_null(before);
+	/* Made beside the old one and renamed over it: a new inode. */
+	put("proj/.git/config.new", "[core]\n\tfsmonitor = x\n");
+	snprintf(path, sizeof(path), "%s/proj/.git/config", dir);
+	snprintf(buf, sizeof(buf), "%s.new", path);
+	cr_assert_eq(rename(buf, path), 0);
+	text = report(before);
+	cr_assert_not_null(strstr(text, "/proj/.git/config"), "%s", text);
+	free(text);
+	free(before);
+}
