@@ -22,8 +22,8 @@
 
 /* How long the launcher waits for the summary at the end. */
 #define FINISH_MS     2000
-#define SUMMARY_MAX   8192
-#define N_HELPER_FDS  6 /* config, ctl, UDP, TCP, netfilter, audit */
+#define SUMMARY_MAX   16384 /* 32 names of 253 bytes and the text around */
+#define N_HELPER_FDS  6	    /* config, ctl, UDP, TCP, netfilter, audit */
 #define HIGH_FD_FLOOR 64
 
 int ltd_dnsproc_path(const char *self, char *buf, size_t size)

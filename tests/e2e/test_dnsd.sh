@@ -83,6 +83,16 @@ else
 		[ -z "$left" ] && pass "and the cage is gone" || fail "and the cage is gone" "$left"
 	fi
 
+	# The summary comes back whole from the helper, however long: 33
+	# refused names of ~250 bytes (the summary lists 32, then "...").
+	ltd run --dns-upstream 127.0.0.1:9 -- python3 -c 'import socket
+for i in range(33):
+    n=".".join([c*60 for c in "abcd"])+".n%02d.test"%i
+    try: socket.getaddrinfo(n,80,socket.AF_INET)
+    except OSError: pass'
+	expect_out "a long summary of refused names arrives whole" "refused [0-9]+ queries .*n31\.test( \(x[0-9]+\))?, \.\.\.\$"
+	expect_out "down to its last line" "allow a name with --allow-domain NAME"
+
 	# A helper that cannot serve (here: a script, which execveat of a
 	# close-on-exec descriptor refuses) ends the run at once.
 	FAKE=$STAGE/fake
