@@ -12,12 +12,13 @@
 
 CC	?= cc
 # The runtime links libcap, libmnl + libnftnl for the egress firewall,
-# libcrypto (OpenSSL) for the SHA-256 of approved project policy files, ldns
-# (DNS wire format) and jansson (the audit log) for the DNS filter;
+# nettle for the SHA-256 of approved project policy files and pinned
+# rootfs entries, ldns (DNS wire format) and jansson (the audit log) for
+# the DNS filter;
 # libseccomp is used at build time (the filter is compiled into the binary,
 # see seccomp/gen.c) and by the tests.
-PKGS	:= libcap libmnl libnftnl libcrypto ldns jansson
-# ltd-rootfs also links libarchive (image layers); libcrypto hashes the
+PKGS	:= libcap libmnl libnftnl nettle ldns jansson
+# ltd-rootfs also links libarchive (image layers); nettle hashes the
 # pinned rootfs manifests and files, jansson reads the image JSON.
 ROOTFS_PKGS := libarchive
 CFLAGS	?= -O2 -g
@@ -34,7 +35,7 @@ B	:= build
 # The store and manifest code is shared: the runtime checks an entry
 # before it runs it; the rest of rootfs-tools/ is ltd-rootfs's alone.
 STORE_SRC := rootfs-tools/store.c rootfs-tools/manifest.c
-LIB_SRC	:= $(filter-out runtime/main.c seccomp/gen.c,$(wildcard runtime/*.c policy/*.c seccomp/*.c netfilter/*.c)) $(STORE_SRC)
+LIB_SRC	:= $(filter-out runtime/main.c seccomp/gen.c netfilter/dnsd_main.c,$(wildcard runtime/*.c policy/*.c seccomp/*.c netfilter/*.c)) $(STORE_SRC)
 LIB_OBJ	:= $(LIB_SRC:%.c=$(B)/%.o) $(B)/gen/seccomp_blobs.o
 ROOTFS_SRC := $(filter-out rootfs-tools/main.c $(STORE_SRC),$(wildcard rootfs-tools/*.c))
 ROOTFS_OBJ := $(ROOTFS_SRC:%.c=$(B)/%.o)
@@ -42,14 +43,14 @@ UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_OBJ := $(UNIT_SRC:%.c=$(B)/%.o)
 
 .PHONY: format-check all check check-unit check-e2e check-build bench bench-seccomp bench-egress bench-dns bench-landlock fuzz format clean
-all: $(B)/ltd-native $(B)/ltd-rootfs $(B)/probe
+all: $(B)/ltd-native $(B)/ltd-dnsd $(B)/ltd-rootfs $(B)/probe
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 # The seccomp programs, compiled from the profile when the binary is built.
-$(B)/seccomp-gen: $(B)/seccomp/gen.o $(B)/seccomp/profile.o $(B)/seccomp/bpf.o $(B)/runtime/error.o
+$(B)/seccomp-gen: $(B)/seccomp/gen.o $(B)/seccomp/profile.o $(B)/seccomp/profile_dnsd.o $(B)/seccomp/bpf.o $(B)/runtime/error.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(SECCOMP_LIBS)
 
 $(B)/gen/seccomp_blobs.c: $(B)/seccomp-gen
@@ -62,15 +63,24 @@ $(B)/gen/seccomp_blobs.o: $(B)/gen/seccomp_blobs.c
 $(B)/libltd.a: $(LIB_OBJ)
 	$(AR) rcs $@ $^
 
-# ltd-native links ldns, OpenSSL (libssl, libcrypto: ldns needs them, and
-# SHA-256), jansson and libnftnl statically: loading them dynamically cost
-# ~0.9 ms of every start here (relocations of libcrypto and libssl), more
-# than all of the cage's mounts.  See docs/DECISIONS.md.
-RUNTIME_LIBS := -Wl,-Bstatic -lldns -lssl -lcrypto -ljansson -lnftnl \
-		-Wl,-Bdynamic $(shell pkg-config --libs libmnl libcap)
+# ltd-native links jansson, libnftnl, nettle and libcap statically:
+# loading a library dynamically costs every start (mapping, relocations;
+# libcap alone ~60 us here), see docs/DECISIONS.md.  libmnl has no static
+# archive in Debian.  It links neither ldns nor libcrypto (~0.3 ms of
+# relocations per start): the DNS filter, which needs them, is a process
+# of its own, ltd-dnsd, installed beside ltd-native (runtime/dnsproc.h).
+RUNTIME_LIBS := -Wl,-Bstatic -lnettle -ljansson -lnftnl -lcap \
+		-Wl,-Bdynamic $(shell pkg-config --libs libmnl)
+# ltd-dnsd: ldns (and the libcrypto its DNSSEC code needs) statically too:
+# it starts beside pasta, but need not pay ~0.9 ms of dynamic loading.
+DNSD_LIBS := -Wl,-Bstatic -lldns -lcrypto -ljansson -lnftnl \
+		-Wl,-Bdynamic $(shell pkg-config --libs libmnl)
 
 $(B)/ltd-native: $(B)/runtime/main.o $(B)/libltd.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(RUNTIME_LIBS)
+
+$(B)/ltd-dnsd: $(B)/netfilter/dnsd_main.o $(B)/libltd.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(DNSD_LIBS)
 
 $(B)/librootfs.a: $(ROOTFS_OBJ)
 	$(AR) rcs $@ $^
@@ -91,7 +101,7 @@ check: check-unit check-e2e
 check-unit: $(B)/unit-tests
 	$(B)/unit-tests --jobs 2
 
-check-e2e: $(B)/ltd-native $(B)/ltd-rootfs $(B)/probe
+check-e2e: $(B)/ltd-native $(B)/ltd-dnsd $(B)/ltd-rootfs $(B)/probe
 	bash tests/e2e/run.sh $(B)
 
 # The query path under libFuzzer (clang, ASan + UBSan), for a bounded time:
@@ -143,11 +153,11 @@ $(B)/bench/export_bpf: $(B)/bench/export_bpf.o $(B)/libltd.a
 bench-seccomp: $(B)/ltd-native $(B)/bench/syscall_loop $(B)/bench/export_bpf
 	bash bench/seccomp.sh $(B)
 
-bench-egress: $(B)/ltd-native
+bench-egress: $(B)/ltd-native $(B)/ltd-dnsd
 	bash bench/egress.sh $(B)/ltd-native
 
 # DNS lookup latency through the filter against the test upstream.
-bench-dns: $(B)/ltd-native
+bench-dns: $(B)/ltd-native $(B)/ltd-dnsd
 	bash bench/dns.sh $(B)/ltd-native
 
 bench-landlock: $(B)/ltd-native $(B)/bench/syscall_loop $(B)/probe
@@ -163,5 +173,5 @@ format-check:
 clean:
 	rm -rf $(B)
 
--include $(LIB_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(ROOTFS_OBJ:.o=.d) $(B)/runtime/main.d $(B)/seccomp/gen.d \
+-include $(LIB_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(ROOTFS_OBJ:.o=.d) $(B)/runtime/main.d $(B)/netfilter/dnsd_main.d $(B)/seccomp/gen.d \
 	$(B)/bench/export_bpf.d $(B)/rootfs-tools/main.d

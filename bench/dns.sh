@@ -12,6 +12,8 @@ port=$((30000 + $$ % 20000))
 dir=$(mktemp -d /tmp/ltd-bench-dns.XXXXXX)
 chmod 755 "$dir"
 cp "$ltd" "$dir/ltd-native"
+# The DNS filter runs as ltd-dnsd, found beside the launcher.
+cp "$(dirname "$ltd")/ltd-dnsd" "$dir/ltd-dnsd"
 trap 'kill $(cat "$dir/pid" 2>/dev/null) 2>/dev/null; rm -rf "$dir"' EXIT
 
 dnsmasq --no-resolv --no-hosts --bind-interfaces --listen-address=127.0.0.1 \

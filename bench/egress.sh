@@ -51,6 +51,7 @@ for v in RUNS SECS STARTS; do
 done
 [[ $WARMUP =~ ^[0-9]+$ ]] || die "WARMUP must be a non-negative integer"
 [[ -x $BIN && -f $BIN ]] || die "no executable ltd-native at '$BIN'"
+[[ -x $(dirname "$BIN")/ltd-dnsd ]] || die "no ltd-dnsd beside '$BIN'"
 [[ $(id -u) -eq 0 ]] || die "must run as root (it creates a test host in a network namespace)"
 for tool in pasta iperf3 ip python3 setpriv; do
 	command -v "$tool" >/dev/null || die "$tool is not installed"
@@ -105,6 +106,8 @@ ip netns exec "$NS" ss -Hltn "sport = :$PORT" | grep -q . || die "iperf3 server 
 STAGE=$(mktemp -d /tmp/ltd-bench-egress.XXXXXX)
 chmod 755 "$STAGE"
 install -m 755 "$BIN" "$STAGE/ltd-native"
+# Allowlist mode runs the DNS filter, ltd-dnsd, from beside the launcher.
+install -m 755 "$(dirname "$BIN")/ltd-dnsd" "$STAGE/ltd-dnsd"
 LTD=$STAGE/ltd-native
 PROJECT=$STAGE/project
 mkdir "$PROJECT"

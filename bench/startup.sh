@@ -11,6 +11,8 @@
 # Environment: RUNS=N     timed runs per row (default 200)
 #              WARMUP=N   untimed rounds first (default 10)
 #              RAW=FILE   also write every sample (row,ms) as CSV to FILE
+#              BASE=FILE  also time another ltd-native (e.g. the last
+#                         release) as a fifth row, in the same rounds
 #
 # Everything measured runs as an ordinary user: started as root, the script
 # creates (once) and uses the user ltd-bench.  Prints a markdown table to
@@ -30,6 +32,8 @@ die() { echo "startup.sh: $*" >&2; exit 1; }
 [[ $RUNS =~ ^[0-9]+$ && $RUNS -ge 1 ]] || die "RUNS must be a positive integer"
 [[ $WARMUP =~ ^[0-9]+$ ]] || die "WARMUP must be a non-negative integer"
 [[ -x $BIN && -f $BIN ]] || die "no executable ltd-native at '$BIN'"
+BASE=${BASE:-}
+[[ -z $BASE || ( -x $BASE && -f $BASE ) ]] || die "no executable ltd-native at BASE='$BASE'"
 for tool in bwrap unshare python3; do
 	command -v "$tool" >/dev/null || die "$tool is not installed"
 done
@@ -43,6 +47,10 @@ STAGE=$(mktemp -d /tmp/ltd-bench.XXXXXX)
 trap 'rm -rf "$STAGE"' EXIT
 chmod 755 "$STAGE"
 install -m 755 "$BIN" "$STAGE/ltd-native"
+if [[ -n $BASE ]]; then
+	mkdir -m 755 "$STAGE/base"
+	install -m 755 "$BASE" "$STAGE/base/ltd-native"
+fi
 PROJECT=$STAGE/project
 mkdir "$PROJECT"
 echo "benchmark project" >"$PROJECT/README"
@@ -83,6 +91,10 @@ rows_argv=("$SEP" "${row_names[0]}" "${row_bare[@]}"
 	"$SEP" "${row_names[1]}" "${row_unshare[@]}"
 	"$SEP" "${row_names[2]}" "${row_bwrap[@]}"
 	"$SEP" "${row_names[3]}" "${row_ltd[@]}")
+if [[ -n $BASE ]]; then
+	row_base=("$STAGE/base/ltd-native" run --network none --project "$PROJECT" -- /bin/true)
+	rows_argv+=("$SEP" "ltd-native \`run --network none\`, BASE" "${row_base[@]}")
+fi
 
 # --- the timer ----------------------------------------------------------------
 # Round-robin: every round runs each row once, in a freshly shuffled order, so
@@ -183,11 +195,15 @@ fi
 	echo "# kernel $(uname -r), $(nproc) CPUs, user $BENCH_USER, runs $RUNS, warmup $WARMUP"
 	echo "# $("$BWRAP" --version 2>/dev/null || echo bwrap), $("$UNSHARE" --version 2>/dev/null | head -1)"
 	echo "# ltd-native: $(sha256sum "$BIN" | cut -c1-16) ($BIN)"
+	[[ -z $BASE ]] || echo "# BASE: $(sha256sum "$BASE" | cut -c1-16) ($BASE)"
+	echo "# load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 } >&2
 
 cd "$PROJECT"
 "${as_user[@]}" "$PY" -I -S "$STAGE/timer.py" "$RUNS" "$WARMUP" "$RAWTMP" "${rows_argv[@]}"
 
+echo
+echo "Load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
 echo
 echo "Command lines (PROJECT = a fresh directory owned by the bench user):"
 echo
@@ -197,6 +213,7 @@ show "${row_bare[@]}"
 show "${row_unshare[@]}"
 show "${row_bwrap[@]}"
 show "${row_ltd[@]//$STAGE\/ltd-native/ltd-native}"
+[[ -z $BASE ]] || show "${row_base[@]//$STAGE\/base\/ltd-native/BASE}"
 echo '```'
 
 if [[ $RAWTMP != - ]]; then

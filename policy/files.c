@@ -9,7 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
-#include <openssl/evp.h>
+#include <nettle/sha2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,12 +211,13 @@ const char *ltd_opt_quote(const char *s, char *buf, size_t size)
 int ltd_sha256_hex(const void *data, size_t len, char hex[65],
 		   struct ltd_err *err)
 {
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned int n = 0;
+	uint8_t md[SHA256_DIGEST_SIZE];
+	struct sha256_ctx ctx;
 
-	if (!EVP_Digest(data, len, md, &n, EVP_sha256(), NULL) || n != 32)
-		return ltd_err_set(err, EIO, "SHA-256 failed (libcrypto)");
-	for (unsigned i = 0; i < n; i++)
+	sha256_init(&ctx);
+	sha256_update(&ctx, len, data);
+	sha256_digest(&ctx, sizeof(md), md);
+	for (unsigned i = 0; i < sizeof(md); i++)
 		snprintf(hex + 2 * i, 3, "%02x", md[i]);
 	return 0;
 }

@@ -287,40 +287,28 @@ static void to_hex(const unsigned char *d, size_t n, char *out)
 
 int ltd_hash_init(struct ltd_hash *h)
 {
-	h->ctx = EVP_MD_CTX_new();
-	if (h->ctx && EVP_DigestInit_ex(h->ctx, EVP_sha256(), NULL))
-		return 0;
-	EVP_MD_CTX_free(h->ctx);
-	h->ctx = NULL;
-	return -ENOMEM;
+	sha256_init(&h->ctx);
+	return 0;
 }
 
 void ltd_hash_update(struct ltd_hash *h, const void *buf, size_t len)
 {
-	if (h->ctx && !EVP_DigestUpdate(h->ctx, buf, len)) {
-		EVP_MD_CTX_free(h->ctx);
-		h->ctx = NULL;
-	}
+	sha256_update(&h->ctx, len, buf);
 }
 
 void ltd_hash_done(struct ltd_hash *h, char out[LTD_HEX_LEN + 1])
 {
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned int n = 0;
+	uint8_t md[SHA256_DIGEST_SIZE];
 
-	out[0] = '\0';
-	if (h->ctx && EVP_DigestFinal_ex(h->ctx, md, &n) && n == 32)
-		to_hex(md, n, out);
-	EVP_MD_CTX_free(h->ctx);
-	h->ctx = NULL;
+	sha256_digest(&h->ctx, sizeof(md), md);
+	to_hex(md, sizeof(md), out);
 }
 
 void ltd_hash_buf(const void *buf, size_t len, char out[LTD_HEX_LEN + 1])
 {
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned int n = 0;
+	struct ltd_hash h;
 
-	out[0] = '\0';
-	if (EVP_Digest(buf, len, md, &n, EVP_sha256(), NULL) && n == 32)
-		to_hex(md, n, out);
+	ltd_hash_init(&h);
+	ltd_hash_update(&h, buf, len);
+	ltd_hash_done(&h, out);
 }

@@ -24,7 +24,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include <openssl/evp.h>
+#include <nettle/sha2.h>
 
 #include "runtime/error.h"
 
@@ -71,16 +71,12 @@ char *ltd_mf_escape(const char *in);
 /* Undo ltd_mf_escape() in place; -EINVAL for a malformed escape or NUL. */
 int ltd_mf_unescape(char *s);
 
-/*
- * SHA-256 with libcrypto (as the policy code), in lowercase hex.  On the
- * (out of memory) failure of libcrypto, @out is "", which matches no
- * digest.
- */
+/* SHA-256 with nettle (as the policy code), in lowercase hex. */
 struct ltd_hash {
-	EVP_MD_CTX *ctx;
+	struct sha256_ctx ctx;
 };
 
-int ltd_hash_init(struct ltd_hash *h); /* 0 or -ENOMEM */
+int ltd_hash_init(struct ltd_hash *h); /* 0 (it cannot fail) */
 void ltd_hash_update(struct ltd_hash *h, const void *buf, size_t len);
 /* Finish into @out and free the context (also after a failed update). */
 void ltd_hash_done(struct ltd_hash *h, char out[LTD_HEX_LEN + 1]);

@@ -18,7 +18,9 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -94,6 +96,29 @@ int ltd_cgroup_read_dir(const char *dir, pid_t self, struct ltd_cg_facts *f,
 	return 0;
 }
 
+/*
+ * Where cgroup2 is mounted: the usual places first (a statfs each), the
+ * first cgroup2 line of mountinfo otherwise.  Reading mountinfo costs
+ * ~40 us on every run here, a statfs ~2 us.  Either way only the mount
+ * point is used (as the mountinfo parser always did).
+ */
+static int cgroup2_mount(char *mnt, size_t size, char *text, size_t tsize)
+{
+	static const char *const usual[] = {"/sys/fs/cgroup",
+					    "/sys/fs/cgroup/unified"};
+	struct statfs sf;
+
+	for (size_t i = 0; i < sizeof(usual) / sizeof(usual[0]); i++)
+		if (statfs(usual[i], &sf) == 0 &&
+		    sf.f_type == CGROUP2_SUPER_MAGIC) {
+			snprintf(mnt, size, "%s", usual[i]);
+			return 0;
+		}
+	if (read_text("/proc/self", "mountinfo", text, tsize) < 0)
+		return -ENOENT;
+	return ltd_cg_parse_mountinfo(text, mnt, size);
+}
+
 int ltd_cgroup_probe(struct ltd_cg_facts *f, struct ltd_err *err)
 {
 	static char text[1 << 16];
@@ -104,8 +129,7 @@ int ltd_cgroup_probe(struct ltd_cg_facts *f, struct ltd_err *err)
 	*f = (struct ltd_cg_facts){0};
 	if (uname(&u) == 0)
 		f->nproc_per_userns = ltd_kernel_at_least(u.release, 5, 14);
-	if (read_text("/proc/self", "mountinfo", text, sizeof(text)) < 0 ||
-	    ltd_cg_parse_mountinfo(text, mnt, sizeof(mnt)) < 0)
+	if (cgroup2_mount(mnt, sizeof(mnt), text, sizeof(text)) < 0)
 		return 0; /* no cgroup2 mounted: v2 stays false */
 	if (read_text("/proc/self", "cgroup", text, sizeof(text)) < 0 ||
 	    ltd_cg_parse_self(text, rel, sizeof(rel)) < 0)

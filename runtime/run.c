@@ -34,6 +34,7 @@
 #include "netfilter/ruleset.h"
 #include "runtime/cage.h"
 #include "runtime/cleanup.h"
+#include "runtime/dnsproc.h"
 #include "runtime/landlock.h"
 #include "runtime/lifecycle.h"
 #include "runtime/limits.h"
@@ -121,8 +122,10 @@ static void close_fds(const int *fds, size_t n)
 }
 
 struct netside {
-	struct ltd_dnsd *dns;
+	struct ltd_dnsproc *dns;
 	struct ltd_nflog *nflog;
+	int audit_fd;	 /* -1: no --audit-log */
+	bool dns_failed; /* the filter could not start: the run ends */
 };
 
 /* Read what init sent; false once the socket is closed. */
@@ -141,7 +144,15 @@ static bool read_msgs(int sock, struct outcome *out, struct netside *net,
 				close_fds(fds, n_fds);
 				continue;
 			}
-			ltd_dnsd_attach(net->dns, fds);
+			/* The helper gets the DNS sockets; we keep none. */
+			if (ltd_dnsproc_start(net->dns, fds, net->audit_fd,
+					      &out->err) < 0) {
+				close_fds(fds, n_fds);
+				out->type = LTD_MSG_SETUP_ERROR;
+				net->dns_failed = true;
+				return true;
+			}
+			close_fds(fds, 3);
 			if (m.value == LTD_NFLOG_OFF) {
 				close(fds[3]); /* a stand-in */
 				fprintf(stderr,
@@ -196,14 +207,14 @@ static int supervise(pid_t init, int init_pidfd, int sock, struct ltd_pasta *pa,
 		     struct outcome *out, struct ltd_err *err)
 {
 	_cleanup_close_ int sfd = ltd_signals_fd(err);
-	struct ltd_dnsd *dns = net ? net->dns : NULL;
-	enum { N = 5 + LTD_LIFE_POLLFDS };
-	struct pollfd pfd[N + LTD_DNSD_MAX_POLLFDS] = {
+	enum { N = 6 + LTD_LIFE_POLLFDS };
+	struct pollfd pfd[N] = {
 		{.fd = sfd, .events = POLLIN},
 		{.fd = sock, .events = POLLIN},
 		{.fd = init_pidfd, .events = POLLIN},
 		{.fd = pa ? pa->ready_fd : -1, .events = POLLIN},
 		{.fd = -1, .events = POLLIN}, /* NFLOG, once init sent it */
+		{.fd = -1, .events = POLLIN}, /* the DNS filter, once started */
 	};
 	int status, ret;
 
@@ -211,26 +222,29 @@ static int supervise(pid_t init, int init_pidfd, int sock, struct ltd_pasta *pa,
 		return sfd;
 	for (;;) {
 		struct signalfd_siginfo si;
-		/* The lifecycle's fds (exec's control socket, the pty) and
-		 * then the DNS filter's follow ours; it says how long to wait.
-		 */
-		size_t n_life = ltd_life_pollfds(life, &pfd[5]);
-		size_t n_dns = dns ? ltd_dnsd_pollfds(dns, &pfd[N],
-						      LTD_DNSD_MAX_POLLFDS)
-				   : 0;
+		/* The lifecycle's fds (exec's control socket, the pty)
+		 * follow ours. */
+		size_t n_life = ltd_life_pollfds(life, &pfd[6]);
 
 		pfd[4].fd = net ? net->nflog->fd : -1;
-		if (poll(pfd, N + n_dns, dns ? ltd_dnsd_timeout(dns) : -1) <
-		    0) {
+		pfd[5].fd = net ? net->dns->ctl : -1;
+		if (poll(pfd, N, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			return ltd_err_sys(err, "poll");
 		}
-		if (dns)
-			ltd_dnsd_dispatch(dns, &pfd[N], n_dns);
 		if (pfd[4].revents)
 			ltd_nflog_read(net->nflog);
-		ltd_life_dispatch(life, &pfd[5], n_life);
+		/* A filter that died would leave the cage's lookups
+		 * unanswered: the run ends (fail closed, and said). */
+		if (pfd[5].revents) {
+			ret = ltd_dnsproc_readable(net->dns, err);
+			if (ret < 0) {
+				kill(init, SIGKILL);
+				return ret;
+			}
+		}
+		ltd_life_dispatch(life, &pfd[6], n_life);
 		if (pfd[0].revents &&
 		    read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si) &&
 		    si.ssi_signo != SIGCHLD) {
@@ -254,6 +268,11 @@ static int supervise(pid_t init, int init_pidfd, int sock, struct ltd_pasta *pa,
 		}
 		if (pfd[1].revents && !read_msgs(sock, out, net, life))
 			pfd[1].fd = -1; /* closed: stop polling it */
+		/* No filter, no lookups: the cage does not run without it. */
+		if (net && net->dns_failed) {
+			kill(init, SIGKILL);
+			return 0;
+		}
 		if (out->type != 0 && out->type != LTD_MSG_STARTED)
 			return 0;
 		if (pfd[2].revents)
@@ -560,9 +579,9 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 	struct ltd_pasta pasta = {.ready_fd = -1};
 	struct ltd_nft_batch nft[2] = {{0}, {0}}; /* logging, plain */
 	struct ltd_dnsd_config dns_cfg = {0};
-	struct ltd_dnsd dns = {.udp = -1, .tcp = -1, .nl = -1};
+	struct ltd_dnsproc dns = LTD_DNSPROC_INIT;
 	struct ltd_nflog nflog = {.fd = -1};
-	struct netside net = {&dns, &nflog};
+	struct netside net = {&dns, &nflog, -1, false};
 	bool dns_on = false;
 	struct ltd_cg_facts cgf = {0};
 	struct ltd_limits_plan limits = {0};
@@ -607,8 +626,11 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 		struct ltd_nflog_config nc = {.audit = dns_cfg.audit,
 					      .quiet = p->quiet};
 
-		ret = ltd_dnsd_init(&dns, &dns_cfg, &err);
+		/* The helper is found and configured before clone: a
+		 * missing one stops the run here. */
+		ret = ltd_dnsproc_prepare(&dns, &dns_cfg, &err);
 		dns_on = ret == 0;
+		net.audit_fd = dns_cfg.audit ? fileno(dns_cfg.audit) : -1;
 		ltd_nflog_init(&nflog, &nc);
 	}
 	if (!ret && p->seccomp == LTD_SECCOMP_LOG)
@@ -690,7 +712,7 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 	if (dns_on) {
 		/* The command has ended: what it was refused is queued. */
 		ltd_nflog_drain(&nflog);
-		ltd_dnsd_summary(&dns, stderr);
+		ltd_dnsproc_finish(&dns, stderr);
 		ltd_nflog_summary(&nflog, stderr);
 		ltd_nflog_audit_totals(&nflog);
 	}
@@ -709,8 +731,7 @@ out:
 	}
 	ltd_nft_batch_free(&nft[0]);
 	ltd_nft_batch_free(&nft[1]);
-	if (dns_on)
-		ltd_dnsd_close(&dns);
+	ltd_dnsproc_stop(&dns);
 	ltd_nflog_close(&nflog);
 	if (dns_cfg.audit)
 		fclose(dns_cfg.audit);

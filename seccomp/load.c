@@ -18,6 +18,7 @@
 /* Written by seccomp/gen.c into build/gen/seccomp_blobs.c. */
 extern const struct ltd_bpf ltd_seccomp_blob_enforce;
 extern const struct ltd_bpf ltd_seccomp_blob_log;
+extern const struct ltd_bpf ltd_seccomp_blob_dnsd;
 
 const struct ltd_bpf *ltd_seccomp_program(enum ltd_seccomp_mode mode)
 {
@@ -26,6 +27,8 @@ const struct ltd_bpf *ltd_seccomp_program(enum ltd_seccomp_mode mode)
 		return &ltd_seccomp_blob_enforce;
 	case LTD_SECCOMP_LOG:
 		return &ltd_seccomp_blob_log;
+	case LTD_SECCOMP_DNSD:
+		return &ltd_seccomp_blob_dnsd;
 	default:
 		return NULL;
 	}

@@ -474,6 +474,8 @@ int ltd_seccomp_profile_new(enum ltd_seccomp_mode mode, scmp_filter_ctx *out,
 	struct profile p = {.mode = mode};
 	int ret;
 
+	if (mode == LTD_SECCOMP_DNSD)
+		return ltd_seccomp_dnsd_profile_new(out, err);
 	if (mode != LTD_SECCOMP_ENFORCE && mode != LTD_SECCOMP_LOG)
 		return ltd_err_set(err, EINVAL,
 				   "seccomp: no profile for mode %d",

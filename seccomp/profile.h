@@ -19,4 +19,7 @@ static inline void ltd_seccomp_releasep(scmp_filter_ctx *ctx)
 int ltd_seccomp_profile_new(enum ltd_seccomp_mode mode, scmp_filter_ctx *out,
 			    struct ltd_err *err);
 
+/* ltd-dnsd's profile (LTD_SECCOMP_DNSD), seccomp/profile_dnsd.c. */
+int ltd_seccomp_dnsd_profile_new(scmp_filter_ctx *out, struct ltd_err *err);
+
 #endif

@@ -23,6 +23,7 @@ enum ltd_seccomp_mode {
 	LTD_SECCOMP_ENFORCE = 0, /* refuse what the profile refuses */
 	LTD_SECCOMP_LOG,	 /* same profile, log instead of refusing */
 	LTD_SECCOMP_OFF,	 /* no filter (--unsafe-no-seccomp) */
+	LTD_SECCOMP_DNSD,	 /* ltd-dnsd's own, not the cage's */
 };
 
 /* A classic BPF program, owned by the struct; len 0 means "no filter". */

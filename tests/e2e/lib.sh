@@ -15,7 +15,7 @@ e2e_setup() {
 
 	STAGE=$(mktemp -d /tmp/ltd-e2e.XXXXXX)
 	chmod 755 "$STAGE"
-	install -m 755 "$build/ltd-native" "$build/probe" "$STAGE/"
+	install -m 755 "$build/ltd-native" "$build/ltd-dnsd" "$build/probe" "$STAGE/"
 	[ -x "$build/ltd-rootfs" ] && install -m 755 "$build/ltd-rootfs" "$STAGE/"
 	LTD=$STAGE/ltd-native
 	RFS=$STAGE/ltd-rootfs

@@ -211,7 +211,7 @@ if user_procs 'sleep 424[234]' >/dev/null; then
 	kill -9 "$lpid"
 	wait "$lpid" 2>/dev/null
 	sleep 1
-	left=$(user_procs 'sleep 424[234]|ltd-init')
+	left=$(user_procs 'sleep 424[234]|ltd-init|ltd-dnsd')
 	[ -z "$left" ] && pass "SIGKILL of the launcher leaves no process" ||
 		fail "SIGKILL of the launcher leaves no process" "$left"
 else

@@ -126,6 +126,32 @@ Test(manifest, digest_is_the_sha256_of_its_bytes)
 	cr_assert_not(ltd_hex_ok("BA7816"));
 }
 
+/* The streaming hash (layers, files) agrees with the one-shot one across
+ * block boundaries: FIPS 180-2's million 'a's, fed in uneven pieces. */
+Test(manifest, streamed_digest_matches_across_blocks)
+{
+	static char a[1000];
+	char one[LTD_HEX_LEN + 1], hex[LTD_HEX_LEN + 1];
+	struct ltd_hash h;
+	size_t done = 0, step = 1;
+
+	memset(a, 'a', sizeof(a));
+	cr_assert_eq(ltd_hash_init(&h), 0);
+	while (done < 1000000) {
+		size_t n = step < 1000000 - done ? step : 1000000 - done;
+
+		ltd_hash_update(&h, a, n > sizeof(a) ? sizeof(a) : n);
+		done += n > sizeof(a) ? sizeof(a) : n;
+		step = step * 7 % 997 + 1;
+	}
+	ltd_hash_done(&h, hex);
+	cr_assert_str_eq(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e"
+			      "046d39ccc7112cd0");
+	ltd_hash_buf("", 0, one);
+	cr_assert_str_eq(one, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934c"
+			      "a495991b7852b855");
+}
+
 Test(manifest, disk_modes_are_read_only_and_owner_readable)
 {
 	cr_assert_eq(ltd_mf_disk_mode('f', 04755), 0555);

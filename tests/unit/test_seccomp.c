@@ -512,9 +512,10 @@ Test(seccomp, load_of_empty_program_is_a_noop)
 /* The programs compiled into the binary at build time are this profile. */
 Test(seccomp, embedded_programs_match_the_profile)
 {
-	enum ltd_seccomp_mode modes[] = {LTD_SECCOMP_ENFORCE, LTD_SECCOMP_LOG};
+	enum ltd_seccomp_mode modes[] = {LTD_SECCOMP_ENFORCE, LTD_SECCOMP_LOG,
+					 LTD_SECCOMP_DNSD};
 
-	for (size_t i = 0; i < 2; i++) {
+	for (size_t i = 0; i < 3; i++) {
 		const struct ltd_bpf *emb = ltd_seccomp_program(modes[i]);
 		struct ltd_bpf fresh;
 
@@ -529,4 +530,52 @@ Test(seccomp, embedded_programs_match_the_profile)
 		ltd_bpf_free(&fresh);
 	}
 	cr_assert_null(ltd_seccomp_program(LTD_SECCOMP_OFF));
+}
+
+/* ---- ltd-dnsd's own profile ----------------------------------------- */
+
+static const struct call dnsd_allowed_calls[] = {
+	{"socket(AF_INET, SOCK_DGRAM)",
+	 SYS_socket,
+	 {AF_INET, SOCK_DGRAM, 0},
+	 0},
+	{"socket(AF_INET6, SOCK_STREAM)",
+	 SYS_socket,
+	 {AF_INET6, SOCK_STREAM, 0},
+	 0},
+	{"getrandom", SYS_getrandom, {0, 0, 0}, 0},
+	{"getpid", SYS_getpid, {0}, 0},
+};
+
+static const struct call dnsd_refused_calls[] = {
+	{"openat",
+	 SYS_openat,
+	 {AT_FDCWD, (long)"/etc/passwd", O_RDONLY},
+	 ENOSYS},
+	{"execve", SYS_execve, {(long)"/bin/true", 0, 0}, ENOSYS},
+	/* Flags the kernel would refuse (EINVAL): never a real fork. */
+	{"clone", SYS_clone, {CLONE_THREAD, 0, 0, 0, 0}, ENOSYS},
+	{"kill", SYS_kill, {1, 0}, ENOSYS},
+	{"ptrace(PTRACE_TRACEME)", SYS_ptrace, {0, 0, 0, 0}, ENOSYS},
+	{"socket(AF_UNIX)", SYS_socket, {AF_UNIX, SOCK_STREAM, 0}, ENOSYS},
+	{"socket(AF_NETLINK)",
+	 SYS_socket,
+	 {AF_NETLINK, SOCK_RAW, NETLINK_NETFILTER},
+	 ENOSYS},
+	{"socket(AF_PACKET)", SYS_socket, {AF_PACKET, SOCK_RAW, 0}, ENOSYS},
+	/* The domain is an int: junk in the high half does not pass. */
+	{"socket(AF_UNIX | 1 << 32)",
+	 SYS_socket,
+	 {(long)(AF_UNIX | 1ULL << 32), SOCK_STREAM, 0},
+	 ENOSYS},
+};
+
+Test(seccomp, dnsd_profile_serves_dns_and_nothing_else)
+{
+	expect_calls(LTD_SECCOMP_DNSD, dnsd_allowed_calls,
+		     sizeof(dnsd_allowed_calls) /
+			     sizeof(dnsd_allowed_calls[0]));
+	expect_calls(LTD_SECCOMP_DNSD, dnsd_refused_calls,
+		     sizeof(dnsd_refused_calls) /
+			     sizeof(dnsd_refused_calls[0]));
 }

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ltd-dnsd: the DNS filter (netfilter/dnsd.h) as a process of its own,
+ * started by the launcher (runtime/dnsproc.h) with its descriptors at
+ * fixed numbers and an empty environment.  It confines itself before it
+ * reads a single query: no new privileges, not dumpable, Landlock with no
+ * filesystem access at all and (ABI 4) TCP connections to the upstream's
+ * port only, then a seccomp filter of the few calls it makes.  Not meant
+ * to be run by hand.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "netfilter/dnsd.h"
+#include "netfilter/dnswire.h"
+#include "runtime/dnsproc.h"
+#include "runtime/landlock.h"
+#include "seccomp/seccomp.h"
+
+#define CONFIG_MAX (64u << 20)
+
+static int read_config(uint8_t **blob, size_t *len, struct ltd_err *err)
+{
+	struct stat st;
+	size_t off = 0;
+	uint8_t *b;
+
+	if (fstat(LTD_DNSH_FD_CONFIG, &st) < 0 || st.st_size < 0 ||
+	    (size_t)st.st_size > CONFIG_MAX)
+		return ltd_err_sys(err, "its configuration (fd %d)",
+				   LTD_DNSH_FD_CONFIG);
+	b = malloc((size_t)st.st_size + 1);
+	if (!b)
+		return ltd_err_set(err, ENOMEM, "out of memory");
+	while (off < (size_t)st.st_size) {
+		ssize_t n = pread(LTD_DNSH_FD_CONFIG, b + off,
+				  (size_t)st.st_size - off, (off_t)off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			free(b);
+			return ltd_err_sys(err, "reading its configuration");
+		}
+		off += (size_t)n;
+	}
+	close(LTD_DNSH_FD_CONFIG);
+	*blob = b;
+	*len = off;
+	return 0;
+}
+
+/* Every filesystem right the kernel's ABI knows, handled and granted
+ * nowhere. */
+static uint64_t all_fs_rights(int abi)
+{
+	uint64_t top = abi >= 5	  ? LTD_LL_FS_IOCTL_DEV
+		       : abi >= 3 ? LTD_LL_FS_TRUNCATE
+		       : abi >= 2 ? LTD_LL_FS_REFER
+				  : LTD_LL_FS_MAKE_SYM;
+
+	return (top << 1) - 1;
+}
+
+static uint16_t upstream_port(const struct ltd_dnsd_config *cfg)
+{
+	const struct sockaddr_in *s4 = (const void *)&cfg->upstream;
+	const struct sockaddr_in6 *s6 = (const void *)&cfg->upstream;
+
+	if (cfg->upstream_len == 0)
+		return 0;
+	return ntohs(cfg->upstream.ss_family == AF_INET6 ? s6->sin6_port
+							 : s4->sin_port);
+}
+
+static int confine(const struct ltd_dnsd_config *cfg, struct ltd_err *err)
+{
+	struct ltd_landlock ll = {.abi = ltd_landlock_abi()};
+	uint16_t port = upstream_port(cfg);
+	int ret;
+
+	if (prctl(PR_SET_DUMPABLE, 0) < 0 ||
+	    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return ltd_err_sys(err, "prctl");
+	/* Without Landlock (an old kernel) the helper still runs: the
+	 * launcher it replaces had no confinement at all. */
+	if (ll.abi > 0) {
+		ll.handled_fs = all_fs_rights(ll.abi);
+		if (ll.abi >= LTD_LL_NET_ABI) {
+			ll.handled_net =
+				LTD_LL_NET_BIND_TCP | LTD_LL_NET_CONNECT_TCP;
+			if (port)
+				ll.ports[ll.n_ports++] = port;
+		}
+		if (ll.abi >= 6)
+			ll.scoped = LTD_LL_SCOPE_ABSTRACT_UNIX |
+				    LTD_LL_SCOPE_SIGNAL;
+		if (ll.abi > 6)
+			ll.abi = 6; /* the largest attr we know */
+	}
+	ret = ltd_landlock_confine(&ll, err);
+	/* Last: its filter refuses what Landlock's set-up calls. */
+	if (!ret)
+		ret = ltd_seccomp_load(ltd_seccomp_program(LTD_SECCOMP_DNSD),
+				       err);
+	return ret;
+}
+
+/* The summary the launcher prints at exit, written to the control
+ * socket. */
+static void send_summary(const struct ltd_dnsd *d)
+{
+	char *text = NULL;
+	size_t len = 0, off = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return;
+	ltd_dnsd_summary(d, f);
+	if (fclose(f) != 0)
+		return;
+	while (off < len) {
+		ssize_t n = write(LTD_DNSH_FD_CTL, text + off, len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		off += (size_t)n;
+	}
+	free(text);
+}
+
+static int serve(struct ltd_dnsd *d, struct ltd_err *err)
+{
+	struct pollfd pfd[1 + LTD_DNSD_MAX_POLLFDS];
+	const char ready = LTD_DNSH_READY;
+
+	if (write(LTD_DNSH_FD_CTL, &ready, 1) != 1)
+		return ltd_err_sys(err, "the launcher's socket");
+	for (;;) {
+		size_t n = ltd_dnsd_pollfds(d, &pfd[1], LTD_DNSD_MAX_POLLFDS);
+		char c;
+
+		pfd[0] = (struct pollfd){.fd = LTD_DNSH_FD_CTL,
+					 .events = POLLIN};
+		if (poll(pfd, 1 + n, ltd_dnsd_timeout(d)) < 0) {
+			if (errno == EINTR)
+				continue;
+			return ltd_err_sys(err, "poll");
+		}
+		ltd_dnsd_dispatch(d, &pfd[1], n);
+		/* The launcher shut its side: the cage is gone. */
+		if (pfd[0].revents && read(LTD_DNSH_FD_CTL, &c, 1) <= 0)
+			return 0;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct ltd_err err = {0};
+	struct ltd_dnsd_config cfg;
+	struct ltd_domains domains;
+	struct ltd_dnsd d = {.udp = -1, .tcp = -1, .nl = -1};
+	const int fds[3] = {LTD_DNSH_FD_UDP, LTD_DNSH_FD_TCP, LTD_DNSH_FD_NL};
+	uint8_t *blob = NULL;
+	size_t len = 0;
+	bool audit = false;
+	int ret;
+
+	(void)argv;
+	if (argc != 1) {
+		fprintf(stderr, "%s: started by ltd-native, not by hand\n",
+			LTD_DNSH_NAME);
+		return 2;
+	}
+	ret = read_config(&blob, &len, &err);
+	if (!ret)
+		ret = ltd_dnsw_decode(blob, len, &cfg, &domains, &audit, &err);
+	free(blob);
+	if (!ret && audit && !(cfg.audit = fdopen(LTD_DNSH_FD_AUDIT, "a")))
+		ret = ltd_err_sys(&err, "the audit log");
+	/* What the audit log's first line would open, now, while there is
+	 * a filesystem: jansson seeds its hash tables from /dev/urandom,
+	 * glibc's gmtime_r reads the zone once. */
+	if (!ret && audit) {
+		json_object_seed(0);
+		tzset();
+	}
+	if (!ret)
+		ret = confine(&cfg, &err);
+	if (!ret)
+		ret = ltd_dnsd_init(&d, &cfg, &err);
+	if (!ret) {
+		ltd_dnsd_attach(&d, fds);
+		ret = serve(&d, &err);
+	}
+	if (ret < 0) {
+		fprintf(stderr, "ltd-native: DNS filter: %s\n", err.msg);
+		return 1;
+	}
+	send_summary(&d);
+	return 0;
+}

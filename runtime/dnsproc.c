@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "runtime/dnsproc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/close_range.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "netfilter/dnswire.h"
+#include "runtime/cleanup.h"
+
+/* How long the launcher waits for the summary at the end. */
+#define FINISH_MS     2000
+#define SUMMARY_MAX   16384 /* 32 names of 253 bytes and the text around */
+#define N_HELPER_FDS  6	    /* config, ctl, UDP, TCP, netfilter, audit */
+#define HIGH_FD_FLOOR 64
+
+int ltd_dnsproc_path(const char *self, char *buf, size_t size)
+{
+	const char *slash = strrchr(self, '/');
+	int n;
+
+	if (self[0] != '/' || !slash)
+		return -EINVAL;
+	n = snprintf(buf, size, "%.*s/%s", (int)(slash - self), self,
+		     LTD_DNSH_NAME);
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+static int write_config(const struct ltd_dnsd_config *cfg, struct ltd_err *err)
+{
+	_cleanup_free_ uint8_t *blob = NULL;
+	_cleanup_close_ int fd = -1;
+	size_t len = 0, off = 0;
+	int ret = ltd_dnsw_encode(cfg, &blob, &len, err);
+
+	if (ret < 0)
+		return ret;
+	fd = memfd_create("ltd-dnsd-config", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (fd < 0)
+		return ltd_err_sys(err, "DNS filter: memfd_create");
+	while (off < len) {
+		ssize_t n = write(fd, blob + off, len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return ltd_err_sys(err,
+					   "DNS filter: its configuration");
+		off += (size_t)n;
+	}
+	/* Nothing can change it between here and the helper's read. */
+	if (fcntl(fd, F_ADD_SEALS,
+		  F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) < 0)
+		return ltd_err_sys(err,
+				   "DNS filter: sealing its configuration");
+	return ltd_steal_fd(&fd);
+}
+
+int ltd_dnsproc_prepare(struct ltd_dnsproc *h,
+			const struct ltd_dnsd_config *cfg, struct ltd_err *err)
+{
+	char self[PATH_MAX], path[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	struct stat st;
+	int ret;
+
+	if (n < 0)
+		return ltd_err_sys(err, "DNS filter: /proc/self/exe");
+	self[n] = '\0';
+	ret = ltd_dnsproc_path(self, path, sizeof(path));
+	if (ret < 0)
+		return ltd_err_set(err, -ret,
+				   "DNS filter: no helper path "
+				   "beside '%s'",
+				   self);
+	/* Opened now, executed by descriptor later: what runs is what was
+	 * checked before clone, whatever happens to the path. */
+	h->exe = open(path, O_PATH | O_CLOEXEC);
+	if (h->exe < 0)
+		return ltd_err_sys(err,
+				   "the DNS filter's helper '%s' (allowlist "
+				   "mode runs it; it is installed beside "
+				   "ltd-native)",
+				   path);
+	if (fstat(h->exe, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    !(st.st_mode & 0111))
+		return ltd_err_set(err, EACCES,
+				   "the DNS filter's helper '%s' is not an "
+				   "executable file",
+				   path);
+	ret = write_config(cfg, err);
+	if (ret < 0)
+		return ret;
+	h->config = ret;
+	return 0;
+}
+
+/* In the child, between fork and exec: only async-signal-safe calls. */
+static void child(const struct ltd_dnsproc *h, pid_t parent, int ctl,
+		  const int fds[3], int audit_fd)
+{
+	int src[N_HELPER_FDS] = {h->config, ctl,    fds[0],
+				 fds[1],    fds[2], audit_fd};
+	char *argv[] = {LTD_DNSH_NAME, NULL}, *envp[] = {NULL};
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	struct sigaction dfl = {.sa_handler = SIG_DFL};
+	int exe = fcntl(h->exe, F_DUPFD_CLOEXEC, HIGH_FD_FLOOR);
+	sigset_t none;
+
+	/* The launcher blocks signals for its signalfd and ignores some;
+	 * the helper starts from the defaults. */
+	for (int s = 1; s < NSIG; s++)
+		sigaction(s, &dfl, NULL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	/* It dies with the launcher, also a SIGKILLed one. */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+		_exit(127);
+	if (null >= 0) {
+		dup2(null, STDIN_FILENO);
+		dup2(null, STDOUT_FILENO);
+	}
+	/* Out of the way of the fixed numbers first (the helper's own
+	 * descriptor too), then into them. */
+	if (exe < 0)
+		_exit(127);
+	for (int i = 0; i < N_HELPER_FDS; i++)
+		if (src[i] >= 0 && (src[i] = fcntl(src[i], F_DUPFD_CLOEXEC,
+						   HIGH_FD_FLOOR)) < 0)
+			_exit(127);
+	for (int i = 0; i < N_HELPER_FDS; i++)
+		if (src[i] >= 0 && dup2(src[i], LTD_DNSH_FD_CONFIG + i) < 0)
+			_exit(127);
+	/* Everything else closes at exec (the helper's own descriptor is
+	 * needed until then; an ELF file runs from a close-on-exec one). */
+	syscall(SYS_close_range,
+		LTD_DNSH_FD_CONFIG + N_HELPER_FDS - (audit_fd < 0), ~0U,
+		CLOSE_RANGE_CLOEXEC);
+	syscall(SYS_execveat, exe, "", argv, envp, AT_EMPTY_PATH);
+	_exit(127);
+}
+
+int ltd_dnsproc_start(struct ltd_dnsproc *h, const int fds[3], int audit_fd,
+		      struct ltd_err *err)
+{
+	int sv[2];
+	pid_t parent = getpid(), pid;
+
+	if (h->exe < 0 || h->config < 0 || h->pid > 0)
+		return ltd_err_set(err, EINVAL, "DNS filter: not prepared");
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+		return ltd_err_sys(err, "DNS filter: socketpair");
+	pid = fork();
+	if (pid < 0) {
+		close(sv[0]);
+		close(sv[1]);
+		return ltd_err_sys(err, "DNS filter: fork");
+	}
+	if (pid == 0)
+		child(h, parent, sv[1], fds, audit_fd);
+	close(sv[1]);
+	fcntl(sv[0], F_SETFL, O_NONBLOCK);
+	h->ctl = sv[0];
+	h->pid = pid;
+	close(h->config);
+	h->config = -1;
+	return 0;
+}
+
+static void describe_end(pid_t pid, char *buf, size_t size)
+{
+	int st = 0;
+
+	buf[0] = '\0';
+	if (waitpid(pid, &st, WNOHANG) != pid)
+		return;
+	if (WIFSIGNALED(st))
+		snprintf(buf, size, " (killed by signal %d)", WTERMSIG(st));
+	else if (WIFEXITED(st))
+		snprintf(buf, size, " (exit status %d)", WEXITSTATUS(st));
+}
+
+int ltd_dnsproc_readable(struct ltd_dnsproc *h, struct ltd_err *err)
+{
+	char c, how[64];
+	ssize_t n = read(h->ctl, &c, 1);
+
+	if (n == 1 && c == LTD_DNSH_READY && !h->ready) {
+		h->ready = true;
+		return 0;
+	}
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return 0;
+	/* An end nobody asked for, or a byte the protocol does not have.
+	 * Give the kernel a moment to report the exit. */
+	usleep(10000);
+	describe_end(h->pid, how, sizeof(how));
+	if (how[0])
+		h->pid = 0;
+	return ltd_err_set(err, EPIPE,
+			   "the DNS filter (%s) ended unexpectedly%s: the "
+			   "cage's name lookups would go unanswered",
+			   LTD_DNSH_NAME, how);
+}
+
+void ltd_dnsproc_finish(struct ltd_dnsproc *h, FILE *out)
+{
+	char buf[SUMMARY_MAX];
+	size_t len = 0;
+	bool eof = false;
+
+	if (h->pid <= 0 || h->ctl < 0)
+		return;
+	shutdown(h->ctl, SHUT_WR);
+	while (len < sizeof(buf)) {
+		struct pollfd p = {.fd = h->ctl, .events = POLLIN};
+		ssize_t n;
+
+		if (poll(&p, 1, FINISH_MS) <= 0)
+			break;
+		n = read(h->ctl, buf + len, sizeof(buf) - len);
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			continue;
+		if (n <= 0) {
+			eof = n == 0;
+			break;
+		}
+		len += (size_t)n;
+	}
+	/* The readiness byte, if the loop never read it. */
+	if (!h->ready && len > 0 && buf[0] == LTD_DNSH_READY) {
+		memmove(buf, buf + 1, --len);
+		h->ready = true;
+	}
+	if (len)
+		fwrite(buf, 1, len, out);
+	if (!eof)
+		kill(h->pid, SIGKILL);
+	waitpid(h->pid, NULL, 0);
+	h->pid = 0;
+}
+
+void ltd_dnsproc_stop(struct ltd_dnsproc *h)
+{
+	if (h->pid > 0) {
+		kill(h->pid, SIGKILL);
+		waitpid(h->pid, NULL, 0);
+		h->pid = 0;
+	}
+	if (h->exe >= 0)
+		close(h->exe);
+	if (h->config >= 0)
+		close(h->config);
+	if (h->ctl >= 0)
+		close(h->ctl);
+	h->exe = h->config = h->ctl = -1;
+}

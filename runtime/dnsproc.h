@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The DNS filter as a process of its own: ltd-dnsd (netfilter/dnsd_main.c),
+ * installed beside ltd-native.  The launcher links neither ldns nor
+ * libcrypto (they cost every start ~0.3 ms of relocations, see
+ * docs/DECISIONS.md), and the untrusted DNS parsing runs outside the
+ * launcher, in a process with no filesystem.
+ *
+ * Before clone: find the helper beside the launcher's own resolved
+ * executable (never through PATH) and write its configuration into a
+ * sealed memfd.  When init hands the DNS sockets over: start it with them.
+ * At the end: ask it for its summary (the refused names) and wait for it.
+ *
+ * The helper's descriptors, fixed: LTD_DNSH_FD_* below.  The control
+ * socket carries one byte 'R' (confined and serving), and at the end,
+ * after the launcher shuts its side for writing, the summary text.
+ */
+#ifndef LTD_RUNTIME_DNSPROC_H
+#define LTD_RUNTIME_DNSPROC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "netfilter/dnsd.h"
+#include "runtime/error.h"
+
+#define LTD_DNSH_NAME	   "ltd-dnsd"
+#define LTD_DNSH_FD_CONFIG 3 /* the memfd, read once */
+#define LTD_DNSH_FD_CTL	   4 /* AF_UNIX stream to the launcher */
+#define LTD_DNSH_FD_UDP	   5
+#define LTD_DNSH_FD_TCP	   6
+#define LTD_DNSH_FD_NL	   7 /* NETLINK_NETFILTER in the cage's netns */
+#define LTD_DNSH_FD_AUDIT  8 /* only when the configuration says so */
+#define LTD_DNSH_READY	   'R'
+
+struct ltd_dnsproc {
+	int exe;    /* O_PATH of the helper, -1 */
+	int config; /* sealed memfd, -1 */
+	int ctl;    /* our end of the control socket, -1 */
+	pid_t pid;  /* 0: not running */
+	bool ready; /* it said 'R' */
+};
+
+#define LTD_DNSPROC_INIT                                                       \
+	{                                                                      \
+		.exe = -1, .config = -1, .ctl = -1                             \
+	}
+
+/* Pure: the helper's path beside the launcher at @self ("/a/b/ltd-native"
+ * gives "/a/b/ltd-dnsd"); -ENAMETOOLONG or -EINVAL (not absolute). */
+int ltd_dnsproc_path(const char *self, char *buf, size_t size);
+
+/* Before clone: open the helper and write @cfg for it. */
+int ltd_dnsproc_prepare(struct ltd_dnsproc *h,
+			const struct ltd_dnsd_config *cfg, struct ltd_err *err);
+
+/* Start it with init's sockets (UDP, TCP, netfilter; the caller keeps and
+ * closes its copies) and @audit_fd (-1: none). */
+int ltd_dnsproc_start(struct ltd_dnsproc *h, const int fds[3], int audit_fd,
+		      struct ltd_err *err);
+
+/* The control socket polled readable: 0 while the helper serves, a
+ * negative errno with @err filled once it has ended without being asked. */
+int ltd_dnsproc_readable(struct ltd_dnsproc *h, struct ltd_err *err);
+
+/* Ask for the summary, copy it to @out, wait for the helper (bounded). */
+void ltd_dnsproc_finish(struct ltd_dnsproc *h, FILE *out);
+
+/* Kill a helper still running, wait for it, close everything. */
+void ltd_dnsproc_stop(struct ltd_dnsproc *h);
+
+#endif

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ltd-dnsd's own profile (runtime/dnsproc.h): the DNS filter parses what
+ * the cage sends, so after it has read its configuration it may only do
+ * what serving DNS takes: read and write the descriptors it holds, accept
+ * TCP clients, open UDP or TCP sockets to the upstream (AF_INET and
+ * AF_INET6 only), poll, the clock, random ids, memory.  No open, no exec,
+ * no fork, no signals to others, no ptrace; a foreign ABI kills it.
+ * Unlisted calls, and socket() for any other family, get ENOSYS, as in
+ * the cage's profile.
+ */
+#include "seccomp/profile.h"
+
+#include <errno.h>
+#include <sys/socket.h>
+
+#include "runtime/cleanup.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+static const int dnsd_allowed[] = {
+	/* its descriptors */
+	SCMP_SYS(read),
+	SCMP_SYS(write),
+	SCMP_SYS(readv),
+	SCMP_SYS(writev),
+	SCMP_SYS(close),
+	SCMP_SYS(fcntl),
+	SCMP_SYS(fstat),
+	SCMP_SYS(newfstatat),
+	SCMP_SYS(lseek),
+	SCMP_SYS(poll),
+	SCMP_SYS(ppoll),
+	/* sockets it holds or opens */
+	SCMP_SYS(recvfrom),
+	SCMP_SYS(sendto),
+	SCMP_SYS(recvmsg),
+	SCMP_SYS(sendmsg),
+	SCMP_SYS(accept4),
+	SCMP_SYS(accept),
+	SCMP_SYS(connect),
+	SCMP_SYS(shutdown),
+	SCMP_SYS(setsockopt),
+	SCMP_SYS(getsockopt),
+	SCMP_SYS(getsockname),
+	SCMP_SYS(getpeername),
+	/* time, ids, memory, the end */
+	SCMP_SYS(clock_gettime),
+	SCMP_SYS(gettimeofday),
+	SCMP_SYS(time),
+	SCMP_SYS(getrandom),
+	SCMP_SYS(getpid),
+	SCMP_SYS(brk),
+	SCMP_SYS(mmap),
+	SCMP_SYS(munmap),
+	SCMP_SYS(mremap),
+	SCMP_SYS(madvise),
+	SCMP_SYS(futex),
+	SCMP_SYS(rt_sigreturn),
+	SCMP_SYS(rt_sigprocmask),
+	SCMP_SYS(restart_syscall),
+	SCMP_SYS(exit),
+	SCMP_SYS(exit_group),
+};
+
+static int add(scmp_filter_ctx ctx, uint32_t action, int nr, unsigned int n,
+	       const struct scmp_arg_cmp *cmp, struct ltd_err *err)
+{
+	int ret = seccomp_rule_add_array(ctx, action, nr, n, cmp);
+
+	return ret < 0 ? ltd_err_set(err, -ret,
+				     "seccomp: ltd-dnsd profile, syscall %d: "
+				     "rule refused",
+				     nr)
+		       : 0;
+}
+
+int ltd_seccomp_dnsd_profile_new(scmp_filter_ctx *out, struct ltd_err *err)
+{
+	_cleanup_seccomp_ scmp_filter_ctx ctx =
+		seccomp_init(SCMP_ACT_ERRNO(ENOSYS));
+	const int families[] = {AF_INET, AF_INET6};
+	int ret = 0;
+
+	if (!ctx)
+		return ltd_err_set(err, ENOMEM,
+				   "seccomp: cannot create a filter context");
+	if (seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH,
+			     SCMP_ACT_KILL_PROCESS) < 0 ||
+	    seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0) < 0)
+		return ltd_err_set(err, EINVAL,
+				   "seccomp: cannot set the ltd-dnsd "
+				   "profile's attributes");
+	for (size_t i = 0; !ret && i < ARRAY_SIZE(dnsd_allowed); i++)
+		ret = add(ctx, SCMP_ACT_ALLOW, dnsd_allowed[i], 0, NULL, err);
+	for (size_t i = 0; !ret && i < ARRAY_SIZE(families); i++) {
+		/* The domain is an int: compare its low 32 bits only. */
+		struct scmp_arg_cmp c = SCMP_CMP(0, SCMP_CMP_MASKED_EQ,
+						 0xffffffffULL, families[i]);
+
+		ret = add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(socket), 1, &c, err);
+	}
+	if (ret < 0)
+		return ret;
+	*out = ltd_steal_ptr(&ctx);
+	return 0;
+}

@@ -1,0 +1,127 @@
+# shellcheck shell=bash
+# The DNS filter as a process of its own (ltd-dnsd, runtime/dnsproc.h):
+# found beside the launcher, needed only in allowlist mode, confined, and
+# a run does not go on without it.  The filtering itself: test_dns.sh.
+
+# A launcher alone in a directory: no ltd-dnsd beside it.
+LONE=$STAGE/lone
+mkdir -p "$LONE"
+install -m 755 "$LTD" "$LONE/ltd-native"
+
+OUT=$(cd "$PROJ" && as_user "$LONE/ltd-native" run --network none -- true 2>&1)
+RC=$?
+expect_rc "--network none needs no ltd-dnsd" 0
+
+OUT=$(cd "$PROJ" && as_user "$LONE/ltd-native" run -- true 2>&1)
+RC=$?
+expect_rc "allowlist mode without ltd-dnsd beside the launcher stops (125)" 125
+expect_out "and names the helper it looked for" "helper '$LONE/ltd-dnsd'"
+
+# Found beside the resolved executable, not beside a link to it, nor on PATH.
+ln -s "$LONE/ltd-native" "$STAGE/ltd-native-link"
+OUT=$(cd "$PROJ" && as_user env PATH="$STAGE:/usr/bin:/bin" \
+	"$STAGE/ltd-native-link" run -- true 2>&1)
+RC=$?
+expect_rc "a link to the launcher does not borrow the helper beside the link" 125
+rm -f "$STAGE/ltd-native-link"
+rm -rf "$LONE"
+
+if [ ! -r /dev/net/tun ] || ! as_user test -w /dev/net/tun ||
+	! command -v pasta >/dev/null; then
+	skip "ltd-dnsd process tests" "needs pasta and /dev/net/tun usable by $E2E_USER"
+else
+	# A run that waits; its helper is the launcher's child named ltd-dnsd.
+	dnsd_start() {
+		(cd "$PROJ" && exec "${USER_CMD[@]}" "$LTD" run --dns-upstream 127.0.0.1:9 \
+			-- sleep 4245 >"$STAGE/dnsd.out" 2>&1) &
+		lpid=$!
+		hpid=
+		for _ in $(seq 100); do
+			hpid=$(pgrep -P "$lpid" -x ltd-dnsd)
+			[ -n "$hpid" ] && user_procs 'sleep 4245' >/dev/null && break
+			sleep 0.05
+		done
+	}
+	dnsd_start
+	if [ -z "$hpid" ]; then
+		fail "the DNS filter runs as the launcher's child ltd-dnsd" "$(cat "$STAGE/dnsd.out")"
+		kill "$lpid" 2>/dev/null
+		wait "$lpid" 2>/dev/null
+	else
+		pass "the DNS filter runs as the launcher's child ltd-dnsd"
+		st=/proc/$hpid/status
+		if [ "$AS_ROOT" = 1 ]; then
+			grep -q '^NoNewPrivs:[[:space:]]*1$' "$st" &&
+				pass "ltd-dnsd has no_new_privs" ||
+				fail "ltd-dnsd has no_new_privs" "$(cat "$st")"
+			grep -q '^Seccomp:[[:space:]]*2$' "$st" &&
+				pass "ltd-dnsd runs under a seccomp filter" ||
+				fail "ltd-dnsd runs under a seccomp filter" "$(cat "$st")"
+			fds=$(ls "/proc/$hpid/fd" | sort -n | tr '\n' ' ')
+			[ "$fds" = "0 1 2 4 5 6 7 " ] &&
+				pass "ltd-dnsd holds only its sockets (no config, no audit log)" ||
+				fail "ltd-dnsd holds only its sockets (no config, no audit log)" "$fds"
+			env=$(tr '\0' '\n' <"/proc/$hpid/environ")
+			[ -z "$env" ] && pass "ltd-dnsd has an empty environment" ||
+				fail "ltd-dnsd has an empty environment" "$env"
+		fi
+		# Not readable by the user that owns it: not dumpable.
+		if as_user cat "/proc/$hpid/environ" >/dev/null 2>&1; then
+			fail "ltd-dnsd is not dumpable (its /proc entries are root's)"
+		else
+			pass "ltd-dnsd is not dumpable (its /proc entries are root's)"
+		fi
+		# A filter that dies ends the run: lookups would go unanswered.
+		kill -9 "$hpid"
+		wait "$lpid"
+		RC=$?
+		OUT=$(cat "$STAGE/dnsd.out")
+		expect_rc "a DNS filter that dies ends the run (125)" 125
+		expect_out "and the launcher says so" "DNS filter \(ltd-dnsd\) ended unexpectedly \(killed by signal 9\)"
+		sleep 0.5
+		left=$(user_procs 'sleep 4245')
+		[ -z "$left" ] && pass "and the cage is gone" || fail "and the cage is gone" "$left"
+	fi
+
+	# The summary comes back whole from the helper, however long: 33
+	# refused names of ~250 bytes (the summary lists 32, then "...").
+	ltd run --dns-upstream 127.0.0.1:9 -- python3 -c 'import socket
+for i in range(33):
+    n=".".join([c*60 for c in "abcd"])+".n%02d.test"%i
+    try: socket.getaddrinfo(n,80,socket.AF_INET)
+    except OSError: pass'
+	expect_out "a long summary of refused names arrives whole" "refused [0-9]+ queries .*n31\.test( \(x[0-9]+\))?, \.\.\.\$"
+	expect_out "down to its last line" "allow a name with --allow-domain NAME"
+
+	# A helper that cannot serve (here: a script, which execveat of a
+	# close-on-exec descriptor refuses) ends the run at once.
+	FAKE=$STAGE/fake
+	mkdir -p "$FAKE"
+	install -m 755 "$LTD" "$FAKE/ltd-native"
+	printf '#!/bin/sh\nexit 3\n' >"$FAKE/ltd-dnsd"
+	chmod 755 "$FAKE/ltd-dnsd"
+	OUT=$(cd "$PROJ" && as_user timeout 20 "$FAKE/ltd-native" run \
+		--dns-upstream 127.0.0.1:9 -- sleep 15 2>&1)
+	RC=$?
+	expect_rc "a DNS filter that cannot start ends the run (125)" 125
+	expect_out "and the launcher says why" "DNS filter \(ltd-dnsd\) ended unexpectedly"
+	rm -rf "$FAKE"
+
+	# The helper dies with a SIGKILLed launcher.
+	dnsd_start
+	if [ -n "$hpid" ]; then
+		kill -9 "$lpid"
+		wait "$lpid" 2>/dev/null
+		sleep 0.5
+		if [ -e "/proc/$hpid" ] && ! grep -q '^State:[[:space:]]*Z' "/proc/$hpid/status"; then
+			fail "ltd-dnsd dies with a SIGKILLed launcher" "$(ps -o pid,args -p "$hpid")"
+			kill -9 "$hpid"
+		else
+			pass "ltd-dnsd dies with a SIGKILLed launcher"
+		fi
+	else
+		fail "the DNS filter started (second run)" "$(cat "$STAGE/dnsd.out")"
+		kill "$lpid" 2>/dev/null
+		wait "$lpid" 2>/dev/null
+	fi
+fi
