@@ -127,10 +127,12 @@ int ltd_landlock_build(const struct ltd_plan *plan, const struct ltd_policy *p,
  * and no scope is handled.  @ll->abi stays 0 (no wall) below ABI 4 and
  * outside allowlist mode; where no port list can say the policy (a block
  * open on every port, more than LTD_LL_MAX_PORTS ports) only bind is
- * handled.
+ * handled, and @note (of @size) says why, for the run to print ("" when
+ * the wall is whole or absent for want of ABI 4).
  */
 int ltd_landlock_build_egress(const struct ltd_policy *p, int abi,
-			      struct ltd_landlock *ll, struct ltd_err *err);
+			      struct ltd_landlock *ll, char *note, size_t size,
+			      struct ltd_err *err);
 void ltd_landlock_free(struct ltd_landlock *ll);
 
 /* Confine the calling thread (no_new_privs set) to @ll's rules. */

@@ -192,8 +192,7 @@ static int egress_ports(const struct ltd_policy *p, struct ltd_landlock *ll,
 		if (d->n_ports == 0) {
 			ltd_net_dest_format(d, buf, sizeof(buf));
 			return ltd_err_set(err, EINVAL,
-					   "--allow-cidr %s allows every port; "
-					   "give its ports (CIDR:PORTS)",
+					   "--allow-cidr %s allows every port",
 					   buf);
 		}
 		for (size_t r = 0; !ret && r < d->n_ports; r++)
@@ -225,18 +224,21 @@ static int build_net(const struct ltd_policy *p, struct ltd_landlock *ll,
 	if (!ret && p->network != LTD_NET_NONE)
 		ret = add_port(ll, 53, "the resolver", &why);
 	if (ret < 0)
-		return ltd_err_set(err, -ret, "--restrict-tcp-ports: %s",
-				   why.msg);
+		return ltd_err_set(
+			err, -ret, "--restrict-tcp-ports: %s%s", why.msg,
+			ret == -EINVAL ? "; give its ports (CIDR:PORTS)" : "");
 	return 0;
 }
 
 int ltd_landlock_build_egress(const struct ltd_policy *p, int abi,
-			      struct ltd_landlock *ll, struct ltd_err *err)
+			      struct ltd_landlock *ll, char *note, size_t size,
+			      struct ltd_err *err)
 {
 	struct ltd_err why = {0};
 	int ret;
 
 	*ll = (struct ltd_landlock){0};
+	note[0] = '\0';
 	if (p->network != LTD_NET_ALLOWLIST || abi < LTD_LL_NET_ABI)
 		return 0;
 	/* pasta binds no TCP port of the host (it forwards nothing in):
@@ -249,6 +251,11 @@ int ltd_landlock_build_egress(const struct ltd_policy *p, int abi,
 	if (ret == -EINVAL || ret == -E2BIG) {
 		ll->handled_net = LTD_LL_NET_BIND_TCP;
 		ll->n_ports = 0;
+		snprintf(note, size,
+			 "pasta's TCP port wall (the second wall behind the "
+			 "firewall) is open for this run: %s; give each "
+			 "block its ports (CIDR:PORTS) to keep it",
+			 why.msg);
 		return 0;
 	}
 	return ret < 0 ? ltd_err_set(err, -ret, "%s", why.msg) : 0;

@@ -521,8 +521,12 @@ static int prepare_landlock(const struct ltd_policy *p,
 	if (warning[0])
 		fprintf(stderr, "ltd-native: warning: %s\n", warning);
 	ret = ltd_landlock_build(plan, p, abi, ll, err);
-	return ret < 0 ? ret
-		       : ltd_landlock_build_egress(p, abi, &pa->wall, err);
+	if (!ret)
+		ret = ltd_landlock_build_egress(p, abi, &pa->wall, warning,
+						sizeof(warning), err);
+	if (!ret && warning[0] && !p->quiet)
+		fprintf(stderr, "ltd-native: warning: %s\n", warning);
+	return ret;
 }
 
 /* Everything that can fail for a reason the user can fix, before clone. */

@@ -231,6 +231,14 @@ sys.exit(subprocess.run(sys.argv[1:], restore_signals=False).returncode)' \
 		expect_out "pasta's wall: a port the firewall admits but the policy does not fails" \
 			"^$NET_H4:9090 (refused|timeout|error:[0-9]+) "
 		expect_no_out "pasta's wall: ... and the firewall did not refuse it" "outside the allowlist"
+		expect_no_out "pasta's wall: whole, nothing is said of it" "port wall"
+		# A block open on every port leaves no port wall to build: the
+		# run says so (and how to keep it), unless --quiet.
+		ltd run --allow-cidr "$NET_H4/32" -- true
+		expect_out "pasta's wall: a block without ports opens it, and the run says why" \
+			"warning: pasta's TCP port wall .* is open for this run: --allow-cidr $NET_H4/32 allows every port; give each block its ports"
+		ltd run --quiet --allow-cidr "$NET_H4/32" -- true
+		expect_no_out "pasta's wall: --quiet says nothing of it" "port wall"
 		net_probe --allow-cidr "$NET_H4/32:8080,9090"
 		expect_out "pasta's wall: the same port connects once the policy allows it" "^$NET_H4:9090 ok "
 		# The wall is pasta's, not the command's: the cage's own

@@ -319,10 +319,13 @@ Test(landlock, decide_restrict_tcp_ports_needs_abi_4)
 
 /* pasta's wall (ltd_landlock_build_egress): the ports pasta may connect to
  * on the cage's behalf, nothing of the filesystem. */
+static char note[LTD_ERR_MSG_MAX];
+
 static int build_egress(int abi)
 {
 	memset(&err, 0, sizeof(err));
-	return ltd_landlock_build_egress(&p, abi, &ll, &err);
+	return ltd_landlock_build_egress(&p, abi, &ll, note, sizeof(note),
+					 &err);
 }
 
 Test(landlock, egress_wall_is_the_policys_ports_without_the_resolver)
@@ -377,8 +380,14 @@ Test(landlock, egress_wall_is_off_where_it_cannot_say_ports)
 	allow("192.0.2.0/24:443");
 	cr_assert_eq(build_egress(3), 0, "%s", err.msg);
 	cr_assert_eq(ll.abi, 0, "ABI 3 has no network rules");
+	cr_assert_str_empty(note, "ABI 3: doctor says so, not every run");
+	cr_assert_eq(build_egress(7), 0, "%s", err.msg);
+	cr_assert_str_empty(note, "a full wall: nothing to say");
 	allow("10.0.0.0/8");
 	cr_assert_eq(build_egress(7), 0, "not an error: the user's policy");
+	cr_assert(strstr(note, "--allow-cidr 10.0.0.0/8 allows every port") &&
+			  strstr(note, "CIDR:PORTS"),
+		  "the run says why the wall is open: %s", note);
 	cr_assert_eq(ll.handled_net, LTD_LL_NET_BIND_TCP,
 		     "a block open on every port: no connect wall, still no "
 		     "bind");
@@ -388,6 +397,7 @@ Test(landlock, egress_wall_is_off_where_it_cannot_say_ports)
 	cr_assert_eq(build_egress(7), 0, "%s", err.msg);
 	cr_assert_eq(ll.handled_net, LTD_LL_NET_BIND_TCP,
 		     "more ports than a ruleset holds");
+	cr_assert(strstr(note, "more than 1024"), "%s", note);
 	cr_assert_eq(ll.n_ports, 0);
 }
 
