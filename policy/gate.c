@@ -149,33 +149,6 @@ static bool is_under(const char *path, const char *dir)
 	return strncmp(path, dir, n) == 0 && (path[n] == '/' || !path[n]);
 }
 
-int ltd_policy_add_note(char ***list, size_t *n, const char *fmt, ...)
-{
-	char *s = NULL, **v;
-	va_list ap;
-	int ret;
-
-	va_start(ap, fmt);
-	ret = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	if (ret < 0)
-		return -ENOMEM;
-	for (size_t i = 0; i < *n; i++) {
-		if (strcmp((*list)[i], s) == 0) {
-			free(s);
-			return 0;
-		}
-	}
-	v = realloc(*list, (*n + 1) * sizeof(char *));
-	if (!v) {
-		free(s);
-		return -ENOMEM;
-	}
-	*list = v;
-	v[(*n)++] = s;
-	return 0;
-}
-
 /* One match: let it through (recording an explicit waiver) or refuse. */
 static int judge(struct ltd_policy *p, const char *flag, const char *real,
 		 const char *what, const char *at, unsigned class,

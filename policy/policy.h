@@ -315,27 +315,39 @@ void ltd_path_normalize(char *path);
  * Add to @p->protected what Claude Code on the host runs from the project
  * by itself: the project's .claude/hooks, and the project files that the
  * commands of .claude/settings.json, .claude/settings.local.json (hooks,
- * statusLine, the *Helper commands) and .mcp.json (servers' command and
- * args) name.  Reads the host's files; a file that is missing, not a
- * regular file or not JSON adds nothing (Claude Code would not run it).
+ * statusLine, the *Helper commands, env) and .mcp.json (servers' command
+ * and args) name; what cannot be resolved is added to @p->warnings.  A
+ * settings file that is there but is not JSON ltd-native can read, or not a
+ * regular file, is an error naming it (nothing would say what it runs).
  */
 int ltd_agent_protected(struct ltd_policy *p, struct ltd_err *err);
 
-/* A project path that a command line names: @bare when the word had no
- * '/' (it counts only if it is a file in the project). */
+enum ltd_cmd_kind {
+	LTD_CMD_PATH,	 /* a word with a '/': an absolute, normalized path */
+	LTD_CMD_BARE,	 /* a word without: absolute, in its directory */
+	LTD_CMD_GLOB,	 /* an unquoted pattern, absolute */
+	LTD_CMD_UNKNOWN, /* a path-like word that cannot be resolved: as
+			    written */
+};
+
+/* A place that a command line names. */
 struct ltd_cmd_path {
-	char *path; /* absolute, normalized, strictly inside the project */
-	bool bare;
+	char *path;
+	enum ltd_cmd_kind kind;
+	bool input; /* the target of a `<` */
 };
 
 /*
- * Pure: the words of shell command line @cmd that name a place inside
- * @project, read as a shell would split them (quotes, backslashes,
- * ; & | ( ) < > separate), with $CLAUDE_PROJECT_DIR / ${...} expanded;
- * relative words are taken from the project (Claude Code runs hooks
- * there).  Words with another variable, ~, or an option (-x) are not.
+ * Pure: the words of shell command line @cmd that may name a place, read
+ * as sh splits them (quotes, escapes, line joins, ; & | ( ) and
+ * redirections), with $CLAUDE_PROJECT_DIR (any ${...} form), $PWD,
+ * $(git rev-parse --show-toplevel), $HOME and a leading ~ (with @home)
+ * expanded; relative words are taken from @project (Claude Code runs hooks
+ * there) or from where a `cd` in command position moved, within its
+ * subshell.  Options are skipped (their =VALUE is read); output targets
+ * too.  At most 1024 places (-E2BIG).
  */
-int ltd_command_paths(const char *cmd, const char *project,
+int ltd_command_paths(const char *cmd, const char *project, const char *home,
 		      struct ltd_cmd_path **out, size_t *n);
 void ltd_command_paths_free(struct ltd_cmd_path *v, size_t n);
 

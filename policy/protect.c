@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The list of protected paths, and paths by their text (no filesystem
- * access): shared by gitprotect.c and agentprotect.c. */
+ * access), and the notes list: shared by gitprotect.c, agentprotect.c and
+ * gate.c. */
+#include "policy/option.h"
 #include "policy/policy.h"
 
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,4 +56,31 @@ void ltd_path_normalize(char *path)
 	if (out == path)
 		*out++ = '/';
 	*out = '\0';
+}
+
+int ltd_policy_add_note(char ***list, size_t *n, const char *fmt, ...)
+{
+	char *s = NULL, **v;
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (ret < 0)
+		return -ENOMEM;
+	for (size_t i = 0; i < *n; i++) {
+		if (strcmp((*list)[i], s) == 0) {
+			free(s);
+			return 0;
+		}
+	}
+	v = realloc(*list, (*n + 1) * sizeof(char *));
+	if (!v) {
+		free(s);
+		return -ENOMEM;
+	}
+	*list = v;
+	v[(*n)++] = s;
+	return 0;
 }

@@ -89,6 +89,13 @@ static int utf8_len(const unsigned char *s)
 	return cp < 0xa0 ? -n : n;
 }
 
+void ltd_warn(const char *msg)
+{
+	fputs("ltd-native: warning: ", stderr);
+	ltd_fput_shown(stderr, msg);
+	fputc('\n', stderr);
+}
+
 void ltd_fput_shown(FILE *out, const char *s)
 {
 	const unsigned char *u = (const unsigned char *)s;

@@ -48,4 +48,8 @@ void ltd_err_print(const struct ltd_err *err);
  */
 void ltd_fput_shown(FILE *out, const char *s);
 
+/* "ltd-native: warning: MSG" on stderr, @msg shown as ltd_fput_shown()
+ * shows it (warnings name paths from the project and its settings). */
+void ltd_warn(const char *msg);
+
 #endif

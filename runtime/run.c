@@ -466,7 +466,7 @@ static int prepare_dns(struct ltd_policy *p, struct ltd_dnsd_config *cfg,
 		if (ltd_dns_upstream_from_resolv("/etc/resolv.conf",
 						 &cfg->upstream,
 						 &cfg->upstream_len, &why) < 0)
-			fprintf(stderr, "ltd-native: warning: %s\n", why.msg);
+			ltd_warn(why.msg);
 	}
 	if (ret < 0)
 		return ret;
@@ -519,13 +519,13 @@ static int prepare_landlock(const struct ltd_policy *p,
 	if (ret < 0)
 		return ret;
 	if (warning[0])
-		fprintf(stderr, "ltd-native: warning: %s\n", warning);
+		ltd_warn(warning);
 	ret = ltd_landlock_build(plan, p, abi, ll, err);
 	if (!ret)
 		ret = ltd_landlock_build_egress(p, abi, &pa->wall, warning,
 						sizeof(warning), err);
 	if (!ret && warning[0] && !p->quiet)
-		fprintf(stderr, "ltd-native: warning: %s\n", warning);
+		ltd_warn(warning);
 	return ret;
 }
 
@@ -614,9 +614,9 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 	if (!ret)
 		ret = prepare_landlock(p, &plan, &ll, &pasta, &err);
 	for (size_t i = 0; !ret && i < p->n_waived; i++)
-		fprintf(stderr, "ltd-native: warning: %s\n", p->waived[i]);
+		ltd_warn(p->waived[i]);
 	for (size_t i = 0; !ret && i < p->n_warnings; i++)
-		fprintf(stderr, "ltd-native: warning: %s\n", p->warnings[i]);
+		ltd_warn(p->warnings[i]);
 	if (!ret && limits.cgroup) {
 		ret = ltd_cgroup_create(cgf.dir, &limits, getpid(), &cg, &err);
 		if (ret < 0)
@@ -625,7 +625,7 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 				 " (see 'ltd-native doctor')");
 	}
 	if (!ret && ltd_limits_warning(p, &limits, warning, sizeof(warning)))
-		fprintf(stderr, "ltd-native: warning: %s\n", warning);
+		ltd_warn(warning);
 	if (!ret && p->network == LTD_NET_ALLOWLIST) {
 		struct ltd_nflog_config nc = {.audit = dns_cfg.audit,
 					      .quiet = p->quiet};

