@@ -276,6 +276,11 @@ static bool pending_answer(struct ltd_dnsd *d, struct ltd_dnsd_pending *p,
 		pending_servfail(d, p);
 		return true;
 	}
+	/* Cached no longer than the firewall keeps the addresses open. */
+	if (ltd_dns_cap_ttls(ans, len, d->cfg.ttl_ceiling) < 0) {
+		pending_servfail(d, p);
+		return true;
+	}
 	ldns_write_uint16(ans, p->client_id);
 	reply(d, &p->client, p->client_len, p->tcp ? p->conn : -1, p->conn_gen,
 	      ans, len);

@@ -252,3 +252,61 @@ const char *ltd_dns_type_str(uint16_t type, char *buf, size_t size)
 	free(s);
 	return buf;
 }
+
+/* Past the name at @off: its labels, or a compression pointer (which ends
+ * it).  0 when it runs out of the message. */
+static size_t skip_name(const uint8_t *buf, size_t len, size_t off)
+{
+	while (off < len) {
+		uint8_t l = buf[off];
+
+		if ((l & 0xc0) == 0xc0)
+			return off + 2 <= len ? off + 2 : 0;
+		if (l & 0xc0)
+			return 0;
+		off += 1 + (size_t)l;
+		if (!l)
+			return off <= len ? off : 0;
+	}
+	return 0;
+}
+
+int ltd_dns_cap_ttls(uint8_t *buf, size_t len, uint32_t ceiling)
+{
+	size_t off = 12, qd, rr;
+
+	if (len < 12)
+		return -EBADMSG;
+	qd = (size_t)buf[4] << 8 | buf[5];
+	rr = ((size_t)buf[6] << 8 | buf[7]) + ((size_t)buf[8] << 8 | buf[9]) +
+	     ((size_t)buf[10] << 8 | buf[11]);
+	for (size_t i = 0; i < qd; i++) {
+		off = skip_name(buf, len, off);
+		if (!off || off + 4 > len)
+			return -EBADMSG;
+		off += 4;
+	}
+	for (size_t i = 0; i < rr; i++) {
+		uint16_t type, rdlen;
+		uint32_t ttl;
+
+		off = skip_name(buf, len, off);
+		if (!off || off + 10 > len)
+			return -EBADMSG;
+		type = (uint16_t)(buf[off] << 8 | buf[off + 1]);
+		ttl = (uint32_t)buf[off + 4] << 24 |
+		      (uint32_t)buf[off + 5] << 16 |
+		      (uint32_t)buf[off + 6] << 8 | buf[off + 7];
+		rdlen = (uint16_t)(buf[off + 8] << 8 | buf[off + 9]);
+		if (type != LDNS_RR_TYPE_OPT && ttl > ceiling) {
+			buf[off + 4] = (uint8_t)(ceiling >> 24);
+			buf[off + 5] = (uint8_t)(ceiling >> 16);
+			buf[off + 6] = (uint8_t)(ceiling >> 8);
+			buf[off + 7] = (uint8_t)ceiling;
+		}
+		off += 10 + (size_t)rdlen;
+		if (off > len)
+			return -EBADMSG;
+	}
+	return 0;
+}

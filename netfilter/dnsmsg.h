@@ -54,6 +54,15 @@ struct ltd_dns_addr {
 };
 
 /*
+ * Every record's TTL in the message @buf lowered to at most @ceiling, in
+ * place (EDNS's OPT record, whose TTL field holds flags, is left alone):
+ * a client then caches an address no longer than the firewall keeps it
+ * open.  -EBADMSG for a message that does not hold together (nothing is
+ * to be relayed then).
+ */
+int ltd_dns_cap_ttls(uint8_t *buf, size_t len, uint32_t ceiling);
+
+/*
  * The A and AAAA records of the answer in @buf for @name: owned by @name
  * or by a name that a CNAME chain in the answer leads to from it.  The
  * answer must carry @id, be a response, and ask @name.  At most @max.

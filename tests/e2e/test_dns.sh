@@ -19,8 +19,10 @@ DNS_DIR=
 
 dns_cleanup() {
 	for pid in "${DNS_PIDS[@]}"; do kill "$pid" 2>/dev/null; done
-	[ -n "$DNS_DIR" ] && [ -f "$DNS_DIR/dnsmasq.pid" ] &&
-		kill "$(cat "$DNS_DIR/dnsmasq.pid")" 2>/dev/null
+	for f in dnsmasq.pid dnsmasq-long.pid; do
+		[ -n "$DNS_DIR" ] && [ -f "$DNS_DIR/$f" ] &&
+			kill "$(cat "$DNS_DIR/$f")" 2>/dev/null
+	done
 	ip link del "$DNS_IF" 2>/dev/null
 	ip netns del "$DNS_NS" 2>/dev/null
 	[ -n "$DNS_DIR" ] && rm -rf "$DNS_DIR"
@@ -115,6 +117,17 @@ else
 		--address=/evilwild.test/"$DNS_H4" \
 		"${big[@]}"
 	sleep 0.5
+
+	# A second upstream whose answers say "cache me for a day".
+	dnsmasq --no-resolv --no-hosts --bind-interfaces \
+		--listen-address=127.0.0.1 --port="$((DNS_PORT + 1))" \
+		--user=root --group=root --pid-file="$DNS_DIR/dnsmasq-long.pid" \
+		--local-ttl=86400 --address=/long.test/"$DNS_H4"
+	sleep 0.3
+	ltd run --dns-upstream "127.0.0.1:$((DNS_PORT + 1))" --no-default-domains \
+		--allow-domain long.test -- dig +noall +answer long.test A
+	expect_out "a relayed answer's TTL is capped to how long its address stays open (1 h)" \
+		"^long\.test\.[[:space:]]+3600[[:space:]]+IN[[:space:]]+A[[:space:]]+$DNS_H4\$"
 
 	# An allowed name resolves, and its address opens on its ports only.
 	dns_probe --allow-domain ok.test:8080 -- \

@@ -350,6 +350,47 @@ Test(answer, cname_chain_is_followed_and_strays_ignored)
 	free(w);
 }
 
+/* A relayed answer caches no longer than the addresses it opened stay open
+ * (the element timeout's ceiling); EDNS's OPT record is left as it is. */
+Test(answer, ttls_are_capped_to_the_ceiling)
+{
+	static const char *const rrs[] = {
+		"ok.test. 86400 IN CNAME alias.test.",
+		"alias.test. 7200 IN A 192.0.2.1",
+		"alias.test. 60 IN A 192.0.2.2",
+		NULL,
+	};
+	size_t len = 0;
+	uint8_t *wire = answer_wire(0x4242, "ok.test.", rrs, &len);
+	ldns_pkt *p;
+	ldns_rr_list *an;
+
+	/* An OPT record after the answers: its "TTL" is EDNS flags. */
+	{
+		ldns_pkt *q = parse_pkt(wire, len);
+		uint8_t *w2 = NULL;
+
+		ldns_pkt_set_edns_udp_size(q, 1232);
+		ldns_pkt_set_edns_do(q, true);
+		cr_assert_eq(ldns_pkt2wire(&w2, q, &len), LDNS_STATUS_OK);
+		ldns_pkt_free(q);
+		free(wire);
+		wire = w2;
+	}
+	cr_assert_eq(ltd_dns_cap_ttls(wire, len, 3600), 0);
+	p = parse_pkt(wire, len);
+	an = ldns_pkt_answer(p);
+	cr_assert_eq(ldns_rr_ttl(ldns_rr_list_rr(an, 0)), 3600);
+	cr_assert_eq(ldns_rr_ttl(ldns_rr_list_rr(an, 1)), 3600);
+	cr_assert_eq(ldns_rr_ttl(ldns_rr_list_rr(an, 2)), 60, "shorter stays");
+	cr_assert(ldns_pkt_edns_do(p), "the OPT record untouched");
+	cr_assert_eq(ldns_pkt_edns_udp_size(p), 1232);
+	ldns_pkt_free(p);
+	cr_assert_eq(ltd_dns_cap_ttls(wire, len - 3, 3600), -EBADMSG,
+		     "a cut message");
+	free(wire);
+}
+
 Test(answer, wrong_id_or_question_is_rejected)
 {
 	static const char *const rrs[] = {"ok.test. 5 IN A 192.0.2.1", NULL};
