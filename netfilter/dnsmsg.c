@@ -117,6 +117,97 @@ static int make_forward(const ldns_pkt *q, uint16_t id, uint8_t **wire,
 	return ldns_pkt2wire(wire, f, len) == LDNS_STATUS_OK ? 0 : -ENOMEM;
 }
 
+/* Past the name at @off: its labels, or a compression pointer (which ends
+ * it, and must point back into the message before the name).  0 when it
+ * runs out of the message. */
+static size_t skip_name(const uint8_t *buf, size_t len, size_t off)
+{
+	size_t start = off;
+
+	while (off < len) {
+		uint8_t l = buf[off];
+
+		if ((l & 0xc0) == 0xc0) {
+			size_t to;
+
+			if (off + 2 > len)
+				return 0;
+			to = (size_t)(l & 0x3f) << 8 | buf[off + 1];
+			return to < start ? off + 2 : 0;
+		}
+		if (l & 0xc0)
+			return 0;
+		off += 1 + (size_t)l;
+		if (!l)
+			return off <= len ? off : 0;
+	}
+	return 0;
+}
+
+/*
+ * Walk the message's sections as the header counts them: every name,
+ * fixed field and rdata inside @len.  With @ceiling, lower each record's
+ * TTL to it in place (but OPT's, whose TTL field is EDNS flags).  -EBADMSG
+ * for a message that does not hold together.
+ */
+static int walk(uint8_t *buf, size_t len, const uint32_t *ceiling)
+{
+	size_t off = 12, qd, rr;
+
+	if (len < 12)
+		return -EBADMSG;
+	qd = (size_t)buf[4] << 8 | buf[5];
+	rr = ((size_t)buf[6] << 8 | buf[7]) + ((size_t)buf[8] << 8 | buf[9]) +
+	     ((size_t)buf[10] << 8 | buf[11]);
+	for (size_t i = 0; i < qd; i++) {
+		off = skip_name(buf, len, off);
+		if (!off || off + 4 > len)
+			return -EBADMSG;
+		off += 4;
+	}
+	for (size_t i = 0; i < rr; i++) {
+		uint16_t type, rdlen;
+		uint32_t ttl;
+
+		off = skip_name(buf, len, off);
+		if (!off || off + 10 > len)
+			return -EBADMSG;
+		type = (uint16_t)(buf[off] << 8 | buf[off + 1]);
+		ttl = (uint32_t)buf[off + 4] << 24 |
+		      (uint32_t)buf[off + 5] << 16 |
+		      (uint32_t)buf[off + 6] << 8 | buf[off + 7];
+		rdlen = (uint16_t)(buf[off + 8] << 8 | buf[off + 9]);
+		if (ceiling && type != LDNS_RR_TYPE_OPT && ttl > *ceiling) {
+			buf[off + 4] = (uint8_t)(*ceiling >> 24);
+			buf[off + 5] = (uint8_t)(*ceiling >> 16);
+			buf[off + 6] = (uint8_t)(*ceiling >> 8);
+			buf[off + 7] = (uint8_t)*ceiling;
+		}
+		off += 10 + (size_t)rdlen;
+		if (off > len)
+			return -EBADMSG;
+	}
+	return 0;
+}
+
+int ltd_dns_cap_ttls(uint8_t *buf, size_t len, uint32_t ceiling)
+{
+	return walk(buf, len, &ceiling);
+}
+
+/*
+ * ldns's parser, for a message that holds together: ldns 1.8.3 leaks the
+ * records it has read when a later section runs out of the message (75
+ * bytes a packet, found by the fuzz target), and the cage sends what it
+ * likes.
+ */
+static ldns_status parse(ldns_pkt **p, const uint8_t *buf, size_t len)
+{
+	if (walk((uint8_t *)buf, len, NULL) < 0)
+		return LDNS_STATUS_PACKET_OVERFLOW;
+	return ldns_wire2pkt(p, buf, len);
+}
+
 int ltd_dns_query_decide(const struct ltd_domains *l, const uint8_t *buf,
 			 size_t len, uint16_t upstream_id,
 			 struct ltd_dns_query *q)
@@ -126,7 +217,7 @@ int ltd_dns_query_decide(const struct ltd_domains *l, const uint8_t *buf,
 	uint8_t rcode = LDNS_RCODE_REFUSED;
 
 	memset(q, 0, sizeof(*q));
-	if (len > 65535 || ldns_wire2pkt(&p, buf, len) != LDNS_STATUS_OK) {
+	if (len > 65535 || parse(&p, buf, len) != LDNS_STATUS_OK) {
 		q->why = "malformed";
 		return 0;
 	}
@@ -168,7 +259,7 @@ int ltd_dns_servfail(const uint8_t *buf, size_t len, uint16_t id, uint8_t **out,
 {
 	_cleanup_pkt_ ldns_pkt *p = NULL;
 
-	if (ldns_wire2pkt(&p, buf, len) != LDNS_STATUS_OK)
+	if (parse(&p, buf, len) != LDNS_STATUS_OK)
 		return -EINVAL;
 	return make_reply(p, LDNS_RCODE_SERVFAIL, id, out, out_len);
 }
@@ -192,8 +283,8 @@ int ltd_dns_answer_addrs(const uint8_t *buf, size_t len, uint16_t id,
 	bool grew = true;
 
 	*n = 0;
-	if (ldns_wire2pkt(&p, buf, len) != LDNS_STATUS_OK ||
-	    ldns_pkt_id(p) != id || !ldns_pkt_qr(p) ||
+	if (parse(&p, buf, len) != LDNS_STATUS_OK || ldns_pkt_id(p) != id ||
+	    !ldns_pkt_qr(p) ||
 	    ldns_rr_list_rr_count(ldns_pkt_question(p)) != 1 ||
 	    !dname_text(ldns_rr_owner(ldns_rr_list_rr(ldns_pkt_question(p), 0)),
 			owner, sizeof(owner)) ||
@@ -251,62 +342,4 @@ const char *ltd_dns_type_str(uint16_t type, char *buf, size_t size)
 	snprintf(buf, size, "%s", s ? s : "?");
 	free(s);
 	return buf;
-}
-
-/* Past the name at @off: its labels, or a compression pointer (which ends
- * it).  0 when it runs out of the message. */
-static size_t skip_name(const uint8_t *buf, size_t len, size_t off)
-{
-	while (off < len) {
-		uint8_t l = buf[off];
-
-		if ((l & 0xc0) == 0xc0)
-			return off + 2 <= len ? off + 2 : 0;
-		if (l & 0xc0)
-			return 0;
-		off += 1 + (size_t)l;
-		if (!l)
-			return off <= len ? off : 0;
-	}
-	return 0;
-}
-
-int ltd_dns_cap_ttls(uint8_t *buf, size_t len, uint32_t ceiling)
-{
-	size_t off = 12, qd, rr;
-
-	if (len < 12)
-		return -EBADMSG;
-	qd = (size_t)buf[4] << 8 | buf[5];
-	rr = ((size_t)buf[6] << 8 | buf[7]) + ((size_t)buf[8] << 8 | buf[9]) +
-	     ((size_t)buf[10] << 8 | buf[11]);
-	for (size_t i = 0; i < qd; i++) {
-		off = skip_name(buf, len, off);
-		if (!off || off + 4 > len)
-			return -EBADMSG;
-		off += 4;
-	}
-	for (size_t i = 0; i < rr; i++) {
-		uint16_t type, rdlen;
-		uint32_t ttl;
-
-		off = skip_name(buf, len, off);
-		if (!off || off + 10 > len)
-			return -EBADMSG;
-		type = (uint16_t)(buf[off] << 8 | buf[off + 1]);
-		ttl = (uint32_t)buf[off + 4] << 24 |
-		      (uint32_t)buf[off + 5] << 16 |
-		      (uint32_t)buf[off + 6] << 8 | buf[off + 7];
-		rdlen = (uint16_t)(buf[off + 8] << 8 | buf[off + 9]);
-		if (type != LDNS_RR_TYPE_OPT && ttl > ceiling) {
-			buf[off + 4] = (uint8_t)(ceiling >> 24);
-			buf[off + 5] = (uint8_t)(ceiling >> 16);
-			buf[off + 6] = (uint8_t)(ceiling >> 8);
-			buf[off + 7] = (uint8_t)ceiling;
-		}
-		off += 10 + (size_t)rdlen;
-		if (off > len)
-			return -EBADMSG;
-	}
-	return 0;
 }

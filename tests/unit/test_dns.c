@@ -284,6 +284,38 @@ Test(query, a_dot_inside_a_label_is_not_a_subdomain)
 	ltd_domains_free(&l);
 }
 
+/* Sections the header counts but the message does not hold are dropped
+ * before ldns reads them (ldns 1.8.3 leaks what it read so far; the fuzz
+ * seed fuzz/seeds/ldns-leak-additional replays the case under LSan). */
+Test(query, a_message_shorter_than_its_counts_is_dropped)
+{
+	static const uint8_t cut[] = {
+		0x12, 0x01, 0,	  0,	0,    0,    0,
+		0,    0,    0,	  0x4d, 0x12, /* 19730 RRs */
+		0x01, 0,    0,	  0,	0xfa, 0xff, 0xff,
+		0xff, 0,    0x4d, 0,	0,    0,    0,
+	};
+	static const uint8_t forward[] = {
+		0x12, 0x34, 0x01, 0x00, 0, 1, 0, 0, 0, 0,
+		0,    0,    0xc0, 0x0e, 0, 1, 0, 1, /* a pointer forward */
+	};
+	struct ltd_domains l = list(query_list);
+	struct ltd_dns_query q;
+	size_t n = 9;
+	struct ltd_dns_addr a[1];
+
+	cr_assert_eq(ltd_dns_query_decide(&l, cut, sizeof(cut), 1, &q), 0);
+	cr_assert_eq(q.verdict, LTD_DNS_DROP);
+	cr_assert_eq(ltd_dns_query_decide(&l, forward, sizeof(forward), 1, &q),
+		     0);
+	cr_assert_eq(q.verdict, LTD_DNS_DROP);
+	cr_assert_eq(ltd_dns_answer_addrs(cut, sizeof(cut), 0x1201, "ok.test",
+					  a, 1, &n),
+		     -EBADMSG);
+	cr_assert_eq(n, 0);
+	ltd_domains_free(&l);
+}
+
 Test(query, garbage_is_dropped)
 {
 	static const uint8_t junk[][16] = {
