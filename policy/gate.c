@@ -3,8 +3,10 @@
  * The gate: host paths that are never bound unless the user says, with the
  * --unsafe-... flag of their class, that they accept the named risk.  It
  * looks at real paths (validation resolved them; a link to ~/.ssh is
- * ~/.ssh), and at the home directory both as passwd names it and as it
- * really is, so a home reached through a link hides nothing.
+ * ~/.ssh), at the home directory both as passwd names it and as it really
+ * is, and at each gated place both as named and where a link on its way
+ * leads (a ~/.bashrc kept in a dotfiles repository), so a link hides
+ * nothing.
  */
 #include "policy/option.h"
 
@@ -16,98 +18,148 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "runtime/cleanup.h"
+
+/* What the host runs code from without being asked (class STARTUP): gated
+ * only for writable binds, and a writable directory that would hold one is
+ * gated even before it exists (the cage could create it). */
+#define STARTUP(p, w)                                                          \
+	{                                                                      \
+		p, w, LTD_UNSAFE_BIND_STARTUP, true                            \
+	}
+
 static const struct {
-	const char *path; /* "~/": under home; "@": "%u" is the uid */
+	const char *path; /* "~/": under home; "@": "%u" is the uid;
+			     "$VAR/": under that XDG directory when set */
 	const char *what;
 	unsigned class;
+	bool holds_missing; /* writable: gate a parent even if missing */
 } deny[] = {
-	{"~/.ssh", "your SSH keys", LTD_UNSAFE_BIND_CREDENTIALS},
-	{"~/.gnupg", "your GnuPG keys", LTD_UNSAFE_BIND_CREDENTIALS},
-	{"~/.aws", "your AWS credentials", LTD_UNSAFE_BIND_CREDENTIALS},
-	{"~/.config/gh", "your GitHub CLI token", LTD_UNSAFE_BIND_CREDENTIALS},
+	{"~/.ssh", "your SSH keys", LTD_UNSAFE_BIND_CREDENTIALS, false},
+	{"~/.gnupg", "your GnuPG keys", LTD_UNSAFE_BIND_CREDENTIALS, false},
+	{"~/.aws", "your AWS credentials", LTD_UNSAFE_BIND_CREDENTIALS, false},
+	{"~/.config/gh", "your GitHub CLI token", LTD_UNSAFE_BIND_CREDENTIALS,
+	 false},
 	{"~/.config/gcloud", "your Google Cloud credentials",
-	 LTD_UNSAFE_BIND_CREDENTIALS},
-	{"~/.azure", "your Azure credentials", LTD_UNSAFE_BIND_CREDENTIALS},
-	{"~/.docker", "your Docker credentials", LTD_UNSAFE_BIND_CREDENTIALS},
-	{"~/.kube", "your Kubernetes credentials", LTD_UNSAFE_BIND_CREDENTIALS},
-	{"~/.netrc", "your .netrc passwords", LTD_UNSAFE_BIND_CREDENTIALS},
-	{"~/.npmrc", "your npm token", LTD_UNSAFE_BIND_CREDENTIALS},
-	{"~/.pypirc", "your PyPI token", LTD_UNSAFE_BIND_CREDENTIALS},
+	 LTD_UNSAFE_BIND_CREDENTIALS, false},
+	{"~/.azure", "your Azure credentials", LTD_UNSAFE_BIND_CREDENTIALS,
+	 false},
+	{"~/.docker", "your Docker credentials", LTD_UNSAFE_BIND_CREDENTIALS,
+	 false},
+	{"~/.kube", "your Kubernetes credentials", LTD_UNSAFE_BIND_CREDENTIALS,
+	 false},
+	{"~/.netrc", "your .netrc passwords", LTD_UNSAFE_BIND_CREDENTIALS,
+	 false},
+	{"~/.npmrc", "your npm token", LTD_UNSAFE_BIND_CREDENTIALS, false},
+	{"~/.pypirc", "your PyPI token", LTD_UNSAFE_BIND_CREDENTIALS, false},
 	{"~/.cargo/credentials", "your crates.io token",
-	 LTD_UNSAFE_BIND_CREDENTIALS},
+	 LTD_UNSAFE_BIND_CREDENTIALS, false},
 	{"~/.cargo/credentials.toml", "your crates.io token",
-	 LTD_UNSAFE_BIND_CREDENTIALS},
+	 LTD_UNSAFE_BIND_CREDENTIALS, false},
 	{"~/.git-credentials", "your git credentials",
-	 LTD_UNSAFE_BIND_CREDENTIALS},
-	{"~/.password-store", "your pass store", LTD_UNSAFE_BIND_CREDENTIALS},
+	 LTD_UNSAFE_BIND_CREDENTIALS, false},
+	{"~/.password-store", "your pass store", LTD_UNSAFE_BIND_CREDENTIALS,
+	 false},
 	{"~/.local/share/keyrings", "your keyrings",
-	 LTD_UNSAFE_BIND_CREDENTIALS},
+	 LTD_UNSAFE_BIND_CREDENTIALS, false},
 	{"~/.claude/.credentials.json", "your Claude login",
-	 LTD_UNSAFE_BIND_CREDENTIALS},
+	 LTD_UNSAFE_BIND_CREDENTIALS, false},
+	/* ltd-native's own: a cage that creates them widens the next run. */
 	{"~/.config/ltd-native",
-	 "ltd-native's policy and approvals (the "
-	 "cage could widen its next run)",
-	 LTD_UNSAFE_BIND_CREDENTIALS},
+	 "ltd-native's policy and approvals (the cage could widen its next "
+	 "run)",
+	 LTD_UNSAFE_BIND_CREDENTIALS, true},
+	{"$XDG_CONFIG_HOME/ltd-native",
+	 "ltd-native's policy and approvals (the cage could widen its next "
+	 "run)",
+	 LTD_UNSAFE_BIND_CREDENTIALS, true},
 	{"~/.local/share/ltd-native",
-	 "ltd-native's pinned root filesystems "
-	 "(the cage could change what the next "
-	 "run starts)",
-	 LTD_UNSAFE_BIND_CREDENTIALS},
+	 "ltd-native's pinned root filesystems (the cage could change what "
+	 "the next run starts)",
+	 LTD_UNSAFE_BIND_CREDENTIALS, true},
 	{"$XDG_DATA_HOME/ltd-native",
-	 "ltd-native's pinned root filesystems "
-	 "(the cage could change what the next "
-	 "run starts)",
-	 LTD_UNSAFE_BIND_CREDENTIALS},
+	 "ltd-native's pinned root filesystems (the cage could change what "
+	 "the next run starts)",
+	 LTD_UNSAFE_BIND_CREDENTIALS, true},
 	{"@/run/user/%u",
-	 "your session's sockets (ssh-agent, D-Bus, "
-	 "systemd --user)",
-	 LTD_UNSAFE_BIND_SESSION},
+	 "your session's sockets (ssh-agent, D-Bus, systemd --user)",
+	 LTD_UNSAFE_BIND_SESSION, false},
 	{"@/run/user/%u/docker.sock", "the rootless Docker socket",
-	 LTD_UNSAFE_BIND_DOCKER},
+	 LTD_UNSAFE_BIND_DOCKER, false},
 	{"@/run/user/%u/docker", "rootless Docker's sockets",
-	 LTD_UNSAFE_BIND_DOCKER},
+	 LTD_UNSAFE_BIND_DOCKER, false},
 	{"@/run/user/%u/podman", "the rootless Podman socket",
-	 LTD_UNSAFE_BIND_DOCKER},
-	{"@/tmp/tmux-%u", "your tmux server's socket", LTD_UNSAFE_BIND_SESSION},
-	{"/run/docker.sock", "the Docker socket", LTD_UNSAFE_BIND_DOCKER},
-	{"/var/run/docker.sock", "the Docker socket", LTD_UNSAFE_BIND_DOCKER},
-	{"/run/podman", "the Podman socket", LTD_UNSAFE_BIND_DOCKER},
-	{"/run/containerd", "the containerd socket", LTD_UNSAFE_BIND_DOCKER},
-	/* What the host runs code from: gated only writable (a read-only
-	 * bind implies LTD_UNSAFE_BIND_STARTUP, see validate.c). */
-	{"~/.bashrc", "a shell startup file", LTD_UNSAFE_BIND_STARTUP},
-	{"~/.bash_profile", "a shell startup file", LTD_UNSAFE_BIND_STARTUP},
-	{"~/.bash_login", "a shell startup file", LTD_UNSAFE_BIND_STARTUP},
-	{"~/.bash_logout", "a shell startup file", LTD_UNSAFE_BIND_STARTUP},
-	{"~/.profile", "a shell startup file", LTD_UNSAFE_BIND_STARTUP},
-	{"~/.zshenv", "a shell startup file", LTD_UNSAFE_BIND_STARTUP},
-	{"~/.zprofile", "a shell startup file", LTD_UNSAFE_BIND_STARTUP},
-	{"~/.zshrc", "a shell startup file", LTD_UNSAFE_BIND_STARTUP},
-	{"~/.zlogin", "a shell startup file", LTD_UNSAFE_BIND_STARTUP},
-	{"~/.config/fish", "fish's startup files", LTD_UNSAFE_BIND_STARTUP},
-	{"~/.gitconfig", "git's global config (hooks, fsmonitor)",
-	 LTD_UNSAFE_BIND_STARTUP},
-	{"~/.config/git", "git's global config (hooks, fsmonitor)",
-	 LTD_UNSAFE_BIND_STARTUP},
-	{"~/.local/bin", "programs on your PATH", LTD_UNSAFE_BIND_STARTUP},
-	{"~/bin", "programs on your PATH", LTD_UNSAFE_BIND_STARTUP},
-	{"~/.local/lib", "Python's user site-packages (run at startup)",
-	 LTD_UNSAFE_BIND_STARTUP},
-	{"~/.config/systemd", "your systemd user units",
-	 LTD_UNSAFE_BIND_STARTUP},
-	{"~/.config/autostart", "your session's autostart entries",
-	 LTD_UNSAFE_BIND_STARTUP},
-	{"~/.config/environment.d", "your session's environment",
-	 LTD_UNSAFE_BIND_STARTUP},
-	{"~/.xprofile", "your X session's startup", LTD_UNSAFE_BIND_STARTUP},
-	{"~/.xsessionrc", "your X session's startup", LTD_UNSAFE_BIND_STARTUP},
-	{"~/.xinitrc", "your X session's startup", LTD_UNSAFE_BIND_STARTUP},
-	{"~/.pam_environment", "your login environment",
-	 LTD_UNSAFE_BIND_STARTUP},
-	{"/proc", "a kernel interface", LTD_UNSAFE_BIND_KERNEL},
-	{"/sys", "a kernel interface", LTD_UNSAFE_BIND_KERNEL},
-	{"/dev", "host devices", LTD_UNSAFE_BIND_KERNEL},
+	 LTD_UNSAFE_BIND_DOCKER, false},
+	{"@/tmp/tmux-%u", "your tmux server's socket", LTD_UNSAFE_BIND_SESSION,
+	 false},
+	{"/run/docker.sock", "the Docker socket", LTD_UNSAFE_BIND_DOCKER,
+	 false},
+	{"/var/run/docker.sock", "the Docker socket", LTD_UNSAFE_BIND_DOCKER,
+	 false},
+	{"/run/podman", "the Podman socket", LTD_UNSAFE_BIND_DOCKER, false},
+	{"/run/containerd", "the containerd socket", LTD_UNSAFE_BIND_DOCKER,
+	 false},
+	STARTUP("~/.bashrc", "a shell startup file"),
+	STARTUP("~/.bash_profile", "a shell startup file"),
+	STARTUP("~/.bash_login", "a shell startup file"),
+	STARTUP("~/.bash_logout", "a shell startup file"),
+	STARTUP("~/.bash_aliases", "a shell startup file"),
+	STARTUP("~/.profile", "a shell startup file"),
+	STARTUP("~/.zshenv", "a shell startup file"),
+	STARTUP("~/.zprofile", "a shell startup file"),
+	STARTUP("~/.zshrc", "a shell startup file"),
+	STARTUP("~/.zlogin", "a shell startup file"),
+	STARTUP("~/.zlogout", "a shell startup file"),
+	STARTUP("~/.config/fish", "fish's startup files"),
+	STARTUP("$XDG_CONFIG_HOME/fish", "fish's startup files"),
+	STARTUP("~/.gitconfig", "git's global config (hooks, fsmonitor)"),
+	STARTUP("~/.config/git", "git's global config (hooks, fsmonitor)"),
+	STARTUP("$XDG_CONFIG_HOME/git",
+		"git's global config (hooks, fsmonitor)"),
+	STARTUP("~/.local/bin", "programs on your PATH"),
+	STARTUP("~/bin", "programs on your PATH"),
+	STARTUP("~/.cargo/bin", "programs on your PATH"),
+	STARTUP("~/.cargo/env", "a file your shell sources"),
+	STARTUP("~/.cargo/config.toml", "cargo's config (runners, aliases)"),
+	STARTUP("~/.cargo/config", "cargo's config (runners, aliases)"),
+	STARTUP("~/.rustup", "your Rust toolchains"),
+	STARTUP("~/go/bin", "programs on your PATH"),
+	STARTUP("~/.nvm", "your Node versions"),
+	STARTUP("~/.pyenv", "your Python versions"),
+	STARTUP("~/.bun", "your Bun install"),
+	STARTUP("~/.deno", "your Deno install"),
+	STARTUP("~/.local/lib", "Python's user site-packages (run at startup)"),
+	STARTUP("~/.ipython", "IPython's startup files"),
+	STARTUP("~/.config/systemd", "your systemd user units"),
+	STARTUP("$XDG_CONFIG_HOME/systemd", "your systemd user units"),
+	STARTUP("~/.local/share/systemd", "your systemd user units"),
+	STARTUP("~/.local/share/dbus-1", "D-Bus services started on demand"),
+	STARTUP("~/.local/share/applications", "your desktop launchers"),
+	STARTUP("~/.config/autostart", "your session's autostart entries"),
+	STARTUP("$XDG_CONFIG_HOME/autostart",
+		"your session's autostart entries"),
+	STARTUP("~/.config/environment.d", "your session's environment"),
+	STARTUP("$XDG_CONFIG_HOME/environment.d", "your session's environment"),
+	STARTUP("~/.config/direnv", "direnv's config"),
+	STARTUP("~/.config/nvim", "your editor's config (it runs code)"),
+	STARTUP("$XDG_CONFIG_HOME/nvim", "your editor's config (it runs code)"),
+	STARTUP("~/.vimrc", "your editor's config (it runs code)"),
+	STARTUP("~/.vim", "your editor's config (it runs code)"),
+	STARTUP("~/.emacs", "your editor's config (it runs code)"),
+	STARTUP("~/.emacs.d", "your editor's config (it runs code)"),
+	STARTUP("~/.tmux.conf", "tmux's config (it runs commands)"),
+	STARTUP("~/.gdbinit", "gdb's startup file"),
+	STARTUP("~/.xprofile", "your X session's startup"),
+	STARTUP("~/.xsession", "your X session's startup"),
+	STARTUP("~/.xsessionrc", "your X session's startup"),
+	STARTUP("~/.xinitrc", "your X session's startup"),
+	STARTUP("~/.pam_environment", "your login environment"),
+	{"/proc", "a kernel interface", LTD_UNSAFE_BIND_KERNEL, false},
+	{"/sys", "a kernel interface", LTD_UNSAFE_BIND_KERNEL, false},
+	{"/dev", "host devices", LTD_UNSAFE_BIND_KERNEL, false},
 };
+
+#define N_DENY (sizeof(deny) / sizeof(deny[0]))
 
 static const char *risk(unsigned class)
 {
@@ -169,12 +221,114 @@ static int judge(struct ltd_policy *p, const char *flag, const char *real,
 	return 0;
 }
 
+/*
+ * Where @path really is when a link on its way leads elsewhere (a dotfile
+ * kept in a dotfiles repository, a config directory that is a link): the
+ * real path of its deepest existing ancestor, and the rest.  "" when it is
+ * where it says.
+ */
+static void really(const char *path, char *out, size_t size)
+{
+	char head[PATH_MAX], real[PATH_MAX];
+	size_t n = strlen(path);
+
+	out[0] = '\0';
+	if (n >= sizeof(head))
+		return;
+	memcpy(head, path, n + 1);
+	for (;;) {
+		char *slash;
+
+		if (realpath(head, real)) {
+			if (strcmp(real, head) != 0)
+				snprintf(out, size, "%s%s", real, path + n);
+			return;
+		}
+		slash = strrchr(head, '/');
+		if (!slash || slash == head)
+			return;
+		*slash = '\0';
+		n = (size_t)(slash - head);
+	}
+}
+
+/* Entry @d's path for @home (the "~/" of it), or false when it has none
+ * here (an XDG variable unset, no home). */
+static bool entry_path(const char *d, const char *home, unsigned uid,
+		       char *path, size_t size)
+{
+	if (d[0] == '$') {
+		char var[32];
+		const char *rest = strchr(d, '/'), *x;
+
+		snprintf(var, sizeof(var), "%.*s", (int)(rest - d - 1), d + 1);
+		x = getenv(var);
+		if (!x || x[0] != '/')
+			return false;
+		snprintf(path, size, "%s%s", x, rest);
+	} else if (d[0] == '~') {
+		if (!home)
+			return false;
+		snprintf(path, size, "%s%s", home, d + 1);
+	} else if (d[0] == '@') {
+		with_uid(path, size, d + 1, uid);
+	} else {
+		snprintf(path, size, "%s", d);
+	}
+	return true;
+}
+
+/* @real, bound (@writable or not), against one gated place @path. */
+static int check(struct ltd_policy *p, const char *flag, const char *real,
+		 bool writable, const char *path, const char *what,
+		 unsigned class, bool holds_missing, unsigned allow,
+		 struct ltd_err *err)
+{
+	struct stat st;
+
+	if (class == LTD_UNSAFE_BIND_STARTUP && !writable)
+		return 0; /* reading them is no risk */
+	/* Inside it, or a directory holding it: when it exists, or, bound
+	 * writable, when the cage could make it. */
+	if (is_under(real, path) ||
+	    (is_under(path, real) &&
+	     ((holds_missing && writable) || lstat(path, &st) == 0)))
+		return judge(p, flag, real, what, path, class, allow, err);
+	return 0;
+}
+
+/* The directories on the launcher's PATH that lie in a home: what the
+ * agent writes there runs whenever the user types its name.  Not those in
+ * the project (a direnv `PATH_add bin`): the project is the agent's to
+ * write, like its Makefile. */
+static int check_path_dirs(struct ltd_policy *p, const char *flag,
+			   const char *real, bool writable,
+			   const char *const homes[2], unsigned allow,
+			   struct ltd_err *err)
+{
+	const char *env = getenv("PATH");
+	_cleanup_free_ char *copy = env ? strdup(env) : NULL;
+	char *save = NULL;
+	int ret = 0;
+
+	for (char *d = copy ? strtok_r(copy, ":", &save) : NULL; d && !ret;
+	     d = strtok_r(NULL, ":", &save))
+		for (int h = 0; h < 2 && !ret; h++)
+			if (d[0] == '/' && homes[h] && is_under(d, homes[h]) &&
+			    strcmp(d, homes[h]) != 0 &&
+			    !(p->project && is_under(d, p->project)))
+				ret = check(p, flag, real, writable, d,
+					    "a directory on your PATH",
+					    LTD_UNSAFE_BIND_STARTUP, true,
+					    allow, err);
+	return ret;
+}
+
 int ltd_policy_gate(struct ltd_policy *p, const char *flag, const char *real,
-		    unsigned allow, struct ltd_err *err)
+		    bool writable, unsigned allow, struct ltd_err *err)
 {
 	const char *homes[2] = {p->id.home, p->host_home};
-	char path[PATH_MAX];
-	struct stat st;
+	char path[PATH_MAX], linked[PATH_MAX];
 	int ret = 0;
 
 	for (int h = 0; h < 2 && !ret; h++)
@@ -182,37 +336,33 @@ int ltd_policy_gate(struct ltd_policy *p, const char *flag, const char *real,
 		    (strcmp(real, "/") == 0 || is_under(homes[h], real)))
 			ret = judge(p, flag, real, "your home directory",
 				    homes[h], LTD_UNSAFE_BIND_HOME, allow, err);
-	for (size_t i = 0; !ret && i < sizeof(deny) / sizeof(deny[0]); i++) {
+	for (size_t i = 0; !ret && i < N_DENY; i++) {
 		const char *d = deny[i].path;
 
 		for (int h = 0; h < 2 && !ret; h++) {
-			if (d[0] == '~' && !homes[h])
-				continue;
 			if (d[0] != '~' && h > 0)
 				break;
-			if (d[0] == '$') {
-				/* The store moves with XDG_DATA_HOME. */
-				const char *x = getenv("XDG_DATA_HOME");
-
-				if (!x || x[0] != '/')
-					continue;
-				snprintf(path, sizeof(path), "%s%s", x,
-					 strchr(d, '/'));
-			} else if (d[0] == '~')
-				snprintf(path, sizeof(path), "%s%s", homes[h],
-					 d + 1);
-			else if (d[0] == '@')
-				with_uid(path, sizeof(path), d + 1,
-					 (unsigned)p->id.uid);
-			else
-				snprintf(path, sizeof(path), "%s", d);
-			/* Inside it, or (when it exists) a directory
-			 * holding it. */
-			if (is_under(real, path) ||
-			    (is_under(path, real) && lstat(path, &st) == 0))
-				ret = judge(p, flag, real, deny[i].what, path,
-					    deny[i].class, allow, err);
+			if (!entry_path(d, homes[h], (unsigned)p->id.uid, path,
+					sizeof(path)))
+				continue;
+			ret = check(p, flag, real, writable, path, deny[i].what,
+				    deny[i].class, deny[i].holds_missing, allow,
+				    err);
+			/* As it really is, too: ~/.bashrc may be a link
+			 * into a dotfiles repository. */
+			if (!ret && d[0] == '~') {
+				really(path, linked, sizeof(linked));
+				if (linked[0])
+					ret = check(p, flag, real, writable,
+						    linked, deny[i].what,
+						    deny[i].class,
+						    deny[i].holds_missing,
+						    allow, err);
+			}
 		}
 	}
+	if (!ret)
+		ret = check_path_dirs(p, flag, real, writable, homes, allow,
+				      err);
 	return ret;
 }

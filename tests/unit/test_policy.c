@@ -6,6 +6,7 @@
  */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -374,19 +375,23 @@ Test(policy, gate_each_class_refused_then_waived)
 		else
 			snprintf(path, sizeof(path), "%s%s", home,
 				 cases[i].rel);
+		/* The home read-only: writable it also holds what the host
+		 * runs code from and ltd-native's policy (gated below). */
+		bool writable = cases[i].class != LTD_UNSAFE_BIND_HOME;
+
 		p.unsafe = 0;
-		cr_assert_eq(
-			ltd_policy_gate(&p, "--bind", path, p.unsafe, &err),
-			-EPERM, "%s", path);
+		cr_assert_eq(ltd_policy_gate(&p, "--bind", path, writable,
+					     p.unsafe, &err),
+			     -EPERM, "%s", path);
 		cr_assert(strstr(err.msg, cases[i].risk), "%s", err.msg);
 		cr_assert(strstr(err.msg, ltd_unsafe_flag(cases[i].class)),
 			  "%s", err.msg);
 		if (strcmp(path, "/") == 0)
 			continue; /* "/" also holds everything else */
 		p.unsafe = cases[i].class;
-		cr_assert_eq(
-			ltd_policy_gate(&p, "--bind", path, p.unsafe, &err), 0,
-			"%s: %s", path, err.msg);
+		cr_assert_eq(ltd_policy_gate(&p, "--bind", path, writable,
+					     p.unsafe, &err),
+			     0, "%s: %s", path, err.msg);
 		cr_assert_gt(p.n_waived, 0);
 		cr_assert(strstr(p.waived[p.n_waived - 1],
 				 ltd_unsafe_flag(cases[i].class)));
@@ -402,13 +407,97 @@ Test(policy, gate_a_parent_that_holds_a_key_store)
 	snprintf(sub, sizeof(sub), "%s/.config", home);
 	mkdir(home, 0700);
 	fake_home(home, home);
-	cr_assert_eq(ltd_policy_gate(&p, "--bind", sub, 0, &err), 0,
+	cr_assert_eq(ltd_policy_gate(&p, "--ro-bind", sub, false, 0, &err), 0,
 		     "~/.config does not hold ~/.config/gh when it is absent");
 	snprintf(sub, sizeof(sub), "%s/.config/gh", home);
 	mkdir(ssh, 0700);
-	cr_assert_eq(
-		ltd_policy_gate(&p, "--bind", "/nonexistent-ltd/x", 0, &err),
-		0);
+	cr_assert_eq(ltd_policy_gate(&p, "--bind", "/nonexistent-ltd/x", true,
+				     0, &err),
+		     0);
+}
+
+/* Writable, a directory that could hold what the host runs code from, or
+ * ltd-native's own policy, is gated before either exists (the cage would
+ * make it: ~/.config/git/config, ~/.config/ltd-native/policy). */
+Test(policy, gate_a_writable_parent_before_its_child_exists)
+{
+	char home[192], path[256];
+
+	snprintf(home, sizeof(home), "%s/home", dir);
+	mkdir(home, 0700);
+	snprintf(path, sizeof(path), "%s/.config", home);
+	mkdir(path, 0700);
+	fake_home(home, home);
+	cr_assert_eq(ltd_policy_gate(&p, "--bind", path, true, 0, &err),
+		     -EPERM);
+	cr_assert(strstr(err.msg, "ltd-native's policy") ||
+			  strstr(err.msg, "git"),
+		  "%s", err.msg);
+	p.unsafe = LTD_UNSAFE_BIND_CREDENTIALS;
+	cr_assert_eq(ltd_policy_gate(&p, "--bind", path, true, p.unsafe, &err),
+		     -EPERM, "one class waived is not the other");
+	cr_assert(strstr(err.msg, "--unsafe-bind-startup-files"), "%s",
+		  err.msg);
+	snprintf(path, sizeof(path), "%s/.local", home);
+	mkdir(path, 0700);
+	cr_assert_eq(ltd_policy_gate(&p, "--bind", path, true, 0, &err), -EPERM,
+		     "~/.local would hold ~/.local/bin and lib");
+	cr_assert_eq(ltd_policy_gate(&p, "--ro-bind", path, false, 0, &err), 0,
+		     "read-only, nothing can be made there");
+}
+
+/* A dotfile kept as a link into a dotfiles repository: the repository is
+ * gated as what it holds. */
+Test(policy, gate_sees_through_linked_dotfiles)
+{
+	char home[192], repo[224], from[256], to[256];
+
+	snprintf(home, sizeof(home), "%s/home", dir);
+	snprintf(repo, sizeof(repo), "%s/dotfiles", home);
+	mkdir(home, 0700);
+	mkdir(repo, 0700);
+	snprintf(to, sizeof(to), "%s/bashrc", repo);
+	close(open(to, O_CREAT | O_WRONLY, 0600));
+	snprintf(from, sizeof(from), "%s/.bashrc", home);
+	cr_assert_eq(symlink(to, from), 0);
+	snprintf(to, sizeof(to), "%s/ssh", repo);
+	mkdir(to, 0700);
+	snprintf(from, sizeof(from), "%s/.ssh", home);
+	cr_assert_eq(symlink(to, from), 0);
+	fake_home(home, home);
+	cr_assert_eq(ltd_policy_gate(&p, "--project", repo, true, 0, &err),
+		     -EPERM);
+	cr_assert(strstr(err.msg, "SSH keys") || strstr(err.msg, "startup"),
+		  "%s", err.msg);
+	cr_assert_eq(ltd_policy_gate(&p, "--ro-bind", repo, false, 0, &err),
+		     -EPERM, "the keys, even read-only");
+	cr_assert(strstr(err.msg, "SSH keys"), "%s", err.msg);
+}
+
+/* A directory of the user's PATH in the home: programs typed by name. */
+Test(policy, gate_path_directories_in_the_home)
+{
+	char home[192], tools[224], path[512];
+	const char *old = getenv("PATH");
+	char *saved = old ? strdup(old) : NULL;
+
+	snprintf(home, sizeof(home), "%s/home", dir);
+	snprintf(tools, sizeof(tools), "%s/tools/bin", home);
+	mkdir(home, 0700);
+	fake_home(home, home);
+	snprintf(path, sizeof(path), "/usr/bin:%s", tools);
+	setenv("PATH", path, 1);
+	cr_assert_eq(ltd_policy_gate(&p, "--bind", tools, true, 0, &err),
+		     -EPERM);
+	cr_assert(strstr(err.msg, "on your PATH"), "%s", err.msg);
+	snprintf(tools, sizeof(tools), "%s/tools", home);
+	cr_assert_eq(ltd_policy_gate(&p, "--bind", tools, true, 0, &err),
+		     -EPERM, "a directory that would hold it");
+	cr_assert_eq(ltd_policy_gate(&p, "--ro-bind", tools, false, 0, &err),
+		     0);
+	if (saved)
+		setenv("PATH", saved, 1);
+	free(saved);
 }
 
 /* What the host runs code from: refused writable, read-only implied. */
@@ -430,30 +519,32 @@ Test(policy, gate_startup_files_only_when_writable)
 	for (size_t i = 0; i < sizeof(rels) / sizeof(rels[0]); i++) {
 		snprintf(path, sizeof(path), "%s%s", home, rels[i]);
 		p.unsafe = 0;
-		cr_assert_eq(ltd_policy_gate(&p, "--bind", path, 0, &err),
+		cr_assert_eq(ltd_policy_gate(&p, "--bind", path, true, 0, &err),
 			     -EPERM, "%s", path);
 		cr_assert(
 			strstr(err.msg, "runs on the host") &&
 				strstr(err.msg, "--unsafe-bind-startup-files"),
 			"%s", err.msg);
 		waived = p.n_waived;
-		cr_assert_eq(ltd_policy_gate(&p, "--ro-bind", path,
-					     LTD_UNSAFE_BIND_STARTUP, &err),
-			     0, "read-only: %s", err.msg);
+		cr_assert_eq(
+			ltd_policy_gate(&p, "--ro-bind", path, false, 0, &err),
+			0, "read-only: %s", err.msg);
 		cr_assert_eq(p.n_waived, waived, "implied, not waived");
 		p.unsafe = LTD_UNSAFE_BIND_STARTUP;
-		cr_assert_eq(
-			ltd_policy_gate(&p, "--bind", path, p.unsafe, &err), 0,
-			"%s", err.msg);
+		cr_assert_eq(ltd_policy_gate(&p, "--bind", path, true, p.unsafe,
+					     &err),
+			     0, "%s", err.msg);
 		cr_assert_gt(p.n_waived, 0);
 	}
 	/* A directory that holds one, once it exists. */
 	snprintf(path, sizeof(path), "%s/.config/git", home);
 	mkdir(path, 0700);
 	snprintf(path, sizeof(path), "%s/.config", home);
-	p.unsafe = 0;
-	cr_assert_eq(ltd_policy_gate(&p, "--bind", path, 0, &err), -EPERM);
-	cr_assert(strstr(err.msg, "git"), "%s", err.msg);
+	p.unsafe = LTD_UNSAFE_BIND_CREDENTIALS;
+	cr_assert_eq(ltd_policy_gate(&p, "--bind", path, true, p.unsafe, &err),
+		     -EPERM);
+	cr_assert(strstr(err.msg, "--unsafe-bind-startup-files"), "%s",
+		  err.msg);
 }
 
 /* A home reached through a link: its real path is gated too. */
@@ -467,9 +558,10 @@ Test(policy, gate_sees_through_a_linked_home)
 	mkdir(real, 0700);
 	cr_assert_eq(symlink(real, link), 0);
 	fake_home(link, real);
-	cr_assert_eq(ltd_policy_gate(&p, "--bind", ssh, 0, &err), -EPERM);
+	cr_assert_eq(ltd_policy_gate(&p, "--bind", ssh, true, 0, &err), -EPERM);
 	cr_assert(strstr(err.msg, "SSH"), "%s", err.msg);
-	cr_assert_eq(ltd_policy_gate(&p, "--project", real, 0, &err), -EPERM);
+	cr_assert_eq(ltd_policy_gate(&p, "--project", real, true, 0, &err),
+		     -EPERM);
 }
 
 /* The ssh-agent's own socket is allowed under /run/user; nothing else. */
@@ -477,17 +569,17 @@ Test(policy, gate_implicit_waiver_is_narrow)
 {
 	fake_home("/home/nobody-ltd", NULL);
 	cr_assert_eq(ltd_policy_gate(&p, "--ssh-agent",
-				     "/run/user/4242/ssh.sock",
+				     "/run/user/4242/ssh.sock", false,
 				     LTD_UNSAFE_BIND_SESSION, &err),
 		     0);
 	cr_assert_eq(p.n_waived, 0, "an implicit waiver is not an unsafe one");
 	cr_assert_eq(ltd_policy_gate(&p, "--ssh-agent", "/run/docker.sock",
-				     LTD_UNSAFE_BIND_SESSION, &err),
+				     false, LTD_UNSAFE_BIND_SESSION, &err),
 		     -EPERM);
 	/* Rootless Docker lives under /run/user too: root-equivalent for
 	 * the user's containers, never implied by --ssh-agent. */
 	cr_assert_eq(ltd_policy_gate(&p, "--ssh-agent",
-				     "/run/user/4242/docker.sock",
+				     "/run/user/4242/docker.sock", false,
 				     LTD_UNSAFE_BIND_SESSION, &err),
 		     -EPERM);
 	cr_assert(strstr(err.msg, "--unsafe-bind-docker"), "%s", err.msg);
