@@ -222,20 +222,34 @@ static int judge(struct ltd_policy *p, const char *flag, const char *real,
 }
 
 /*
- * Where @path really is when a link on its way leads elsewhere (a dotfile
- * kept in a dotfiles repository, a config directory that is a link): the
- * real path of its deepest existing ancestor, and the rest.  "" when it is
- * where it says.
+ * Where @path (in @home) really is when a link on its way below @home leads
+ * elsewhere (a dotfile kept in a dotfiles repository, a config directory
+ * that is a link): the real path of its deepest existing ancestor, and the
+ * rest.  "" when it is where it says (the common case: one lstat a
+ * component, no realpath).
  */
-static void really(const char *path, char *out, size_t size)
+static void really(const char *home, const char *path, char *out, size_t size)
 {
 	char head[PATH_MAX], real[PATH_MAX];
-	size_t n = strlen(path);
+	size_t n = strlen(path), hl = strlen(home);
+	bool linked = false;
+	struct stat st;
 
 	out[0] = '\0';
-	if (n >= sizeof(head))
+	if (n >= sizeof(head) || strncmp(path, home, hl) != 0)
 		return;
 	memcpy(head, path, n + 1);
+	for (size_t i = hl + 1; i <= n && !linked; i++) {
+		if (head[i] != '/' && head[i])
+			continue;
+		head[i] = '\0';
+		if (lstat(head, &st) < 0)
+			return; /* missing from here: where it says */
+		linked = S_ISLNK(st.st_mode);
+		head[i] = path[i];
+	}
+	if (!linked)
+		return;
 	for (;;) {
 		char *slash;
 
@@ -250,6 +264,36 @@ static void really(const char *path, char *out, size_t size)
 		*slash = '\0';
 		n = (size_t)(slash - head);
 	}
+}
+
+/* really() for each entry and home, once a process (the gate runs for
+ * every bind; the answers do not change meanwhile). */
+static const char *really_cached(size_t entry, int h, const char *home,
+				 const char *path)
+{
+	static struct {
+		char home[PATH_MAX];
+		bool done[128];
+		char *at[128];
+	} cache[2];
+	char out[PATH_MAX];
+
+	if (entry >= 128)
+		return "";
+	if (strcmp(cache[h].home, home) != 0) {
+		for (size_t i = 0; i < 128; i++) {
+			free(cache[h].at[i]);
+			cache[h].at[i] = NULL;
+			cache[h].done[i] = false;
+		}
+		snprintf(cache[h].home, sizeof(cache[h].home), "%s", home);
+	}
+	if (!cache[h].done[entry]) {
+		really(home, path, out, sizeof(out));
+		cache[h].at[entry] = out[0] ? strdup(out) : NULL;
+		cache[h].done[entry] = true;
+	}
+	return cache[h].at[entry] ? cache[h].at[entry] : "";
 }
 
 /* Entry @d's path for @home (the "~/" of it), or false when it has none
@@ -328,9 +372,10 @@ int ltd_policy_gate(struct ltd_policy *p, const char *flag, const char *real,
 		    bool writable, unsigned allow, struct ltd_err *err)
 {
 	const char *homes[2] = {p->id.home, p->host_home};
-	char path[PATH_MAX], linked[PATH_MAX];
+	char path[PATH_MAX];
 	int ret = 0;
 
+	_Static_assert(N_DENY <= 128, "really_cached() holds 128 entries");
 	for (int h = 0; h < 2 && !ret; h++)
 		if (homes[h] &&
 		    (strcmp(real, "/") == 0 || is_under(homes[h], real)))
@@ -340,7 +385,8 @@ int ltd_policy_gate(struct ltd_policy *p, const char *flag, const char *real,
 		const char *d = deny[i].path;
 
 		for (int h = 0; h < 2 && !ret; h++) {
-			if (d[0] != '~' && h > 0)
+			if (h > 0 && (d[0] != '~' || !homes[0] || !homes[1] ||
+				      !strcmp(homes[0], homes[1])))
 				break;
 			if (!entry_path(d, homes[h], (unsigned)p->id.uid, path,
 					sizeof(path)))
@@ -351,7 +397,9 @@ int ltd_policy_gate(struct ltd_policy *p, const char *flag, const char *real,
 			/* As it really is, too: ~/.bashrc may be a link
 			 * into a dotfiles repository. */
 			if (!ret && d[0] == '~') {
-				really(path, linked, sizeof(linked));
+				const char *linked =
+					really_cached(i, h, homes[h], path);
+
 				if (linked[0])
 					ret = check(p, flag, real, writable,
 						    linked, deny[i].what,
