@@ -245,8 +245,8 @@ static int take(struct level *l, struct word *w)
 	case P_CMD_CD: /* make -C DIR, uv --directory DIR: this command's */
 		l->pending = P_NONE;
 		if (!l->cmd_cwd[0])
-			memcpy(l->cmd_cwd, l->cwd[0] ? l->cwd : "-",
-			       sizeof(l->cmd_cwd));
+			snprintf(l->cmd_cwd, sizeof(l->cmd_cwd), "%s",
+				 l->cwd[0] ? l->cwd : "-");
 		move_base(l, s, w->unknown || w->glob);
 		goto out;
 	case P_NONE:
