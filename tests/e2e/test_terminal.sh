@@ -119,6 +119,25 @@ if wait_pane '^exec-up'; then
 else
 	fail "tty: an exec session starts" "$PANE"
 fi
+
+# exec with stdin from a pipe and stderr the user's terminal: as with run,
+# the terminal reaches the command write-only.
+cat > "$TT/piped-exec.sh" <<PIPED
+echo | "$LTD" exec e2e-tty -- sh -c 'sleep 1; if read x <&2; then echo "READ=\$x"; else echo READ-REFUSED; fi'
+sleep 60
+PIPED
+tm kill-server 2>/dev/null
+TN=$((TN + 1))
+tm new-session -d -x 80 -y 24 -c "$PROJ" "sh $TT/piped-exec.sh"
+sleep 0.3
+tm send-keys 'typed-by-user' Enter
+if wait_pane '^READ'; then
+	printf '%s\n' "$PANE" | grep -q '^READ-REFUSED' &&
+		pass "tty: a terminal on stderr cannot be read by an exec'd command" ||
+		fail "tty: a terminal on stderr cannot be read by an exec'd command" "$PANE"
+else
+	fail "tty: the piped exec ends" "$PANE"
+fi
 as_user "$LTD" kill e2e-tty >/dev/null 2>&1
 wait "$ttycage" 2>/dev/null
 
