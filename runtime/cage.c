@@ -32,6 +32,7 @@
 #include "runtime/cleanup.h"
 #include "runtime/landlock.h"
 #include "runtime/limits.h"
+#include "runtime/outputs.h"
 #include "runtime/pty.h"
 #include "runtime/registry.h"
 #include "runtime/signals.h"
@@ -169,6 +170,11 @@ static int close_fds_but(int keep, struct ltd_err *err)
 	if (close_range((unsigned)keep + 1, ~0U, 0) < 0)
 		return ltd_err_sys(err, "close_range");
 	return 0;
+}
+
+static int step_outputs(struct ltd_cage *c, struct ltd_err *err)
+{
+	return ltd_outputs_attach(c->outputs, err);
 }
 
 static int step_close_fds(struct ltd_cage *c, struct ltd_err *err)
@@ -390,6 +396,10 @@ const struct ltd_step ltd_init_steps[] = {
 	 step_die_with_launcher},
 	{"scrub-memory", "the launcher's environment stays outside",
 	 step_scrub_memory},
+	{"outputs",
+	 "stdout and stderr: the launcher's relay, where its terminal could "
+	 "not be reopened write-only",
+	 step_outputs},
 	{"close-fds", "no inherited descriptor reaches the cage",
 	 step_close_fds},
 	{"id-maps",

@@ -67,6 +67,7 @@ struct ltd_cage {
 	char **launcher_argv; /* wiped: /proc/1/cmdline would show it */
 	bool send_ns;	      /* hand the namespaces to the launcher */
 	bool want_pty;	      /* the command gets a pty of the cage's own */
+	int outputs[2];	      /* its fd 1, 2: relay pipes, or -1: ours */
 	struct winsize ws;    /* its first size */
 	bool keep_running;    /* the cage outlives the first command */
 

@@ -12,7 +12,8 @@
  * the first command: session, terminal, signals, chdir, fds, caps,
  * no_new_privs, Landlock with the first command's ruleset, seccomp) and
  * execs CMD.  We stay outside the
- * pid namespace, relay the terminal and signals, and return CMD's status.
+ * pid namespace, relay the terminal (or the output to it) and signals, and
+ * return CMD's status.
  *
  * While the child joins, the cage can see its pid in /proc, and nothing
  * else: it is non-dumpable (its /proc files, exe included, belong to the
@@ -45,6 +46,7 @@
 #include "runtime/landlock.h"
 #include "runtime/lifecycle.h"
 #include "runtime/limits.h"
+#include "runtime/outputs.h"
 #include "runtime/pty.h"
 #include "runtime/registry.h"
 #include "runtime/run.h"
@@ -154,7 +156,7 @@ static int join(const struct joined *j, struct ltd_err *err)
 }
 
 /* The child, in the cage's pid namespace: tied to us, the cage's rlimits,
- * then the command's steps. */
+ * the output relay's pipes if any, then the command's steps. */
 __attribute__((noreturn)) static void
 child_main(struct ltd_cage *c, const struct joined *j, int parent_pidfd)
 {
@@ -168,6 +170,11 @@ child_main(struct ltd_cage *c, const struct joined *j, int parent_pidfd)
 		_exit(LTD_EXIT_RUNTIME);
 	if (ltd_limits_apply_rlimits(&pl, &err) < 0) {
 		ltd_err_step(&err, "rlimits");
+		(void)!write(c->exec_pipe[1], &err, sizeof(err));
+		_exit(LTD_EXIT_RUNTIME);
+	}
+	if (ltd_outputs_attach(c->outputs, &err) < 0) {
+		ltd_err_step(&err, "outputs");
 		(void)!write(c->exec_pipe[1], &err, sizeof(err));
 		_exit(LTD_EXIT_RUNTIME);
 	}
@@ -206,28 +213,33 @@ static pid_t spawn(struct ltd_cage *c, const struct joined *j, int *pidfd,
 	return (pid_t)pid;
 }
 
-/* Relay signals and the terminal until the command ends. */
-static int wait_command(int pidfd, struct ltd_relay *r, struct ltd_err *err)
+/* Relay signals and the terminal (or what goes to it) until the command
+ * ends, then what it left in the pipes. */
+static int wait_command(int pidfd, struct ltd_relay *r, struct ltd_outputs *o,
+			struct ltd_err *err)
 {
 	_cleanup_close_ int sfd = ltd_signals_fd(err);
-	struct pollfd pfd[2 + LTD_RELAY_POLLFDS];
+	struct pollfd pfd[2 + LTD_RELAY_POLLFDS + LTD_OUTPUTS_POLLFDS];
 	siginfo_t si = {0};
 
 	if (sfd < 0)
 		return sfd;
 	for (;;) {
 		struct signalfd_siginfo ssi;
-		size_t n;
 
 		pfd[0] = (struct pollfd){.fd = sfd, .events = POLLIN};
 		pfd[1] = (struct pollfd){.fd = pidfd, .events = POLLIN};
-		n = ltd_relay_pollfds(r, &pfd[2]);
-		if (poll(pfd, 2 + n, -1) < 0) {
+		/* Fixed places; an unused entry is -1, which poll skips. */
+		ltd_relay_pollfds(r, &pfd[2]);
+		ltd_outputs_pollfds(o, &pfd[2 + LTD_RELAY_POLLFDS]);
+		if (poll(pfd, sizeof(pfd) / sizeof(pfd[0]), -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			return ltd_err_sys(err, "poll");
 		}
-		ltd_relay_dispatch(r, &pfd[2], n);
+		ltd_relay_dispatch(r, &pfd[2], LTD_RELAY_POLLFDS);
+		ltd_outputs_dispatch(o, &pfd[2 + LTD_RELAY_POLLFDS],
+				     LTD_OUTPUTS_POLLFDS);
 		if (pfd[0].revents &&
 		    read(sfd, &ssi, sizeof(ssi)) == (ssize_t)sizeof(ssi) &&
 		    ssi.ssi_signo != SIGCHLD) {
@@ -242,6 +254,7 @@ static int wait_command(int pidfd, struct ltd_relay *r, struct ltd_err *err)
 	}
 	if (waitid(P_PIDFD, (id_t)pidfd, &si, WEXITED) < 0)
 		return ltd_err_sys(err, "wait for the command");
+	ltd_outputs_finish(o);
 	ltd_relay_finish(r);
 	return si.si_code == CLD_EXITED ? si.si_status : 128 + si.si_status;
 }
@@ -252,7 +265,8 @@ int ltd_exec(int argc, char **argv)
 	struct ltd_err err = {0};
 	struct ltd_policy pol = {0};
 	struct ltd_relay relay = {.master = -1};
-	struct ltd_cage c = {.pty_slave = -1};
+	struct ltd_outputs outs = LTD_OUTPUTS_INIT;
+	struct ltd_cage c = {.pty_slave = -1, .outputs = {-1, -1}};
 	struct winsize ws = {0};
 	_cleanup_close_ int pidfd = -1;
 	int master = -1, ret;
@@ -275,7 +289,7 @@ int ltd_exec(int argc, char **argv)
 	if (!ret && ltd_pty_wanted())
 		ioctl(STDIN_FILENO, TIOCGWINSZ, &ws);
 	else if (!ret)
-		ret = ltd_pty_write_only_outputs(&err);
+		ret = ltd_outputs_prepare(&outs, &err);
 	if (!ret)
 		ret = ltd_signals_block(&err);
 	if (!ret)
@@ -295,9 +309,12 @@ int ltd_exec(int argc, char **argv)
 	c.seccomp = ltd_seccomp_program((enum ltd_seccomp_mode)j.info.seccomp);
 	c.landlock = &j.ll;
 	c.envp = j.envp;
+	c.outputs[0] = outs.cmd[0];
+	c.outputs[1] = outs.cmd[1];
 	ret = spawn(&c, &j, &pidfd, &err);
 	if (c.pty_slave >= 0)
 		close(c.pty_slave);
+	ltd_outputs_cloned(&outs);
 	if (ret < 0)
 		goto out;
 	ret = ltd_cage_wait_exec(&c, &err);
@@ -305,6 +322,7 @@ int ltd_exec(int argc, char **argv)
 		waitid(P_PIDFD, (id_t)pidfd, &(siginfo_t){0}, WEXITED);
 		if (master >= 0)
 			close(master);
+		ltd_outputs_finish(&outs);
 		ltd_err_print(&err);
 		joined_free(&j);
 		if (strcmp(err.step, "exec") != 0)
@@ -314,9 +332,10 @@ int ltd_exec(int argc, char **argv)
 	}
 	if (master >= 0)
 		ltd_relay_start(&relay, master);
-	ret = wait_command(pidfd, &relay, &err);
+	ret = wait_command(pidfd, &relay, &outs, &err);
 	ltd_relay_finish(&relay);
 out:
+	ltd_outputs_finish(&outs);
 	joined_free(&j);
 	if (ret < 0) {
 		if (master >= 0 && relay.master < 0)

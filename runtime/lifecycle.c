@@ -171,7 +171,8 @@ int ltd_life_prepare(struct ltd_life *l, const struct ltd_policy *p,
 			       .reg_fd = -1,
 			       .ctl_fd = -1,
 			       .cgroup_fd = -1,
-			       .relay = {.master = -1}};
+			       .relay = {.master = -1},
+			       .outs = LTD_OUTPUTS_INIT};
 	/* Ours to write to; nothing else (pasta) inherits them. */
 	if (p->status_fd >= 0)
 		fcntl(p->status_fd, F_SETFD, FD_CLOEXEC);
@@ -232,6 +233,7 @@ void ltd_life_cloned(struct ltd_life *l, pid_t init, int cgroup_fd)
 	l->entry.init_start = ltd_proc_starttime(init);
 	if (cgroup_fd >= 0)
 		l->cgroup_fd = fcntl(cgroup_fd, F_DUPFD_CLOEXEC, 3);
+	ltd_outputs_cloned(&l->outs);
 }
 
 void ltd_life_ns(struct ltd_life *l, const int *fds, size_t n)
@@ -323,6 +325,8 @@ void ltd_life_cmd_exited(struct ltd_life *l, int status)
 
 void ltd_life_ended(struct ltd_life *l, int status)
 {
+	/* All the command wrote, before anything is said of its end. */
+	ltd_outputs_finish(&l->outs);
 	ltd_relay_finish(&l->relay);
 	status_event(l, l->cmd_exited ? ltd_status_ended()
 				      : ltd_status_exited(status));
@@ -344,6 +348,7 @@ size_t ltd_life_pollfds(struct ltd_life *l, struct pollfd *pfd)
 	pfd[0] = (struct pollfd){.fd = l->n_fds ? l->ctl_fd : -1,
 				 .events = POLLIN};
 	ltd_relay_pollfds(&l->relay, &pfd[1]);
+	ltd_outputs_pollfds(&l->outs, &pfd[1 + LTD_RELAY_POLLFDS]);
 	return LTD_LIFE_POLLFDS;
 }
 
@@ -396,10 +401,13 @@ void ltd_life_dispatch(struct ltd_life *l, const struct pollfd *pfd, size_t n)
 		}
 	}
 	ltd_relay_dispatch(&l->relay, &pfd[1], LTD_RELAY_POLLFDS);
+	ltd_outputs_dispatch(&l->outs, &pfd[1 + LTD_RELAY_POLLFDS],
+			     LTD_OUTPUTS_POLLFDS);
 }
 
 void ltd_life_finish(struct ltd_life *l)
 {
+	ltd_outputs_finish(&l->outs);
 	ltd_relay_finish(&l->relay);
 	if (l->reg_fd >= 0) {
 		ltd_registry_remove(l->reg_dir, l->p->name);

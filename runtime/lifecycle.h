@@ -2,7 +2,8 @@
 /*
  * The launcher's side of the lifecycle: the registry entry of a named
  * cage, the control socket that `exec` asks for the cage's namespaces,
- * the status events, the terminal relay.  run.c calls these at the points
+ * the status events, the terminal relays (a pty's, or a terminal's on
+ * stdout or stderr through a pipe).  run.c calls these at the points
  * of its own sequence (before clone, on each message from init, in its
  * poll loop, at the end); this file knows no order of its own.
  */
@@ -16,6 +17,7 @@
 
 #include "policy/policy.h"
 #include "runtime/error.h"
+#include "runtime/outputs.h"
 #include "runtime/pty.h"
 #include "runtime/registry.h"
 
@@ -67,7 +69,8 @@ struct ltd_life {
 		pid_t cmd_host, cmd_cage;
 	} ids;
 	struct ltd_relay relay;
-	bool cmd_exited; /* the first command's end was reported */
+	struct ltd_outputs outs; /* without a pty (ltd_outputs_prepare()) */
+	bool cmd_exited;	 /* the first command's end was reported */
 };
 
 /* Before clone: claim the name, bind the control socket, check the fds. */
@@ -75,7 +78,8 @@ int ltd_life_prepare(struct ltd_life *l, const struct ltd_policy *p,
 		     char **envp, const struct ltd_limits_plan *limits,
 		     const struct ltd_landlock *ll, struct ltd_err *err);
 
-/* After clone: init's pid; the cage's cgroup directory fd (or -1). */
+/* After clone: init's pid; the cage's cgroup directory fd (or -1).  The
+ * output relay's write ends are the cage's alone from now on. */
 void ltd_life_cloned(struct ltd_life *l, pid_t init, int cgroup_fd);
 
 /* Messages from init, with the descriptors they carried (now ours). */
@@ -85,8 +89,8 @@ void ltd_life_started(struct ltd_life *l, pid_t cmd_in_cage, int pidfd);
 void ltd_life_cmd_exited(struct ltd_life *l, int status);
 void ltd_life_ended(struct ltd_life *l, int status);
 
-/* Poll entries (the control socket, the relay) and their handling. */
-#define LTD_LIFE_POLLFDS (1 + LTD_RELAY_POLLFDS)
+/* Poll entries (the control socket, the relays) and their handling. */
+#define LTD_LIFE_POLLFDS (1 + LTD_RELAY_POLLFDS + LTD_OUTPUTS_POLLFDS)
 size_t ltd_life_pollfds(struct ltd_life *l, struct pollfd *pfd);
 void ltd_life_dispatch(struct ltd_life *l, const struct pollfd *pfd, size_t n);
 
@@ -94,7 +98,8 @@ void ltd_life_dispatch(struct ltd_life *l, const struct pollfd *pfd, size_t n);
 bool ltd_life_has_pty(const struct ltd_life *l);
 void ltd_life_winch(struct ltd_life *l);
 
-/* At the end, whatever happened: terminal restored, entry removed. */
+/* At the end, whatever happened: the command's output relayed, the
+ * terminal restored, the entry removed. */
 void ltd_life_finish(struct ltd_life *l);
 
 /*

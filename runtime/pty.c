@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
@@ -18,40 +17,6 @@
 bool ltd_pty_wanted(void)
 {
 	return isatty(STDIN_FILENO);
-}
-
-/*
- * Without a pty of ours (stdin is no terminal), a terminal on stdout or
- * stderr would reach the command as the user's shell opened it, for
- * reading too: what the user types while the command runs would be the
- * command's to read.  It gets a write-only description of it instead.
- */
-int ltd_pty_write_only_outputs(struct ltd_err *err)
-{
-	for (int fd = STDOUT_FILENO; fd <= STDERR_FILENO; fd++) {
-		char path[32];
-		int flags = fcntl(fd, F_GETFL), w;
-
-		if (flags < 0 || (flags & O_ACCMODE) == O_WRONLY || !isatty(fd))
-			continue;
-		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-		w = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
-		if (w < 0)
-			return ltd_err_sys(err,
-					   "%s is a terminal that ltd-native "
-					   "cannot reopen write-only (the "
-					   "command would read what you type); "
-					   "send it through a pipe (%s| cat)",
-					   fd == STDOUT_FILENO ? "stdout"
-							       : "stderr",
-					   fd == STDOUT_FILENO ? "" : "2>&1 ");
-		if (dup2(w, fd) < 0) {
-			close(w);
-			return ltd_err_sys(err, "dup2 the terminal");
-		}
-		close(w);
-	}
-	return 0;
 }
 
 /*

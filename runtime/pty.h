@@ -22,12 +22,7 @@
 /* Whether to give the command a terminal: stdin is one. */
 bool ltd_pty_wanted(void);
 
-/*
- * Without a pty (stdin is no terminal): a terminal on stdout or stderr is
- * replaced by a write-only description of it, so the command cannot read
- * what the user types.
- */
-int ltd_pty_write_only_outputs(struct ltd_err *err);
+/* Without one, a terminal on stdout or stderr: runtime/outputs.h. */
 
 /*
  * Open a new pty from /dev/ptmx as the caller's root sees it (in the

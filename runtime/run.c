@@ -39,6 +39,7 @@
 #include "runtime/lifecycle.h"
 #include "runtime/limits.h"
 #include "runtime/mountplan.h"
+#include "runtime/outputs.h"
 #include "runtime/protected.h"
 #include "runtime/pty.h"
 #include "runtime/rootfs.h"
@@ -594,7 +595,8 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 				.reg_fd = -1,
 				.ctl_fd = -1,
 				.cgroup_fd = -1,
-				.relay = {.master = -1}};
+				.relay = {.master = -1},
+				.outs = LTD_OUTPUTS_INIT};
 	struct winsize ws = {0};
 	bool want_pty = ltd_pty_wanted();
 	_cleanup_close_ int self_pidfd = -1, init_pidfd = -1;
@@ -647,7 +649,7 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 	if (want_pty)
 		ioctl(STDIN_FILENO, TIOCGWINSZ, &ws);
 	else if (!ret)
-		ret = ltd_pty_write_only_outputs(&err);
+		ret = ltd_outputs_prepare(&life.outs, &err);
 	if (!ret &&
 	    socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
 		ret = ltd_err_sys(&err, "socketpair");
@@ -680,6 +682,7 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 			.send_ns =
 				p->name || p->status_fd >= 0 || p->info_fd >= 0,
 			.want_pty = want_pty,
+			.outputs = {life.outs.cmd[0], life.outs.cmd[1]},
 			.ws = ws,
 			.keep_running = p->keep_running,
 		};

@@ -90,6 +90,21 @@ static int cmd_open_rw(const char *path)
 	return 0;
 }
 
+/* A read on descriptor @arg that the probe did not open (stdout, stderr):
+ * what the command could take from the terminal behind it. */
+static int cmd_read_fd(const char *arg)
+{
+	char buf[256], what[32];
+	int fd = atoi(arg);
+	ssize_t n = read(fd, buf, sizeof(buf));
+
+	snprintf(what, sizeof(what), "read-fd %d", fd);
+	if (n < 0)
+		return report_errno(what);
+	printf("%s ok %zd\n", what, n);
+	return 0;
+}
+
 static int cmd_pids(void)
 {
 	DIR *d = opendir("/proc");
@@ -293,6 +308,8 @@ int main(int argc, char **argv)
 		return cmd_mkdir(argv[2]);
 	if (!strcmp(cmd, "no-landlock") && argc >= 3)
 		return cmd_no_landlock(argv + 2);
+	if (!strcmp(cmd, "read-fd") && argc == 3)
+		return cmd_read_fd(argv[2]);
 	if (!strcmp(cmd, "pids"))
 		return cmd_pids();
 	if (!strcmp(cmd, "fds"))

@@ -33,6 +33,9 @@ Test(steps, init_order)
 	cr_assert_lt(index_of(s, "id-maps"), index_of(s, "non-dumpable"),
 		     "maps are written while /proc/self is writable");
 	cr_assert_lt(index_of(s, "close-fds"), index_of(s, "mount-plan"));
+	cr_assert_lt(index_of(s, "outputs"), index_of(s, "close-fds"),
+		     "the relay's pipes move to 1 and 2 before the others "
+		     "close");
 	cr_assert_lt(index_of(s, "mount-private"), index_of(s, "open-sources"));
 	cr_assert_lt(index_of(s, "open-sources"), index_of(s, "root-tmpfs"),
 		     "host sources are cloned before the root is attached");
