@@ -126,6 +126,24 @@ static int place_fds(int wr, int user, int net)
 	return 0;
 }
 
+/* Our stderr for pasta's own messages, but never for reading: a terminal
+ * the user's shell opened read-write is reopened write-only (or, another
+ * user's, replaced by /dev/null). */
+static int write_only_stderr(void)
+{
+	int flags = fcntl(STDERR_FILENO, F_GETFL), fd;
+
+	if (flags < 0 || (flags & O_ACCMODE) == O_WRONLY)
+		return 0;
+	fd = open("/proc/self/fd/2", O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || dup2(fd, STDERR_FILENO) < 0)
+		return -1;
+	close(fd);
+	return 0;
+}
+
 /* init's namespace @name, opened while this process may still open it. */
 static int open_ns(pid_t target, const char *name)
 {
@@ -156,7 +174,8 @@ __attribute__((noreturn)) static void child(struct ltd_pasta *pa, int wr,
 	user = open_ns(target, "user");
 	net = open_ns(target, "net");
 	if (null < 0 || out < 0 || user < 0 || net < 0 || dup2(null, 0) < 0 ||
-	    dup2(out, 1) < 0 || place_fds(wr, user, net) < 0 ||
+	    dup2(out, 1) < 0 || write_only_stderr() < 0 ||
+	    place_fds(wr, user, net) < 0 ||
 	    close_range(NETNS_FD + 1, ~0U, 0) < 0) {
 		perror("ltd-native: pasta: descriptors");
 		_exit(127);

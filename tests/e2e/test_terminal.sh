@@ -163,3 +163,23 @@ fi
 
 tm kill-server 2>/dev/null
 rm -rf "$TT"
+
+# pasta runs on the host beside a terminal session: it gets the terminal
+# write-only (or /dev/null), never the read-write one the user types into.
+if command -v pasta >/dev/null && [ -w /dev/net/tun ]; then
+	tm kill-server 2>/dev/null
+	TN=$((TN + 1))
+	rm -f "$TT/up"
+	tm new-session -d -x 80 -y 24 -c "$PROJ" \
+		"$LTD run --ro-bind $STAGE $STAGE -- sh -c 'touch $PROJ/tty-up; sleep 5'; sleep 30"
+	for _ in $(seq 100); do [ -e "$PROJ/tty-up" ] && break; sleep 0.05; done
+	pasta_pid=$(user_procs '/pasta -f ' | awk '{print $1}' | head -1)
+	flags=$(sed -n 's/^flags:[[:space:]]*//p' "/proc/$pasta_pid/fdinfo/2" 2>/dev/null)
+	if [ -n "$pasta_pid" ] && [ -n "$flags" ] && [ $((0$flags & 3)) = 1 ]; then
+		pass "tty: pasta's stderr is not the read-write terminal"
+	else
+		fail "tty: pasta's stderr is not the read-write terminal" \
+			"pid $pasta_pid flags $flags -> $(readlink "/proc/$pasta_pid/fd/2")"
+	fi
+	as_user rm -f "$PROJ/tty-up"
+fi
