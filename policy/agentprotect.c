@@ -17,6 +17,9 @@
  * as arguments (`prettier --write src/`) and output redirections are not
  * (the agent works there).  What cannot be known — another variable, a
  * substitution, a link in the project on the way — is said at start.
+ *
+ * The reading and placing of a command line (ltd_protect_command) serve
+ * gitprotect.c too, for the commands that git's configuration names.
  */
 #include "policy/policy.h"
 
@@ -587,13 +590,6 @@ void ltd_command_paths_free(struct ltd_cmd_path *v, size_t n)
 
 /* --- the settings files ------------------------------------------------ */
 
-struct scan {
-	struct ltd_policy *p;
-	const char *file; /* relative to the project, for messages */
-	size_t added;
-	bool said_unknown;
-};
-
 static bool inside(const char *project, const char *path)
 {
 	size_t n = strlen(project);
@@ -623,34 +619,35 @@ static bool link_on_the_way(const char *project, const char *path, char *link,
 	}
 }
 
-static int protect(struct scan *s, const char *path, struct ltd_err *err)
+static int protect(struct ltd_cmd_scan *s, const char *path,
+		   struct ltd_err *err)
 {
 	if (++s->added > MAX_PROTECTED)
 		return ltd_err_set(err, E2BIG,
-				   "%s/%s: its commands name more than %d "
-				   "files; ltd-native keeps at most that many "
+				   "%s: its commands name more than %d files; "
+				   "ltd-native keeps at most that many "
 				   "read-only (--unsafe-writable-git runs "
 				   "without this protection)",
-				   s->p->project, s->file, MAX_PROTECTED);
+				   s->file, MAX_PROTECTED);
 	return ltd_policy_protect(s->p, path, err);
 }
 
 /* One warning of each kind per file: the first case says enough. */
-static int note(struct scan *s, bool *said, const char *msg,
+static int note(struct ltd_cmd_scan *s, bool *said, const char *msg,
 		struct ltd_err *err)
 {
 	if (*said)
 		return 0;
 	*said = true;
-	if (ltd_policy_add_note(&s->p->warnings, &s->p->n_warnings, "%s/%s: %s",
-				s->p->project, s->file, msg) < 0)
+	if (ltd_policy_add_note(&s->p->warnings, &s->p->n_warnings, "%s: %s",
+				s->file, msg) < 0)
 		return ltd_err_set(err, ENOMEM, "out of memory");
 	return 0;
 }
 
 /* One place a command names, on the host. */
-static int place(struct scan *s, const char *path, enum ltd_cmd_kind kind,
-		 bool dirs, struct ltd_err *err)
+static int place(struct ltd_cmd_scan *s, const char *path,
+		 enum ltd_cmd_kind kind, bool dirs, struct ltd_err *err)
 {
 	char real[PATH_MAX], link[PATH_MAX];
 	struct stat st;
@@ -663,17 +660,25 @@ static int place(struct scan *s, const char *path, enum ltd_cmd_kind kind,
 			return 0;
 		path = real;
 	}
-	/* The link itself is the cage's to re-point: refused, as a link on
-	 * git's paths is (ltd_policy_check_links). */
-	if (link_on_the_way(s->p->project, path, link, sizeof(link)))
+	if (link_on_the_way(s->p->project, path, link, sizeof(link))) {
+		/* git's: protected by its text, so that the run is refused
+		 * naming the link (ltd_policy_check_links), as for a hooks
+		 * path; a directory the command works in, as below, not. */
+		if (s->refuse_links && stat(path, &st) == 0 &&
+		    S_ISDIR(st.st_mode) && !dirs)
+			return 0;
+		if (s->refuse_links)
+			return protect(s, path, err);
+		/* Claude Code's: the link is the cage's to re-point. */
 		return ltd_err_set(err, ELOOP,
-				   "%s/%s: a command runs %s through the "
-				   "link %s in the project: the cage could "
-				   "re-point the link at a file of its own; "
-				   "name the real path in the command "
+				   "%s: a command runs %s through the link %s "
+				   "in the project: the cage could re-point "
+				   "the link at a file of its own; name the "
+				   "real path in the command "
 				   "(--unsafe-writable-git runs without this "
 				   "protection)",
-				   s->p->project, s->file, path, link);
+				   s->file, path, link);
+	}
 	if (lstat(path, &st) < 0)
 		/* A path by its text, reported if the cage makes it; a bare
 		 * word that is no file (`npx`, `jq`) is no place. */
@@ -683,20 +688,20 @@ static int place(struct scan *s, const char *path, enum ltd_cmd_kind kind,
 	return protect(s, path, err);
 }
 
-static int add_command(struct scan *s, const char *cmd, bool dirs,
-		       struct ltd_err *err)
+int ltd_protect_command(struct ltd_cmd_scan *s, const char *cmd,
+			const char *base, bool dirs, struct ltd_err *err)
 {
 	struct ltd_cmd_path *v = NULL;
 	char msg[2 * PATH_MAX];
 	size_t n = 0;
-	int ret = ltd_command_paths(cmd, s->p->project, s->p->id.home, &v, &n);
+	int ret = ltd_command_paths(cmd, base, s->p->id.home, &v, &n);
 
 	if (ret == -E2BIG)
 		return ltd_err_set(err, E2BIG,
-				   "%s/%s: a command line of more than %d "
-				   "words (--unsafe-writable-git runs "
-				   "without this protection)",
-				   s->p->project, s->file, MAX_WORDS);
+				   "%s: a command line of more than %d words "
+				   "(--unsafe-writable-git runs without this "
+				   "protection)",
+				   s->file, MAX_WORDS);
 	if (ret < 0)
 		return ltd_err_set(err, -ret, "out of memory");
 	for (size_t i = 0; !ret && i < n; i++) {
@@ -748,7 +753,7 @@ static bool command_key(const char *k)
  * NODE_OPTIONS... name files that run; a *PATH variable names directories
  * whose programs run.
  */
-static int add_env(struct scan *s, json_t *env, struct ltd_err *err)
+static int add_env(struct ltd_cmd_scan *s, json_t *env, struct ltd_err *err)
 {
 	const char *k;
 	json_t *v;
@@ -763,21 +768,24 @@ static int add_env(struct scan *s, json_t *env, struct ltd_err *err)
 
 		if (!json_is_string(v))
 			continue;
-		ret = add_command(s, json_string_value(v), dirs, err);
+		ret = ltd_protect_command(s, json_string_value(v),
+					  s->p->project, dirs, err);
 		list = strdup(json_string_value(v));
 		if (!ret && !list)
 			ret = ltd_err_set(err, ENOMEM, "out of memory");
 		for (char *part = list ? strtok_r(list, ":", &save) : NULL;
 		     !ret && part && strchr(json_string_value(v), ':');
 		     part = strtok_r(NULL, ":", &save))
-			ret = add_command(s, part, dirs, err);
+			ret = ltd_protect_command(s, part, s->p->project, dirs,
+						  err);
 		if (ret)
 			return ret;
 	}
 	return 0;
 }
 
-static int walk(struct scan *s, json_t *j, int depth, struct ltd_err *err)
+static int walk(struct ltd_cmd_scan *s, json_t *j, int depth,
+		struct ltd_err *err)
 {
 	const char *k;
 	json_t *v;
@@ -800,7 +808,8 @@ static int walk(struct scan *s, json_t *j, int depth, struct ltd_err *err)
 	json_object_foreach(j, k, v)
 	{
 		if (json_is_string(v) && command_key(k)) {
-			ret = add_command(s, json_string_value(v), false, err);
+			ret = ltd_protect_command(s, json_string_value(v),
+						  s->p->project, false, err);
 		} else if (json_is_object(v) && !strcmp(k, "env")) {
 			ret = add_env(s, v, err);
 		} else if (json_is_array(v) && !strcmp(k, "args")) {
@@ -812,8 +821,9 @@ static int walk(struct scan *s, json_t *j, int depth, struct ltd_err *err)
 			{
 				if (ret || !json_is_string(a))
 					continue;
-				ret = add_command(s, json_string_value(a),
-						  false, err);
+				ret = ltd_protect_command(
+					s, json_string_value(a), s->p->project,
+					false, err);
 			}
 		} else {
 			ret = walk(s, v, depth + 1, err);
@@ -894,7 +904,7 @@ int ltd_agent_protected(struct ltd_policy *p, struct ltd_err *err)
 		".claude/agents",
 		".claude/skills",
 	};
-	struct scan s = {.p = p};
+	struct ltd_cmd_scan s = {.p = p};
 	char path[PATH_MAX];
 	int ret = 0;
 
@@ -909,7 +919,7 @@ int ltd_agent_protected(struct ltd_policy *p, struct ltd_err *err)
 		json_t *j;
 
 		snprintf(path, sizeof(path), "%s/%s", p->project, files[i]);
-		s.file = files[i];
+		s.file = path;
 		s.said_unknown = false;
 		j = load(path, &ret, err);
 		if (j)

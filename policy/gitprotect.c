@@ -8,7 +8,10 @@
  * Fixed: .git itself (pinned), .git/config, .git/hooks, .git/commondir
  * (redirects git to another config and hooks), .git/modules and
  * .git/worktrees (other repositories' configs and hooks).  From the config:
- * core.hooksPath, core.fsmonitor and include paths that lie in the project.
+ * core.hooksPath, core.fsmonitor and include paths that lie in the project,
+ * and the files that the values git runs as commands name there (a filter's
+ * clean, a diff's textconv, core.editor, an alias "!..."), read as sh reads
+ * them from where git runs them.
  * From .git/hooks: the targets of hooks that are links into the project.
  * A project that is itself a git directory (a bare repository, a .git)
  * has the same paths protected in it.
@@ -130,12 +133,167 @@ struct cfg_walk {
 	struct ltd_policy *p;
 	unsigned files; /* read so far */
 	/* Where a relative hooks path is resolved: where hooks run (the
-	 * work tree's top, or a bare repository's git directory). */
+	 * work tree's top, or a bare repository's git directory); git runs
+	 * the commands its configuration names there too. */
 	const char *bases[2];
+	struct ltd_cmd_scan cs; /* the commands' files, the current file's */
 };
 
 static int scan_config_file(struct cfg_walk *w, const char *path, int depth,
 			    struct ltd_err *err);
+
+/* How git runs a configuration value. */
+enum run_as {
+	RUN_SHELL,   /* a command line, as sh -c runs it */
+	RUN_PROGRAM, /* one program's path (no shell) */
+	RUN_BANG,    /* a command line when it starts with '!' */
+	RUN_HELPER,  /* credential.helper: "!line", "/path args", or a name */
+	RUN_NOBOOL,  /* a command line unless it is a boolean */
+};
+
+/*
+ * The keys whose value git runs (git-config(1)): "section" with no
+ * subsection, "section.*" with one, "section?" with or without; key "*"
+ * is any key.  Lowercase.
+ */
+static const struct {
+	const char *section, *key;
+	enum run_as how;
+} command_keys[] = {
+	{"filter.*", "clean", RUN_SHELL},
+	{"filter.*", "smudge", RUN_SHELL},
+	{"filter.*", "process", RUN_SHELL},
+	{"diff.*", "textconv", RUN_SHELL},
+	{"diff.*", "command", RUN_SHELL},
+	{"diff", "external", RUN_SHELL},
+	{"merge.*", "driver", RUN_SHELL},
+	{"core", "sshcommand", RUN_SHELL},
+	{"core", "editor", RUN_SHELL},
+	{"core", "pager", RUN_SHELL},
+	{"core", "gitproxy", RUN_SHELL},
+	{"core", "alternaterefscommand", RUN_SHELL},
+	{"core", "fsmonitor", RUN_NOBOOL},
+	{"core", "askpass", RUN_PROGRAM},
+	{"pager", "*", RUN_NOBOOL},
+	{"sequence", "editor", RUN_SHELL},
+	{"gpg?", "program", RUN_PROGRAM},
+	{"gpg.*", "defaultkeycommand", RUN_SHELL},
+	{"credential?", "helper", RUN_HELPER},
+	{"alias?", "*", RUN_BANG},
+	{"submodule.*", "update", RUN_BANG},
+	{"uploadpack", "packobjectshook", RUN_SHELL},
+	{"hook.*", "command", RUN_SHELL},
+	{"interactive", "difffilter", RUN_SHELL},
+	{"remote.*", "uploadpack", RUN_SHELL},
+	{"remote.*", "receivepack", RUN_SHELL},
+	{"trailer.*", "command", RUN_SHELL},
+	{"trailer.*", "cmd", RUN_SHELL},
+	{"difftool.*", "cmd", RUN_SHELL},
+	{"difftool.*", "path", RUN_PROGRAM},
+	{"mergetool.*", "cmd", RUN_SHELL},
+	{"mergetool.*", "path", RUN_PROGRAM},
+	{"browser.*", "cmd", RUN_SHELL},
+	{"browser.*", "path", RUN_PROGRAM},
+	{"man.*", "cmd", RUN_SHELL},
+	{"man.*", "path", RUN_PROGRAM},
+	{"guitool.*", "cmd", RUN_SHELL},
+	{"imap", "tunnel", RUN_SHELL},
+	{"sendemail?", "tocmd", RUN_SHELL},
+	{"sendemail?", "cccmd", RUN_SHELL},
+	{"sendemail?", "headercmd", RUN_SHELL},
+	{"sendemail?", "sendmailcmd", RUN_SHELL},
+	{"sendemail?", "smtpserver", RUN_PROGRAM},
+};
+
+/* @section ("name" or "name.sub", the name lowercased) matches @pat. */
+static bool section_is(const char *section, const char *pat)
+{
+	size_t n = strcspn(pat, ".?");
+	const char *dot = strchr(section, '.');
+	size_t len = dot ? (size_t)(dot - section) : strlen(section);
+
+	if (len != n || strncmp(section, pat, n) != 0)
+		return false;
+	if (pat[n] == '?')
+		return true;
+	return pat[n] == '.' ? dot != NULL : dot == NULL;
+}
+
+/* What git's git_parse_maybe_bool() takes for a boolean. */
+static bool is_bool(const char *v)
+{
+	static const char *const words[] = {
+		"", "true", "false", "yes", "no", "on", "off",
+	};
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (!strcasecmp(v, words[i]))
+			return true;
+	v += *v == '-' || *v == '+';
+	return *v && strspn(v, "0123456789") == strlen(v);
+}
+
+/*
+ * The command line that git runs for @section.@key = @val, into @buf, or
+ * NULL when it runs none from that value: a program's path is quoted as
+ * one word.
+ */
+static const char *command_of(const char *section, const char *key,
+			      const char *val, char *buf, size_t size)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < sizeof(command_keys) / sizeof(command_keys[0]); i++)
+		if (section_is(section, command_keys[i].section) &&
+		    (!strcmp(command_keys[i].key, "*") ||
+		     !strcasecmp(key, command_keys[i].key)))
+			break;
+	if (i == sizeof(command_keys) / sizeof(command_keys[0]))
+		return NULL;
+	switch (command_keys[i].how) {
+	case RUN_SHELL:
+		return val;
+	case RUN_NOBOOL:
+		return is_bool(val) ? NULL : val;
+	case RUN_BANG:
+		return val[0] == '!' ? val + 1 : NULL;
+	case RUN_HELPER:
+		/* A name runs "git credential-NAME", not a project file. */
+		return val[0] == '!' ? val + 1 : val[0] == '/' ? val : NULL;
+	case RUN_PROGRAM:
+		break;
+	}
+	/* 'as it is', each ' as '\'' */
+	buf[n++] = '\'';
+	for (; *val && n + 5 < size; val++) {
+		if (*val == '\'') {
+			memcpy(buf + n, "'\\''", 4);
+			n += 4;
+		} else {
+			buf[n++] = *val;
+		}
+	}
+	if (*val)
+		return NULL; /* longer than any path */
+	buf[n++] = '\'';
+	buf[n] = '\0';
+	return buf;
+}
+
+/* The files in the project that the command line git runs from this key
+ * names, resolved where git runs it: read-only. */
+static int protect_command(struct cfg_walk *w, const char *section,
+			   const char *key, const char *val,
+			   struct ltd_err *err)
+{
+	char buf[PATH_MAX * 4 + 8];
+	const char *cmd = command_of(section, key, val, buf, sizeof(buf));
+	int ret = 0;
+
+	for (size_t i = 0; cmd && !ret && i < 2 && w->bases[i]; i++)
+		ret = ltd_protect_command(&w->cs, cmd, w->bases[i], false, err);
+	return ret;
+}
 
 /* "~/x" under $HOME; anything else as it is. */
 static const char *expand_home(const char *v, char *buf, size_t size)
@@ -156,11 +314,13 @@ static int on_key(struct cfg_walk *w, const char *file, int depth,
 	struct ltd_policy *p = w->p;
 	char buf[PATH_MAX], dir[PATH_MAX], inc[PATH_MAX * 2];
 	const char *v = expand_home(val, buf, sizeof(buf)), *slash;
-	int ret;
+	int ret = protect_command(w, section, key, val, err);
 
+	if (ret)
+		return ret;
 	if (!strcmp(section, "core") &&
-	    (!strcasecmp(key, "hookspath") || !strcasecmp(key, "fsmonitor"))) {
-		ret = 0;
+	    (!strcasecmp(key, "hookspath") ||
+	     (!strcasecmp(key, "fsmonitor") && !is_bool(v)))) {
 		for (size_t i = 0; !ret && i < 2 && w->bases[i]; i++)
 			ret = refuse_holding(p, w->bases[i], v,
 					     "the hooks path git's "
@@ -229,6 +389,7 @@ static int scan_config_file(struct cfg_walk *w, const char *path, int depth,
 	_cleanup_free_ char *text = NULL;
 	struct ltd_err rerr = {0};
 	struct key_ctx c = {w, path, depth, err};
+	struct ltd_cmd_scan was = w->cs;
 	size_t len;
 	int ret;
 
@@ -248,7 +409,13 @@ static int scan_config_file(struct cfg_walk *w, const char *path, int depth,
 				   "%s (a git configuration file, which "
 				   "ltd-native reads to protect what git runs)",
 				   rerr.msg);
-	return ltd_gitconfig_parse(text, len, key_cb, &c);
+	w->cs.file = path;
+	w->cs.said_unknown = false;
+	ret = ltd_gitconfig_parse(text, len, key_cb, &c);
+	/* Back to the including file's, with the count of this one. */
+	was.added = w->cs.added;
+	w->cs = was;
+	return ret;
 }
 
 /*
@@ -265,7 +432,9 @@ static int scan_configs(struct ltd_policy *p, const char *common,
 	const char *global = getenv("GIT_CONFIG_GLOBAL");
 	const char *nosys = getenv("GIT_CONFIG_NOSYSTEM");
 	char files[5][PATH_MAX + 32] = {{0}};
-	struct cfg_walk w = {.p = p, .bases = {bases[0], bases[1]}};
+	struct cfg_walk w = {.p = p,
+			     .bases = {bases[0], bases[1]},
+			     .cs = {.p = p, .refuse_links = true}};
 	int ret = 0;
 
 	if (!nosys || !nosys[0] || !strcmp(nosys, "0") ||

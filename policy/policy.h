@@ -353,6 +353,30 @@ int ltd_command_paths(const char *cmd, const char *project, const char *home,
 		      struct ltd_cmd_path **out, size_t *n);
 void ltd_command_paths_free(struct ltd_cmd_path *v, size_t n);
 
+/* Where the commands being read come from, and what they added so far. */
+struct ltd_cmd_scan {
+	struct ltd_policy *p;
+	const char *file;  /* the file that holds them, for messages */
+	size_t added;	   /* paths protected so far (at most 256) */
+	bool said_unknown; /* one warning per file */
+	/* A path through a link in the project: protected by its text, so
+	 * that ltd_policy_check_links refuses the run (git's config), or an
+	 * error here (Claude Code's settings). */
+	bool refuse_links;
+};
+
+/*
+ * Add to @s->p->protected the places in the project that command line
+ * @cmd, run in @base, names (ltd_command_paths): a path with a '/' by its
+ * text, a bare word when it is a file there, a glob's matches; not a
+ * directory unless @dirs.  What cannot be resolved is added to
+ * @s->p->warnings; a path through a link in the project is protected by
+ * its text with @s->refuse_links (ltd_policy_check_links then refuses the
+ * run naming the link), and is an error (-ELOOP) without.
+ */
+int ltd_protect_command(struct ltd_cmd_scan *s, const char *cmd,
+			const char *base, bool dirs, struct ltd_err *err);
+
 /*
  * The command's environment, built from @host (the launcher's environ) by
  * the passthrough list and the policy.  NULL-terminated; ltd_env_free().

@@ -361,6 +361,33 @@ OUT=$(cd "$BARE/wt/tools" && as_user "$LTD" run --ro-bind "$STAGE" "$STAGE" -- "
 expect_out "a project inside a work tree: the repository's hooks path in it is read-only" "^write err EROFS"
 as_user rm -rf "$BARE"
 
+# A git config value that is a command naming a project file: a clean
+# filter that the host's `git add` runs.  The cage cannot rewrite it; the
+# host's git (run on this test's repository only, without the system's or
+# the user's config) then runs the original, not the agent's.
+GP=$(as_user mktemp -d "$U_HOME/e2e-gitcmd.XXXXXX")
+HOSTGIT=(env GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null GIT_CEILING_DIRECTORIES="$U_HOME" git -C "$GP")
+if command -v git >/dev/null; then as_user "${HOSTGIT[@]}" init -q; else as_user mkdir "$GP/.git"; fi
+as_user mkdir -p "$GP/scripts"
+as_user sh -c "printf '#!/bin/sh\necho original >> ran\ncat\n' > '$GP/scripts/clean.sh'; echo x > '$GP/scripts/other.sh'"
+as_user chmod +x "$GP/scripts/clean.sh"
+as_user sh -c "printf '[filter \"strip\"]\n\tclean = ./scripts/clean.sh\n' >> '$GP/.git/config'"
+as_user sh -c "echo '*.txt filter=strip' > '$GP/.gitattributes'; echo hello > '$GP/a.txt'"
+OUT=$(cd "$GP" && as_user "$LTD" run --project "$GP" --ro-bind "$STAGE" "$STAGE" -- "$PROBE" write "$GP/scripts/clean.sh" "$(printf '#!/bin/sh\necho agent >> pwned\ncat\n')" 2>&1)
+expect_out "a clean filter's script in the project is read-only" "^write err EROFS"
+OUT=$(cd "$GP" && as_user "$LTD" run --project "$GP" --ro-bind "$STAGE" "$STAGE" -- "$PROBE" write "$GP/scripts/other.sh" y 2>&1)
+expect_out "another script beside it stays writable (the control)" "^write ok"
+if command -v git >/dev/null && as_user "${HOSTGIT[@]}" add a.txt; then
+	if [ ! -e "$GP/pwned" ] && [ "$(cat "$GP/ran" 2>/dev/null)" = original ]; then
+		pass "the host's git add runs the original filter, not the agent's"
+	else
+		fail "the host's git add runs the original filter, not the agent's" "$(ls -la "$GP"; cat "$GP/scripts/clean.sh")"
+	fi
+else
+	skip "the host's git add runs the original filter" "no git on the host"
+fi
+as_user rm -rf "$GP"
+
 # --- descriptors that lead into the host cannot be re-opened (Landlock) ---------
 as_user sh -c "echo original > '$U_HOME/e2e-input.txt'"
 OUT=$(cd "$PROJ" && as_user sh -c "exec '$LTD' run -- sh -c 'cat; echo AGENT > /proc/self/fd/0' < '$U_HOME/e2e-input.txt'" 2>&1)

@@ -436,16 +436,23 @@ Test(gitprotect, a_worktree_git_directory_as_the_project)
 
 /* A project in a subdirectory of a work tree: the repository's git on the
  * host reads its config, which may name hooks or includes in the project. */
-Test(gitprotect, a_project_inside_a_work_tree)
+/* A work tree at dir/repo with @config, and a directory repo/tools. */
+static void work_tree_with_tools(const char *config)
 {
-	struct ltd_err err = {0};
 	char cmd[300];
 
 	make_gitdir("repo/.git");
 	snprintf(cmd, sizeof(cmd), "mkdir -p %s/repo/tools", dir);
 	cr_assert_eq(system(cmd), 0);
-	put("repo/.git/config", "[core]\n\thooksPath = tools/hooks\n"
-				"[include]\n\tpath = ../tools/team.cfg\n");
+	put("repo/.git/config", config);
+}
+
+Test(gitprotect, a_project_inside_a_work_tree)
+{
+	struct ltd_err err = {0};
+
+	work_tree_with_tools("[core]\n\thooksPath = tools/hooks\n"
+			     "[include]\n\tpath = ../tools/team.cfg\n");
 	put("repo/tools/team.cfg", "[core]\n\tfsmonitor = tools/fsm\n");
 	project_at("repo/tools");
 	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
@@ -507,4 +514,172 @@ Test(gitprotect, a_project_in_a_git_directorys_refs_is_allowed)
 	make_gitdir("x.git");
 	project_at("x.git/refs");
 	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+}
+
+/* A value git runs as a command line: each file it names in the project
+ * (relative to the work tree's top, where git runs it) is read-only. */
+Test(gitprotect, command_values_protect_the_files_they_run)
+{
+	static const char *const files[] = {
+		"scripts/clean.sh",
+		"scripts/smudge.sh",
+		"scripts/process.sh",
+		"scripts/textconv.sh",
+		"scripts/diffcmd.sh",
+		"scripts/external.sh",
+		"scripts/merge.sh",
+		"scripts/ssh.sh",
+		"scripts/editor.sh",
+		"scripts/pager.sh",
+		"scripts/logpager.sh",
+		"scripts/seq.sh",
+		"scripts/gpg.sh",
+		"scripts/gpgssh.sh",
+		"scripts/cred.sh",
+		"scripts/credurl.sh",
+		"scripts/alias.sh",
+		"scripts/fsm.sh",
+		"scripts/packobjects.sh",
+		"scripts/hook.sh",
+		"filter.py",
+		"scripts/difffilter.sh",
+		"scripts/upload.sh",
+		"scripts/update.sh",
+		"scripts/trailer.sh",
+		"scripts/tool.sh",
+		"scripts/askpass.sh",
+	};
+	struct ltd_err err = {0};
+	char text[4096], abs[512];
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		put(files[i], "#!/bin/sh\n");
+	snprintf(abs, sizeof(abs), "%s/scripts/credurl.sh", dir);
+	snprintf(text, sizeof(text),
+		 "[filter \"strip\"]\n"
+		 "\tclean = ./scripts/clean.sh\n"
+		 "\tsmudge = \"sh scripts/smudge.sh %%f\"\n"
+		 "\tprocess = scripts/process.sh --long-running\n"
+		 "[diff \"pdf\"]\n\ttextconv = scripts/textconv.sh\n"
+		 "\tcommand = scripts/diffcmd.sh\n"
+		 "[diff]\n\texternal = scripts/external.sh\n"
+		 "[merge \"ours\"]\n\tdriver = scripts/merge.sh %%O %%A %%B\n"
+		 "[core]\n\tsshCommand = scripts/ssh.sh -v\n"
+		 "\teditor = \"$(git rev-parse --show-toplevel)/scripts/"
+		 "editor.sh\"\n"
+		 "\tpager = scripts/pager.sh | less\n"
+		 "\tfsmonitor = scripts/fsm.sh --watch\n"
+		 "\taskPass = scripts/askpass.sh\n"
+		 "[pager]\n\tlog = scripts/logpager.sh\n"
+		 "[sequence]\n\teditor = scripts/seq.sh\n"
+		 "[gpg]\n\tprogram = scripts/gpg.sh\n"
+		 "[gpg \"ssh\"]\n\tprogram = scripts/gpgssh.sh\n"
+		 "[credential]\n\thelper = !scripts/cred.sh\n"
+		 "[credential \"https://example.com\"]\n\thelper = %s get\n"
+		 "[alias]\n\tst = !cd scripts && ./alias.sh\n"
+		 "[uploadpack]\n\tpackObjectsHook = scripts/packobjects.sh\n"
+		 "[hook \"lint\"]\n\tevent = pre-commit\n"
+		 "\tcommand = scripts/hook.sh\n"
+		 /* A bare word: a file where the command runs. */
+		 "[filter \"py\"]\n\tclean = python3 filter.py\n"
+		 "[interactive]\n\tdiffFilter = scripts/difffilter.sh\n"
+		 "[remote \"origin\"]\n\tuploadpack = scripts/upload.sh\n"
+		 "[submodule \"lib\"]\n\tupdate = !scripts/update.sh\n"
+		 "[trailer \"sign\"]\n\tcommand = scripts/trailer.sh\n"
+		 "[difftool \"mine\"]\n\tcmd = scripts/tool.sh \"$LOCAL\"\n",
+		 abs);
+	put(".git/config", text);
+	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(abs, sizeof(abs), "/%s", files[i]);
+		cr_assert(has(abs), "%s is run by git: read-only", abs);
+	}
+	cr_assert_eq(ltd_policy_check_links(&p, &err), 0, "%s", err.msg);
+}
+
+/* What git does not run as a command from the project stays writable:
+ * an alias without '!' (a git command), a credential helper by name
+ * (git credential-NAME), a boolean, a directory named as an argument, a
+ * key that is no command. */
+Test(gitprotect, values_that_are_no_command_protect_nothing)
+{
+	static const char *const files[] = {
+		"scripts/notrun.sh", "store", "true", "scripts/msg.txt",
+		"scripts/other.sh",
+	};
+	struct ltd_err err = {0};
+	char path[512];
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		put(files[i], "x\n");
+	put(".git/config", "[alias]\n\tx = log scripts/notrun.sh\n"
+			   "[credential]\n\thelper = store\n"
+			   "[pager]\n\tlog = true\n"
+			   "[core]\n\tfsmonitor = true\n"
+			   "[diff \"x\"]\n\ttextconv = cat scripts/\n"
+			   "[commit]\n\ttemplate = scripts/msg.txt\n"
+			   "[user]\n\tname = scripts/other.sh\n");
+	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), "/%s", files[i]);
+		cr_assert_not(has(path), "%s is not run by git", path);
+	}
+	cr_assert_not(has("/scripts"), "a directory the command works in");
+}
+
+/* The global config may name a filter for every repository: its relative
+ * path is this work tree's. */
+Test(gitprotect, command_values_in_the_global_config)
+{
+	struct ltd_err err = {0};
+
+	put("scripts/clean.sh", "#!/bin/sh\n");
+	put("home/.gitconfig", "[filter \"strip\"]\n"
+			       "\tclean = ./scripts/clean.sh\n");
+	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert(has("/scripts/clean.sh"));
+}
+
+/* A repository above the project runs its commands at its own top: a
+ * relative path there names a file in the project. */
+Test(gitprotect, command_values_of_an_enclosing_repository)
+{
+	struct ltd_err err = {0};
+
+	work_tree_with_tools("[filter \"strip\"]\n\tclean = tools/clean.sh\n");
+	put("repo/tools/clean.sh", "#!/bin/sh\n");
+	project_at("repo/tools");
+	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert(has("/repo/tools/clean.sh"));
+}
+
+/* A command through a link in the project: the cage could re-point the
+ * link, so the run is refused, as for a hooks path through a link. */
+Test(gitprotect, a_command_through_a_link_is_refused)
+{
+	struct ltd_err err = {0};
+	char path[256];
+
+	put("scripts/clean.sh", "#!/bin/sh\n");
+	snprintf(path, sizeof(path), "%s/linked", dir);
+	cr_assert_eq(symlink("scripts", path), 0);
+	put(".git/config", "[filter \"strip\"]\n\tclean = linked/clean.sh\n");
+	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_policy_check_links(&p, &err), -ELOOP);
+	cr_assert_not_null(strstr(err.msg, "/linked is a symbolic link"), "%s",
+			   err.msg);
+}
+
+/* What a command names through a variable cannot be known: said. */
+Test(gitprotect, an_unknowable_command_path_is_said)
+{
+	struct ltd_err err = {0};
+	bool said = false;
+
+	put(".git/config", "[filter \"strip\"]\n\tclean = \"$TOOLS\"/x.sh\n");
+	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+	for (size_t i = 0; i < p.n_warnings; i++)
+		said |= strstr(p.warnings[i], "$TOOLS/x.sh") != NULL &&
+			strstr(p.warnings[i], ".git/config") != NULL;
+	cr_assert(said, "a warning names the config and the path");
 }
