@@ -2,6 +2,8 @@
 #include "runtime/error.h"
 
 #include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -57,18 +59,31 @@ void ltd_err_print(const struct ltd_err *err)
 }
 
 /*
- * The length of the UTF-8 sequence at @s: positive when it is well formed
- * and no control character, negative when it is a well-formed control
- * (C0, DEL, C1: a terminal may read U+009B as CSI), 0 for a byte that
- * starts no well-formed sequence.
+ * Characters that are no control but change how the text around them
+ * displays: the bidi embeddings, overrides and isolates (U+202A..U+202E,
+ * U+2066..U+2069) reorder it, the zero-width ones and marks (U+200B..U+200F,
+ * U+061C, U+FEFF) hide in it.
  */
-static int utf8_len(const unsigned char *s)
+static bool invisible(uint32_t cp)
 {
-	unsigned cp;
+	return (cp >= 0x202a && cp <= 0x202e) ||
+	       (cp >= 0x2066 && cp <= 0x2069) ||
+	       (cp >= 0x200b && cp <= 0x200f) || cp == 0x061c || cp == 0xfeff;
+}
+
+int ltd_utf8_char(const char *str, size_t len, uint32_t *cpp)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	uint32_t cp;
 	int n;
 
-	if (s[0] < 0x80)
+	if (len == 0)
+		return 0;
+	if (s[0] < 0x80) {
+		if (cpp)
+			*cpp = s[0];
 		return s[0] >= 0x20 && s[0] != 0x7f ? 1 : -1;
+	}
 	if (s[0] >= 0xc2 && s[0] <= 0xdf)
 		n = 2, cp = s[0] & 0x1f;
 	else if (s[0] >= 0xe0 && s[0] <= 0xef)
@@ -76,6 +91,8 @@ static int utf8_len(const unsigned char *s)
 	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
 		n = 4, cp = s[0] & 0x07;
 	else
+		return 0;
+	if ((size_t)n > len)
 		return 0;
 	for (int i = 1; i < n; i++) {
 		if ((s[i] & 0xc0) != 0x80)
@@ -86,7 +103,10 @@ static int utf8_len(const unsigned char *s)
 	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
 	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
 		return 0;
-	return cp < 0xa0 ? -n : n;
+	if (cpp)
+		*cpp = cp;
+	/* C1 controls: a terminal may read U+009B as CSI. */
+	return cp < 0xa0 || invisible(cp) ? -n : n;
 }
 
 void ltd_warn(const char *msg)
@@ -98,15 +118,17 @@ void ltd_warn(const char *msg)
 
 void ltd_fput_shown(FILE *out, const char *s)
 {
-	const unsigned char *u = (const unsigned char *)s;
+	size_t len = strlen(s);
 
-	while (*u) {
-		int n = utf8_len(u);
+	while (len) {
+		int n = ltd_utf8_char(s, len, NULL);
+		size_t step = n > 0 ? (size_t)n : n < 0 ? (size_t)-n : 1;
 
 		if (n > 0)
-			fwrite(u, 1, (size_t)n, out);
+			fwrite(s, 1, step, out);
 		else
 			fputc('?', out);
-		u += n > 0 ? n : n < 0 ? -n : 1;
+		s += step;
+		len -= step;
 	}
 }

@@ -14,6 +14,7 @@
 #define LTD_ERROR_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #define LTD_ERR_STEP_MAX 32
@@ -40,11 +41,22 @@ void ltd_err_step(struct ltd_err *err, const char *step);
 void ltd_err_print(const struct ltd_err *err);
 
 /*
- * Write @s to @out with each control character (below 0x20, DEL, and the
- * C1 controls U+0080..U+009F) and each byte that is not well-formed UTF-8
- * shown as '?': a name from the user's tree or git's configuration must not
- * forge a line of ltd-native's output or send an escape sequence to a
- * terminal.
+ * The UTF-8 character at @s, of at most @len bytes: its length when it is
+ * well formed and displays as it is; minus its length when it is well
+ * formed but a control (below 0x20, DEL, the C1 controls U+0080..U+009F),
+ * a bidi control (U+202A..U+202E, U+2066..U+2069) or a zero-width one
+ * (U+200B..U+200F, U+061C, U+FEFF); 0 when the byte at @s starts no
+ * well-formed sequence (or @len is 0).  Unless 0, the code point is stored
+ * in *@cp when @cp is not NULL.
+ */
+int ltd_utf8_char(const char *s, size_t len, uint32_t *cp);
+
+/*
+ * Write @s to @out with each character ltd_utf8_char() finds no text
+ * (a control, bidi or zero-width character) and each byte that is not
+ * well-formed UTF-8 shown as '?': a name from the user's tree or git's
+ * configuration must not forge a line of ltd-native's output, send an
+ * escape sequence to a terminal, or display as another name.
  */
 void ltd_fput_shown(FILE *out, const char *s);
 

@@ -3,6 +3,7 @@
  * project's tree, its git config, policy values): no control byte reaches
  * the terminal, UTF-8 text does. */
 #include <criterion/criterion.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,4 +67,61 @@ Test(error, the_error_line_is_shown_too)
 	close(fds[0]);
 	cr_assert_gt(n, 0);
 	cr_assert_str_eq(buf, "ltd-native: --bind: '/p/?]0;pwned?' is odd\n");
+}
+
+/* A bidi control reorders what follows it and a zero-width character
+ * hides between letters: "/tmp/\u202Egpj.sh" would display as
+ * "/tmp/hs.jpg".  Each is shown as '?', so a path displays as what it is. */
+Test(error, bidi_and_zero_width_characters_are_shown_as_question_marks)
+{
+	cr_assert_str_eq(shown("/tmp/\xe2\x80\xae"
+			       "gpj.sh"),
+			 "/tmp/?gpj.sh", "U+202E (right-to-left override)");
+	cr_assert_str_eq(shown("a\xe2\x80\xaa"
+			       "b\xe2\x80\xac"
+			       "c\xe2\x80\xad"),
+			 "a?b?c?", "U+202A, U+202C, U+202D");
+	cr_assert_str_eq(shown("a\xe2\x81\xa6"
+			       "b\xe2\x81\xa9"),
+			 "a?b?", "U+2066, U+2069 (isolates)");
+	cr_assert_str_eq(shown("a\xe2\x80\x8b"
+			       "b\xe2\x80\x8f"),
+			 "a?b?", "U+200B (zero width space), U+200F (RLM)");
+	cr_assert_str_eq(shown("a\xd8\x9c"
+			       "b"),
+			 "a?b", "U+061C (Arabic letter mark)");
+	cr_assert_str_eq(shown("\xef\xbb\xbf"
+			       "x"),
+			 "?x", "U+FEFF (zero width no-break space)");
+	/* Their neighbours are text. */
+	cr_assert_str_eq(shown("\xe2\x80\x8a|\xe2\x80\x90|\xe2\x80\xa9|"
+			       "\xe2\x80\xaf|\xe2\x81\xa5|\xe2\x81\xaa|"
+			       "\xd8\x9b|\xef\xbb\xbe"),
+			 "\xe2\x80\x8a|\xe2\x80\x90|\xe2\x80\xa9|"
+			 "\xe2\x80\xaf|\xe2\x81\xa5|\xe2\x81\xaa|"
+			 "\xd8\x9b|\xef\xbb\xbe");
+}
+
+/* The one classification policy files are checked with too. */
+Test(error, utf8_char_classifies_one_character)
+{
+	uint32_t cp = 0;
+
+	cr_assert_eq(ltd_utf8_char("a", 1, &cp), 1);
+	cr_assert_eq(cp, 'a');
+	cr_assert_eq(ltd_utf8_char("\xc3\xa9x", 3, &cp), 2);
+	cr_assert_eq(cp, 0xe9);
+	cr_assert_eq(ltd_utf8_char("\n", 1, &cp), -1, "a control");
+	cr_assert_eq(cp, '\n');
+	cr_assert_eq(ltd_utf8_char("\xc2\x9b", 2, &cp), -2, "a C1 control");
+	cr_assert_eq(cp, 0x9b);
+	cr_assert_eq(ltd_utf8_char("\xe2\x80\xae", 3, &cp), -3, "bidi");
+	cr_assert_eq(cp, 0x202e);
+	cr_assert_eq(ltd_utf8_char("\x9b", 1, &cp), 0, "a lone C1 byte");
+	cr_assert_eq(ltd_utf8_char("\xe2\x80\xae", 2, &cp), 0,
+		     "a sequence cut by the end of the text");
+	cr_assert_eq(ltd_utf8_char("\xf4\x90\x80\x80", 4, &cp), 0,
+		     "beyond U+10FFFF");
+	cr_assert_eq(ltd_utf8_char("", 0, &cp), 0, "nothing");
+	cr_assert_eq(ltd_utf8_char("\xc3\xa9", 2, NULL), 2);
 }
