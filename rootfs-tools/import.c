@@ -280,7 +280,9 @@ static int move_aside(const char *store, const char *hex, const char *entry,
 		rmdir(dir);
 		return ret;
 	}
-	fprintf(stderr, "ltd-rootfs: %s was damaged; replaced\n", entry);
+	fputs("ltd-rootfs: ", stderr);
+	ltd_fput_shown(stderr, entry);
+	fputs(" was damaged; replaced\n", stderr);
 	ltd_rm_tree(tmp, strrchr(dir, '/') + 1);
 	return 0;
 }

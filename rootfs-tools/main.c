@@ -163,7 +163,11 @@ int main(int argc, char **argv)
 	}
 	free(store);
 	if (ret < 0) {
-		fprintf(stderr, "ltd-rootfs: %s\n", err.msg);
+		/* Messages name members of an image and files of a store:
+		 * whatever bytes they hold, none reaches the terminal raw. */
+		fputs("ltd-rootfs: ", stderr);
+		ltd_fput_shown(stderr, err.msg);
+		fputc('\n', stderr);
 		return 1;
 	}
 	return 0;

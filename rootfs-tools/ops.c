@@ -75,12 +75,16 @@ int ltd_rootfs_list(const char *store, struct ltd_err *err)
 		struct stat st;
 		char path[4096];
 
+		/* A name in pins/ is any file's put there: shown. */
+		ltd_fput_shown(stdout, pins[i]);
 		if (ltd_store_resolve(store, pins[i], hex, &e) < 0) {
-			printf("%s\t(unreadable pin: %s)\n", pins[i], e.msg);
+			fputs("\t(unreadable pin: ", stdout);
+			ltd_fput_shown(stdout, e.msg);
+			fputs(")\n", stdout);
 			continue;
 		}
 		snprintf(path, sizeof(path), "%s/entries/%s", store, hex);
-		printf("%s\tsha256:%s%s\n", pins[i], hex,
+		printf("\tsha256:%s%s\n", hex,
 		       stat(path, &st) < 0 ? "\t(entry missing)" : "");
 	}
 	/* Entries no pin records: reachable as sha256:DIGEST only. */
@@ -91,8 +95,11 @@ int ltd_rootfs_list(const char *store, struct ltd_err *err)
 			pinned = ltd_store_resolve(store, pins[j], hex,
 						   &(struct ltd_err){0}) == 0 &&
 				 strcmp(hex, entries[i]) == 0;
-		if (!pinned)
-			printf("-\tsha256:%s\n", entries[i]);
+		if (!pinned) {
+			fputs("-\tsha256:", stdout);
+			ltd_fput_shown(stdout, entries[i]);
+			fputc('\n', stdout);
+		}
 	}
 	free_names(pins, np);
 	free_names(entries, ne);

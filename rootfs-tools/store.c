@@ -326,10 +326,9 @@ int ltd_store_lock(const char *store, int *fd, struct ltd_err *err)
 		if (errno != EWOULDBLOCK)
 			return ltd_err_sys(err, "lock %s", path);
 		/* Another import's commit or rm: short, so wait. */
-		fprintf(stderr,
-			"ltd-rootfs: waiting for the store's lock %s "
-			"(another ltd-rootfs is changing the store)\n",
-			path);
+		fputs("ltd-rootfs: waiting for the store's lock ", stderr);
+		ltd_fput_shown(stderr, path);
+		fputs(" (another ltd-rootfs is changing the store)\n", stderr);
 		if (flock(l, LOCK_EX) < 0)
 			return ltd_err_sys(err, "lock %s", path);
 	}

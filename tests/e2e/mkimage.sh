@@ -84,6 +84,8 @@ layer("absolute", [("file", "/escaped", "x")])
 layer("linkout", [("sym", "up", "../../../../tmp")])
 layer("through", [("sym", "etc", "/tmp"), ("file", "etc/escaped", "x")])
 layer("hardout", [("hard", "h", "../../etc/passwd")])
+# A name that, printed raw, clears the screen and sets the window's title.
+layer("escape", [("file", "a/../../\x1b[2J\x1b]0;pwned-title\x07 x", "x")])
 PY
 
 tarit "$tmp/l1" "$tmp/l1.tar"
@@ -116,7 +118,7 @@ cp "$tmp/config.json" "$tmp/docker/$cfg.json"
 printf '[{"Config":"%s.json","RepoTags":["ltd/test:1"],"Layers":["l1/layer.tar","l2/layer.tar"]}]' \
 	"$cfg" > "$tmp/docker/manifest.json"
 tar --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 -C "$tmp/docker" -cf "$out/docker.tar" .
-for evil in dotdot absolute linkout through hardout; do
+for evil in dotdot absolute linkout through hardout escape; do
 	mkoci "$out/evil-$evil" "$tmp/$evil.tar"
 done
 mkoci "$out/oci-plain" "$tmp/l1.tar" "$tmp/l2.tar"

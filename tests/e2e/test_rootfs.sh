@@ -16,6 +16,14 @@ rfs_run() {
 	OUT=$(cd "$PROJ" && as_user env XDG_DATA_HOME="$RFS_DATA" "$LTD" run --network none "$@" 2>&1)
 	RC=$?
 }
+# no_ctl NAME: the last output holds no control byte but tabs and newlines.
+no_ctl() {
+	if printf '%s' "$OUT" | tr -d '\n\t' | LC_ALL=C grep -q '[[:cntrl:]]'; then
+		fail "$1" "$(printf '%s' "$OUT" | od -c | head -8)"
+	else
+		pass "$1"
+	fi
+}
 digest_of() { printf '%s\n' "$OUT" | sed -n 's/^[^ ]* sha256:\([0-9a-f]\{64\}\)$/\1/p'; }
 
 if ! as_user bash "$here/mkimage.sh" "$RFS_IMG" >/dev/null 2>"$RFS_IMG.err"; then
@@ -42,6 +50,13 @@ rfs import bb-plain "$RFS_IMG/oci-plain"
 	fail "the digest is the content's, not the blobs' (gzip or not)" "$OUT"
 rfs list
 expect_out "list shows the pin and its digest" "^bb[[:space:]]+sha256:$D\$"
+# A file in the store's pins/ named by something else than ltd-rootfs:
+# listed, shown as '?'.
+as_user touch "$STORE/pins/x$(printf '\033')]0;pin-title$(printf '\a')"
+rfs list
+expect_out "list shows a stray pin's control bytes as '?'" "^x\?\]0;pin-title\?[[:space:]]+\(unreadable pin"
+no_ctl "list prints no control byte of a stray pin's name"
+as_user rm -f "$STORE/pins/x$(printf '\033')]0;pin-title$(printf '\a')"
 n=$(find "$STORE/entries" -mindepth 1 -maxdepth 1 | wc -l)
 [ "$n" = 1 ] && pass "one entry for one content" || fail "one entry for one content ($n)"
 perm=$(stat -c %a "$STORE/entries/$D/tree/bin/busybox" "$STORE/entries/$D/tree/bin")
@@ -95,6 +110,12 @@ for evil in dotdot absolute linkout through hardout; do
 done
 [ ! -e "$U_HOME/escaped" ] && [ ! -e "$RFS_DATA/escaped" ] && pass "nothing escaped the staging tree" ||
 	fail "nothing escaped the staging tree"
+# The refusal names the member, shown as '?' where its name holds a
+# control byte: nothing of the image reaches the terminal raw.
+rfs import evil-escape "$RFS_IMG/evil-escape"
+expect_rc "a member named with escape sequences is refused" 1
+expect_out "the refusal shows the name's control bytes as '?'" "'a/\.\./\.\./\?\[2J\?\]0;pwned-title\? x'"
+no_ctl "no control byte of the member's name reaches the terminal"
 
 # The archive around the image is hostile too: a link it holds must not lead
 # the directories made for its later entries out of the staging area.
