@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <linux/openat2.h>
 #include <nettle/sha2.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #include "runtime/cleanup.h"
+#include "runtime/error.h"
 
 #define LTD_POLICY_MAX_ARGS 4 /* the name, up to 2 arguments, one extra */
 #define LTD_POLICY_MAX_WORD 4096
@@ -145,25 +147,37 @@ int ltd_opts_from_text(struct ltd_opt_list *l, const char *text, size_t len,
 
 	if (memchr(text, '\0', len))
 		return ltd_err_set(err, EINVAL, "%s: not a text file", file);
-	/* No control bytes (a carriage return or an escape sequence can hide
-	 * a line from whoever reads the file on a terminal), C1 controls in
-	 * UTF-8 included. */
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)text[i];
+	/* Text, as ltd_fput_shown() shows it as it is: no control byte (a
+	 * carriage return or an escape sequence can hide a line from
+	 * whoever reads the file on a terminal), C1 controls in UTF-8
+	 * included, no bidi control or zero-width character (they reorder
+	 * or hide what is around them), nothing but well-formed UTF-8. */
+	for (size_t i = 0; i < len;) {
+		uint32_t cp = 0;
+		int n = ltd_utf8_char(text + i, len - i, &cp);
+		unsigned line = 1;
 
-		if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f ||
-		    (c == 0xc2 && i + 1 < len &&
-		     (unsigned char)text[i + 1] >= 0x80 &&
-		     (unsigned char)text[i + 1] <= 0x9f)) {
-			unsigned line = 1;
-
-			for (size_t j = 0; j < i; j++)
-				line += text[j] == '\n';
+		if (n > 0 || (n == -1 && (cp == '\n' || cp == '\t'))) {
+			i += (size_t)(n > 0 ? n : 1);
+			continue;
+		}
+		for (size_t j = 0; j < i; j++)
+			line += text[j] == '\n';
+		if (n == 0)
+			return ltd_err_set(err, EINVAL,
+					   "%s:%u: byte 0x%02x is not UTF-8 "
+					   "text (policy files are UTF-8)",
+					   file, line, (unsigned char)text[i]);
+		if (cp < 0x80)
 			return ltd_err_set(err, EINVAL,
 					   "%s:%u: control character 0x%02x "
 					   "(it can hide text on a terminal)",
-					   file, line, c);
-		}
+					   file, line, cp);
+		return ltd_err_set(err, EINVAL,
+				   "%s:%u: U+%04X, a control, bidi or "
+				   "zero-width character (it can hide or "
+				   "reorder text on a terminal)",
+				   file, line, cp);
 	}
 	while (s < end) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));

@@ -145,6 +145,53 @@ Test(policy, control_bytes_are_refused)
 	ltd_opts_free(&l);
 }
 
+/* Bytes that are no text, and characters that change how the text around
+ * them displays: "setenv X \"\u202Egpj.sh\"" reads as another value on a
+ * terminal or in a review. */
+Test(policy, invalid_utf8_bidi_and_zero_width_are_refused)
+{
+	cr_assert_lt(parse_text("hostname a\n"
+				"hostname b\x9b"
+				"31m\n",
+				0),
+		     0, "a lone C1 byte");
+	cr_assert(strstr(err.msg, "F:2") && strstr(err.msg, "UTF-8") &&
+			  strstr(err.msg, "0x9b"),
+		  "%s", err.msg);
+	cr_assert_lt(parse_text("setenv X \"caf\xe9\"\n", 0), 0, "Latin-1");
+	cr_assert(strstr(err.msg, "UTF-8"), "%s", err.msg);
+	cr_assert_lt(parse_text("hostname \xc0\xaf\n", 0), 0, "overlong");
+	cr_assert_lt(parse_text("setenv X \xc3", 0), 0, "cut by the end");
+	cr_assert(strstr(err.msg, "UTF-8"), "%s", err.msg);
+	cr_assert_lt(parse_text("setenv X \"\xe2\x80\xae"
+				"gpj.sh\"\n",
+				0),
+		     0, "U+202E");
+	cr_assert(strstr(err.msg, "F:1") && strstr(err.msg, "U+202E"), "%s",
+		  err.msg);
+	cr_assert_lt(parse_text("setenv X \"a\xe2\x81\xa6"
+				"b\"\n",
+				0),
+		     0, "U+2066");
+	cr_assert_lt(parse_text("setenv X a\xe2\x80\x8b"
+				"b\n",
+				0),
+		     0, "U+200B");
+	cr_assert(strstr(err.msg, "U+200B"), "%s", err.msg);
+	cr_assert_lt(parse_text("\xef\xbb\xbf"
+				"hostname a\n",
+				0),
+		     0, "U+FEFF");
+	cr_assert_lt(parse_text("setenv X a\xd8\x9c"
+				"b\n",
+				0),
+		     0, "U+061C");
+	cr_assert_eq(
+		parse_text("setenv X \"\xe2\x82\xac \xf0\x9f\x94\x92\"\n", 0),
+		0, "%s", err.msg);
+	ltd_opts_free(&l);
+}
+
 Test(policy, apply_errors_name_file_and_line)
 {
 	char path[192];
@@ -298,6 +345,33 @@ Test(policy, project_policy_needs_approval)
 			  strstr(err.msg, "again"),
 		  "%s", err.msg);
 	fclose(devnull);
+}
+
+/* What `policy allow` prints of the project: its path (the user's tree,
+ * any bytes) shown as '?' where it holds a control byte. */
+Test(policy, allow_shows_what_it_approves)
+{
+	char ep[192], pol[224], out[4096] = "";
+	struct ltd_policy_input in = {.config_dir = cfg, .cwd = ep};
+	FILE *f;
+
+	snprintf(ep, sizeof(ep), "%s/p\x1b]0;title\x07", dir);
+	cr_assert_eq(mkdir(ep, 0755), 0);
+	snprintf(pol, sizeof(pol), "%s/.ltd-native", ep);
+	cr_assert_eq(mkdir(pol, 0755), 0);
+	snprintf(pol, sizeof(pol), "%s/.ltd-native/policy", ep);
+	put(pol, "setenv A \"caf\xc3\xa9\"\nhostname h");
+	f = fmemopen(out, sizeof(out) - 1, "w");
+	cr_assert_eq(ltd_policy_allow(&in, f, &err), 0, "%s", err.msg);
+	fclose(f);
+	cr_assert_null(strchr(out, '\x1b'), "%s", out);
+	cr_assert_null(strchr(out, '\x07'), "%s", out);
+	cr_assert(
+		strstr(out, "approved ") &&
+			strstr(out, "/p?]0;title?/.ltd-native/policy (sha256 "),
+		"%s", out);
+	cr_assert(strstr(out, "):\nsetenv A \"caf\xc3\xa9\"\nhostname h\n"),
+		  "%s", out);
 }
 
 Test(policy, project_policy_cannot_loosen_the_cage)
