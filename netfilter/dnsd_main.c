@@ -206,7 +206,9 @@ int main(int argc, char **argv)
 		ret = serve(&d, &err);
 	}
 	if (ret < 0) {
-		fprintf(stderr, "ltd-native: DNS filter: %s\n", err.msg);
+		fputs("ltd-native: DNS filter: ", stderr);
+		ltd_fput_shown(stderr, err.msg);
+		fputc('\n', stderr);
 		return 1;
 	}
 	send_summary(&d);

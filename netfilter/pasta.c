@@ -184,8 +184,9 @@ __attribute__((noreturn)) static void child(struct ltd_pasta *pa, int wr,
 	 * and for good (no_new_privs: pasta gains nothing at exec). */
 	if (pa->wall.abi > 0 && (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
 				 ltd_landlock_confine(&pa->wall, &err) < 0)) {
-		fprintf(stderr, "ltd-native: pasta: %s\n",
-			err.msg[0] ? err.msg : "no_new_privs");
+		fputs("ltd-native: pasta: ", stderr);
+		ltd_fput_shown(stderr, err.msg[0] ? err.msg : "no_new_privs");
+		fputc('\n', stderr);
 		_exit(127);
 	}
 	execv(pa->path, pa->argv);

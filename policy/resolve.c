@@ -351,23 +351,14 @@ int ltd_policy_allow(const struct ltd_policy_input *in, FILE *out,
 	if (!ret && rename(tmp, path) < 0)
 		ret = ltd_err_sys(err, "rename to '%s'", path);
 	/* The path is the user's tree's, the text was checked as it was
-	 * parsed: both shown as ltd_fput_shown() shows them all the same,
-	 * line by line. */
+	 * parsed: both shown as ltd_fput_shown() shows them all the same. */
 	if (!ret) {
 		fputs("approved ", out);
 		ltd_fput_shown(out, shown);
 		fprintf(out, " (sha256 %s):\n", hash);
-		for (const char *s = text, *end = text + len; s < end;) {
-			const char *nl = memchr(s, '\n', (size_t)(end - s));
-			const char *eol = nl ? nl : end;
-			_cleanup_free_ char *one =
-				strndup(s, (size_t)(eol - s));
-
-			if (one)
-				ltd_fput_shown(out, one);
+		ltd_fwrite_shown(out, text, len);
+		if (len && text[len - 1] != '\n')
 			fputc('\n', out);
-			s = eol + 1;
-		}
 	}
 	layers_free(&ly);
 	return ret;

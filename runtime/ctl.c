@@ -82,8 +82,14 @@ int ltd_ps(bool json)
 		char up[32];
 
 		uptime(up, sizeof(up), now - v[i].started_at);
-		printf("%-20s %8d %8s  %-9s %s\n", v[i].name,
-		       (int)v[i].init_pid, up, v[i].network, v[i].project);
+		/* The name is checked when an entry is read; the network
+		 * is the launcher's word; the project is any directory of
+		 * the user's tree, any bytes: shown. */
+		printf("%-20s %8d %8s  ", v[i].name, (int)v[i].init_pid, up);
+		ltd_fput_shown(stdout, v[i].network);
+		printf("%*s ", (int)(9 - strnlen(v[i].network, 9)), "");
+		ltd_fput_shown(stdout, v[i].project);
+		putchar('\n');
 	}
 	return 0;
 }
@@ -137,19 +143,19 @@ int ltd_kill(int argc, char **argv)
 		return LTD_EXIT_RUNTIME;
 	}
 	if (argc == 2 && !(sig = ltd_signal_parse(argv[1]))) {
-		fprintf(stderr, "ltd-native: kill: unknown signal '%s'\n",
-			argv[1]);
+		ltd_err_set(&err, EINVAL, "kill: unknown signal '%s'", argv[1]);
+		ltd_err_print(&err);
 		return LTD_EXIT_RUNTIME;
 	}
 	/* The launcher passes on what it forwards anyway; SIGKILL goes to
 	 * the cage's init (the launcher then cleans up).  A stop signal to
 	 * the launcher would only freeze the supervisor. */
 	if (sig != SIGKILL && !forwarded(sig)) {
-		fprintf(stderr,
-			"ltd-native: kill: %s is not passed on to a "
-			"cage (use INT, TERM, HUP, QUIT, USR1, USR2, "
-			"WINCH or KILL)\n",
-			sigabbrev_np(sig) ? sigabbrev_np(sig) : argv[1]);
+		ltd_err_set(&err, EINVAL,
+			    "kill: %s is not passed on to a cage (use INT, "
+			    "TERM, HUP, QUIT, USR1, USR2, WINCH or KILL)",
+			    sigabbrev_np(sig) ? sigabbrev_np(sig) : argv[1]);
+		ltd_err_print(&err);
 		return LTD_EXIT_RUNTIME;
 	}
 	dir = ltd_registry_open(&err);
@@ -160,8 +166,9 @@ int ltd_kill(int argc, char **argv)
 	lpidfd = ltd_pidfd_verified(e.launcher_pid, e.launcher_start);
 	ipidfd = ltd_pidfd_verified(e.init_pid, e.init_start);
 	if (lpidfd < 0 || ipidfd < 0) {
-		fprintf(stderr, "ltd-native: no cage named '%s' is running\n",
-			argv[0]);
+		ltd_err_set(&err, ESRCH, "no cage named '%s' is running",
+			    argv[0]);
+		ltd_err_print(&err);
 		return LTD_EXIT_RUNTIME;
 	}
 	if (sig != SIGKILL) {

@@ -244,8 +244,10 @@ void ltd_dnsproc_finish(struct ltd_dnsproc *h, FILE *out)
 		memmove(buf, buf + 1, --len);
 		h->ready = true;
 	}
+	/* Names from the cage's queries: ltd-dnsd lets none through that is
+	 * not a host name, and a helper that does is shown all the same. */
 	if (len)
-		fwrite(buf, 1, len, out);
+		ltd_fwrite_shown(out, buf, len);
 	if (!eof)
 		kill(h->pid, SIGKILL);
 	waitpid(h->pid, NULL, 0);

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "runtime/error.h"
+
 void ltd_doctor_userns(const struct ltd_userns_facts *f, struct ltd_check *c)
 {
 	c->name = "user namespaces";
@@ -118,11 +120,17 @@ void ltd_doctor_print(FILE *out, const struct ltd_check *c, size_t n, bool json)
 		fputs("]}\n", out);
 		return;
 	}
+	/* A detail may name a path of the host (a cgroup's, a helper's). */
 	for (size_t i = 0; i < n; i++) {
-		fprintf(out, "%-8s %-18s %s%s%s%s\n",
-			c[i].ok ? "ok" : "missing", c[i].name,
-			!c[i].ok && !c[i].required ? "(optional) " : "",
-			c[i].detail, c[i].fix[0] ? "; fix: " : "", c[i].fix);
+		fprintf(out, "%-8s %-18s %s", c[i].ok ? "ok" : "missing",
+			c[i].name,
+			!c[i].ok && !c[i].required ? "(optional) " : "");
+		ltd_fput_shown(out, c[i].detail);
+		if (c[i].fix[0]) {
+			fputs("; fix: ", out);
+			ltd_fput_shown(out, c[i].fix);
+		}
+		fputc('\n', out);
 	}
 	fprintf(out, "%s\n",
 		ltd_doctor_status(c, n)

@@ -116,19 +116,27 @@ void ltd_warn(const char *msg)
 	fputc('\n', stderr);
 }
 
-void ltd_fput_shown(FILE *out, const char *s)
+static void shown(FILE *out, const char *s, size_t len, bool lines)
 {
-	size_t len = strlen(s);
-
 	while (len) {
 		int n = ltd_utf8_char(s, len, NULL);
 		size_t step = n > 0 ? (size_t)n : n < 0 ? (size_t)-n : 1;
 
-		if (n > 0)
+		if (n > 0 || (lines && *s == '\n'))
 			fwrite(s, 1, step, out);
 		else
 			fputc('?', out);
 		s += step;
 		len -= step;
 	}
+}
+
+void ltd_fput_shown(FILE *out, const char *s)
+{
+	shown(out, s, strlen(s), false);
+}
+
+void ltd_fwrite_shown(FILE *out, const char *buf, size_t len)
+{
+	shown(out, buf, len, true);
 }

@@ -60,6 +60,10 @@ int ltd_utf8_char(const char *s, size_t len, uint32_t *cp);
  */
 void ltd_fput_shown(FILE *out, const char *s);
 
+/* The @len bytes at @buf, lines of text, shown as ltd_fput_shown() shows
+ * them but for their newlines, which are kept (a NUL is shown as '?'). */
+void ltd_fwrite_shown(FILE *out, const char *buf, size_t len);
+
 /* "ltd-native: warning: MSG" on stderr, @msg shown as ltd_fput_shown()
  * shows it (warnings name paths from the project and its settings). */
 void ltd_warn(const char *msg);

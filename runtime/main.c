@@ -110,6 +110,8 @@ static int cmd_policy(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	struct ltd_err unknown = {0};
+
 	if (argc < 2) {
 		usage(stderr);
 		return LTD_EXIT_RUNTIME;
@@ -142,9 +144,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: ltd-native doctor [--json]\n");
 		return LTD_EXIT_RUNTIME;
 	}
-	fprintf(stderr,
-		"ltd-native: unknown command '%s' (see 'ltd-native "
-		"--help')\n",
-		argv[1]);
+	ltd_err_set(&unknown, EINVAL,
+		    "unknown command '%s' (see 'ltd-native --help')", argv[1]);
+	ltd_err_print(&unknown);
 	return LTD_EXIT_RUNTIME;
 }

@@ -356,10 +356,11 @@ static int prepare_network(struct ltd_policy *p, struct ltd_pasta *pa,
 		return ltd_err_set(err, -ret, "--network allowlist: %s",
 				   why.msg);
 	if (ret < 0) {
-		fprintf(stderr,
-			"ltd-native: warning: %s; running with "
-			"--network none\n",
-			why.msg);
+		char msg[LTD_ERR_MSG_MAX + 32];
+
+		snprintf(msg, sizeof(msg), "%s; running with --network none",
+			 why.msg);
+		ltd_warn(msg);
 		p->network = LTD_NET_NONE;
 		return 0;
 	}

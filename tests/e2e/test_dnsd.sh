@@ -93,6 +93,29 @@ for i in range(33):
 	expect_out "a long summary of refused names arrives whole" "refused [0-9]+ queries .*n31\.test( \(x[0-9]+\))?, \.\.\.\$"
 	expect_out "down to its last line" "allow a name with --allow-domain NAME"
 
+	# A name the cage makes up with an escape sequence and a bidi override
+	# in a label: refused, and nothing of it reaches the terminal (the
+	# summary is shown as ltd_fput_shown() shows text).
+	ltd run --dns-upstream 127.0.0.1:9 -- python3 -c 'import socket, struct
+ns = [l.split()[1] for l in open("/etc/resolv.conf") if l.startswith("nameserver")][0]
+lab = b"\x1b]0;dns-title\x07\xe2\x80\xaex\x1b[2J"
+q = struct.pack(">HHHHHH", 0x4242, 0x0100, 1, 0, 0, 0)
+q += bytes([len(lab)]) + lab + b"\x04test\x00" + struct.pack(">HH", 1, 1)
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.settimeout(5)
+s.sendto(q, (ns, 53))
+r = s.recv(512)
+print("rcode", r[3] & 15)'
+	expect_out "a query for a name with an escape sequence is refused" "^rcode 5\$"
+	expect_out "the summary names it as no host name" "refused 1 query for names outside the allowlist: \\(not a host name\\)\$"
+	if printf '%s' "$OUT" | tr -d '\n' | LC_ALL=C grep -q '[[:cntrl:]]' ||
+		printf '%s' "$OUT" | grep -q "$(printf '\342\200\256')"; then
+		fail "no control byte or bidi override of a cage's query name reaches the terminal" \
+			"$(printf '%s' "$OUT" | od -c | tail -8)"
+	else
+		pass "no control byte or bidi override of a cage's query name reaches the terminal"
+	fi
+
 	# A helper that cannot serve (here: a script, which execveat of a
 	# close-on-exec descriptor refuses) ends the run at once.
 	FAKE=$STAGE/fake

@@ -202,6 +202,30 @@ fi
 ltd run --network none --keep-running -- true
 expect_rc "--keep-running without --name is refused" 125
 
+# --- ps shows a project's path as ltd_fput_shown() does ---------------------------
+# A directory's name may hold an escape sequence or a bidi override: ps
+# prints them as '?', and nothing of them reaches the terminal.
+ESCP="$U_HOME/e2e-ps-$(printf '\033')]0;ps-title$(printf '\a')-$(printf '\342\200\256')x"
+as_user mkdir -p "$ESCP"
+(cd "$ESCP" && exec "${USER_CMD[@]}" "$LTD" run --network none --name e2e-esc -- sleep 300 \
+	</dev/null >>"$LIFE_TMP/e2e-esc.out" 2>&1) &
+for _ in $(seq 100); do
+	as_user "$LTD" ps | grep -q "^e2e-esc " && break
+	sleep 0.05
+done
+ltd ps
+expect_out "ps shows a project path's escape sequence and bidi override as '?'" \
+	"^e2e-esc +[0-9]+ .* $U_HOME/e2e-ps-\\?\\]0;ps-title\\?-\\?x\$"
+if printf '%s' "$OUT" | tr -d '\n' | LC_ALL=C grep -q '[[:cntrl:]]' ||
+	printf '%s' "$OUT" | grep -q "$(printf '\342\200\256')"; then
+	fail "ps prints no control byte or bidi override of a project's path" "$(printf '%s' "$OUT" | od -c | tail -8)"
+else
+	pass "ps prints no control byte or bidi override of a project's path"
+fi
+ltd kill e2e-esc
+wait
+as_user rm -rf "$ESCP"
+
 # --- the registry directory ---------------------------------------------------------
 ltd run --network none --json-status-fd 9 -- true
 expect_rc "a status fd that is not open is refused" 125

@@ -114,6 +114,15 @@ else
 	pass "policy show: no escape byte reaches the terminal"
 fi
 as_user rm -rf "$SHOWP"
+# A value that reads backwards behind a bidi override, a lone C1 byte (CSI
+# on some terminals): not text a policy file may hold, refused as it is
+# approved.
+as_user sh -c "printf 'setenv X \"\342\200\256gpj.sh\"\\n' > '$PROJ/.ltd-native/policy'"
+ltd policy allow
+expect_out "policy allow refuses a file with a bidi override" "policy:1: U\+202E"
+as_user sh -c "printf 'setenv X a\233[8m\\n' > '$PROJ/.ltd-native/policy'"
+ltd policy allow
+expect_out "policy allow refuses a file that is not UTF-8 (a lone 0x9b)" "policy:1: byte 0x9b is not UTF-8"
 as_user sh -c "echo 'setenv FROM_PROJECT changed' > '$PROJ/.ltd-native/policy'"
 ltd run -- true
 expect_rc "an approved-then-edited project policy is refused" 125

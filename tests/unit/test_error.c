@@ -125,3 +125,17 @@ Test(error, utf8_char_classifies_one_character)
 	cr_assert_eq(ltd_utf8_char("", 0, &cp), 0, "nothing");
 	cr_assert_eq(ltd_utf8_char("\xc3\xa9", 2, NULL), 2);
 }
+
+/* Text of many lines (a policy file, the DNS helper's summary): its
+ * newlines kept, all else as ltd_fput_shown() shows it. */
+Test(error, lines_are_shown_with_their_newlines)
+{
+	static const char text[] = "a\x1b[2J\nb\0c\xe2\x80\xae\r\n\n\xc3\xa9";
+	char buf[64] = {0};
+	FILE *f = fmemopen(buf, sizeof(buf) - 1, "w");
+
+	cr_assert(f);
+	ltd_fwrite_shown(f, text, sizeof(text) - 1);
+	fclose(f);
+	cr_assert_str_eq(buf, "a?[2J\nb?c??\n\n\xc3\xa9");
+}
