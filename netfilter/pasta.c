@@ -166,6 +166,11 @@ __attribute__((noreturn)) static void child(struct ltd_pasta *pa, int wr,
 	/* Default dispositions, nothing blocked: pasta refuses to start when
 	 * it inherits SIGPIPE ignored (as from Python's posix_spawn). */
 	ltd_signals_reset(&err);
+	/* A session of its own: what the terminal sends the launcher's
+	 * process group (Ctrl-C, Ctrl-\\, Ctrl-Z, a hang-up) is not for
+	 * pasta, and a pasta it killed would end the run. */
+	if (setsid() < 0)
+		_exit(127);
 	/* Nothing of the launcher's but stderr (pasta's own messages), the
 	 * pipe and the namespaces: should the cage's packets ever take pasta
 	 * over, no descriptor the caller left open is within reach. */

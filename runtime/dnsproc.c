@@ -115,7 +115,8 @@ static void child(const struct ltd_dnsproc *h, pid_t parent, int ctl,
 				 fds[1],    fds[2], audit_fd};
 	char *argv[] = {LTD_DNSH_NAME, NULL}, *envp[] = {NULL};
 	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
-	struct sigaction dfl = {.sa_handler = SIG_DFL};
+	struct sigaction dfl = {.sa_handler = SIG_DFL},
+			 ign = {.sa_handler = SIG_IGN};
 	int exe = fcntl(h->exe, F_DUPFD_CLOEXEC, HIGH_FD_FLOOR);
 	sigset_t none;
 
@@ -123,8 +124,16 @@ static void child(const struct ltd_dnsproc *h, pid_t parent, int ctl,
 	 * the helper starts from the defaults. */
 	for (int s = 1; s < NSIG; s++)
 		sigaction(s, &dfl, NULL);
+	/* A launcher that has gone away is seen on the control socket, not
+	 * died of. */
+	sigaction(SIGPIPE, &ign, NULL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
+	/* A session of its own: what the terminal sends the launcher's
+	 * process group (Ctrl-C, Ctrl-\, Ctrl-Z, a hang-up) is not for the
+	 * helper, and a helper it killed would end the run. */
+	if (setsid() < 0)
+		_exit(127);
 	/* It dies with the launcher, also a SIGKILLed one. */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
 		_exit(127);

@@ -83,6 +83,30 @@ else
 		[ -z "$left" ] && pass "and the cage is gone" || fail "and the cage is gone" "$left"
 	fi
 
+	# Ctrl-C where there is no pty: the terminal signals the launcher's
+	# process group; the command handles it, and neither ltd-dnsd nor
+	# pasta may die of it (the run would end 125).
+	setsid -w bash -c 'echo $$ >"$0"; cd "$1" && shift && exec "$@"' \
+		"$STAGE/pg" "$PROJ" "${USER_CMD[@]}" "$LTD" run --dns-upstream 127.0.0.1:9 -- \
+		python3 -c 'import signal,time
+signal.signal(signal.SIGINT, lambda *a: print("cmd got INT", flush=True))
+signal.signal(signal.SIGQUIT, lambda *a: print("cmd got QUIT", flush=True))
+time.sleep(3); print("cmd done", flush=True)' >"$STAGE/int.out" 2>&1 &
+	lpid=$!
+	for _ in $(seq 100); do
+		user_procs 'signal.SIGINT' | grep -qv ltd-native && break
+		sleep 0.05
+	done
+	sleep 0.5
+	kill -INT -- -"$(cat "$STAGE/pg")"
+	kill -QUIT -- -"$(cat "$STAGE/pg")"
+	wait "$lpid"
+	RC=$?
+	OUT=$(cat "$STAGE/int.out")
+	expect_rc "SIGINT and SIGQUIT to the launcher's process group (no pty) leave the run going" 0
+	expect_out "and the command ends as it chose" "cmd done"
+	expect_no_out "without the DNS filter dying of it" "ended unexpectedly"
+
 	# The summary comes back whole from the helper, however long: 33
 	# refused names of ~250 bytes (the summary lists 32, then "...").
 	ltd run --dns-upstream 127.0.0.1:9 -- python3 -c 'import socket
