@@ -68,6 +68,29 @@ static int write_config(const struct ltd_dnsd_config *cfg, struct ltd_err *err)
 	return ltd_steal_fd(&fd);
 }
 
+/*
+ * The helper's stderr: the launcher's, but never a descriptor it could
+ * read (a terminal opened read-write would give a helper taken over what
+ * the user types).  Reopened write-only, appending where it is a file;
+ * /dev/null when it cannot be (a socket), which loses only the helper's
+ * own messages: the launcher says when it ends.
+ */
+static int open_stderr(void)
+{
+	int flags = fcntl(STDERR_FILENO, F_GETFL), how, fd;
+	struct stat st;
+
+	if (flags < 0)
+		return open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if ((flags & O_ACCMODE) == O_WRONLY)
+		return fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+	how = O_WRONLY | O_NOCTTY | O_CLOEXEC;
+	if (fstat(STDERR_FILENO, &st) == 0 && S_ISREG(st.st_mode))
+		how |= O_APPEND;
+	fd = open("/proc/self/fd/2", how);
+	return fd >= 0 ? fd : open("/dev/null", O_WRONLY | O_CLOEXEC);
+}
+
 int ltd_dnsproc_prepare(struct ltd_dnsproc *h,
 			const struct ltd_dnsd_config *cfg, struct ltd_err *err)
 {
@@ -100,6 +123,9 @@ int ltd_dnsproc_prepare(struct ltd_dnsproc *h,
 				   "the DNS filter's helper '%s' is not an "
 				   "executable file",
 				   path);
+	h->err = open_stderr();
+	if (h->err < 0)
+		return ltd_err_sys(err, "DNS filter: its stderr");
 	ret = write_config(cfg, err);
 	if (ret < 0)
 		return ret;
@@ -141,6 +167,8 @@ static void child(const struct ltd_dnsproc *h, pid_t parent, int ctl,
 		dup2(null, STDIN_FILENO);
 		dup2(null, STDOUT_FILENO);
 	}
+	if (h->err < 0 || dup2(h->err, STDERR_FILENO) < 0)
+		_exit(127);
 	/* Out of the way of the fixed numbers first (the helper's own
 	 * descriptor too), then into them. */
 	if (exe < 0)
@@ -184,7 +212,8 @@ int ltd_dnsproc_start(struct ltd_dnsproc *h, const int fds[3], int audit_fd,
 	h->ctl = sv[0];
 	h->pid = pid;
 	close(h->config);
-	h->config = -1;
+	close(h->err);
+	h->config = h->err = -1;
 	return 0;
 }
 
@@ -274,7 +303,9 @@ void ltd_dnsproc_stop(struct ltd_dnsproc *h)
 		close(h->exe);
 	if (h->config >= 0)
 		close(h->config);
+	if (h->err >= 0)
+		close(h->err);
 	if (h->ctl >= 0)
 		close(h->ctl);
-	h->exe = h->config = h->ctl = -1;
+	h->exe = h->config = h->err = h->ctl = -1;
 }

@@ -38,6 +38,7 @@
 struct ltd_dnsproc {
 	int exe;    /* O_PATH of the helper, -1 */
 	int config; /* sealed memfd, -1 */
+	int err;    /* the helper's stderr: never readable, -1 */
 	int ctl;    /* our end of the control socket, -1 */
 	pid_t pid;  /* 0: not running */
 	bool ready; /* it said 'R' */
@@ -45,7 +46,7 @@ struct ltd_dnsproc {
 
 #define LTD_DNSPROC_INIT                                                       \
 	{                                                                      \
-		.exe = -1, .config = -1, .ctl = -1                             \
+		.exe = -1, .config = -1, .err = -1, .ctl = -1                  \
 	}
 
 /* Pure: the helper's path beside the launcher at @self ("/a/b/ltd-native"

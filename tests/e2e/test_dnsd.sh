@@ -107,6 +107,45 @@ time.sleep(3); print("cmd done", flush=True)' >"$STAGE/int.out" 2>&1 &
 	expect_out "and the command ends as it chose" "cmd done"
 	expect_no_out "without the DNS filter dying of it" "ended unexpectedly"
 
+	# A terminal on the launcher's stderr reaches ltd-dnsd write-only:
+	# a helper taken over cannot read what the user types.
+	rm -f "$STAGE/pty.rc"
+	python3 -c 'import os,pty,sys,time,select
+pid,fd=pty.fork()
+if pid==0:
+    os.chdir(sys.argv[1]); os.execvp(sys.argv[2],sys.argv[2:])
+end=time.time()+30
+while time.time()<end:
+    r,_,_=select.select([fd],[],[],0.2)
+    if r:
+        try:
+            if not os.read(fd,4096): break
+        except OSError: break
+    if os.waitpid(pid,os.WNOHANG)[0]: break
+' "$PROJ" "${USER_CMD[@]}" "$LTD" run --dns-upstream 127.0.0.1:9 -- sleep 4247 &
+	ppid=$!
+	hpid=
+	for _ in $(seq 100); do
+		hpid=$(pgrep -u "$U_UID" -x ltd-dnsd | while read -r h; do
+			tr '\0' ' ' <"/proc/$(ps -o ppid= -p "$h" | tr -d ' ')/cmdline" 2>/dev/null |
+				grep -q 'sleep 4247' && echo "$h"
+		done | head -1)
+		[ -n "$hpid" ] && break
+		sleep 0.05
+	done
+	if [ -z "$hpid" ]; then
+		fail "ltd-dnsd started under a terminal"
+	elif [ "$AS_ROOT" = 1 ]; then
+		fl=$(awk '/^flags:/ {print $2}' "/proc/$hpid/fdinfo/2")
+		if [ -n "$fl" ] && [ $((0$fl & 3)) = 1 ]; then
+			pass "ltd-dnsd's stderr is write-only when the launcher's is a terminal"
+		else
+			fail "ltd-dnsd's stderr is write-only when the launcher's is a terminal" "flags $fl: $(ls -l "/proc/$hpid/fd/2")"
+		fi
+	fi
+	pkill -u "$U_UID" -f 'sleep 4247'
+	wait "$ppid" 2>/dev/null
+
 	# The summary comes back whole from the helper, however long: 33
 	# refused names of ~250 bytes (the summary lists 32, then "...").
 	ltd run --dns-upstream 127.0.0.1:9 -- python3 -c 'import socket
