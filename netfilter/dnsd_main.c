@@ -29,6 +29,8 @@
 
 #define CONFIG_MAX (64u << 20)
 
+static char audit_buf[1 << 16];
+
 static int read_config(uint8_t **blob, size_t *len, struct ltd_err *err)
 {
 	struct stat st;
@@ -196,15 +198,20 @@ int main(int argc, char **argv)
 	if (!ret && audit) {
 		json_object_seed(0);
 		tzset();
+		/* A buffer of its own: stdio would fstat the log at the first
+		 * line (newfstatat, which the filter refuses: it takes a
+		 * path).  Flushed at every line; larger than any line. */
+		setvbuf(cfg.audit, audit_buf, _IOFBF, sizeof(audit_buf));
 	}
+	/* The sockets made non-blocking while fcntl may still set flags. */
+	if (!ret)
+		ret = ltd_dnsd_init(&d, &cfg, &err);
+	if (!ret)
+		ltd_dnsd_attach(&d, fds);
 	if (!ret)
 		ret = confine(&cfg, &err);
 	if (!ret)
-		ret = ltd_dnsd_init(&d, &cfg, &err);
-	if (!ret) {
-		ltd_dnsd_attach(&d, fds);
 		ret = serve(&d, &err);
-	}
 	if (ret < 0) {
 		fputs("ltd-native: DNS filter: ", stderr);
 		ltd_fput_shown(stderr, err.msg);

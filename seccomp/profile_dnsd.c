@@ -2,7 +2,10 @@
 /*
  * ltd-dnsd's own profile (runtime/dnsproc.h): the DNS filter parses what
  * the cage sends, so after it has read its configuration it may only do
- * what serving DNS takes: read and write the descriptors it holds, accept
+ * what serving DNS takes: read and write the descriptors it holds (fcntl
+ * only to read flags, or to set close-on-exec: O_NONBLOCK is set before
+ * the filter; F_SETOWN/F_SETSIG could signal any process of the user,
+ * F_SETFL take O_APPEND off the shared audit log), accept
  * TCP clients, open UDP or TCP sockets to the upstream (AF_INET and
  * AF_INET6 only), poll, the clock, random ids, memory.  No open, no exec,
  * no fork, no signals to others, no ptrace; a foreign ABI kills it.
@@ -12,6 +15,7 @@
 #include "seccomp/profile.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sys/socket.h>
 
 #include "runtime/cleanup.h"
@@ -25,9 +29,7 @@ static const int dnsd_allowed[] = {
 	SCMP_SYS(readv),
 	SCMP_SYS(writev),
 	SCMP_SYS(close),
-	SCMP_SYS(fcntl),
-	SCMP_SYS(fstat),
-	SCMP_SYS(newfstatat),
+	SCMP_SYS(fstat), /* a descriptor only; newfstatat takes a path */
 	SCMP_SYS(lseek),
 	SCMP_SYS(poll),
 	SCMP_SYS(ppoll),
@@ -80,6 +82,7 @@ int ltd_seccomp_dnsd_profile_new(scmp_filter_ctx *out, struct ltd_err *err)
 	_cleanup_seccomp_ scmp_filter_ctx ctx =
 		seccomp_init(SCMP_ACT_ERRNO(ENOSYS));
 	const int families[] = {AF_INET, AF_INET6};
+	const int fcntl_cmds[] = {F_GETFL, F_GETFD, F_SETFD};
 	int ret = 0;
 
 	if (!ctx)
@@ -99,6 +102,13 @@ int ltd_seccomp_dnsd_profile_new(scmp_filter_ctx *out, struct ltd_err *err)
 						 0xffffffffULL, families[i]);
 
 		ret = add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(socket), 1, &c, err);
+	}
+	for (size_t i = 0; !ret && i < ARRAY_SIZE(fcntl_cmds); i++) {
+		/* The command is an int too. */
+		struct scmp_arg_cmp c = SCMP_CMP(1, SCMP_CMP_MASKED_EQ,
+						 0xffffffffULL, fcntl_cmds[i]);
+
+		ret = add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(fcntl), 1, &c, err);
 	}
 	if (ret < 0)
 		return ret;

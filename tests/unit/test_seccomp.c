@@ -534,6 +534,8 @@ Test(seccomp, embedded_programs_match_the_profile)
 
 /* ---- ltd-dnsd's own profile ----------------------------------------- */
 
+static struct stat dnsd_stat_buf;
+
 static const struct call dnsd_allowed_calls[] = {
 	{"socket(AF_INET, SOCK_DGRAM)",
 	 SYS_socket,
@@ -545,9 +547,37 @@ static const struct call dnsd_allowed_calls[] = {
 	 0},
 	{"getrandom", SYS_getrandom, {0, 0, 0}, 0},
 	{"getpid", SYS_getpid, {0}, 0},
+	{"fcntl(F_GETFL)", SYS_fcntl, {0, F_GETFL}, 0},
+	{"fcntl(F_GETFD)", SYS_fcntl, {0, F_GETFD}, 0},
+	{"fstat(fd)", SYS_fstat, {0, (long)&dnsd_stat_buf}, 0},
 };
 
 static const struct call dnsd_refused_calls[] = {
+	/* F_SETOWN + F_SETSIG + O_ASYNC would signal any process of the
+	 * user; F_SETFL could take O_APPEND off the shared audit log. */
+	{"fcntl(F_SETOWN)", SYS_fcntl, {0, F_SETOWN, 1}, ENOSYS},
+	{"fcntl(F_SETSIG)", SYS_fcntl, {0, F_SETSIG, SIGKILL}, ENOSYS},
+	{"fcntl(F_SETFL)", SYS_fcntl, {0, F_SETFL, 0}, ENOSYS},
+	{"fcntl(F_SETOWN_EX)", SYS_fcntl, {0, F_SETOWN_EX, 0}, ENOSYS},
+	{"fcntl(F_SETLEASE)", SYS_fcntl, {0, F_SETLEASE, F_RDLCK}, ENOSYS},
+	{"fcntl(F_NOTIFY)", SYS_fcntl, {0, F_NOTIFY, 0}, ENOSYS},
+	{"fcntl(F_SETFL | 1 << 32)",
+	 SYS_fcntl,
+	 {0, (long)(F_SETFL | 1ULL << 32), 0},
+	 ENOSYS},
+	/* Landlock has no right for stat: any path would answer. */
+	{"newfstatat(/etc/passwd)",
+	 SYS_newfstatat,
+	 {AT_FDCWD, (long)"/etc/passwd", (long)&dnsd_stat_buf, 0},
+	 ENOSYS},
+	{"newfstatat(/etc/passwd, AT_EMPTY_PATH)",
+	 SYS_newfstatat,
+	 {AT_FDCWD, (long)"/etc/passwd", (long)&dnsd_stat_buf, AT_EMPTY_PATH},
+	 ENOSYS},
+	{"statx(/etc/passwd)",
+	 SYS_statx,
+	 {AT_FDCWD, (long)"/etc/passwd", 0, 0, (long)&dnsd_stat_buf},
+	 ENOSYS},
 	{"openat",
 	 SYS_openat,
 	 {AT_FDCWD, (long)"/etc/passwd", O_RDONLY},
