@@ -7,6 +7,7 @@
 #include <linux/close_range.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -15,13 +16,14 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "netfilter/dnswire.h"
 #include "runtime/cleanup.h"
 
 /* How long the launcher waits for the summary at the end. */
-#define FINISH_MS     2000
+#define FINISH_MS     2000  /* in all */
 #define SUMMARY_MAX   16384 /* 32 names of 253 bytes and the text around */
 #define N_HELPER_FDS  6	    /* config, ctl, UDP, TCP, netfilter, audit */
 #define HIGH_FD_FLOOR 64
@@ -253,22 +255,56 @@ int ltd_dnsproc_readable(struct ltd_dnsproc *h, struct ltd_err *err)
 			   LTD_DNSH_NAME, how);
 }
 
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* The helper's text, line by line, as text only: it comes from a process
+ * that parses what the cage sends, and must not reach the terminal as
+ * escape sequences. */
+static void print_summary(char *buf, size_t len, FILE *out)
+{
+	size_t start = 0;
+
+	for (size_t i = 0; i < len; i++)
+		if (buf[i] == '\0')
+			buf[i] = '\x01'; /* shown, not an end */
+	while (start < len) {
+		char *nl = memchr(buf + start, '\n', len - start);
+		size_t end = nl ? (size_t)(nl - buf) : len;
+
+		buf[end] = '\0';
+		ltd_fput_shown(out, buf + start);
+		fputc('\n', out);
+		start = end + 1;
+	}
+}
+
 void ltd_dnsproc_finish(struct ltd_dnsproc *h, FILE *out)
 {
-	char buf[SUMMARY_MAX];
+	char buf[SUMMARY_MAX + 1];
 	size_t len = 0;
 	bool eof = false;
+	int64_t deadline;
 
 	if (h->pid <= 0 || h->ctl < 0)
 		return;
 	shutdown(h->ctl, SHUT_WR);
-	while (len < sizeof(buf)) {
+	/* One deadline for the whole summary: a helper that trickles bytes
+	 * does not hold the launcher. */
+	deadline = now_ms() + FINISH_MS;
+	while (len < SUMMARY_MAX) {
 		struct pollfd p = {.fd = h->ctl, .events = POLLIN};
+		int64_t left = deadline - now_ms();
 		ssize_t n;
 
-		if (poll(&p, 1, FINISH_MS) <= 0)
+		if (left <= 0 || poll(&p, 1, (int)left) <= 0)
 			break;
-		n = read(h->ctl, buf + len, sizeof(buf) - len);
+		n = read(h->ctl, buf + len, SUMMARY_MAX - len);
 		if (n < 0 && (errno == EAGAIN || errno == EINTR))
 			continue;
 		if (n <= 0) {
@@ -282,10 +318,7 @@ void ltd_dnsproc_finish(struct ltd_dnsproc *h, FILE *out)
 		memmove(buf, buf + 1, --len);
 		h->ready = true;
 	}
-	/* Names from the cage's queries: ltd-dnsd lets none through that is
-	 * not a host name, and a helper that does is shown all the same. */
-	if (len)
-		ltd_fwrite_shown(out, buf, len);
+	print_summary(buf, len, out);
 	if (!eof)
 		kill(h->pid, SIGKILL);
 	waitpid(h->pid, NULL, 0);

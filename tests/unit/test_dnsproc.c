@@ -1,72 +1,128 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The launcher's side of the DNS filter's process: what it prints of the
- * helper's summary.  The helper answers the cage's queries; whatever it
- * sends back, the launcher prints it as ltd_fput_shown() shows text.
+ * runtime/dnsproc.c's end of a run against a stand-in helper (a forked
+ * child on the control socket): what a compromised ltd-dnsd writes as its
+ * summary reaches the terminal only as text, and it cannot hold the
+ * launcher past one deadline.
  */
 #include <criterion/criterion.h>
+
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "runtime/dnsproc.h"
 
-/* A stand-in helper on a socket pair: says it is ready, then @text once
- * the launcher shuts its side. */
-static void summary_of(const char *text, size_t len, char *out, size_t size)
+typedef void (*helper_fn)(int fd);
+
+/* A running stand-in for ltd-dnsd, already "ready". */
+static struct ltd_dnsproc fake_helper(helper_fn fn)
 {
 	struct ltd_dnsproc h = LTD_DNSPROC_INIT;
 	int sv[2];
-	FILE *f;
 	pid_t pid;
 
-	cr_assert_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	cr_assert_eq(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
 	pid = fork();
 	cr_assert_geq(pid, 0);
 	if (pid == 0) {
-		char c;
-
 		close(sv[0]);
-		if (write(sv[1], "R", 1) != 1 || read(sv[1], &c, 1) != 0 ||
-		    write(sv[1], text, len) != (ssize_t)len)
-			_exit(1);
+		signal(SIGPIPE, SIG_IGN);
+		fn(sv[1]);
 		_exit(0);
 	}
 	close(sv[1]);
 	h.ctl = sv[0];
 	h.pid = pid;
-	memset(out, 0, size);
-	f = fmemopen(out, size - 1, "w");
-	cr_assert_not_null(f);
-	ltd_dnsproc_finish(&h, f);
-	fclose(f);
-	close(sv[0]);
+	h.ready = true;
+	return h;
 }
 
-Test(dnsproc, the_summary_is_shown_as_text)
+static void write_all(int fd, const char *s)
 {
-	static const char text[] = "ltd-native: DNS: refused 1 query: "
-				   "a\x1b]0;title\x07-\xe2\x80\xae"
-				   "x.test\x9b"
-				   "2J\n"
-				   "ltd-native: allow a name\r\n";
-	char out[512];
+	size_t len = strlen(s), off = 0;
 
-	summary_of(text, sizeof(text) - 1, out, sizeof(out));
-	cr_assert_str_eq(
-		out, "ltd-native: DNS: refused 1 query: a?]0;title?-?x.test?"
-		     "2J\n"
-		     "ltd-native: allow a name?\n");
+	while (off < len) {
+		ssize_t n = write(fd, s + off, len - off);
+
+		if (n <= 0)
+			_exit(1);
+		off += (size_t)n;
+	}
 }
 
-Test(dnsproc, a_plain_summary_is_printed_as_it_is)
+/* Waits for the launcher's shutdown, then writes terminal controls. */
+static void escapes(int fd)
 {
-	static const char text[] = "ltd-native: DNS: refused 2 queries for "
-				   "names outside the allowlist: "
-				   "caf\xc3\xa9.test (x2)\n";
-	char out[512];
+	char c;
 
-	summary_of(text, sizeof(text) - 1, out, sizeof(out));
-	cr_assert_str_eq(out, text);
+	while (read(fd, &c, 1) > 0)
+		;
+	write_all(fd, "ltd-native: DNS: refused 1 query: a\x1b]0;owned\x07z\n"
+		      "second \x1b[2J\x9b"
+		      "31m line\r\n"
+		      "no newline at the end");
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+Test(dnsproc, summary_reaches_the_terminal_as_text_only)
+{
+	struct ltd_dnsproc h = fake_helper(escapes);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	cr_assert_not_null(out);
+	ltd_dnsproc_finish(&h, out);
+	ltd_dnsproc_stop(&h);
+	fclose(out);
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)text[i];
+
+		cr_expect(c == '\n' || (c >= 0x20 && c != 0x7f && c < 0x80),
+			  "byte 0x%02x at %zu reached the output: %s", c, i,
+			  text);
+	}
+	cr_expect_not_null(strstr(text, "refused 1 query: a?]0;owned?z\n"),
+			   "%s", text);
+	cr_expect_not_null(strstr(text, "second ?[2J?31m line?\n"), "%s", text);
+	cr_expect_not_null(strstr(text, "no newline at the end\n"), "%s", text);
+	free(text);
+}
+
+/* Never ends: a byte every 100 ms, whatever the launcher says. */
+static void trickle(int fd)
+{
+	for (;;) {
+		write_all(fd, "x");
+		usleep(100000);
+	}
+}
+
+Test(dnsproc, a_trickling_helper_cannot_hold_the_launcher, .timeout = 15)
+{
+	struct ltd_dnsproc h = fake_helper(trickle);
+	FILE *out = fopen("/dev/null", "w");
+	double t0 = now_s(), took;
+
+	cr_assert_not_null(out);
+	ltd_dnsproc_finish(&h, out);
+	took = now_s() - t0;
+	fclose(out);
+	/* Without the deadline finish never returns: the test's own
+	 * timeout (15 s) fails it.  No time is asserted here. */
+	cr_expect_eq(h.pid, 0, "the helper was waited for");
+	(void)took;
+	ltd_dnsproc_stop(&h);
 }
