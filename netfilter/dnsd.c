@@ -29,6 +29,7 @@ enum { K_UDP = 1, K_TCP, K_CONN, K_PEND };
 struct ltd_dnsd_conn {
 	int fd; /* -1: free */
 	unsigned int gen;
+	int64_t last; /* when it last sent or was answered */
 	size_t len;
 	uint8_t buf[2 + MSG_MAX];
 };
@@ -171,6 +172,21 @@ static void reply(struct ltd_dnsd *d, const struct sockaddr_storage *to,
 	if (sendmsg(c->fd, &mh, MSG_DONTWAIT | MSG_NOSIGNAL) !=
 	    (ssize_t)(len + 2))
 		conn_close(c);
+	else
+		c->last = now_ms();
+}
+
+/* A lookup at the upstream is still to answer on connection @i. */
+static bool conn_waiting(const struct ltd_dnsd *d, int i)
+{
+	for (size_t k = 0; k < LTD_DNSD_MAX_PENDING; k++) {
+		const struct ltd_dnsd_pending *p = &d->pending[k];
+
+		if ((p->fd >= 0 || p->out) && p->tcp && p->conn == i &&
+		    p->conn_gen == d->conns[i].gen)
+			return true;
+	}
+	return false;
 }
 
 /* ---- lookups at the upstream ------------------------------------------- */
@@ -448,15 +464,27 @@ static void tcp_accept(struct ltd_dnsd *d)
 {
 	int fd = accept4(d->tcp, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 
+	int slot = -1;
+
 	if (fd < 0)
 		return;
-	for (size_t i = 0; i < LTD_DNSD_MAX_CONNS; i++)
-		if (d->conns[i].fd < 0) {
-			d->conns[i].fd = fd;
-			d->conns[i].len = 0;
-			return;
-		}
-	close(fd); /* too many: the client retries */
+	for (int i = 0; i < LTD_DNSD_MAX_CONNS && slot < 0; i++)
+		if (d->conns[i].fd < 0)
+			slot = i;
+	/* All taken: the one idle longest gives way, so that clients that
+	 * connect and say nothing cannot keep every later one out. */
+	for (int i = 0; i < LTD_DNSD_MAX_CONNS && slot < 0; i++)
+		if (!conn_waiting(d, i) &&
+		    (slot < 0 || d->conns[i].last < d->conns[slot].last))
+			slot = i;
+	if (slot < 0) {
+		close(fd); /* all are waiting for answers: the client retries */
+		return;
+	}
+	conn_close(&d->conns[slot]);
+	d->conns[slot].fd = fd;
+	d->conns[slot].len = 0;
+	d->conns[slot].last = now_ms();
 }
 
 static void conn_readable(struct ltd_dnsd *d, int i)
@@ -471,6 +499,7 @@ static void conn_readable(struct ltd_dnsd *d, int i)
 		conn_close(c);
 		return;
 	}
+	c->last = now_ms();
 	c->len += (size_t)n;
 	while (c->fd >= 0 && c->len >= 2) {
 		size_t want = (size_t)c->buf[0] << 8 | c->buf[1];
@@ -590,6 +619,11 @@ void ltd_dnsd_dispatch(struct ltd_dnsd *d, const struct pollfd *pfd, size_t n)
 			pending_free(p);
 		}
 	}
+	for (int i = 0; i < LTD_DNSD_MAX_CONNS; i++)
+		if (d->conns[i].fd >= 0 &&
+		    d->conns[i].last + LTD_DNSD_IDLE_MS <= now &&
+		    !conn_waiting(d, i))
+			conn_close(&d->conns[i]);
 }
 
 int ltd_dnsd_timeout(const struct ltd_dnsd *d)
@@ -601,6 +635,14 @@ int ltd_dnsd_timeout(const struct ltd_dnsd *d)
 
 		if (p->fd >= 0 && (next < 0 || p->deadline < next))
 			next = p->deadline;
+	}
+	for (size_t i = 0; d->conns && i < LTD_DNSD_MAX_CONNS; i++) {
+		int64_t idle = d->conns[i].last + LTD_DNSD_IDLE_MS;
+
+		/* One waiting for a lookup is seen again at its deadline. */
+		if (d->conns[i].fd >= 0 && !conn_waiting(d, (int)i) &&
+		    (next < 0 || idle < next))
+			next = idle;
 	}
 	if (next < 0)
 		return -1;

@@ -38,6 +38,9 @@
 #define LTD_DNSD_MAX_CONNS   16
 #define LTD_DNSD_MAX_REFUSED 32
 #define LTD_DNSD_TIMEOUT_MS  5000
+/* A TCP client with no lookup of its own and nothing sent in this long is
+ * closed; when every slot is taken, the longest idle one gives way. */
+#define LTD_DNSD_IDLE_MS     10000
 #define LTD_DNSD_MAX_POLLFDS (2 + LTD_DNSD_MAX_CONNS + LTD_DNSD_MAX_PENDING)
 
 struct ltd_dnsd_config {

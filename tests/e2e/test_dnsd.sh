@@ -146,6 +146,36 @@ while time.time()<end:
 	pkill -u "$U_UID" -f 'sleep 4247'
 	wait "$ppid" 2>/dev/null
 
+	# DNS over TCP: idle clients cannot hold every slot.  With all 16
+	# taken by idle connections a new client is still answered (the
+	# oldest idle one gives way), and an idle connection is closed after
+	# about 10 s.
+	ltd run --dns-upstream 127.0.0.1:9 -- python3 -c 'import socket,struct,time
+def q(s):
+    m=struct.pack(">HHHHHH",0x1234,0x0100,1,0,0,0)+b"\x01x\x07invalid\x00"+struct.pack(">HH",1,1)
+    s.sendall(struct.pack(">H",len(m))+m)
+    h=b""
+    while len(h)<2:
+        d=s.recv(2-len(h))
+        if not d: return "closed"
+        h+=d
+    n=struct.unpack(">H",h)[0]; a=b""
+    while len(a)<n:
+        d=s.recv(n-len(a))
+        if not d: return "closed"
+        a+=d
+    return "rcode %d" % (a[3]&15)
+cs=[socket.create_connection(("127.0.0.53",53)) for i in range(16)]
+time.sleep(0.3)
+n=socket.create_connection(("127.0.0.53",53)); n.settimeout(3)
+try: print("17th client:", q(n), flush=True)
+except OSError as e: print("17th client:", e, flush=True)
+n.close()
+s=cs[-1]; s.settimeout(15); t=time.time()
+try: d=s.recv(1); print("idle client:", "closed" if not d else "data", "after %d s" % round(time.time()-t), flush=True)
+except OSError as e: print("idle client:", e, flush=True)'
+	expect_out "a 17th TCP client is answered while 16 idle ones are connected" "^17th client: rcode 5"
+	expect_out "an idle TCP client is closed after about 10 s" "^idle client: closed after (9|10|11|12) s"
 	# The summary comes back whole from the helper, however long: 33
 	# refused names of ~250 bytes (the summary lists 32, then "...").
 	ltd run --dns-upstream 127.0.0.1:9 -- python3 -c 'import socket
