@@ -93,6 +93,29 @@ static int open_stderr(void)
 	return fd >= 0 ? fd : open("/dev/null", O_WRONLY | O_CLOEXEC);
 }
 
+/*
+ * The helper runs as the user, holding the cage's DNS and netfilter
+ * sockets: it, and the directory it is found in, must be root's or the
+ * user's, and writable by no one else.
+ */
+static int check_owner(const struct stat *st, const char *what,
+		       const char *path, struct ltd_err *err)
+{
+	if (st->st_uid != 0 && st->st_uid != getuid())
+		return ltd_err_set(err, EACCES,
+				   "%s '%s' is owned by uid %u, neither root "
+				   "nor you: ltd-native does not run it",
+				   what, path, (unsigned)st->st_uid);
+	if (st->st_mode & (S_IWGRP | S_IWOTH))
+		return ltd_err_set(err, EACCES,
+				   "%s '%s' is writable by others than its "
+				   "owner (mode %04o): ltd-native does not "
+				   "run it (chmod go-w '%s')",
+				   what, path, (unsigned)(st->st_mode & 07777),
+				   path);
+	return 0;
+}
+
 int ltd_dnsproc_prepare(struct ltd_dnsproc *h,
 			const struct ltd_dnsd_config *cfg, struct ltd_err *err)
 {
@@ -125,6 +148,21 @@ int ltd_dnsproc_prepare(struct ltd_dnsproc *h,
 				   "the DNS filter's helper '%s' is not an "
 				   "executable file",
 				   path);
+	ret = check_owner(&st, "the DNS filter's helper", path, err);
+	if (ret < 0)
+		return ret;
+	/* Its directory too: whoever may write there may swap the helper
+	 * before the next run. */
+	*strrchr(path, '/') = '\0';
+	if (stat(path[0] ? path : "/", &st) < 0)
+		return ltd_err_sys(err,
+				   "the DNS filter's helper's directory "
+				   "'%s'",
+				   path);
+	ret = check_owner(&st, "the directory of the DNS filter's helper",
+			  path[0] ? path : "/", err);
+	if (ret < 0)
+		return ret;
 	h->err = open_stderr();
 	if (h->err < 0)
 		return ltd_err_sys(err, "DNS filter: its stderr");

@@ -26,6 +26,38 @@ expect_rc "a link to the launcher does not borrow the helper beside the link" 12
 rm -f "$STAGE/ltd-native-link"
 rm -rf "$LONE"
 
+# The helper runs as the user with the cage's sockets: one that someone
+# else could swap (a writable file or directory, another owner) refuses
+# the run, naming the path.
+PERM=$STAGE/perm
+mkdir -p "$PERM"
+chmod 755 "$PERM"
+install -m 755 "$LTD" "$PERM/ltd-native"
+install -m 755 "$(dirname "$LTD")/ltd-dnsd" "$PERM/ltd-dnsd"
+OUT=$(cd "$PROJ" && as_user "$PERM/ltd-native" run --network none -- true 2>&1)
+RC=$?
+expect_rc "the copied launcher runs (--network none: no helper needed)" 0
+chmod 777 "$PERM/ltd-dnsd"
+OUT=$(cd "$PROJ" && as_user "$PERM/ltd-native" run --dns-upstream 127.0.0.1:9 -- true 2>&1)
+RC=$?
+expect_rc "a helper others may write refuses the run (125)" 125
+expect_out "and names it" "helper '$PERM/ltd-dnsd'.*writ"
+chmod 755 "$PERM/ltd-dnsd"
+chmod 777 "$PERM"
+OUT=$(cd "$PROJ" && as_user "$PERM/ltd-native" run --dns-upstream 127.0.0.1:9 -- true 2>&1)
+RC=$?
+expect_rc "a helper in a directory others may write refuses the run (125)" 125
+expect_out "and names the directory" "'$PERM'.*writ"
+chmod 755 "$PERM"
+if [ "$AS_ROOT" = 1 ] && id nobody >/dev/null 2>&1; then
+	chown nobody "$PERM/ltd-dnsd"
+	OUT=$(cd "$PROJ" && as_user "$PERM/ltd-native" run --dns-upstream 127.0.0.1:9 -- true 2>&1)
+	RC=$?
+	expect_rc "a helper owned by another user refuses the run (125)" 125
+	expect_out "and says whose it is" "helper '$PERM/ltd-dnsd'.*owned"
+fi
+rm -rf "$PERM"
+
 if [ ! -r /dev/net/tun ] || ! as_user test -w /dev/net/tun ||
 	! command -v pasta >/dev/null; then
 	skip "ltd-dnsd process tests" "needs pasta and /dev/net/tun usable by $E2E_USER"
