@@ -274,11 +274,15 @@ static bool pending_answer(struct ltd_dnsd *d, struct ltd_dnsd_pending *p,
 		};
 		memcpy(l[i].addr, addrs[i].addr, 16);
 	}
-	ret = ltd_nft_build_learned(l, n, d->cfg.static_dests, d->cfg.n_static,
-				    &b, &added, &err);
-	if (!ret && added)
-		ret = ltd_nft_send(d->nl, &b, &err);
-	ltd_nft_batch_free(&b);
+	if (d->learn) {
+		ret = n ? d->learn(d->learn_ctx, p->name, l, n, &err) : 0;
+	} else {
+		ret = ltd_nft_build_learned(l, n, d->cfg.static_dests,
+					    d->cfg.n_static, &b, &added, &err);
+		if (!ret && added)
+			ret = ltd_nft_send(d->nl, &b, &err);
+		ltd_nft_batch_free(&b);
+	}
 	for (size_t i = 0; i < n; i++)
 		audit_addr(d, p, &addrs[i], l[i].timeout_s,
 			   ret < 0 ? "error" : "allowed");
@@ -286,7 +290,8 @@ static bool pending_answer(struct ltd_dnsd *d, struct ltd_dnsd_pending *p,
 		/* The addresses are not open: say so to the client rather
 		 * than hand it an answer that cannot connect. */
 		d->nft_errors++;
-		if (!d->warned_nft && !d->cfg.quiet)
+		/* The launcher, broker, says why itself. */
+		if (!d->warned_nft && !d->cfg.quiet && !d->learn)
 			ltd_err_print(&err);
 		d->warned_nft = true;
 		pending_servfail(d, p);
@@ -538,7 +543,9 @@ int ltd_dnsd_init(struct ltd_dnsd *d, const struct ltd_dnsd_config *cfg,
 void ltd_dnsd_attach(struct ltd_dnsd *d, const int fds[3])
 {
 	for (int i = 0; i < 3; i++)
-		fcntl(fds[i], F_SETFL, fcntl(fds[i], F_GETFL) | O_NONBLOCK);
+		if (fds[i] >= 0)
+			fcntl(fds[i], F_SETFL,
+			      fcntl(fds[i], F_GETFL) | O_NONBLOCK);
 	if (d->udp >= 0)
 		close(d->udp);
 	if (d->tcp >= 0)

@@ -56,6 +56,12 @@ struct ltd_dnsd_config {
 
 struct ltd_dnsd_pending;
 struct ltd_dnsd_conn;
+struct ltd_nft_learned;
+
+/* Opens the addresses an answer for @name learned; 0 once they are open. */
+typedef int (*ltd_dnsd_learn_fn)(void *ctx, const char *name,
+				 const struct ltd_nft_learned *l, size_t n,
+				 struct ltd_err *err);
 
 struct ltd_dnsd {
 	struct ltd_dnsd_config cfg;
@@ -73,6 +79,10 @@ struct ltd_dnsd {
 	size_t n_refused;
 	unsigned long total_refused, total_forwarded, nft_errors;
 	bool warned_nft;
+	/* Set: learned addresses go there (ltd-dnsd: to the launcher, which
+	 * holds the netfilter socket); NULL: straight to @nl. */
+	ltd_dnsd_learn_fn learn;
+	void *learn_ctx;
 };
 
 /* Parse "ADDR[:PORT]", "[V6]:PORT" or a bare IPv6 address (port 53). */
@@ -94,7 +104,7 @@ int ltd_dnsd_init(struct ltd_dnsd *d, const struct ltd_dnsd_config *cfg,
 		  struct ltd_err *err);
 
 /* Take the three sockets of ltd_dns_open_sockets() (closes what it must
- * not keep). */
+ * not keep; fds[2] may be -1 when @learn is set). */
 void ltd_dnsd_attach(struct ltd_dnsd *d, const int fds[3]);
 
 /* Fill up to @max pollfds; returns how many. */

@@ -23,6 +23,7 @@
 
 #include "netfilter/dnsd.h"
 #include "netfilter/dnswire.h"
+#include "netfilter/ruleset.h"
 #include "runtime/dnsproc.h"
 #include "runtime/landlock.h"
 #include "seccomp/seccomp.h"
@@ -143,6 +144,49 @@ static void send_summary(const struct ltd_dnsd *d)
 	free(text);
 }
 
+/* The launcher holds the cage's netfilter socket: ask it to open the
+ * addresses, and wait for its word (it re-checks the name against its
+ * own allowlist). */
+static int learn(void *ctx, const char *name, const struct ltd_nft_learned *l,
+		 size_t n, struct ltd_err *err)
+{
+	static uint8_t msg[1 + sizeof(struct ltd_dnsh_learn)];
+	struct ltd_dnsh_learn r;
+	struct pollfd p = {.fd = LTD_DNSH_FD_CTL, .events = POLLIN};
+	size_t off = 0;
+	char ack = 0;
+
+	(void)ctx;
+	memset(&r, 0, sizeof(r));
+	snprintf(r.name, sizeof(r.name), "%s", name);
+	r.n = (uint32_t)(n < LTD_DNSH_MAX_ADDRS ? n : LTD_DNSH_MAX_ADDRS);
+	for (uint32_t i = 0; i < r.n; i++) {
+		r.a[i].family = (uint32_t)l[i].family;
+		r.a[i].ttl = l[i].timeout_s;
+		memcpy(r.a[i].addr, l[i].addr, 16);
+	}
+	msg[0] = LTD_DNSH_LEARN;
+	memcpy(msg + 1, &r, sizeof(r));
+	while (off < sizeof(msg)) {
+		ssize_t w =
+			write(LTD_DNSH_FD_CTL, msg + off, sizeof(msg) - off);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return ltd_err_sys(err, "the launcher's socket");
+		off += (size_t)w;
+	}
+	while (poll(&p, 1, LTD_DNSD_TIMEOUT_MS) < 0 && errno == EINTR)
+		;
+	if (!(p.revents & POLLIN) || read(LTD_DNSH_FD_CTL, &ack, 1) != 1)
+		return ltd_err_set(err, EIO, "the launcher did not answer");
+	return ack == LTD_DNSH_OPENED
+		       ? 0
+		       : ltd_err_set(err, EACCES,
+				     "the launcher did not open the addresses");
+}
+
 static int serve(struct ltd_dnsd *d, struct ltd_err *err)
 {
 	struct pollfd pfd[1 + LTD_DNSD_MAX_POLLFDS];
@@ -174,7 +218,7 @@ int main(int argc, char **argv)
 	struct ltd_dnsd_config cfg;
 	struct ltd_domains domains;
 	struct ltd_dnsd d = {.udp = -1, .tcp = -1, .nl = -1};
-	const int fds[3] = {LTD_DNSH_FD_UDP, LTD_DNSH_FD_TCP, LTD_DNSH_FD_NL};
+	const int fds[3] = {LTD_DNSH_FD_UDP, LTD_DNSH_FD_TCP, -1};
 	uint8_t *blob = NULL;
 	size_t len = 0;
 	bool audit = false;
@@ -206,8 +250,10 @@ int main(int argc, char **argv)
 	/* The sockets made non-blocking while fcntl may still set flags. */
 	if (!ret)
 		ret = ltd_dnsd_init(&d, &cfg, &err);
-	if (!ret)
+	if (!ret) {
 		ltd_dnsd_attach(&d, fds);
+		d.learn = learn;
+	}
 	if (!ret)
 		ret = confine(&cfg, &err);
 	if (!ret)

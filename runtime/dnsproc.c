@@ -20,12 +20,15 @@
 #include <unistd.h>
 
 #include "netfilter/dnswire.h"
+#include "netfilter/domains.h"
+#include "netfilter/nft.h"
+#include "netfilter/ruleset.h"
 #include "runtime/cleanup.h"
 
 /* How long the launcher waits for the summary at the end. */
 #define FINISH_MS     2000  /* in all */
 #define SUMMARY_MAX   16384 /* 32 names of 253 bytes and the text around */
-#define N_HELPER_FDS  6	    /* config, ctl, UDP, TCP, netfilter, audit */
+#define N_HELPER_FDS  5	    /* config, ctl, UDP, TCP, audit */
 #define HIGH_FD_FLOOR 64
 
 int ltd_dnsproc_path(const char *self, char *buf, size_t size)
@@ -94,9 +97,9 @@ static int open_stderr(void)
 }
 
 /*
- * The helper runs as the user, holding the cage's DNS and netfilter
- * sockets: it, and the directory it is found in, must be root's or the
- * user's, and writable by no one else.
+ * The helper runs as the user, holding the cage's DNS sockets and asking
+ * for addresses to open: it, and the directory it is found in, must be
+ * root's or the user's, and writable by no one else.
  */
 static int check_owner(const struct stat *st, const char *what,
 		       const char *path, struct ltd_err *err)
@@ -170,6 +173,7 @@ int ltd_dnsproc_prepare(struct ltd_dnsproc *h,
 	if (ret < 0)
 		return ret;
 	h->config = ret;
+	h->cfg = cfg;
 	return 0;
 }
 
@@ -177,8 +181,7 @@ int ltd_dnsproc_prepare(struct ltd_dnsproc *h,
 static void child(const struct ltd_dnsproc *h, pid_t parent, int ctl,
 		  const int fds[3], int audit_fd)
 {
-	int src[N_HELPER_FDS] = {h->config, ctl,    fds[0],
-				 fds[1],    fds[2], audit_fd};
+	int src[N_HELPER_FDS] = {h->config, ctl, fds[0], fds[1], audit_fd};
 	char *argv[] = {LTD_DNSH_NAME, NULL}, *envp[] = {NULL};
 	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
 	struct sigaction dfl = {.sa_handler = SIG_DFL},
@@ -237,6 +240,11 @@ int ltd_dnsproc_start(struct ltd_dnsproc *h, const int fds[3], int audit_fd,
 
 	if (h->exe < 0 || h->config < 0 || h->pid > 0)
 		return ltd_err_set(err, EINVAL, "DNS filter: not prepared");
+	/* The netfilter socket stays here: the launcher opens what the
+	 * helper learns (ltd_dnsproc_readable). */
+	h->nl = fcntl(fds[2], F_DUPFD_CLOEXEC, 3);
+	if (h->nl < 0)
+		return ltd_err_sys(err, "DNS filter: its netfilter socket");
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
 		return ltd_err_sys(err, "DNS filter: socketpair");
 	pid = fork();
@@ -270,17 +278,93 @@ static void describe_end(pid_t pid, char *buf, size_t size)
 		snprintf(buf, size, " (exit status %d)", WEXITSTATUS(st));
 }
 
+/*
+ * The broker: open @r's addresses in the cage's firewall if our own
+ * allowlist admits its name, on our entry's ports, for our clamp of its
+ * TTLs.  The helper's word is taken for nothing else.
+ */
+static char broker(struct ltd_dnsproc *h, const struct ltd_dnsh_learn *r)
+{
+	struct ltd_nft_learned l[LTD_DNSH_MAX_ADDRS];
+	uint16_t ports[LTD_DOMAIN_MAX_PORTS];
+	char name[LTD_DOMAIN_MAX];
+	struct ltd_nft_batch b = {0};
+	struct ltd_err e = {0};
+	size_t n_ports = 0, added = 0;
+	int ret;
+
+	memcpy(name, r->name, sizeof(name));
+	name[sizeof(name) - 1] = '\0';
+	if (!h->cfg || h->nl < 0 || r->n > LTD_DNSH_MAX_ADDRS ||
+	    !ltd_domains_match(h->cfg->domains, name, ports, &n_ports))
+		return LTD_DNSH_REFUSED;
+	for (uint32_t i = 0; i < r->n; i++) {
+		if (r->a[i].family != AF_INET && r->a[i].family != AF_INET6)
+			return LTD_DNSH_REFUSED;
+		l[i] = (struct ltd_nft_learned){
+			.family = (int)r->a[i].family,
+			.ports = ports,
+			.n_ports = n_ports,
+			.timeout_s = ltd_dns_ttl_clamp(r->a[i].ttl,
+						       h->cfg->ttl_floor,
+						       h->cfg->ttl_ceiling),
+		};
+		memcpy(l[i].addr, r->a[i].addr, 16);
+	}
+	ret = ltd_nft_build_learned(l, r->n, h->cfg->static_dests,
+				    h->cfg->n_static, &b, &added, &e);
+	if (!ret && added)
+		ret = ltd_nft_send(h->nl, &b, &e);
+	ltd_nft_batch_free(&b);
+	if (ret < 0 && !h->warned && !h->cfg->quiet)
+		ltd_err_print(&e);
+	if (ret < 0)
+		h->warned = true;
+	return ret < 0 ? LTD_DNSH_REFUSED : LTD_DNSH_OPENED;
+}
+
+/* What has arrived, whole messages only: false on a byte the protocol
+ * does not have. */
+static bool take_messages(struct ltd_dnsproc *h)
+{
+	while (h->in_len > 0) {
+		struct ltd_dnsh_learn r;
+		size_t used = 1;
+		char ack;
+
+		if (h->in[0] == LTD_DNSH_READY && !h->ready) {
+			h->ready = true;
+		} else if (h->in[0] == LTD_DNSH_LEARN && h->ready) {
+			if (h->in_len < 1 + sizeof(r))
+				return true; /* the rest is on its way */
+			memcpy(&r, h->in + 1, sizeof(r));
+			used += sizeof(r);
+			ack = broker(h, &r);
+			/* The helper waits for it: one at a time. */
+			if (send(h->ctl, &ack, 1,
+				 MSG_DONTWAIT | MSG_NOSIGNAL) != 1)
+				return false;
+		} else {
+			return false;
+		}
+		memmove(h->in, h->in + used, h->in_len - used);
+		h->in_len -= used;
+	}
+	return true;
+}
+
 int ltd_dnsproc_readable(struct ltd_dnsproc *h, struct ltd_err *err)
 {
-	char c, how[64];
-	ssize_t n = read(h->ctl, &c, 1);
+	char how[64];
+	ssize_t n = read(h->ctl, h->in + h->in_len, sizeof(h->in) - h->in_len);
 
-	if (n == 1 && c == LTD_DNSH_READY && !h->ready) {
-		h->ready = true;
-		return 0;
-	}
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
 		return 0;
+	if (n > 0) {
+		h->in_len += (size_t)n;
+		if (take_messages(h))
+			return 0;
+	}
 	/* An end nobody asked for, or a byte the protocol does not have.
 	 * Give the kernel a moment to report the exit. */
 	usleep(10000);
@@ -332,6 +416,10 @@ void ltd_dnsproc_finish(struct ltd_dnsproc *h, FILE *out)
 	if (h->pid <= 0 || h->ctl < 0)
 		return;
 	shutdown(h->ctl, SHUT_WR);
+	/* What the loop read of a request not yet whole. */
+	memcpy(buf, h->in, h->in_len);
+	len = h->in_len;
+	h->in_len = 0;
 	/* One deadline for the whole summary: a helper that trickles bytes
 	 * does not hold the launcher. */
 	deadline = now_ms() + FINISH_MS;
@@ -351,10 +439,21 @@ void ltd_dnsproc_finish(struct ltd_dnsproc *h, FILE *out)
 		}
 		len += (size_t)n;
 	}
-	/* The readiness byte, if the loop never read it. */
-	if (!h->ready && len > 0 && buf[0] == LTD_DNSH_READY) {
-		memmove(buf, buf + 1, --len);
+	/* The readiness byte, if the loop never read it, and requests the
+	 * cage, gone, no longer needs: the summary follows them. */
+	for (;;) {
+		size_t skip = 0;
+
+		if (!h->ready && len > 0 && buf[0] == LTD_DNSH_READY)
+			skip = 1;
+		else if (h->ready && len > sizeof(struct ltd_dnsh_learn) &&
+			 buf[0] == LTD_DNSH_LEARN)
+			skip = 1 + sizeof(struct ltd_dnsh_learn);
+		if (!skip)
+			break;
 		h->ready = true;
+		memmove(buf, buf + skip, len - skip);
+		len -= skip;
 	}
 	print_summary(buf, len, out);
 	if (!eof)
@@ -378,5 +477,7 @@ void ltd_dnsproc_stop(struct ltd_dnsproc *h)
 		close(h->err);
 	if (h->ctl >= 0)
 		close(h->ctl);
-	h->exe = h->config = h->err = h->ctl = -1;
+	if (h->nl >= 0)
+		close(h->nl);
+	h->exe = h->config = h->err = h->ctl = h->nl = -1;
 }

@@ -12,14 +12,22 @@
  * At the end: ask it for its summary (the refused names) and wait for it.
  *
  * The helper's descriptors, fixed: LTD_DNSH_FD_* below.  The control
- * socket carries one byte 'R' (confined and serving), and at the end,
- * after the launcher shuts its side for writing, the summary text.
+ * socket carries one byte 'R' (confined and serving); then requests 'L'
+ * (struct ltd_dnsh_learn: open these addresses of this name), each
+ * answered by one byte 'A' (open) or 'E' (not); and at the end, after the
+ * launcher shuts its side for writing, the summary text.
+ *
+ * The cage's netfilter socket stays with the launcher, a broker: it opens
+ * an address only for a name its own allowlist admits, on the ports of
+ * its own entry, for a clamped time.  A helper taken over can open
+ * addresses for allowed names, but not touch the rest of the firewall.
  */
 #ifndef LTD_RUNTIME_DNSPROC_H
 #define LTD_RUNTIME_DNSPROC_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
 
@@ -31,22 +39,42 @@
 #define LTD_DNSH_FD_CTL	   4 /* AF_UNIX stream to the launcher */
 #define LTD_DNSH_FD_UDP	   5
 #define LTD_DNSH_FD_TCP	   6
-#define LTD_DNSH_FD_NL	   7 /* NETLINK_NETFILTER in the cage's netns */
-#define LTD_DNSH_FD_AUDIT  8 /* only when the configuration says so */
+#define LTD_DNSH_FD_AUDIT  7 /* only when the configuration says so */
 #define LTD_DNSH_READY	   'R'
+#define LTD_DNSH_LEARN	   'L'
+#define LTD_DNSH_OPENED	   'A'
+#define LTD_DNSH_REFUSED   'E'
+#define LTD_DNSH_MAX_ADDRS 64
+
+/* After 'L': the name asked (NUL-terminated) and the answer's addresses
+ * with their TTLs.  Both ends come from one build. */
+struct ltd_dnsh_learn {
+	char name[LTD_DOMAIN_MAX];
+	uint32_t n;
+	struct {
+		uint32_t family; /* AF_INET or AF_INET6 */
+		uint32_t ttl;
+		uint8_t addr[16];
+	} a[LTD_DNSH_MAX_ADDRS];
+};
 
 struct ltd_dnsproc {
 	int exe;    /* O_PATH of the helper, -1 */
 	int config; /* sealed memfd, -1 */
 	int err;    /* the helper's stderr: never readable, -1 */
 	int ctl;    /* our end of the control socket, -1 */
+	int nl;	    /* the cage's NETLINK_NETFILTER socket, -1 */
 	pid_t pid;  /* 0: not running */
 	bool ready; /* it said 'R' */
+	bool warned;
+	const struct ltd_dnsd_config *cfg; /* the run's, for the broker */
+	size_t in_len;
+	uint8_t in[1 + sizeof(struct ltd_dnsh_learn)];
 };
 
 #define LTD_DNSPROC_INIT                                                       \
 	{                                                                      \
-		.exe = -1, .config = -1, .err = -1, .ctl = -1                  \
+		.exe = -1, .config = -1, .err = -1, .ctl = -1, .nl = -1        \
 	}
 
 /* Pure: the helper's path beside the launcher at @self ("/a/b/ltd-native"
@@ -57,13 +85,15 @@ int ltd_dnsproc_path(const char *self, char *buf, size_t size);
 int ltd_dnsproc_prepare(struct ltd_dnsproc *h,
 			const struct ltd_dnsd_config *cfg, struct ltd_err *err);
 
-/* Start it with init's sockets (UDP, TCP, netfilter; the caller keeps and
- * closes its copies) and @audit_fd (-1: none). */
+/* Start it with init's sockets (UDP, TCP for the helper; netfilter kept
+ * here for the broker; the caller closes its copies) and @audit_fd (-1:
+ * none). */
 int ltd_dnsproc_start(struct ltd_dnsproc *h, const int fds[3], int audit_fd,
 		      struct ltd_err *err);
 
-/* The control socket polled readable: 0 while the helper serves, a
- * negative errno with @err filled once it has ended without being asked. */
+/* The control socket polled readable: answers the helper's requests; 0
+ * while the helper serves, a negative errno with @err filled once it has
+ * ended without being asked or sent what the protocol does not have. */
 int ltd_dnsproc_readable(struct ltd_dnsproc *h, struct ltd_err *err);
 
 /* Ask for the summary, copy it to @out, wait for the helper (bounded). */

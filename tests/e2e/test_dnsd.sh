@@ -90,9 +90,9 @@ else
 				pass "ltd-dnsd runs under a seccomp filter" ||
 				fail "ltd-dnsd runs under a seccomp filter" "$(cat "$st")"
 			fds=$(ls "/proc/$hpid/fd" | sort -n | tr '\n' ' ')
-			[ "$fds" = "0 1 2 4 5 6 7 " ] &&
-				pass "ltd-dnsd holds only its sockets (no config, no audit log)" ||
-				fail "ltd-dnsd holds only its sockets (no config, no audit log)" "$fds"
+			[ "$fds" = "0 1 2 4 5 6 " ] &&
+				pass "ltd-dnsd holds only its DNS sockets (no config, no audit log, no netfilter socket)" ||
+				fail "ltd-dnsd holds only its DNS sockets (no config, no audit log, no netfilter socket)" "$fds"
 			env=$(tr '\0' '\n' <"/proc/$hpid/environ")
 			[ -z "$env" ] && pass "ltd-dnsd has an empty environment" ||
 				fail "ltd-dnsd has an empty environment" "$env"

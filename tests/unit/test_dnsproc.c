@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "netfilter/domains.h"
 #include "runtime/dnsproc.h"
 
 typedef void (*helper_fn)(int fd);
@@ -125,4 +126,122 @@ Test(dnsproc, a_trickling_helper_cannot_hold_the_launcher, .timeout = 15)
 	cr_expect_eq(h.pid, 0, "the helper was waited for");
 	(void)took;
 	ltd_dnsproc_stop(&h);
+}
+
+/* ---- the broker: the launcher opens only what its allowlist admits --- */
+
+struct broker_rig {
+	struct ltd_dnsproc h;
+	struct ltd_domains domains;
+	struct ltd_dnsd_config cfg;
+	int helper; /* the helper's end of the control socket */
+	int kernel; /* the far end of the stand-in netfilter socket */
+};
+
+static void broker_rig(struct broker_rig *r)
+{
+	struct ltd_err err = {0};
+	int sv[2], nl[2];
+
+	memset(r, 0, sizeof(*r));
+	r->h = (struct ltd_dnsproc)LTD_DNSPROC_INIT;
+	cr_assert_eq(ltd_domains_add(&r->domains, "ok.test:443", "cli", &err),
+		     0);
+	r->cfg = (struct ltd_dnsd_config){.domains = &r->domains,
+					  .ttl_floor = 5,
+					  .ttl_ceiling = 3600,
+					  .quiet = true};
+	cr_assert_eq(socketpair(AF_UNIX,
+				SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0,
+				sv),
+		     0);
+	cr_assert_eq(socketpair(AF_UNIX,
+				SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0,
+				nl),
+		     0);
+	r->h.ctl = sv[0];
+	r->helper = sv[1];
+	r->h.nl = nl[0];
+	r->kernel = nl[1];
+	r->h.cfg = &r->cfg;
+	r->h.ready = true;
+}
+
+/* Send one request as the helper would; the launcher's one-byte answer. */
+static char ask(struct broker_rig *r, const struct ltd_dnsh_learn *l)
+{
+	uint8_t msg[1 + sizeof(*l)];
+	struct ltd_err err = {0};
+	char ack = 0;
+
+	msg[0] = LTD_DNSH_LEARN;
+	memcpy(msg + 1, l, sizeof(*l));
+	cr_assert_eq(write(r->helper, msg, sizeof(msg)), (ssize_t)sizeof(msg));
+	cr_assert_eq(ltd_dnsproc_readable(&r->h, &err), 0, "%s", err.msg);
+	cr_assert_eq(read(r->helper, &ack, 1), 1);
+	return ack;
+}
+
+static struct ltd_dnsh_learn one_addr(const char *name, uint32_t family)
+{
+	struct ltd_dnsh_learn l;
+
+	memset(&l, 0, sizeof(l));
+	snprintf(l.name, sizeof(l.name), "%s", name);
+	l.n = 1;
+	l.a[0].family = family;
+	l.a[0].ttl = 60;
+	l.a[0].addr[0] = 192;
+	l.a[0].addr[1] = 0;
+	l.a[0].addr[2] = 2;
+	l.a[0].addr[3] = 1;
+	return l;
+}
+
+static bool kernel_got_something(const struct broker_rig *r)
+{
+	char b[1];
+
+	return recv(r->kernel, b, sizeof(b), MSG_DONTWAIT) >= 0;
+}
+
+Test(dnsproc, broker_refuses_a_name_outside_its_allowlist)
+{
+	struct broker_rig r;
+	struct ltd_dnsh_learn l = one_addr("evil.test", AF_INET);
+
+	broker_rig(&r);
+	cr_expect_eq(ask(&r, &l), LTD_DNSH_REFUSED);
+	l = one_addr("ok.test.evil.test", AF_INET);
+	cr_expect_eq(ask(&r, &l), LTD_DNSH_REFUSED);
+	cr_expect(!kernel_got_something(&r), "a batch reached netfilter");
+	ltd_dnsproc_stop(&r.h);
+	ltd_domains_free(&r.domains);
+}
+
+Test(dnsproc, broker_refuses_what_is_not_an_address)
+{
+	struct broker_rig r;
+	struct ltd_dnsh_learn l = one_addr("ok.test", AF_UNIX);
+
+	broker_rig(&r);
+	cr_expect_eq(ask(&r, &l), LTD_DNSH_REFUSED);
+	l = one_addr("ok.test", AF_INET);
+	l.n = LTD_DNSH_MAX_ADDRS + 1;
+	cr_expect_eq(ask(&r, &l), LTD_DNSH_REFUSED);
+	cr_expect(!kernel_got_something(&r), "a batch reached netfilter");
+	ltd_dnsproc_stop(&r.h);
+	ltd_domains_free(&r.domains);
+}
+
+Test(dnsproc, a_byte_outside_the_protocol_ends_the_helper)
+{
+	struct broker_rig r;
+	struct ltd_err err = {0};
+
+	broker_rig(&r);
+	cr_assert_eq(write(r.helper, "X", 1), 1);
+	cr_expect_lt(ltd_dnsproc_readable(&r.h, &err), 0);
+	ltd_dnsproc_stop(&r.h);
+	ltd_domains_free(&r.domains);
 }
