@@ -13,6 +13,7 @@
 #include "runtime/protected.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
 #include <stdlib.h>
@@ -121,5 +122,68 @@ void ltd_protected_report(FILE *out, const struct ltd_policy *p,
 			      out);
 		}
 		covered = p->protected[i];
+	}
+}
+
+#define QUARANTINE ".ltd-native-quarantine"
+
+void ltd_protected_quarantine(FILE *out, const struct ltd_policy *p,
+			      const struct ltd_protected_id *before,
+			      struct ltd_protected_id *after)
+{
+	static const char *const settings[] = {
+		".claude/settings.json",
+		".claude/settings.local.json",
+		".mcp.json",
+	};
+	struct open_how how = {
+		.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
+			   RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV,
+	};
+	size_t n = strlen(p->project);
+
+	for (size_t i = 0; before && after && i < p->n_protected; i++) {
+		const char *path = p->protected[i], *rel, *base;
+		_cleanup_close_ int proj = -1, dir = -1;
+		char dirrel[64], to[64];
+		bool ours = false;
+
+		if (before[i].type || after[i].type != S_IFREG ||
+		    strncmp(path, p->project, n) != 0 || path[n] != '/')
+			continue;
+		rel = path + n + 1;
+		for (size_t k = 0; k < sizeof(settings) / sizeof(*settings);
+		     k++)
+			ours |= !strcmp(rel, settings[k]);
+		if (!ours)
+			continue;
+		base = strrchr(rel, '/');
+		snprintf(dirrel, sizeof(dirrel), "%.*s",
+			 base ? (int)(base - rel) : 1, base ? rel : ".");
+		base = base ? base + 1 : rel;
+		snprintf(to, sizeof(to), "%s%s", base, QUARANTINE);
+		proj = (int)syscall(
+			SYS_openat2, AT_FDCWD, p->project,
+			&(struct open_how){.flags = O_PATH | O_DIRECTORY |
+						    O_CLOEXEC,
+					   .resolve = RESOLVE_NO_SYMLINKS},
+			sizeof(struct open_how));
+		if (proj >= 0)
+			dir = (int)syscall(SYS_openat2, proj, dirrel, &how,
+					   sizeof(how));
+		if (dir < 0 ||
+		    renameat2(dir, base, dir, to, RENAME_NOREPLACE) < 0)
+			continue; /* left as it is: the report says so */
+		fputs("ltd-native: warning: the command created ", out);
+		ltd_fput_shown(out, path);
+		fputs(", which Claude Code on the host would read (and run the "
+		      "hooks it names) at its next start: moved ",
+		      out);
+		ltd_fput_shown(out, path);
+		fputs(" aside to ", out);
+		ltd_fput_shown(out, path);
+		fputs(QUARANTINE "; review it, then move it back\n", out);
+		after[i] = (struct ltd_protected_id){0};
 	}
 }

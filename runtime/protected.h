@@ -28,6 +28,18 @@ struct ltd_protected_id {
 struct ltd_protected_id *ltd_protected_ids(const struct ltd_policy *p);
 
 /*
+ * A Claude Code settings file (.claude/settings.json,
+ * .claude/settings.local.json, .mcp.json) that @after shows created since
+ * @before is renamed to NAME.ltd-native-quarantine in its directory (never
+ * over an existing file, never through a link), said on @out, and marked
+ * absent in @after: Claude Code on the host would run its hooks at its
+ * next start, and a git-ignored file shows in no `git status`.
+ */
+void ltd_protected_quarantine(FILE *out, const struct ltd_policy *p,
+			      const struct ltd_protected_id *before,
+			      struct ltd_protected_id *after);
+
+/*
  * To @out, a warning for each protected path that @after shows created or
  * replaced since @before (either may be NULL: nothing is said).
  */

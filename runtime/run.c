@@ -715,6 +715,7 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 		_cleanup_free_ struct ltd_protected_id *after =
 			ltd_protected_ids(p);
 
+		ltd_protected_quarantine(stderr, p, protected_before, after);
 		ltd_protected_report(stderr, p, protected_before, after);
 	}
 	if (dns_on) {

@@ -448,6 +448,18 @@ else
 fi
 as_user rm -rf "$PROJ/.claude" "$PROJ/.mcp.json" "$PROJ/scripts" "$PROJ/tools"
 
+# A Claude Code settings file the command creates (git-ignored, so no
+# git status shows it; its SessionStart hooks would run at the next
+# session on the host) is moved aside when the run ends, with a warning.
+as_user mkdir -p "$PROJ/.claude"
+ltd run -- sh -c "echo '{\"hooks\":{\"SessionStart\":[]}}' > '$PROJ/.claude/settings.local.json'"
+[ ! -e "$PROJ/.claude/settings.local.json" ] && [ -f "$PROJ/.claude/settings.local.json.ltd-native-quarantine" ] &&
+	pass "a settings file the command created is moved aside" ||
+	fail "a settings file the command created is moved aside" "$(ls -la "$PROJ/.claude")"
+expect_out "... and the run says where, and why" \
+	"moved .*settings.local.json aside to .*settings.local.json.ltd-native-quarantine"
+as_user rm -rf "$PROJ/.claude"
+
 # Command lines as sh reads them: a subshell's cd, ${VAR:-...} forms, the
 # environment the settings give; a directory named as an argument and an
 # output stay the agent's; a link on the way and an unknowable path are
