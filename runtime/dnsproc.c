@@ -74,26 +74,15 @@ static int write_config(const struct ltd_dnsd_config *cfg, struct ltd_err *err)
 }
 
 /*
- * The helper's stderr: the launcher's, but never a descriptor it could
- * read (a terminal opened read-write would give a helper taken over what
- * the user types).  Reopened write-only, appending where it is a file;
- * /dev/null when it cannot be (a socket), which loses only the helper's
- * own messages: the launcher says when it ends.
+ * The helper's stderr: /dev/null.  The user's terminal, even write-only,
+ * would let a helper taken over through a parser bug write escape
+ * sequences to it; what the helper has to say reaches the launcher over
+ * its control socket (the summary), and its death is reported by the
+ * launcher.
  */
 static int open_stderr(void)
 {
-	int flags = fcntl(STDERR_FILENO, F_GETFL), how, fd;
-	struct stat st;
-
-	if (flags < 0)
-		return open("/dev/null", O_WRONLY | O_CLOEXEC);
-	if ((flags & O_ACCMODE) == O_WRONLY)
-		return fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
-	how = O_WRONLY | O_NOCTTY | O_CLOEXEC;
-	if (fstat(STDERR_FILENO, &st) == 0 && S_ISREG(st.st_mode))
-		how |= O_APPEND;
-	fd = open("/proc/self/fd/2", how);
-	return fd >= 0 ? fd : open("/dev/null", O_WRONLY | O_CLOEXEC);
+	return open("/dev/null", O_WRONLY | O_CLOEXEC);
 }
 
 /*
@@ -410,7 +399,6 @@ void ltd_dnsproc_finish(struct ltd_dnsproc *h, FILE *out)
 {
 	char buf[SUMMARY_MAX + 1];
 	size_t len = 0;
-	bool eof = false;
 	int64_t deadline;
 
 	if (h->pid <= 0 || h->ctl < 0)
@@ -433,10 +421,8 @@ void ltd_dnsproc_finish(struct ltd_dnsproc *h, FILE *out)
 		n = read(h->ctl, buf + len, SUMMARY_MAX - len);
 		if (n < 0 && (errno == EAGAIN || errno == EINTR))
 			continue;
-		if (n <= 0) {
-			eof = n == 0;
+		if (n <= 0)
 			break;
-		}
 		len += (size_t)n;
 	}
 	/* The readiness byte, if the loop never read it, and requests the
@@ -456,8 +442,10 @@ void ltd_dnsproc_finish(struct ltd_dnsproc *h, FILE *out)
 		len -= skip;
 	}
 	print_summary(buf, len, out);
-	if (!eof)
-		kill(h->pid, SIGKILL);
+	/* Killed either way: one that closed its end but lives on would
+	 * hold the launcher in waitpid (signals are blocked for the
+	 * signalfd). */
+	kill(h->pid, SIGKILL);
 	waitpid(h->pid, NULL, 0);
 	h->pid = 0;
 }

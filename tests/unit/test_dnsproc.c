@@ -111,6 +111,33 @@ static void trickle(int fd)
 	}
 }
 
+/* Closes its end, then lives on: the launcher must not wait for it. */
+static void closes_and_stays(int fd)
+{
+	char c;
+
+	while (read(fd, &c, 1) > 0)
+		;
+	close(fd);
+	for (;;)
+		pause();
+}
+
+Test(dnsproc, a_helper_that_closes_and_stays_cannot_hold_the_launcher,
+     .timeout = 15)
+{
+	struct ltd_dnsproc h = fake_helper(closes_and_stays);
+	FILE *out = fopen("/dev/null", "w");
+
+	cr_assert_not_null(out);
+	/* Without the kill, finish waits for it forever: the test's own
+	 * timeout fails it.  No time is asserted here. */
+	ltd_dnsproc_finish(&h, out);
+	fclose(out);
+	cr_expect_eq(h.pid, 0, "the helper was killed and waited for");
+	ltd_dnsproc_stop(&h);
+}
+
 Test(dnsproc, a_trickling_helper_cannot_hold_the_launcher, .timeout = 15)
 {
 	struct ltd_dnsproc h = fake_helper(trickle);
