@@ -161,16 +161,25 @@ static void reply(struct ltd_dnsd *d, const struct sockaddr_storage *to,
 		return;
 	}
 	struct ltd_dnsd_conn *c = &d->conns[conn];
-	uint8_t hdr[2] = {(uint8_t)(len >> 8), (uint8_t)len};
-	struct iovec iov[2] = {{hdr, 2}, {(void *)wire, len}};
-	struct msghdr mh = {.msg_iov = iov, .msg_iovlen = 2};
+	uint8_t *msg;
+	bool sent;
 
 	if (c->fd < 0 || c->gen != gen)
 		return; /* the client went away */
+	/* One send() of the framed message: ltd-dnsd's filter allows
+	 * sendmsg on the cage's UDP socket only. */
+	msg = malloc(len + 2);
+	if (msg) {
+		msg[0] = (uint8_t)(len >> 8);
+		msg[1] = (uint8_t)len;
+		memcpy(msg + 2, wire, len);
+	}
 	/* Answers are small next to a socket buffer: a client that does
 	 * not read loses its connection rather than stalling us. */
-	if (sendmsg(c->fd, &mh, MSG_DONTWAIT | MSG_NOSIGNAL) !=
-	    (ssize_t)(len + 2))
+	sent = msg && send(c->fd, msg, len + 2, MSG_DONTWAIT | MSG_NOSIGNAL) ==
+			      (ssize_t)(len + 2);
+	free(msg);
+	if (!sent)
 		conn_close(c);
 	else
 		c->last = now_ms();
@@ -310,18 +319,28 @@ static bool pending_answer(struct ltd_dnsd *d, struct ltd_dnsd_pending *p,
 
 static int pending_start(struct ltd_dnsd *d, struct ltd_dnsd_pending *p)
 {
-	int fd = socket(d->cfg.upstream.ss_family,
-			(p->tcp ? SOCK_STREAM : SOCK_DGRAM) | SOCK_NONBLOCK |
-				SOCK_CLOEXEC,
-			0);
+	struct ltd_err err = {0};
+	int fd;
 
-	if (fd < 0)
-		return -errno;
-	p->fd = fd;
-	if (connect(fd, (const struct sockaddr *)&d->cfg.upstream,
-		    d->cfg.upstream_len) < 0 &&
-	    errno != EINPROGRESS)
-		return -errno;
+	if (d->upstream_socket) {
+		/* Connected already, by whoever may. */
+		fd = d->upstream_socket(d->upstream_ctx, p->tcp, &err);
+		if (fd < 0)
+			return fd;
+		p->fd = fd;
+	} else {
+		fd = socket(d->cfg.upstream.ss_family,
+			    (p->tcp ? SOCK_STREAM : SOCK_DGRAM) |
+				    SOCK_NONBLOCK | SOCK_CLOEXEC,
+			    0);
+		if (fd < 0)
+			return -errno;
+		p->fd = fd;
+		if (connect(fd, (const struct sockaddr *)&d->cfg.upstream,
+			    d->cfg.upstream_len) < 0 &&
+		    errno != EINPROGRESS)
+			return -errno;
+	}
 	p->deadline = now_ms() + LTD_DNSD_TIMEOUT_MS;
 	if (!p->tcp) {
 		if (send(fd, p->out, p->out_len, MSG_NOSIGNAL) !=

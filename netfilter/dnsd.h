@@ -63,6 +63,10 @@ typedef int (*ltd_dnsd_learn_fn)(void *ctx, const char *name,
 				 const struct ltd_nft_learned *l, size_t n,
 				 struct ltd_err *err);
 
+/* A non-blocking socket connected to the upstream (TCP: the connect may
+ * be in progress), or a negative errno. */
+typedef int (*ltd_dnsd_upstream_fn)(void *ctx, bool tcp, struct ltd_err *err);
+
 struct ltd_dnsd {
 	struct ltd_dnsd_config cfg;
 	int udp, tcp, nl;		  /* -1 until init hands them over */
@@ -83,6 +87,10 @@ struct ltd_dnsd {
 	 * holds the netfilter socket); NULL: straight to @nl. */
 	ltd_dnsd_learn_fn learn;
 	void *learn_ctx;
+	/* Set: upstream sockets come from there (ltd-dnsd: the launcher
+	 * opens them; the helper may not); NULL: opened here. */
+	ltd_dnsd_upstream_fn upstream_socket;
+	void *upstream_ctx;
 };
 
 /* Parse "ADDR[:PORT]", "[V6]:PORT" or a bare IPv6 address (port 53). */

@@ -3,10 +3,11 @@
  * ltd-dnsd: the DNS filter (netfilter/dnsd.h) as a process of its own,
  * started by the launcher (runtime/dnsproc.h) with its descriptors at
  * fixed numbers and an empty environment.  It confines itself before it
- * reads a single query: no new privileges, not dumpable, Landlock with no
- * filesystem access at all and (ABI 4) TCP connections to the upstream's
- * port only, then a seccomp filter of the few calls it makes.  Not meant
- * to be run by hand.
+ * reads a single query: no new privileges, not dumpable, a bound on its
+ * descriptors, Landlock with no filesystem access at all and (ABI 4) no
+ * TCP connection or bind, then a seccomp filter of the few calls it makes
+ * (no socket, no connect: the launcher hands it each upstream socket,
+ * connected).  Not meant to be run by hand.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -15,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -29,6 +32,8 @@
 #include "seccomp/seccomp.h"
 
 #define CONFIG_MAX (64u << 20)
+#define NOFILE_MAX                                                             \
+	(LTD_DNSH_FD_AUDIT + 1 + LTD_DNSD_MAX_CONNS + LTD_DNSD_MAX_PENDING + 8)
 
 static char audit_buf[1 << 16];
 
@@ -75,35 +80,28 @@ static uint64_t all_fs_rights(int abi)
 	return (top << 1) - 1;
 }
 
-static uint16_t upstream_port(const struct ltd_dnsd_config *cfg)
-{
-	const struct sockaddr_in *s4 = (const void *)&cfg->upstream;
-	const struct sockaddr_in6 *s6 = (const void *)&cfg->upstream;
-
-	if (cfg->upstream_len == 0)
-		return 0;
-	return ntohs(cfg->upstream.ss_family == AF_INET6 ? s6->sin6_port
-							 : s4->sin_port);
-}
-
-static int confine(const struct ltd_dnsd_config *cfg, struct ltd_err *err)
+static int confine(struct ltd_err *err)
 {
 	struct ltd_landlock ll = {.abi = ltd_landlock_abi()};
-	uint16_t port = upstream_port(cfg);
+	/* What it holds (fds 0-7), its TCP clients and upstream sockets, and
+	 * room: the sockets the launcher hands it stop there.  The filter
+	 * keeps it from raising the limit. */
+	const struct rlimit fds = {NOFILE_MAX, NOFILE_MAX};
 	int ret;
 
 	if (prctl(PR_SET_DUMPABLE, 0) < 0 ||
 	    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		return ltd_err_sys(err, "prctl");
+	if (setrlimit(RLIMIT_NOFILE, &fds) < 0)
+		return ltd_err_sys(err, "setrlimit(RLIMIT_NOFILE)");
 	/* Without Landlock (an old kernel) the helper still runs: the
 	 * launcher it replaces had no confinement at all. */
 	if (ll.abi > 0) {
 		ll.handled_fs = all_fs_rights(ll.abi);
 		if (ll.abi >= LTD_LL_NET_ABI) {
+			/* Its TCP sockets come connected. */
 			ll.handled_net =
 				LTD_LL_NET_BIND_TCP | LTD_LL_NET_CONNECT_TCP;
-			if (port)
-				ll.ports[ll.n_ports++] = port;
 		}
 		if (ll.abi >= 6)
 			ll.scoped = LTD_LL_SCOPE_ABSTRACT_UNIX |
@@ -187,6 +185,42 @@ static int learn(void *ctx, const char *name, const struct ltd_nft_learned *l,
 				     "the launcher did not open the addresses");
 }
 
+/* Ask the launcher for a socket to the upstream: it opens and connects it
+ * (this process may do neither), and passes it over the control socket. */
+static int upstream_socket(void *ctx, bool tcp, struct ltd_err *err)
+{
+	const char req[2] = {LTD_DNSH_SOCKET,
+			     tcp ? LTD_DNSH_TCP : LTD_DNSH_UDP};
+	struct pollfd p = {.fd = LTD_DNSH_FD_CTL, .events = POLLIN};
+	char cbuf[CMSG_SPACE(sizeof(int))], ack = 0;
+	struct iovec iov = {&ack, 1};
+	struct msghdr mh = {.msg_iov = &iov,
+			    .msg_iovlen = 1,
+			    .msg_control = cbuf,
+			    .msg_controllen = sizeof(cbuf)};
+	struct cmsghdr *cm;
+	int fd = -1;
+
+	(void)ctx;
+	if (write(LTD_DNSH_FD_CTL, req, 2) != 2)
+		return ltd_err_sys(err, "the launcher's socket");
+	while (poll(&p, 1, LTD_DNSD_TIMEOUT_MS) < 0 && errno == EINTR)
+		;
+	if (!(p.revents & POLLIN) ||
+	    recvmsg(LTD_DNSH_FD_CTL, &mh, MSG_CMSG_CLOEXEC) != 1)
+		return ltd_err_set(err, EIO, "the launcher did not answer");
+	cm = CMSG_FIRSTHDR(&mh);
+	if (cm && cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS &&
+	    cm->cmsg_len == CMSG_LEN(sizeof(int)))
+		memcpy(&fd, CMSG_DATA(cm), sizeof(int));
+	if (ack != LTD_DNSH_OPENED || fd < 0 || (mh.msg_flags & MSG_CTRUNC)) {
+		if (fd >= 0)
+			close(fd);
+		return ltd_err_set(err, EIO, "no socket to the upstream");
+	}
+	return fd;
+}
+
 static int serve(struct ltd_dnsd *d, struct ltd_err *err)
 {
 	struct pollfd pfd[1 + LTD_DNSD_MAX_POLLFDS];
@@ -253,9 +287,10 @@ int main(int argc, char **argv)
 	if (!ret) {
 		ltd_dnsd_attach(&d, fds);
 		d.learn = learn;
+		d.upstream_socket = upstream_socket;
 	}
 	if (!ret)
-		ret = confine(&cfg, &err);
+		ret = confine(&err);
 	if (!ret)
 		ret = serve(&d, &err);
 	if (ret < 0) {

@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/sockios.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -312,6 +314,67 @@ static char broker(struct ltd_dnsproc *h, const struct ltd_dnsh_learn *r)
 	return ret < 0 ? LTD_DNSH_REFUSED : LTD_DNSH_OPENED;
 }
 
+/* Send @ack, with @fd (-1: none), without waiting. */
+static bool answer(int ctl, char ack, int fd)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))] = {0};
+	struct iovec iov = {&ack, 1};
+	struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1};
+	struct cmsghdr *cm;
+
+	if (fd >= 0) {
+		mh.msg_control = cbuf;
+		mh.msg_controllen = sizeof(cbuf);
+		cm = CMSG_FIRSTHDR(&mh);
+		cm->cmsg_level = SOL_SOCKET;
+		cm->cmsg_type = SCM_RIGHTS;
+		cm->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(cm), &fd, sizeof(int));
+	}
+	return sendmsg(ctl, &mh, MSG_DONTWAIT | MSG_NOSIGNAL) == 1;
+}
+
+/*
+ * A socket to the configured upstream and nowhere else, for the helper,
+ * which may not open one: non-blocking, so that the connect of a TCP one
+ * does not hold the launcher's loop (the helper sees it complete).  -1
+ * when there is no upstream or the kernel says no.
+ */
+static int upstream_socket(const struct ltd_dnsproc *h, char kind)
+{
+	const struct ltd_dnsd_config *cfg = h->cfg;
+	int fd;
+
+	if (!cfg || cfg->upstream_len == 0 ||
+	    (cfg->upstream.ss_family != AF_INET &&
+	     cfg->upstream.ss_family != AF_INET6))
+		return -1;
+	fd = socket(cfg->upstream.ss_family,
+		    (kind == LTD_DNSH_TCP ? SOCK_STREAM : SOCK_DGRAM) |
+			    SOCK_NONBLOCK | SOCK_CLOEXEC,
+		    0);
+	if (fd < 0)
+		return -1;
+	if (connect(fd, (const struct sockaddr *)&cfg->upstream,
+		    cfg->upstream_len) < 0 &&
+	    errno != EINPROGRESS) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* An answer the helper has not read yet: the helper waits for each before
+ * it asks again, so one that asks anyway has left the protocol, and would
+ * have the launcher's queue hold sockets without bound.  (A Unix socket's
+ * SIOCOUTQ counts what its peer has not consumed.) */
+static bool unread_answer(int ctl)
+{
+	int queued = 0;
+
+	return ioctl(ctl, SIOCOUTQ, &queued) < 0 || queued > 0;
+}
+
 /* What has arrived, whole messages only: false on a byte the protocol
  * does not have. */
 static bool take_messages(struct ltd_dnsproc *h)
@@ -328,10 +391,32 @@ static bool take_messages(struct ltd_dnsproc *h)
 				return true; /* the rest is on its way */
 			memcpy(&r, h->in + 1, sizeof(r));
 			used += sizeof(r);
+			if (unread_answer(h->ctl))
+				return false;
 			ack = broker(h, &r);
 			/* The helper waits for it: one at a time. */
-			if (send(h->ctl, &ack, 1,
-				 MSG_DONTWAIT | MSG_NOSIGNAL) != 1)
+			if (!answer(h->ctl, ack, -1))
+				return false;
+		} else if (h->in[0] == LTD_DNSH_SOCKET && h->ready) {
+			int fd;
+			bool sent;
+
+			if (h->in_len < 2)
+				return true;
+			used = 2;
+			if ((h->in[1] != LTD_DNSH_UDP &&
+			     h->in[1] != LTD_DNSH_TCP) ||
+			    unread_answer(h->ctl))
+				return false;
+			fd = upstream_socket(h, (char)h->in[1]);
+			sent = answer(h->ctl,
+				      fd >= 0 ? LTD_DNSH_OPENED
+					      : LTD_DNSH_REFUSED,
+				      fd);
+			/* The helper's now, or no one's. */
+			if (fd >= 0)
+				close(fd);
+			if (!sent)
 				return false;
 		} else {
 			return false;
@@ -435,6 +520,9 @@ void ltd_dnsproc_finish(struct ltd_dnsproc *h, FILE *out)
 		else if (h->ready && len > sizeof(struct ltd_dnsh_learn) &&
 			 buf[0] == LTD_DNSH_LEARN)
 			skip = 1 + sizeof(struct ltd_dnsh_learn);
+		else if (h->ready && len >= 2 && buf[0] == LTD_DNSH_SOCKET &&
+			 (buf[1] == LTD_DNSH_UDP || buf[1] == LTD_DNSH_TCP))
+			skip = 2;
 		if (!skip)
 			break;
 		h->ready = true;

@@ -14,8 +14,17 @@
  * The helper's descriptors, fixed: LTD_DNSH_FD_* below.  The control
  * socket carries one byte 'R' (confined and serving); then requests 'L'
  * (struct ltd_dnsh_learn: open these addresses of this name), each
- * answered by one byte 'A' (open) or 'E' (not); and at the end, after the
- * launcher shuts its side for writing, the summary text.
+ * answered by one byte 'A' (open) or 'E' (not); requests 'S' and 'U' or
+ * 'T' (a UDP or TCP socket to the upstream), answered by 'A' carrying the
+ * socket (SCM_RIGHTS; non-blocking, connected, a TCP connect perhaps in
+ * progress) or 'E' with none; and at the end, after the launcher shuts
+ * its side for writing, the summary text.
+ *
+ * The helper runs in the host's network namespace and may open no socket
+ * and connect nothing (its seccomp profile): what it can reach outside the
+ * cage is the upstream, on sockets the launcher opened.  It waits for
+ * each answer before it asks again: a request while an answer is still
+ * unread leaves the protocol (and would pile sockets up in the queue).
  *
  * The cage's netfilter socket stays with the launcher, a broker: it opens
  * an address only for a name its own allowlist admits, on the ports of
@@ -45,6 +54,9 @@
 #define LTD_DNSH_OPENED	   'A'
 #define LTD_DNSH_REFUSED   'E'
 #define LTD_DNSH_MAX_ADDRS 64
+#define LTD_DNSH_SOCKET	   'S'
+#define LTD_DNSH_UDP	   'U'
+#define LTD_DNSH_TCP	   'T'
 
 /* After 'L': the name asked (NUL-terminated) and the answer's addresses
  * with their TTLs.  Both ends come from one build. */

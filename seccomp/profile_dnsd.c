@@ -6,11 +6,16 @@
  * only to read flags, or to set close-on-exec: O_NONBLOCK is set before
  * the filter; F_SETOWN/F_SETSIG could signal any process of the user,
  * F_SETFL take O_APPEND off the shared audit log), accept
- * TCP clients, open UDP or TCP sockets to the upstream (AF_INET and
- * AF_INET6 only), poll, the clock, random ids, memory.  No open, no exec,
+ * TCP clients, poll, the clock, random ids, memory.  No open, no exec,
  * no fork, no signals to others, no ptrace; a foreign ABI kills it.
- * Unlisted calls, and socket() for any other family, get ENOSYS, as in
- * the cage's profile.
+ *
+ * It runs in the host's network namespace, so it opens no socket and
+ * connects nothing: the launcher hands it each upstream socket already
+ * connected (runtime/dnsproc.h).  A destination may be named only on the
+ * cage's UDP socket (its replies, which stay in the cage's namespace):
+ * sendto with an address on any other descriptor, and sendmsg on any
+ * other (seccomp cannot read msg_name), get ENOSYS.  Unlisted calls get
+ * ENOSYS too, as in the cage's profile.
  */
 #include "seccomp/profile.h"
 
@@ -19,6 +24,7 @@
 #include <sys/socket.h>
 
 #include "runtime/cleanup.h"
+#include "runtime/dnsproc.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -33,14 +39,11 @@ static const int dnsd_allowed[] = {
 	SCMP_SYS(lseek),
 	SCMP_SYS(poll),
 	SCMP_SYS(ppoll),
-	/* sockets it holds or opens */
+	/* sockets it holds (sendto and sendmsg: below) */
 	SCMP_SYS(recvfrom),
-	SCMP_SYS(sendto),
 	SCMP_SYS(recvmsg),
-	SCMP_SYS(sendmsg),
 	SCMP_SYS(accept4),
 	SCMP_SYS(accept),
-	SCMP_SYS(connect),
 	SCMP_SYS(shutdown),
 	SCMP_SYS(setsockopt),
 	SCMP_SYS(getsockopt),
@@ -81,7 +84,10 @@ int ltd_seccomp_dnsd_profile_new(scmp_filter_ctx *out, struct ltd_err *err)
 {
 	_cleanup_seccomp_ scmp_filter_ctx ctx =
 		seccomp_init(SCMP_ACT_ERRNO(ENOSYS));
-	const int families[] = {AF_INET, AF_INET6};
+	/* The descriptor is an int: its low 32 bits only. */
+	const struct scmp_arg_cmp cage_fd =
+		SCMP_CMP(0, SCMP_CMP_MASKED_EQ, 0xffffffffULL, LTD_DNSH_FD_UDP);
+	const struct scmp_arg_cmp no_dest = SCMP_CMP(4, SCMP_CMP_EQ, 0);
 	const int fcntl_cmds[] = {F_GETFL, F_GETFD, F_SETFD};
 	int ret = 0;
 
@@ -96,13 +102,16 @@ int ltd_seccomp_dnsd_profile_new(scmp_filter_ctx *out, struct ltd_err *err)
 				   "profile's attributes");
 	for (size_t i = 0; !ret && i < ARRAY_SIZE(dnsd_allowed); i++)
 		ret = add(ctx, SCMP_ACT_ALLOW, dnsd_allowed[i], 0, NULL, err);
-	for (size_t i = 0; !ret && i < ARRAY_SIZE(families); i++) {
-		/* The domain is an int: compare its low 32 bits only. */
-		struct scmp_arg_cmp c = SCMP_CMP(0, SCMP_CMP_MASKED_EQ,
-						 0xffffffffULL, families[i]);
-
-		ret = add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(socket), 1, &c, err);
-	}
+	/* send() (no address) anywhere; an address on the cage's socket. */
+	if (!ret)
+		ret = add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(sendto), 1, &no_dest,
+			  err);
+	if (!ret)
+		ret = add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(sendto), 1, &cage_fd,
+			  err);
+	if (!ret)
+		ret = add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(sendmsg), 1, &cage_fd,
+			  err);
 	for (size_t i = 0; !ret && i < ARRAY_SIZE(fcntl_cmds); i++) {
 		/* The command is an int too. */
 		struct scmp_arg_cmp c = SCMP_CMP(1, SCMP_CMP_MASKED_EQ,

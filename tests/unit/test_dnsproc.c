@@ -7,6 +7,11 @@
  */
 #include <criterion/criterion.h>
 
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -270,5 +275,166 @@ Test(dnsproc, a_byte_outside_the_protocol_ends_the_helper)
 	cr_assert_eq(write(r.helper, "X", 1), 1);
 	cr_expect_lt(ltd_dnsproc_readable(&r.h, &err), 0);
 	ltd_dnsproc_stop(&r.h);
+	ltd_domains_free(&r.domains);
+}
+
+/* ---- upstream sockets: the launcher opens them, the helper may not --- */
+
+/* An upstream on the loopback (a UDP socket and a TCP listener on one
+ * port), put in the rig's configuration. */
+static void rig_upstream(struct broker_rig *r, int *udp, int *tcp)
+{
+	struct sockaddr_in a = {.sin_family = AF_INET};
+	socklen_t len = sizeof(a);
+
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	*tcp = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	cr_assert_geq(*tcp, 0);
+	cr_assert_eq(bind(*tcp, (struct sockaddr *)&a, sizeof(a)), 0);
+	cr_assert_eq(listen(*tcp, 4), 0);
+	cr_assert_eq(getsockname(*tcp, (struct sockaddr *)&a, &len), 0);
+	*udp = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	cr_assert_geq(*udp, 0);
+	cr_assert_eq(bind(*udp, (struct sockaddr *)&a, sizeof(a)), 0);
+	memcpy(&r->cfg.upstream, &a, sizeof(a));
+	r->cfg.upstream_len = sizeof(a);
+}
+
+/* Ask for a socket of @kind as the helper would: the answer byte, and the
+ * descriptors that came with it (-1: none; a second one fails the test). */
+static char ask_socket(struct broker_rig *r, char kind, int *fd)
+{
+	const char req[2] = {LTD_DNSH_SOCKET, kind};
+	char cbuf[CMSG_SPACE(4 * sizeof(int))], ack = 0;
+	struct iovec iov = {&ack, 1};
+	struct msghdr mh = {.msg_iov = &iov,
+			    .msg_iovlen = 1,
+			    .msg_control = cbuf,
+			    .msg_controllen = sizeof(cbuf)};
+	struct ltd_err err = {0};
+	size_t n = 0;
+
+	*fd = -1;
+	cr_assert_eq(write(r->helper, req, 2), 2);
+	cr_assert_eq(ltd_dnsproc_readable(&r->h, &err), 0, "%s", err.msg);
+	cr_assert_eq(recvmsg(r->helper, &mh, MSG_CMSG_CLOEXEC), 1);
+	cr_assert(!(mh.msg_flags & MSG_CTRUNC));
+	for (struct cmsghdr *cm = CMSG_FIRSTHDR(&mh); cm;
+	     cm = CMSG_NXTHDR(&mh, cm)) {
+		cr_assert_eq(cm->cmsg_level, SOL_SOCKET);
+		cr_assert_eq(cm->cmsg_type, SCM_RIGHTS);
+		n += (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		memcpy(fd, CMSG_DATA(cm), sizeof(int));
+	}
+	cr_assert_leq(n, 1, "%zu descriptors with one answer", n);
+	/* Nothing else follows the answer. */
+	cr_assert_lt(recv(r->helper, cbuf, 1, MSG_DONTWAIT), 0);
+	return ack;
+}
+
+static void expect_peer_is_upstream(const struct broker_rig *r, int fd,
+				    int type)
+{
+	struct sockaddr_in peer;
+	socklen_t len = sizeof(peer);
+	int t = 0;
+	socklen_t tl = sizeof(t);
+
+	cr_assert_eq(getsockopt(fd, SOL_SOCKET, SO_TYPE, &t, &tl), 0);
+	cr_expect_eq(t, type);
+	cr_expect(fcntl(fd, F_GETFL) & O_NONBLOCK, "a blocking socket");
+	cr_assert_eq(getpeername(fd, (struct sockaddr *)&peer, &len), 0);
+	cr_expect_eq(memcmp(&peer, &r->cfg.upstream, sizeof(peer)), 0,
+		     "connected elsewhere than the upstream");
+}
+
+static int open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	int n = 0;
+
+	cr_assert_not_null(d);
+	while (readdir(d))
+		n++;
+	closedir(d);
+	return n;
+}
+
+Test(dnsproc, the_launcher_hands_over_sockets_to_the_upstream_only)
+{
+	struct broker_rig r;
+	int up_udp, up_tcp, fd, client, before;
+	struct pollfd p;
+	char b[4];
+
+	broker_rig(&r);
+	rig_upstream(&r, &up_udp, &up_tcp);
+	before = open_fds();
+
+	cr_assert_eq(ask_socket(&r, LTD_DNSH_UDP, &fd), LTD_DNSH_OPENED);
+	cr_assert_geq(fd, 0, "no descriptor with the answer");
+	expect_peer_is_upstream(&r, fd, SOCK_DGRAM);
+	cr_assert_eq(send(fd, "q", 1, 0), 1);
+	cr_expect_eq(recv(up_udp, b, sizeof(b), 0), 1);
+	close(fd);
+
+	/* TCP: the connect may still be in progress; it lands on the
+	 * upstream's listener. */
+	cr_assert_eq(ask_socket(&r, LTD_DNSH_TCP, &fd), LTD_DNSH_OPENED);
+	cr_assert_geq(fd, 0, "no descriptor with the answer");
+	p = (struct pollfd){.fd = fd, .events = POLLOUT};
+	cr_assert_eq(poll(&p, 1, 5000), 1);
+	expect_peer_is_upstream(&r, fd, SOCK_STREAM);
+	client = accept(up_tcp, NULL, NULL);
+	cr_expect_geq(client, 0, "the upstream saw no connection");
+	close(client);
+	close(fd);
+
+	/* The launcher kept no copy. */
+	cr_expect_eq(open_fds(), before, "%d descriptors before, %d after",
+		     before, open_fds());
+	ltd_dnsproc_stop(&r.h);
+	close(up_udp);
+	close(up_tcp);
+	ltd_domains_free(&r.domains);
+}
+
+Test(dnsproc, no_upstream_no_socket)
+{
+	struct broker_rig r;
+	int fd;
+
+	broker_rig(&r);
+	cr_expect_eq(ask_socket(&r, LTD_DNSH_UDP, &fd), LTD_DNSH_REFUSED);
+	cr_expect_eq(fd, -1, "a descriptor came with a refusal");
+	ltd_dnsproc_stop(&r.h);
+	ltd_domains_free(&r.domains);
+}
+
+Test(dnsproc, a_socket_request_outside_the_protocol_ends_the_helper)
+{
+	struct broker_rig r;
+	struct ltd_err err = {0};
+	const char bad[2] = {LTD_DNSH_SOCKET, 'R'};
+	const char two[4] = {LTD_DNSH_SOCKET, LTD_DNSH_UDP, LTD_DNSH_SOCKET,
+			     LTD_DNSH_UDP};
+	int up_udp, up_tcp;
+
+	/* A kind that is neither UDP nor TCP. */
+	broker_rig(&r);
+	cr_assert_eq(write(r.helper, bad, 2), 2);
+	cr_expect_lt(ltd_dnsproc_readable(&r.h, &err), 0);
+	ltd_dnsproc_stop(&r.h);
+	ltd_domains_free(&r.domains);
+
+	/* Asking again before reading the answer: sockets would pile up in
+	 * the queue. */
+	broker_rig(&r);
+	rig_upstream(&r, &up_udp, &up_tcp);
+	cr_assert_eq(write(r.helper, two, 4), 4);
+	cr_expect_lt(ltd_dnsproc_readable(&r.h, &err), 0);
+	ltd_dnsproc_stop(&r.h);
+	close(up_udp);
+	close(up_tcp);
 	ltd_domains_free(&r.domains);
 }

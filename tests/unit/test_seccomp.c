@@ -21,11 +21,13 @@
  */
 #include <criterion/criterion.h>
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/filter.h>
 #include <linux/netlink.h>
 #include <linux/seccomp.h>
+#include <netinet/in.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -42,6 +44,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "runtime/dnsproc.h"
 #include "seccomp/seccomp.h"
 #include "tests/common/syscall_cases.h"
 
@@ -537,14 +540,6 @@ Test(seccomp, embedded_programs_match_the_profile)
 static struct stat dnsd_stat_buf;
 
 static const struct call dnsd_allowed_calls[] = {
-	{"socket(AF_INET, SOCK_DGRAM)",
-	 SYS_socket,
-	 {AF_INET, SOCK_DGRAM, 0},
-	 0},
-	{"socket(AF_INET6, SOCK_STREAM)",
-	 SYS_socket,
-	 {AF_INET6, SOCK_STREAM, 0},
-	 0},
 	{"getrandom", SYS_getrandom, {0, 0, 0}, 0},
 	{"getpid", SYS_getpid, {0}, 0},
 	{"fcntl(F_GETFL)", SYS_fcntl, {0, F_GETFL}, 0},
@@ -587,6 +582,15 @@ static const struct call dnsd_refused_calls[] = {
 	{"clone", SYS_clone, {CLONE_THREAD, 0, 0, 0, 0}, ENOSYS},
 	{"kill", SYS_kill, {1, 0}, ENOSYS},
 	{"ptrace(PTRACE_TRACEME)", SYS_ptrace, {0, 0, 0, 0}, ENOSYS},
+	/* Its upstream sockets come from the launcher, connected. */
+	{"socket(AF_INET, SOCK_DGRAM)",
+	 SYS_socket,
+	 {AF_INET, SOCK_DGRAM, 0},
+	 ENOSYS},
+	{"socket(AF_INET6, SOCK_STREAM)",
+	 SYS_socket,
+	 {AF_INET6, SOCK_STREAM, 0},
+	 ENOSYS},
 	{"socket(AF_UNIX)", SYS_socket, {AF_UNIX, SOCK_STREAM, 0}, ENOSYS},
 	{"socket(AF_NETLINK)",
 	 SYS_socket,
@@ -608,4 +612,152 @@ Test(seccomp, dnsd_profile_serves_dns_and_nothing_else)
 	expect_calls(LTD_SECCOMP_DNSD, dnsd_refused_calls,
 		     sizeof(dnsd_refused_calls) /
 			     sizeof(dnsd_refused_calls[0]));
+}
+
+/*
+ * ltd-dnsd runs in the host's network namespace: under its filter it may
+ * open no socket, connect nothing, and name a destination only on the
+ * cage's UDP socket (LTD_DNSH_FD_UDP, whose replies stay in the cage).  An
+ * upstream socket the launcher handed it reaches the upstream only.
+ */
+enum {
+	S_SOCKET,      /* socket(AF_INET, SOCK_DGRAM) */
+	S_SENDTO_ELSE, /* sendto(upstream socket, elsewhere) */
+	S_SENDMSG_ELSE,
+	S_SEND_UP,	/* send(upstream socket): its own peer */
+	S_SENDTO_CAGE,	/* sendto(cage's UDP socket, a client) */
+	S_SENDMSG_CAGE, /* sendmsg(cage's UDP socket, a client) */
+	S_CONNECT,	/* connect(upstream socket, elsewhere) */
+	S_N
+};
+
+static const char *const dnsd_send_names[S_N] = {
+	"socket(AF_INET)",
+	"sendto(upstream fd, elsewhere)",
+	"sendmsg(upstream fd, elsewhere)",
+	"send(upstream fd)",
+	"sendto(cage fd, client)",
+	"sendmsg(cage fd, client)",
+	"connect(upstream fd, elsewhere)",
+};
+
+static int udp_bound(struct sockaddr_in *a)
+{
+	socklen_t len = sizeof(*a);
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+
+	cr_assert_geq(fd, 0);
+	memset(a, 0, sizeof(*a));
+	a->sin_family = AF_INET;
+	a->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	cr_assert_eq(bind(fd, (struct sockaddr *)a, sizeof(*a)), 0);
+	cr_assert_eq(getsockname(fd, (struct sockaddr *)a, &len), 0);
+	return fd;
+}
+
+static long errno_of(long ret)
+{
+	return ret < 0 ? errno : 0;
+}
+
+/* Under @bpf (none: unfiltered), each call's errno (0: it worked); what
+ * reached the upstream and elsewhere. */
+static void dnsd_sends(const struct ltd_bpf *bpf, long res[S_N], int *up_got,
+		       int *else_got)
+{
+	struct sockaddr_in up_a, else_a, client_a;
+	int up_rx = udp_bound(&up_a), else_rx = udp_bound(&else_a);
+	int client_rx = udp_bound(&client_a);
+	int cage = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	int up = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	struct ltd_err err = {0};
+	int pipefd[2], status = 0;
+	char b[8];
+	pid_t pid;
+
+	cr_assert(cage >= 0 && up >= 0);
+	cr_assert_eq(connect(up, (struct sockaddr *)&up_a, sizeof(up_a)), 0);
+	cr_assert_eq(pipe2(pipefd, O_CLOEXEC), 0);
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		struct iovec iov = {(void *)"m", 1};
+		struct msghdr else_mh = {.msg_name = &else_a,
+					 .msg_namelen = sizeof(else_a),
+					 .msg_iov = &iov,
+					 .msg_iovlen = 1};
+		struct msghdr client_mh = else_mh;
+		long r[S_N];
+
+		client_mh.msg_name = &client_a;
+		alarm(10);
+		if (dup2(cage, LTD_DNSH_FD_UDP) < 0 || up == LTD_DNSH_FD_UDP)
+			_exit(100);
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+		    ltd_seccomp_load(bpf, &err) < 0)
+			_exit(101);
+		r[S_SOCKET] = errno_of(socket(AF_INET, SOCK_DGRAM, 0));
+		r[S_SENDTO_ELSE] = errno_of(
+			sendto(up, "e", 1, 0, (void *)&else_a, sizeof(else_a)));
+		r[S_SENDMSG_ELSE] = errno_of(sendmsg(up, &else_mh, 0));
+		r[S_SEND_UP] = errno_of(send(up, "u", 1, 0));
+		r[S_SENDTO_CAGE] =
+			errno_of(sendto(LTD_DNSH_FD_UDP, "c", 1, 0,
+					(void *)&client_a, sizeof(client_a)));
+		r[S_SENDMSG_CAGE] =
+			errno_of(sendmsg(LTD_DNSH_FD_UDP, &client_mh, 0));
+		r[S_CONNECT] =
+			errno_of(connect(up, (void *)&else_a, sizeof(else_a)));
+		if (write(pipefd[1], r, sizeof(r)) != sizeof(r))
+			_exit(102);
+		_exit(0);
+	}
+	close(pipefd[1]);
+	cr_assert_eq(read(pipefd[0], res, sizeof(long) * S_N),
+		     (ssize_t)(sizeof(long) * S_N),
+		     "the child reported nothing");
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	*up_got = 0;
+	*else_got = 0;
+	while (recv(up_rx, b, sizeof(b), MSG_DONTWAIT) > 0)
+		(*up_got)++;
+	while (recv(else_rx, b, sizeof(b), MSG_DONTWAIT) > 0)
+		(*else_got)++;
+	cr_expect_eq(recv(client_rx, b, sizeof(b), MSG_DONTWAIT), 1,
+		     "the cage's client got no reply");
+	close(pipefd[0]);
+	close(up_rx);
+	close(else_rx);
+	close(client_rx);
+	close(cage);
+	close(up);
+}
+
+Test(seccomp, dnsd_profile_opens_and_connects_nothing)
+{
+	struct ltd_bpf none = {0}, bpf;
+	long res[S_N];
+	int up_got, else_got;
+
+	/* Unfiltered, every call works: the test can tell. */
+	dnsd_sends(&none, res, &up_got, &else_got);
+	for (int i = 0; i < S_N; i++)
+		cr_assert_eq(res[i], 0, "unfiltered %s: %s", dnsd_send_names[i],
+			     strerror((int)res[i]));
+	cr_assert_eq(else_got, 2, "unfiltered: %d datagrams elsewhere",
+		     else_got);
+
+	build(LTD_SECCOMP_DNSD, &bpf);
+	dnsd_sends(&bpf, res, &up_got, &else_got);
+	ltd_bpf_free(&bpf);
+	for (int i = 0; i < S_N; i++) {
+		bool refused = i == S_SOCKET || i == S_SENDTO_ELSE ||
+			       i == S_SENDMSG_ELSE || i == S_CONNECT;
+
+		cr_expect_eq(res[i], refused ? ENOSYS : 0, "%s: %s, want %s",
+			     dnsd_send_names[i], strerror((int)res[i]),
+			     refused ? "ENOSYS" : "success");
+	}
+	cr_expect_eq(else_got, 0, "%d datagrams reached elsewhere", else_got);
+	cr_expect_eq(up_got, 1, "%d datagrams reached the upstream", up_got);
 }
