@@ -188,3 +188,22 @@ void ltd_net_dest_format(const struct ltd_net_dest *d, char *buf, size_t size)
 						r->hi);
 	}
 }
+
+bool ltd_net_addr_special(int family, const unsigned char a[16])
+{
+	static const unsigned char zero[16] = {0};
+
+	if (family == AF_INET)
+		return a[0] == 0 || a[0] == 127 || a[0] >= 224 ||
+		       (a[0] == 169 && a[1] == 254) ||
+		       (a[0] == 198 && (a[1] & 0xfe) == 18);
+	if (family != AF_INET6)
+		return true;
+	if (!memcmp(a, zero, 15) && (a[15] == 0 || a[15] == 1))
+		return true; /* ::, ::1 */
+	if (!memcmp(a, zero, 10) && a[10] == 0xff && a[11] == 0xff)
+		return true; /* ::ffff:a.b.c.d */
+	return a[0] == 0xff || (a[0] == 0xfe && (a[1] & 0xc0) == 0x80) ||
+	       (a[0] == 0xfd && a[1] == 0x4c && a[2] == 0x74 && a[3] == 0x64 &&
+		a[4] == 0x6e && a[5] == 0x61);
+}

@@ -7,6 +7,7 @@
 #ifndef LTD_NET_CIDR_H
 #define LTD_NET_CIDR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -49,5 +50,15 @@ int ltd_net_ports_parse(const char *s, const char *flag,
 
 /* "10.0.0.0/8:80,443" (the canonical form; brackets never needed). */
 void ltd_net_dest_format(const struct ltd_net_dest *d, char *buf, size_t size);
+
+/*
+ * Pure: an address no DNS answer may open — this host or "any"
+ * (0.0.0.0/8, 127.0.0.0/8, ::, ::1), link-local (169.254.0.0/16, the cloud
+ * metadata services; fe80::/10), multicast and reserved (224.0.0.0/3,
+ * ff00::/8), IPv4-mapped (::ffff:0:0/96), and the cage's own address plan
+ * (198.18.0.0/15, fd4c:7464:6e61::/48).  Private ranges are not special:
+ * an internal registry may answer there.
+ */
+bool ltd_net_addr_special(int family, const unsigned char addr[16]);
 
 #endif

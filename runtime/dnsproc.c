@@ -281,18 +281,23 @@ static char broker(struct ltd_dnsproc *h, const struct ltd_dnsh_learn *r)
 	char name[LTD_DOMAIN_MAX];
 	struct ltd_nft_batch b = {0};
 	struct ltd_err e = {0};
-	size_t n_ports = 0, added = 0;
+	size_t n_ports = 0, added = 0, n = 0;
 	int ret;
 
 	memcpy(name, r->name, sizeof(name));
 	name[sizeof(name) - 1] = '\0';
 	if (!h->cfg || h->nl < 0 || r->n > LTD_DNSH_MAX_ADDRS ||
+	    h->learned + r->n > LTD_DNSPROC_MAX_LEARNED ||
 	    !ltd_domains_match(h->cfg->domains, name, ports, &n_ports))
 		return LTD_DNSH_REFUSED;
 	for (uint32_t i = 0; i < r->n; i++) {
 		if (r->a[i].family != AF_INET && r->a[i].family != AF_INET6)
 			return LTD_DNSH_REFUSED;
-		l[i] = (struct ltd_nft_learned){
+		/* The metadata service, this host, the cage's own plan:
+		 * never through an answer (--allow-cidr still can). */
+		if (ltd_net_addr_special((int)r->a[i].family, r->a[i].addr))
+			continue;
+		l[n++] = (struct ltd_nft_learned){
 			.family = (int)r->a[i].family,
 			.ports = ports,
 			.n_ports = n_ports,
@@ -300,9 +305,12 @@ static char broker(struct ltd_dnsproc *h, const struct ltd_dnsh_learn *r)
 						       h->cfg->ttl_floor,
 						       h->cfg->ttl_ceiling),
 		};
-		memcpy(l[i].addr, r->a[i].addr, 16);
+		memcpy(l[n - 1].addr, r->a[i].addr, 16);
 	}
-	ret = ltd_nft_build_learned(l, r->n, h->cfg->static_dests,
+	if (!n)
+		return LTD_DNSH_REFUSED;
+	h->learned += n;
+	ret = ltd_nft_build_learned(l, n, h->cfg->static_dests,
 				    h->cfg->n_static, &b, &added, &e);
 	if (!ret && added)
 		ret = ltd_nft_send(h->nl, &b, &e);

@@ -79,10 +79,15 @@ struct ltd_dnsproc {
 	pid_t pid;  /* 0: not running */
 	bool ready; /* it said 'R' */
 	bool warned;
+	size_t learned; /* addresses opened so far (LTD_DNSPROC_MAX_LEARNED) */
 	const struct ltd_dnsd_config *cfg; /* the run's, for the broker */
 	size_t in_len;
 	uint8_t in[1 + sizeof(struct ltd_dnsh_learn)];
 };
+
+/* Addresses one run's answers may open: a helper taken over cannot fill
+ * the kernel's sets. */
+#define LTD_DNSPROC_MAX_LEARNED 4096
 
 #define LTD_DNSPROC_INIT                                                       \
 	{                                                                      \

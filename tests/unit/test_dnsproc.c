@@ -237,6 +237,61 @@ static bool kernel_got_something(const struct broker_rig *r)
 	return recv(r->kernel, b, sizeof(b), MSG_DONTWAIT) >= 0;
 }
 
+/* An allowed name's answer may point at the cloud's metadata service or
+ * the host itself (DNS rebinding, or a helper taken over): those are never
+ * opened; the rest of the answer is. */
+Test(dnsproc, broker_opens_no_special_address)
+{
+	static const uint8_t special[][4] = {
+		{169, 254, 169, 254}, {127, 0, 0, 1},	    {0, 0, 0, 0},
+		{224, 0, 0, 251},     {255, 255, 255, 255}, {198, 18, 93, 1},
+	};
+	struct broker_rig r;
+	struct ltd_dnsh_learn l = one_addr("ok.test", AF_INET);
+
+	broker_rig(&r);
+	l.n = sizeof(special) / sizeof(special[0]);
+	for (size_t i = 0; i < l.n; i++) {
+		l.a[i] = l.a[0];
+		memcpy(l.a[i].addr, special[i], 4);
+	}
+	cr_expect_eq(ask(&r, &l), LTD_DNSH_REFUSED, "nothing to open");
+	cr_expect(!kernel_got_something(&r), "a batch reached netfilter");
+	memset(l.a[0].addr, 0, 16);
+	l.a[0].family = AF_INET6;
+	l.a[0].addr[0] = 0xfe; /* fe80::1 */
+	l.a[0].addr[1] = 0x80;
+	l.a[0].addr[15] = 1;
+	l.n = 1;
+	cr_expect_eq(ask(&r, &l), LTD_DNSH_REFUSED, "link-local v6");
+	memset(l.a[0].addr, 0, 16);
+	l.a[0].addr[10] = l.a[0].addr[11] = 0xff; /* ::ffff:127.0.0.1 */
+	l.a[0].addr[12] = 127;
+	l.a[0].addr[15] = 1;
+	cr_expect_eq(ask(&r, &l), LTD_DNSH_REFUSED, "v4-mapped");
+	cr_expect(!kernel_got_something(&r), "a batch reached netfilter");
+	ltd_dnsproc_stop(&r.h);
+	ltd_domains_free(&r.domains);
+}
+
+/* A run learns a bounded number of addresses (a helper taken over could
+ * otherwise fill the kernel's sets). */
+Test(dnsproc, broker_learns_a_bounded_number_of_addresses)
+{
+	struct broker_rig r;
+	struct ltd_dnsh_learn l = one_addr("ok.test", AF_INET);
+
+	broker_rig(&r);
+	r.h.learned = LTD_DNSPROC_MAX_LEARNED;
+	cr_expect_eq(ask(&r, &l), LTD_DNSH_REFUSED);
+	cr_expect(!kernel_got_something(&r), "past the bound: nothing sent");
+	r.h.learned = 0;
+	ask(&r, &l);
+	cr_expect_eq(r.h.learned, 1, "below it, the address is taken on");
+	ltd_dnsproc_stop(&r.h);
+	ltd_domains_free(&r.domains);
+}
+
 Test(dnsproc, broker_refuses_a_name_outside_its_allowlist)
 {
 	struct broker_rig r;
