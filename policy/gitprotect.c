@@ -203,6 +203,11 @@ static const struct {
 	{"sendemail?", "headercmd", RUN_SHELL},
 	{"sendemail?", "sendmailcmd", RUN_SHELL},
 	{"sendemail?", "smtpserver", RUN_PROGRAM},
+	{"tar.*", "command", RUN_SHELL},
+	/* git-lfs: lfs.customtransfer.NAME.path, lfs.extension.NAME.* */
+	{"lfs.*", "path", RUN_PROGRAM},
+	{"lfs.*", "clean", RUN_SHELL},
+	{"lfs.*", "smudge", RUN_SHELL},
 };
 
 /* @section ("name" or "name.sub", the name lowercased) matches @pat. */

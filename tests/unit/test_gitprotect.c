@@ -548,6 +548,9 @@ Test(gitprotect, command_values_protect_the_files_they_run)
 		"scripts/trailer.sh",
 		"scripts/tool.sh",
 		"scripts/askpass.sh",
+		"scripts/compress.sh",
+		"scripts/lfs-agent",
+		"scripts/lfs-clean.sh",
 	};
 	struct ltd_err err = {0};
 	char text[4096], abs[512];
@@ -578,6 +581,9 @@ Test(gitprotect, command_values_protect_the_files_they_run)
 		 "[credential \"https://example.com\"]\n\thelper = %s get\n"
 		 "[alias]\n\tst = !cd scripts && ./alias.sh\n"
 		 "[uploadpack]\n\tpackObjectsHook = scripts/packobjects.sh\n"
+		 "[tar \"tgz\"]\n\tcommand = ./scripts/compress.sh\n"
+		 "[lfs \"customtransfer.agent\"]\n\tpath = scripts/lfs-agent\n"
+		 "[lfs \"extension.foo\"]\n\tclean = scripts/lfs-clean.sh %%f\n"
 		 "[hook \"lint\"]\n\tevent = pre-commit\n"
 		 "\tcommand = scripts/hook.sh\n"
 		 /* A bare word: a file where the command runs. */
