@@ -68,7 +68,15 @@ static bool invisible(uint32_t cp)
 {
 	return (cp >= 0x202a && cp <= 0x202e) ||
 	       (cp >= 0x2066 && cp <= 0x2069) ||
-	       (cp >= 0x200b && cp <= 0x200f) || cp == 0x061c || cp == 0xfeff;
+	       (cp >= 0x200b && cp <= 0x200f) || cp == 0x061c || cp == 0xfeff ||
+	       /* soft hyphen, Mongolian vowel separator, line and paragraph
+		* separators, word joiner and invisible operators, variation
+		* selectors, tags, Hangul fillers */
+	       cp == 0x00ad || cp == 0x180e || cp == 0x2028 || cp == 0x2029 ||
+	       (cp >= 0x2060 && cp <= 0x2064) ||
+	       (cp >= 0xfe00 && cp <= 0xfe0f) ||
+	       (cp >= 0xe0000 && cp <= 0xe007f) || cp == 0x115f ||
+	       cp == 0x1160 || cp == 0x3164 || cp == 0xffa0;
 }
 
 int ltd_utf8_char(const char *str, size_t len, uint32_t *cpp)

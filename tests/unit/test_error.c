@@ -93,13 +93,30 @@ Test(error, bidi_and_zero_width_characters_are_shown_as_question_marks)
 	cr_assert_str_eq(shown("\xef\xbb\xbf"
 			       "x"),
 			 "?x", "U+FEFF (zero width no-break space)");
+	/* Also hiding or hidden: soft hyphen, Mongolian vowel separator,
+	 * line and paragraph separators, word joiner and invisible
+	 * operators, variation selectors, tag characters, Hangul fillers. */
+	cr_assert_str_eq(shown("a\xc2\xad"
+			       "b\xe1\xa0\x8e"
+			       "c\xe2\x80\xa8"
+			       "d\xe2\x80\xa9"
+			       "e\xe2\x81\xa0"
+			       "f\xe2\x81\xa4"
+			       "g\xef\xb8\x8f"
+			       "h\xf3\xa0\x80\x81"
+			       "i\xf3\xa0\x81\xbf"
+			       "j\xe1\x85\x9f"
+			       "k\xe3\x85\xa4"
+			       "l\xef\xbe\xa0"
+			       "m"),
+			 "a?b?c?d?e?f?g?h?i?j?k?l?m");
 	/* Their neighbours are text. */
-	cr_assert_str_eq(shown("\xe2\x80\x8a|\xe2\x80\x90|\xe2\x80\xa9|"
+	cr_assert_str_eq(shown("\xe2\x80\x8a|\xe2\x80\x90|\xe2\x80\xa7|"
 			       "\xe2\x80\xaf|\xe2\x81\xa5|\xe2\x81\xaa|"
-			       "\xd8\x9b|\xef\xbb\xbe"),
-			 "\xe2\x80\x8a|\xe2\x80\x90|\xe2\x80\xa9|"
+			       "\xd8\x9b|\xef\xbb\xbe|\xc2\xac|\xef\xb8\x90"),
+			 "\xe2\x80\x8a|\xe2\x80\x90|\xe2\x80\xa7|"
 			 "\xe2\x80\xaf|\xe2\x81\xa5|\xe2\x81\xaa|"
-			 "\xd8\x9b|\xef\xbb\xbe");
+			 "\xd8\x9b|\xef\xbb\xbe|\xc2\xac|\xef\xb8\x90");
 }
 
 /* The one classification policy files are checked with too. */
