@@ -282,6 +282,39 @@ static int validate_lifecycle(const struct ltd_policy *p, struct ltd_err *err)
 	return 0;
 }
 
+/*
+ * ltd-native itself (and ltd-dnsd beside it) in a place the cage can
+ * write: what the cage leaves there runs on the host, uncaged, at the next
+ * run.  Said, not refused (`make && ./build/ltd-native run --project .`
+ * is how one tries it from a checkout).
+ */
+static int note_writable_self(struct ltd_policy *p)
+{
+	char exe[PATH_MAX], *slash;
+
+	if (!realpath("/proc/self/exe", exe))
+		return 0;
+	slash = strrchr(exe, '/');
+	if (slash && slash != exe)
+		*slash = '\0';
+	for (size_t i = 0; i <= p->n_mounts; i++) {
+		const char *w = i < p->n_mounts ? p->mounts[i].src : p->project;
+
+		if (i < p->n_mounts && p->mounts[i].kind != LTD_UM_BIND)
+			continue;
+		if (w && !strncmp(exe, w, strlen(w)) &&
+		    (exe[strlen(w)] == '/' || !exe[strlen(w)]))
+			return ltd_policy_add_note(
+				&p->warnings, &p->n_warnings,
+				"ltd-native runs from %s, which the cage can "
+				"write (%s): what it leaves there (ltd-native, "
+				"ltd-dnsd) runs on the host at your next run; "
+				"install ltd-native outside what you bind",
+				exe, w);
+	}
+	return 0;
+}
+
 int ltd_policy_validate(struct ltd_policy *p, struct ltd_err *err)
 {
 	int ret;
@@ -314,5 +347,7 @@ int ltd_policy_validate(struct ltd_policy *p, struct ltd_err *err)
 				  p->chdir);
 	if (!ret)
 		ret = validate_lifecycle(p, err);
+	if (!ret && note_writable_self(p) < 0)
+		ret = ltd_err_set(err, ENOMEM, "out of memory");
 	return ret;
 }

@@ -256,3 +256,13 @@ print(urllib.request.urlopen("http://127.0.0.1:18094/",timeout=3).read().decode(
 fi
 pol_clean_home
 fi
+
+# ltd-native run from inside the project: what the cage leaves there runs
+# on the host at the next run; the run says so.
+as_user mkdir -p "$PROJ/e2e-bin"
+as_user cp "$LTD" "$STAGE/ltd-dnsd" "$PROJ/e2e-bin/" 2>/dev/null || as_user cp "$LTD" "$PROJ/e2e-bin/"
+OUT=$(cd "$PROJ" && as_user "$PROJ/e2e-bin/ltd-native" run --network none -- true 2>&1)
+expect_out "a launcher inside the project is said" "warning: ltd-native runs from .*e2e-bin, which the cage can write"
+ltd run --network none -- true
+expect_no_out "an installed launcher is not" "ltd-native runs from"
+as_user rm -rf "$PROJ/e2e-bin"
