@@ -467,6 +467,53 @@ static int scan_configs(struct ltd_policy *p, const char *common,
 	return ret;
 }
 
+/*
+ * The submodules' git directories under @dir (.git/modules, recursively:
+ * a name may hold '/', and a submodule's own submodules are in its
+ * modules/): each one's config is read as the project's is, for the
+ * submodule's work tree @wt (its path in the superproject: git's layout).
+ */
+static int scan_modules(struct ltd_policy *p, const char *dir, const char *wt,
+			int depth, struct ltd_err *err)
+{
+	struct dirent *e;
+	DIR *d;
+	int ret = 0;
+
+	if (depth > 8 || !(d = opendir(dir)))
+		return 0;
+	while (!ret && (e = readdir(d))) {
+		char sub[PATH_MAX], subwt[PATH_MAX], cfg[PATH_MAX + 16];
+		struct stat st;
+
+		if (e->d_name[0] == '.' ||
+		    snprintf(sub, sizeof(sub), "%s/%s", dir, e->d_name) >=
+			    (int)sizeof(sub) ||
+		    snprintf(subwt, sizeof(subwt), "%s/%s", wt, e->d_name) >=
+			    (int)sizeof(subwt) ||
+		    lstat(sub, &st) < 0 || !S_ISDIR(st.st_mode))
+			continue;
+		snprintf(cfg, sizeof(cfg), "%s/config", sub);
+		if (lstat(cfg, &st) == 0 && S_ISREG(st.st_mode)) {
+			struct cfg_walk w = {
+				.p = p,
+				.bases = {subwt, NULL},
+				.cs = {.p = p, .refuse_links = true},
+			};
+
+			ret = scan_config_file(&w, cfg, 0, err);
+			snprintf(cfg, sizeof(cfg), "%s/modules", sub);
+			if (!ret)
+				ret = scan_modules(p, cfg, subwt, depth + 1,
+						   err);
+		} else {
+			ret = scan_modules(p, sub, subwt, depth + 1, err);
+		}
+	}
+	closedir(d);
+	return ret;
+}
+
 /* A hook that is a link into the project: its target runs too. */
 static int scan_hooks(struct ltd_policy *p, const char *gitdir,
 		      struct ltd_err *err)
@@ -641,6 +688,10 @@ static int protect_gitdir(struct ltd_policy *p, const char *gitdir,
 		ret = protect_worktrees(p, common, err);
 	if (!ret)
 		ret = scan_configs(p, common, gitdir, bases, err);
+	if (!ret && bases[0]) {
+		snprintf(path, sizeof(path), "%s/modules", gitdir);
+		ret = scan_modules(p, path, bases[0], 0, err);
+	}
 	if (!ret)
 		ret = scan_hooks(p, common, err);
 	return ret;

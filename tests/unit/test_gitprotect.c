@@ -689,3 +689,32 @@ Test(gitprotect, an_unknowable_command_path_is_said)
 			strstr(p.warnings[i], ".git/config") != NULL;
 	cr_assert(said, "a warning names the config and the path");
 }
+
+/* A submodule's config (.git/modules/NAME/config) names files of its work
+ * tree (the submodule's directory): they run at the host's `git -C sub
+ * add` or commit, so they are read-only too; nested submodules as well. */
+Test(gitprotect, submodule_configs_are_read)
+{
+	struct ltd_err err = {0};
+	char path[256];
+
+	mkdir(strcat(strcpy(path, dir), "/.git/modules"), 0755);
+	mkdir(strcat(strcpy(path, dir), "/.git/modules/sub"), 0755);
+	mkdir(strcat(strcpy(path, dir), "/.git/modules/sub/modules"), 0755);
+	mkdir(strcat(strcpy(path, dir), "/.git/modules/sub/modules/deep"),
+	      0755);
+	mkdir(strcat(strcpy(path, dir), "/sub"), 0755);
+	mkdir(strcat(strcpy(path, dir), "/sub/deep"), 0755);
+	put(".git/modules/sub/HEAD", "ref: refs/heads/main\n");
+	put(".git/modules/sub/config",
+	    "[core]\n\tworktree = ../../../sub\n\thooksPath = .githooks\n"
+	    "[filter \"strip\"]\n\tclean = ./clean.sh\n");
+	put(".git/modules/sub/modules/deep/HEAD", "ref: refs/heads/main\n");
+	put(".git/modules/sub/modules/deep/config",
+	    "[diff \"x\"]\n\ttextconv = tools/conv.sh\n");
+	put("sub/clean.sh", "#!/bin/sh\n");
+	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert(has("/sub/clean.sh"), "a submodule's filter script");
+	cr_assert(has("/sub/.githooks"), "a submodule's hooks path");
+	cr_assert(has("/sub/deep/tools/conv.sh"), "a nested submodule's");
+}
