@@ -16,7 +16,6 @@
 
 #include "netfilter/audit.h"
 #include "netfilter/dnsmsg.h"
-#include "netfilter/nft.h"
 #include "netfilter/ruleset.h"
 #include "runtime/cleanup.h"
 
@@ -263,9 +262,8 @@ static bool pending_answer(struct ltd_dnsd *d, struct ltd_dnsd_pending *p,
 {
 	struct ltd_dns_addr addrs[ADDRS_MAX];
 	struct ltd_nft_learned l[ADDRS_MAX];
-	struct ltd_nft_batch b = {0};
 	struct ltd_err err = {0};
-	size_t n = 0, added = 0;
+	size_t n = 0;
 	int rcode, ret;
 
 	rcode = ltd_dns_answer_addrs(ans, len, p->up_id, p->name, addrs,
@@ -283,26 +281,15 @@ static bool pending_answer(struct ltd_dnsd *d, struct ltd_dnsd_pending *p,
 		};
 		memcpy(l[i].addr, addrs[i].addr, 16);
 	}
-	if (d->learn) {
-		ret = n ? d->learn(d->learn_ctx, p->name, l, n, &err) : 0;
-	} else {
-		ret = ltd_nft_build_learned(l, n, d->cfg.static_dests,
-					    d->cfg.n_static, &b, &added, &err);
-		if (!ret && added)
-			ret = ltd_nft_send(d->nl, &b, &err);
-		ltd_nft_batch_free(&b);
-	}
+	/* The launcher opens them: it holds the netfilter socket. */
+	ret = n ? d->learn(d->learn_ctx, p->name, l, n, &err) : 0;
 	for (size_t i = 0; i < n; i++)
 		audit_addr(d, p, &addrs[i], l[i].timeout_s,
 			   ret < 0 ? "error" : "allowed");
 	if (ret < 0) {
 		/* The addresses are not open: say so to the client rather
 		 * than hand it an answer that cannot connect. */
-		d->nft_errors++;
-		/* The launcher, broker, says why itself. */
-		if (!d->warned_nft && !d->cfg.quiet && !d->learn)
-			ltd_err_print(&err);
-		d->warned_nft = true;
+		d->nft_errors++; /* the launcher says why itself */
 		pending_servfail(d, p);
 		return true;
 	}
@@ -322,25 +309,11 @@ static int pending_start(struct ltd_dnsd *d, struct ltd_dnsd_pending *p)
 	struct ltd_err err = {0};
 	int fd;
 
-	if (d->upstream_socket) {
-		/* Connected already, by whoever may. */
-		fd = d->upstream_socket(d->upstream_ctx, p->tcp, &err);
-		if (fd < 0)
-			return fd;
-		p->fd = fd;
-	} else {
-		fd = socket(d->cfg.upstream.ss_family,
-			    (p->tcp ? SOCK_STREAM : SOCK_DGRAM) |
-				    SOCK_NONBLOCK | SOCK_CLOEXEC,
-			    0);
-		if (fd < 0)
-			return -errno;
-		p->fd = fd;
-		if (connect(fd, (const struct sockaddr *)&d->cfg.upstream,
-			    d->cfg.upstream_len) < 0 &&
-		    errno != EINPROGRESS)
-			return -errno;
-	}
+	/* Connected already, by the launcher: the helper may not. */
+	fd = d->upstream_socket(d->upstream_ctx, p->tcp, &err);
+	if (fd < 0)
+		return fd;
+	p->fd = fd;
 	p->deadline = now_ms() + LTD_DNSD_TIMEOUT_MS;
 	if (!p->tcp) {
 		if (send(fd, p->out, p->out_len, MSG_NOSIGNAL) !=
@@ -545,7 +518,7 @@ int ltd_dnsd_init(struct ltd_dnsd *d, const struct ltd_dnsd_config *cfg,
 {
 	memset(d, 0, sizeof(*d));
 	d->cfg = *cfg;
-	d->udp = d->tcp = d->nl = -1;
+	d->udp = d->tcp = -1;
 	d->conns = calloc(LTD_DNSD_MAX_CONNS, sizeof(*d->conns));
 	d->pending = calloc(LTD_DNSD_MAX_PENDING, sizeof(*d->pending));
 	if (!d->conns || !d->pending) {
@@ -559,9 +532,9 @@ int ltd_dnsd_init(struct ltd_dnsd *d, const struct ltd_dnsd_config *cfg,
 	return 0;
 }
 
-void ltd_dnsd_attach(struct ltd_dnsd *d, const int fds[3])
+void ltd_dnsd_attach(struct ltd_dnsd *d, const int fds[2])
 {
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 2; i++)
 		if (fds[i] >= 0)
 			fcntl(fds[i], F_SETFL,
 			      fcntl(fds[i], F_GETFL) | O_NONBLOCK);
@@ -569,11 +542,8 @@ void ltd_dnsd_attach(struct ltd_dnsd *d, const int fds[3])
 		close(d->udp);
 	if (d->tcp >= 0)
 		close(d->tcp);
-	if (d->nl >= 0)
-		close(d->nl);
 	d->udp = fds[0];
 	d->tcp = fds[1];
-	d->nl = fds[2];
 }
 
 size_t ltd_dnsd_pollfds(struct ltd_dnsd *d, struct pollfd *pfd, size_t max)
@@ -690,7 +660,5 @@ void ltd_dnsd_close(struct ltd_dnsd *d)
 		close(d->udp);
 	if (d->tcp >= 0)
 		close(d->tcp);
-	if (d->nl >= 0)
-		close(d->nl);
-	d->udp = d->tcp = d->nl = -1;
+	d->udp = d->tcp = -1;
 }

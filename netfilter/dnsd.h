@@ -69,7 +69,7 @@ typedef int (*ltd_dnsd_upstream_fn)(void *ctx, bool tcp, struct ltd_err *err);
 
 struct ltd_dnsd {
 	struct ltd_dnsd_config cfg;
-	int udp, tcp, nl;		  /* -1 until init hands them over */
+	int udp, tcp;			  /* -1 until attached */
 	struct ltd_dnsd_conn *conns;	  /* LTD_DNSD_MAX_CONNS */
 	struct ltd_dnsd_pending *pending; /* LTD_DNSD_MAX_PENDING */
 	struct {
@@ -82,13 +82,11 @@ struct ltd_dnsd {
 	} refused[LTD_DNSD_MAX_REFUSED];
 	size_t n_refused;
 	unsigned long total_refused, total_forwarded, nft_errors;
-	bool warned_nft;
-	/* Set: learned addresses go there (ltd-dnsd: to the launcher, which
-	 * holds the netfilter socket); NULL: straight to @nl. */
+	/* Required: learned addresses go there (the launcher, which holds
+	 * the netfilter socket); upstream sockets come from there (the
+	 * launcher opens them; the helper may not). */
 	ltd_dnsd_learn_fn learn;
 	void *learn_ctx;
-	/* Set: upstream sockets come from there (ltd-dnsd: the launcher
-	 * opens them; the helper may not); NULL: opened here. */
 	ltd_dnsd_upstream_fn upstream_socket;
 	void *upstream_ctx;
 };
@@ -111,9 +109,9 @@ int ltd_dns_open_sockets(int fds[3], struct ltd_err *err);
 int ltd_dnsd_init(struct ltd_dnsd *d, const struct ltd_dnsd_config *cfg,
 		  struct ltd_err *err);
 
-/* Take the three sockets of ltd_dns_open_sockets() (closes what it must
- * not keep; fds[2] may be -1 when @learn is set). */
-void ltd_dnsd_attach(struct ltd_dnsd *d, const int fds[3]);
+/* Take the cage's UDP and TCP sockets (ltd_dns_open_sockets()'s first
+ * two; its netfilter socket stays with the launcher). */
+void ltd_dnsd_attach(struct ltd_dnsd *d, const int fds[2]);
 
 /* Fill up to @max pollfds; returns how many. */
 size_t ltd_dnsd_pollfds(struct ltd_dnsd *d, struct pollfd *pfd, size_t max);

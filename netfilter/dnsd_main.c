@@ -251,8 +251,8 @@ int main(int argc, char **argv)
 	struct ltd_err err = {0};
 	struct ltd_dnsd_config cfg;
 	struct ltd_domains domains;
-	struct ltd_dnsd d = {.udp = -1, .tcp = -1, .nl = -1};
-	const int fds[3] = {LTD_DNSH_FD_UDP, LTD_DNSH_FD_TCP, -1};
+	struct ltd_dnsd d = {.udp = -1, .tcp = -1};
+	const int fds[2] = {LTD_DNSH_FD_UDP, LTD_DNSH_FD_TCP};
 	uint8_t *blob = NULL;
 	size_t len = 0;
 	bool audit = false;
