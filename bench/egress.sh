@@ -294,12 +294,7 @@ main()
 PYEOF
 chmod 644 "$STAGE/timer.py"
 
-RAWTMP=-
-if [[ -n ${RAW:-} ]]; then
-	RAWTMP=$STAGE/raw.csv
-	touch "$RAWTMP"
-	chown "$BENCH_USER": "$RAWTMP"
-fi
+bench_raw
 
 {
 	echo "# ltd-native egress benchmark"

@@ -30,3 +30,16 @@ bench_user() {
 		BENCH_USER=$(id -un)
 	fi
 }
+
+# RAWTMP: where the timer writes every sample when RAW is set (a file in
+# STAGE the bench user may write), else "-".
+bench_raw() {
+	RAWTMP=-
+	[[ -n ${RAW:-} ]] || return 0
+	RAWTMP=$STAGE/raw.csv
+	if [[ $(id -u) -eq 0 ]]; then
+		touch "$RAWTMP"
+		chown "$BENCH_USER": "$RAWTMP"
+	fi
+}
+

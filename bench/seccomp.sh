@@ -246,11 +246,7 @@ main()
 PYEOF
 chmod 644 "$STAGE/timer.py"
 
-RAWTMP=-
-if [[ -n ${RAW:-} ]]; then
-	RAWTMP=$STAGE/raw.csv
-	[[ $(id -u) -eq 0 ]] && { touch "$RAWTMP"; chown "$BENCH_USER": "$RAWTMP"; }
-fi
+bench_raw
 
 {
 	echo "# ltd-native seccomp benchmark"

@@ -184,11 +184,7 @@ main()
 EOF
 chmod 644 "$STAGE/timer.py"
 
-RAWTMP=-
-if [[ -n ${RAW:-} ]]; then
-	RAWTMP=$STAGE/raw.csv
-	[[ $(id -u) -eq 0 ]] && { touch "$RAWTMP"; chown "$BENCH_USER": "$RAWTMP"; }
-fi
+bench_raw
 
 {
 	echo "# ltd-native start-up benchmark"
