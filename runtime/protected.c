@@ -127,6 +127,46 @@ void ltd_protected_report(FILE *out, const struct ltd_policy *p,
 
 #define QUARANTINE ".ltd-native-quarantine"
 
+/* @dirrel under @proj ("." for the project), opened for renaming and
+ * chmod, reached without a link or a mount on the way. */
+static int open_dir(int proj, const char *dirrel)
+{
+	struct open_how how = {
+		.flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC,
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
+			   RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV,
+	};
+
+	return (int)syscall(SYS_openat2, proj, dirrel, &how, sizeof(how));
+}
+
+/*
+ * @base in @dir renamed to @base.ltd-native-quarantine (or .1 ... .9 after
+ * it, never over a file): the command may have taken the name first, or
+ * made the directory read-only (it is the user's own: write permission is
+ * given back).  The name it got in @to; 0, or -errno.
+ */
+static int move_aside(int dir, const char *base, char *to, size_t size)
+{
+	struct stat st;
+	int ret = -EEXIST;
+
+	for (int k = 0; k < 10 && ret == -EEXIST; k++) {
+		if (k)
+			snprintf(to, size, "%s" QUARANTINE ".%d", base, k);
+		else
+			snprintf(to, size, "%s" QUARANTINE, base);
+		ret = renameat2(dir, base, dir, to, RENAME_NOREPLACE) < 0
+			      ? -errno
+			      : 0;
+		if (ret == -EACCES && fstat(dir, &st) == 0 &&
+		    !(st.st_mode & S_IWUSR) &&
+		    fchmod(dir, (st.st_mode & 07777) | S_IWUSR | S_IXUSR) == 0)
+			ret = -EEXIST; /* try again, now writable */
+	}
+	return ret;
+}
+
 void ltd_protected_quarantine(FILE *out, const struct ltd_policy *p,
 			      const struct ltd_protected_id *before,
 			      struct ltd_protected_id *after)
@@ -136,20 +176,22 @@ void ltd_protected_quarantine(FILE *out, const struct ltd_policy *p,
 		".claude/settings.local.json",
 		".mcp.json",
 	};
-	struct open_how how = {
-		.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
-		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
-			   RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV,
-	};
 	size_t n = strlen(p->project);
+	_cleanup_close_ int proj = (int)syscall(
+		SYS_openat2, AT_FDCWD, p->project,
+		&(struct open_how){.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+				   .resolve = RESOLVE_NO_SYMLINKS},
+		sizeof(struct open_how));
 
 	for (size_t i = 0; before && after && i < p->n_protected; i++) {
-		const char *path = p->protected[i], *rel, *base;
-		_cleanup_close_ int proj = -1, dir = -1;
-		char dirrel[64], to[64];
-		bool ours = false;
+		const char *path = p->protected[i], *rel, *slash;
+		char dirrel[64], base[64], to[96];
+		_cleanup_close_ int dir = -1;
+		bool ours = false, linked = false;
+		struct stat st;
+		int ret;
 
-		if (before[i].type || after[i].type != S_IFREG ||
+		if (before[i].type || !after[i].type ||
 		    strncmp(path, p->project, n) != 0 || path[n] != '/')
 			continue;
 		rel = path + n + 1;
@@ -158,32 +200,53 @@ void ltd_protected_quarantine(FILE *out, const struct ltd_policy *p,
 			ours |= !strcmp(rel, settings[k]);
 		if (!ours)
 			continue;
-		base = strrchr(rel, '/');
+		/* Created, whatever it is (a link Claude Code would follow
+		 * too).  Its directory the command made a link or something
+		 * else (.claude did not exist, or it would have been pinned):
+		 * that goes aside. */
+		slash = strrchr(rel, '/');
 		snprintf(dirrel, sizeof(dirrel), "%.*s",
-			 base ? (int)(base - rel) : 1, base ? rel : ".");
-		base = base ? base + 1 : rel;
-		snprintf(to, sizeof(to), "%s%s", base, QUARANTINE);
-		proj = (int)syscall(
-			SYS_openat2, AT_FDCWD, p->project,
-			&(struct open_how){.flags = O_PATH | O_DIRECTORY |
-						    O_CLOEXEC,
-					   .resolve = RESOLVE_NO_SYMLINKS},
-			sizeof(struct open_how));
-		if (proj >= 0)
-			dir = (int)syscall(SYS_openat2, proj, dirrel, &how,
-					   sizeof(how));
-		if (dir < 0 ||
-		    renameat2(dir, base, dir, to, RENAME_NOREPLACE) < 0)
-			continue; /* left as it is: the report says so */
+			 slash ? (int)(slash - rel) : 1, slash ? rel : ".");
+		snprintf(base, sizeof(base), "%s", slash ? slash + 1 : rel);
+		if (slash && (fstatat(proj, dirrel, &st, AT_SYMLINK_NOFOLLOW) ||
+			      !S_ISDIR(st.st_mode))) {
+			snprintf(base, sizeof(base), "%s", dirrel);
+			snprintf(dirrel, sizeof(dirrel), ".");
+			linked = true;
+		}
+		dir = proj < 0 ? -1 : open_dir(proj, dirrel);
+		/* Gone with a directory moved aside for another of them. */
+		if (dir >= 0 &&
+		    fstatat(dir, base, &st, AT_SYMLINK_NOFOLLOW) < 0 &&
+		    errno == ENOENT) {
+			after[i] = (struct ltd_protected_id){0};
+			continue;
+		}
+		ret = dir < 0 ? -errno : move_aside(dir, base, to, sizeof(to));
 		fputs("ltd-native: warning: the command created ", out);
 		ltd_fput_shown(out, path);
+		if (linked) {
+			fputs(" through a symbolic link (or a non-directory) "
+			      "of its own, ",
+			      out);
+			ltd_fput_shown(out, base);
+		}
+		if (ret < 0) {
+			fprintf(out,
+				", which Claude Code on the host reads (and "
+				"runs the hooks it names) at its next start, "
+				"and it could NOT be moved aside (%s): remove "
+				"it before you start Claude Code here\n",
+				strerror(-ret));
+			continue;
+		}
 		fputs(", which Claude Code on the host would read (and run the "
 		      "hooks it names) at its next start: moved ",
 		      out);
-		ltd_fput_shown(out, path);
+		ltd_fput_shown(out, base);
 		fputs(" aside to ", out);
-		ltd_fput_shown(out, path);
-		fputs(QUARANTINE "; review it, then move it back\n", out);
+		ltd_fput_shown(out, to);
+		fputs(" in its directory; review it, then move it back\n", out);
 		after[i] = (struct ltd_protected_id){0};
 	}
 }
