@@ -9,23 +9,6 @@
 
 static const char *const names[] = {"stdout", "stderr"};
 
-/* The cheap way, which keeps the command's isatty(): a write-only
- * description of the same terminal, in place. */
-static int reopen_write_only(int fd)
-{
-	char path[32];
-	int w, ret = 0;
-
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	w = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
-	if (w < 0)
-		return -errno;
-	if (dup2(w, fd) < 0)
-		ret = -errno;
-	close(w);
-	return ret;
-}
-
 /* @fd moved above 2 (close-on-exec): stdio may have been closed when we
  * started, and the launcher's own stdout and stderr must never be a pipe
  * that only the launcher reads. */
@@ -87,11 +70,11 @@ int ltd_outputs_prepare(struct ltd_outputs *o, struct ltd_err *err)
 	for (int fd = STDOUT_FILENO; fd <= STDERR_FILENO; fd++) {
 		int flags = fcntl(fd, F_GETFL), ret;
 
-		if (flags < 0 || (flags & O_ACCMODE) == O_WRONLY || !isatty(fd))
+		/* Even write-only, the terminal itself would be the
+		 * command's to ioctl: stop its output (TCXONC), change its
+		 * modes, and the launcher's last words would block on it. */
+		if (flags < 0 || !isatty(fd))
 			continue;
-		if (reopen_write_only(fd) == 0)
-			continue;
-		/* Not ours to open (EACCES: another user's terminal). */
 		ret = relay(o, fd, err);
 		if (ret < 0)
 			return ret;

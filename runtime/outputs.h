@@ -3,12 +3,11 @@
  * A terminal on stdout or stderr when the command gets no pty of its own
  * (stdin is no terminal).  The user's shell opened that terminal for
  * reading too: passed on as it is, it would give the command what the
- * user types.  The command gets a write-only description of it instead,
- * reopened through /proc/self/fd.  Where that is refused (the terminal
- * is another user's: `su` or `sudo -u` from root's terminal), the
- * command gets the write end of a pipe, and the launcher (or `exec`)
- * copies the pipe to the terminal from its poll loop, a buffer at a
- * time, and drains it when the command has ended.  The launcher's own
+ * user types; even write-only, the command could ioctl it (stop its output,
+ * change its modes) and the launcher's own messages would block on it.
+ * The command gets the write end of a pipe instead, and the launcher (or
+ * `exec`) copies the pipe to the terminal from its poll loop, a buffer at
+ * a time, and drains it when the command has ended.  The launcher's own
  * stdout and stderr stay the terminal: its messages never wait on the
  * pipe it reads itself.
  */

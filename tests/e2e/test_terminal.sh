@@ -182,4 +182,43 @@ if command -v pasta >/dev/null && [ -w /dev/net/tun ]; then
 			"pid $pasta_pid flags $flags -> $(readlink "/proc/$pasta_pid/fd/2")"
 	fi
 	as_user rm -f "$PROJ/tty-up"
+	tm kill-server 2>/dev/null
 fi
+
+# Without a pty (stdin not a terminal) the command gets the user's terminal
+# on stdout/stderr, write-only, and ioctl is open but for TIOCSTI/TIOCLINUX:
+# it can clear IXON and stop the terminal's output (TCXONC TCOOFF).  The
+# launcher then blocks for good writing its own report to the same
+# terminal (here the quarantine warning), and so does the user's shell;
+# Ctrl-Q no longer restarts it.
+TS=$(mktemp -d /tmp/ltd-e2e-stall.XXXXXX); chmod 777 "$TS"
+tms() { as_user tmux -L "ltd-e2e-stall-$$" "$@"; }
+cat > "$TS/stop.py" <<'PY'
+import termios
+a = termios.tcgetattr(1)
+a[0] &= ~termios.IXON
+termios.tcsetattr(1, termios.TCSANOW, a)
+termios.tcflow(1, termios.TCOOFF)
+import os
+os.makedirs(".claude", exist_ok=True)
+open(".claude/settings.local.json", "w").write("{}")
+PY
+chmod 644 "$TS/stop.py"
+as_user mkdir -p "$PROJ/.claude"
+tms new-session -d -x 80 -y 24 -c "$PROJ" \
+	"$LTD run --ro-bind $STAGE $STAGE --ro-bind $TS $TS --network none -- python3 $TS/stop.py </dev/null; echo \$? > $TS/rc; sleep 60"
+for _ in $(seq 100); do [ -s "$TS/rc" ] && break; sleep 0.1; done
+tms send-keys C-q
+sleep 1
+if [ -s "$TS/rc" ]; then
+	pass "tty stall: the launcher finishes when the command stopped the terminal"
+else
+	pids=$(pgrep -u "$U_UID" -x ltd-native | tr '\n' ' ')
+	wchan=$(for p in $pids; do cat /proc/$p/wchan 2>/dev/null; echo; done)
+	fail "tty stall: the launcher finishes when the command stopped the terminal" \
+		"launcher pids: $pids; wchan: $wchan; stty: $(as_user stty -a -F "$(tms display -p '#{pane_tty}')" 2>&1 | head -3)"
+	for p in $pids; do kill -KILL "$p"; done
+fi
+tms kill-server 2>/dev/null
+as_user rm -rf "$PROJ/.claude"
+rm -rf "$TS"
