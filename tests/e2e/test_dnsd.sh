@@ -120,9 +120,9 @@ else
 	# pasta may die of it (the run would end 125).
 	setsid -w bash -c 'echo $$ >"$0"; cd "$1" && shift && exec "$@"' \
 		"$STAGE/pg" "$PROJ" "${USER_CMD[@]}" "$LTD" run --dns-upstream 127.0.0.1:9 -- \
-		python3 -c 'import signal,time
-signal.signal(signal.SIGINT, lambda *a: print("cmd got INT", flush=True))
-signal.signal(signal.SIGQUIT, lambda *a: print("cmd got QUIT", flush=True))
+		python3 -c 'import os,signal,time
+signal.signal(signal.SIGINT, lambda *a: os.write(1, b"cmd got INT\n"))
+signal.signal(signal.SIGQUIT, lambda *a: os.write(1, b"cmd got QUIT\n"))
 time.sleep(3); print("cmd done", flush=True)' >"$STAGE/int.out" 2>&1 &
 	lpid=$!
 	for _ in $(seq 100); do
