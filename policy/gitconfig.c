@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 /*
  * git's configuration syntax, as git itself reads it (config.c): a key may
@@ -169,4 +170,149 @@ int ltd_gitconfig_parse(const char *text, size_t len,
 			return ret;
 	}
 	return 0;
+}
+
+/* ---- the values git runs ------------------------------------------------ */
+
+/* How git runs a configuration value. */
+enum run_as {
+	RUN_SHELL,   /* a command line, as sh -c runs it */
+	RUN_PROGRAM, /* one program's path (no shell) */
+	RUN_BANG,    /* a command line when it starts with '!' */
+	RUN_HELPER,  /* credential.helper: "!line", "/path args", or a name */
+	RUN_NOBOOL,  /* a command line unless it is a boolean */
+};
+
+/*
+ * The keys whose value git runs (git-config(1)): "section" with no
+ * subsection, "section.*" with one, "section?" with or without; key "*"
+ * is any key.  Lowercase.
+ */
+static const struct {
+	const char *section, *key;
+	enum run_as how;
+} command_keys[] = {
+	{"filter.*", "clean", RUN_SHELL},
+	{"filter.*", "smudge", RUN_SHELL},
+	{"filter.*", "process", RUN_SHELL},
+	{"diff.*", "textconv", RUN_SHELL},
+	{"diff.*", "command", RUN_SHELL},
+	{"diff", "external", RUN_SHELL},
+	{"merge.*", "driver", RUN_SHELL},
+	{"core", "sshcommand", RUN_SHELL},
+	{"core", "editor", RUN_SHELL},
+	{"core", "pager", RUN_SHELL},
+	{"core", "gitproxy", RUN_SHELL},
+	{"core", "alternaterefscommand", RUN_SHELL},
+	{"core", "fsmonitor", RUN_NOBOOL},
+	{"core", "askpass", RUN_PROGRAM},
+	{"pager", "*", RUN_NOBOOL},
+	{"sequence", "editor", RUN_SHELL},
+	{"gpg?", "program", RUN_PROGRAM},
+	{"gpg.*", "defaultkeycommand", RUN_SHELL},
+	{"credential?", "helper", RUN_HELPER},
+	{"alias?", "*", RUN_BANG},
+	{"submodule.*", "update", RUN_BANG},
+	{"uploadpack", "packobjectshook", RUN_SHELL},
+	{"hook.*", "command", RUN_SHELL},
+	{"interactive", "difffilter", RUN_SHELL},
+	{"remote.*", "uploadpack", RUN_SHELL},
+	{"remote.*", "receivepack", RUN_SHELL},
+	{"trailer.*", "command", RUN_SHELL},
+	{"trailer.*", "cmd", RUN_SHELL},
+	{"difftool.*", "cmd", RUN_SHELL},
+	{"difftool.*", "path", RUN_PROGRAM},
+	{"mergetool.*", "cmd", RUN_SHELL},
+	{"mergetool.*", "path", RUN_PROGRAM},
+	{"browser.*", "cmd", RUN_SHELL},
+	{"browser.*", "path", RUN_PROGRAM},
+	{"man.*", "cmd", RUN_SHELL},
+	{"man.*", "path", RUN_PROGRAM},
+	{"guitool.*", "cmd", RUN_SHELL},
+	{"imap", "tunnel", RUN_SHELL},
+	{"sendemail?", "tocmd", RUN_SHELL},
+	{"sendemail?", "cccmd", RUN_SHELL},
+	{"sendemail?", "headercmd", RUN_SHELL},
+	{"sendemail?", "sendmailcmd", RUN_SHELL},
+	{"sendemail?", "smtpserver", RUN_PROGRAM},
+	{"tar.*", "command", RUN_SHELL},
+	/* git-lfs: lfs.customtransfer.NAME.path, lfs.extension.NAME.* */
+	{"lfs.*", "path", RUN_PROGRAM},
+	{"lfs.*", "clean", RUN_SHELL},
+	{"lfs.*", "smudge", RUN_SHELL},
+};
+
+/* @section ("name" or "name.sub", the name lowercased) matches @pat. */
+static bool section_is(const char *section, const char *pat)
+{
+	size_t n = strcspn(pat, ".?");
+	const char *dot = strchr(section, '.');
+	size_t len = dot ? (size_t)(dot - section) : strlen(section);
+
+	if (len != n || strncmp(section, pat, n) != 0)
+		return false;
+	if (pat[n] == '?')
+		return true;
+	return pat[n] == '.' ? dot != NULL : dot == NULL;
+}
+
+/* What git's git_parse_maybe_bool() takes for a boolean. */
+bool ltd_gitconfig_is_bool(const char *v)
+{
+	static const char *const words[] = {
+		"", "true", "false", "yes", "no", "on", "off",
+	};
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (!strcasecmp(v, words[i]))
+			return true;
+	v += *v == '-' || *v == '+';
+	return *v && strspn(v, "0123456789") == strlen(v);
+}
+
+/*
+ * The command line that git runs for @section.@key = @val, into @buf, or
+ * NULL when it runs none from that value: a program's path is quoted as
+ * one word.
+ */
+const char *ltd_gitconfig_command(const char *section, const char *key,
+				  const char *val, char *buf, size_t size)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < sizeof(command_keys) / sizeof(command_keys[0]); i++)
+		if (section_is(section, command_keys[i].section) &&
+		    (!strcmp(command_keys[i].key, "*") ||
+		     !strcasecmp(key, command_keys[i].key)))
+			break;
+	if (i == sizeof(command_keys) / sizeof(command_keys[0]))
+		return NULL;
+	switch (command_keys[i].how) {
+	case RUN_SHELL:
+		return val;
+	case RUN_NOBOOL:
+		return ltd_gitconfig_is_bool(val) ? NULL : val;
+	case RUN_BANG:
+		return val[0] == '!' ? val + 1 : NULL;
+	case RUN_HELPER:
+		/* A name runs "git credential-NAME", not a project file. */
+		return val[0] == '!' ? val + 1 : val[0] == '/' ? val : NULL;
+	case RUN_PROGRAM:
+		break;
+	}
+	/* 'as it is', each ' as '\'' */
+	buf[n++] = '\'';
+	for (; *val && n + 5 < size; val++) {
+		if (*val == '\'') {
+			memcpy(buf + n, "'\\''", 4);
+			n += 4;
+		} else {
+			buf[n++] = *val;
+		}
+	}
+	if (*val)
+		return NULL; /* longer than any path */
+	buf[n++] = '\'';
+	buf[n] = '\0';
+	return buf;
 }

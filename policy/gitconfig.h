@@ -6,6 +6,7 @@
 #ifndef LTD_GITCONFIG_H
 #define LTD_GITCONFIG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /*
@@ -19,5 +20,18 @@ int ltd_gitconfig_parse(const char *text, size_t len,
 			int (*on_key)(void *ctx, const char *section,
 				      const char *key, const char *val),
 			void *ctx);
+
+/* What git's git_parse_maybe_bool() takes for a boolean ("", "yes", "off",
+ * a number...). */
+bool ltd_gitconfig_is_bool(const char *v);
+
+/*
+ * The command line git runs for @section.@key = @val (git-config(1): a
+ * filter, a diff driver, core.editor, an alias "!...", a credential helper
+ * given as a path...), or NULL when it runs none from that value.  A
+ * program's path (no shell) is written to @buf quoted as one word.
+ */
+const char *ltd_gitconfig_command(const char *section, const char *key,
+				  const char *val, char *buf, size_t size);
 
 #endif
