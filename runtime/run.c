@@ -26,6 +26,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "netfilter/dnsd.h"
@@ -42,6 +43,7 @@
 #include "runtime/outputs.h"
 #include "runtime/protected.h"
 #include "runtime/pty.h"
+#include "runtime/repos.h"
 #include "runtime/rootfs.h"
 #include "runtime/signals.h"
 #include "runtime/state.h"
@@ -607,6 +609,7 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 	int sv[2] = {-1, -1};
 	char **envp = NULL;
 	_cleanup_free_ struct ltd_protected_id *protected_before = NULL;
+	struct timespec started = {0};
 	struct ltd_landlock ll = {0};
 	pid_t init = -1;
 	char warning[LTD_ERR_MSG_MAX + LTD_CG_PATH_MAX];
@@ -661,6 +664,8 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 	if (ret < 0)
 		goto out;
 	protected_before = ltd_protected_ids(p);
+	/* Coarse, as the ctimes the repository walk compares with it. */
+	clock_gettime(CLOCK_REALTIME_COARSE, &started);
 
 	init = clone_init(p, &init_pidfd, cg.fd, &err);
 	if (init < 0) {
@@ -718,6 +723,8 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 		ltd_protected_quarantine(stderr, p, protected_before, after);
 		ltd_protected_report(stderr, p, protected_before, after);
 	}
+	if (p->protect_git)
+		ltd_repos_report(stderr, p->project, started, NULL);
 	if (dns_on) {
 		/* The command has ended: what it was refused is queued. */
 		ltd_nflog_drain(&nflog);

@@ -1,0 +1,69 @@
+# shellcheck shell=bash
+# Git repositories the cage plants in the project: git on the host obeys a
+# repository's configuration and hooks wherever the user enters it (a
+# shell prompt that shows git's status runs git at each `cd`).  The run
+# says, at exit, each one the command created or changed that runs
+# something; a plain `git init` (cargo new, create-react-app) says nothing.
+
+RP=$(as_user mktemp -d "$U_HOME/e2e-repos.XXXXXX")
+as_user chmod 755 "$RP"
+GITC=(git -c user.name=e2e -c user.email=e2e@example.invalid)
+
+# ltd-native run in $RP (the project), output in $OUT, status in $RC.
+lr() {
+	OUT=$(cd "$RP" && as_user "$LTD" run --ro-bind "$STAGE" "$STAGE" -- "$@" 2>&1)
+	RC=$?
+}
+
+# The attack: a nested repository whose core.fsmonitor is the agent's
+# command.  The host's `git status` there runs it (shown first, on the
+# host, so the test proves the threat it guards against).
+lr sh -c "mkdir evil && cd evil && git init -q && git config core.fsmonitor 'touch ../fsmonitor-ran; false'"
+expect_rc "the cage plants a repository with a core.fsmonitor" 0
+expect_out "at exit the run names its configuration" "warning: $RP/evil/\.git/config: .*\(core\.fsmonitor\)"
+expect_out "and says git run there on the host would run it" "review it before you run git there on the host"
+(cd "$RP/evil" && as_user git status >/dev/null 2>&1)
+[ -e "$RP/fsmonitor-ran" ] && pass "(the threat is real: the host's git status there runs it)" ||
+	fail "(the threat is real: the host's git status there runs it)" "$(ls -la "$RP")"
+as_user rm -rf "$RP/evil" "$RP/fsmonitor-ran"
+
+lr sh -c "mkdir app && cd app && git init -q && echo x > f && git add f && ${GITC[*]} commit -qm one"
+expect_rc "a plain git init and commit in the cage" 0
+expect_no_out "say nothing of repositories" "git (configuration|hook|repositor)"
+
+# A repository of the user's from before the run, with a hooks path and a
+# fsmonitor of its own: the command working in it is no news.
+as_user sh -c "mkdir '$RP/mine' && cd '$RP/mine' && git init -q && git config core.hooksPath .husky && git config core.fsmonitor false && git config alias.st '!git status'"
+sleep 0.1 # past the coarse clock's tick: the run starts after this
+lr sh -c "cd mine && echo y > g && git add g && ${GITC[*]} commit -qm two && git st >/dev/null"
+expect_rc "the command commits in a repository of the user's" 0
+expect_no_out "its configuration from before the run is not said" "git configuration"
+
+# The same repository: a hook planted in it is said.
+lr sh -c "printf '#!/bin/sh\ntouch /tmp/x\n' > mine/.git/hooks/post-checkout && chmod +x mine/.git/hooks/post-checkout"
+expect_out "a hook planted in the user's repository is said" "warning: $RP/mine/\.git/hooks/post-checkout: .*git hook"
+as_user rm -f "$RP/mine/.git/hooks/post-checkout"
+
+# Hidden in the project's own .git, reached from a .git file elsewhere.
+as_user sh -c "cd '$RP' && git init -q"
+sleep 0.1
+lr sh -c "git init -q --bare .git/evil && git --git-dir=.git/evil config alias.x '!touch /tmp/y' && mkdir -p sub && echo 'gitdir: ../.git/evil' > sub/.git"
+expect_out "a bare repository hidden in the project's .git is said" "warning: $RP/\.git/evil/config: .*\(alias\.x\)"
+expect_no_out "the .git file pointing there is covered by it" "warning: $RP/sub/\.git:"
+as_user rm -rf "$RP/.git/evil" "$RP/sub"
+
+# A .git link out of the project.
+lr sh -c "mkdir -p out && ln -s /home/elsewhere/.git out/.git"
+expect_out "a .git link leading out of the project is said" "warning: $RP/out/\.git: .*\(/home/elsewhere/\.git\)"
+as_user rm -rf "$RP/out"
+
+# Hiding places: a directory made unreadable, a tree deeper than the walk.
+lr sh -c "mkdir -p hide/r && git init -q hide/r && git -C hide/r config core.pager 'sh ./p' && chmod 000 hide"
+expect_out "a directory the command made unreadable is said" "warning: $RP/hide: .*cannot look in"
+as_user chmod 755 "$RP/hide"
+as_user rm -rf "$RP/hide"
+lr sh -c 'd=deep; for i in $(seq 140); do d=$d/d; done; mkdir -p $d && git init -q $d && git -C $d config core.editor "sh ./e"'
+expect_out "a tree deeper than the walk is said, not skipped" "warning: $RP/deep/.*did not look below it"
+as_user rm -rf "$RP/deep"
+
+as_user rm -rf "$RP"
