@@ -694,6 +694,45 @@ static int protect_enclosing(struct ltd_policy *p, struct ltd_err *err)
 	return ret;
 }
 
+int ltd_git_bind_check(const struct ltd_policy *p, const char *flag,
+		       const char *src, struct ltd_err *err)
+{
+	char dir[PATH_MAX], path[PATH_MAX];
+	const char *what = NULL;
+	struct stat st;
+	char *slash;
+
+	if (!p->protect_git)
+		return 0;
+	snprintf(dir, sizeof(dir), "%s", src);
+	if (snprintf(path, sizeof(path), "%s/.git", src) < (int)sizeof(path) &&
+	    lstat(path, &st) == 0) {
+		what = "holds a git repository's .git";
+		snprintf(dir, sizeof(dir), "%s", path);
+	}
+	/* The bind itself, or a directory above it, a git directory: its
+	 * hooks, config, modules... */
+	while (!what) {
+		if (is_git_dir(dir)) {
+			what = "is or lies in a git directory";
+			break;
+		}
+		slash = strrchr(dir, '/');
+		if (!slash || slash == dir)
+			break;
+		*slash = '\0';
+	}
+	if (!what)
+		return 0;
+	return ltd_err_set(err, EPERM,
+			   "%s %s: %s (%s): the command could write there "
+			   "hooks or configuration that git on the host runs; "
+			   "bind it read-only (--ro-bind), make it the project "
+			   "(whose git ltd-native protects), or use "
+			   "--unsafe-writable-git",
+			   flag, src, what, dir);
+}
+
 int ltd_git_protected(struct ltd_policy *p, struct ltd_err *err)
 {
 	char path[PATH_MAX];

@@ -296,6 +296,15 @@ int ltd_policy_validate(struct ltd_policy *p, struct ltd_err *err);
  */
 int ltd_policy_derive(struct ltd_policy *p, struct ltd_err *err);
 
+/*
+ * A writable bind (@flag, the real path @src) that holds a git
+ * repository's .git, or is or lies in a git directory, is refused unless
+ * git protection is off (--unsafe-writable-git): its hooks and config
+ * would be the cage's to write, and git on the host runs them.
+ */
+int ltd_git_bind_check(const struct ltd_policy *p, const char *flag,
+		       const char *src, struct ltd_err *err);
+
 /* Fill @p->protected from the project's .git (reads the host). */
 int ltd_git_protected(struct ltd_policy *p, struct ltd_err *err);
 

@@ -210,6 +210,8 @@ static int validate_mounts(struct ltd_policy *p, struct ltd_err *err)
 					      p->unsafe | m->waive, err);
 		if (!ret && !state_missing(m))
 			ret = check_type(m, flag, &p->id, err);
+		if (!ret && m->kind == LTD_UM_BIND && !state_missing(m))
+			ret = ltd_git_bind_check(p, flag, m->src, err);
 		if (ret)
 			return ret;
 	}

@@ -66,4 +66,25 @@ lr sh -c 'd=deep; for i in $(seq 140); do d=$d/d; done; mkdir -p $d && git init 
 expect_out "a tree deeper than the walk is said, not skipped" "warning: $RP/deep/.*did not look below it"
 as_user rm -rf "$RP/deep"
 
-as_user rm -rf "$RP"
+# A second repository bound read-write: the command would plant its hook
+# where git on the host runs it (shown with the protection off).
+OR=$(as_user mktemp -d "$U_HOME/e2e-other.XXXXXX")
+as_user sh -c "cd '$OR' && git init -q"
+OUT=$(cd "$RP" && as_user "$LTD" run --bind "$OR" "$OR" -- sh -c "echo 'touch /tmp/x' > '$OR/.git/hooks/pre-commit'" 2>&1)
+RC=$?
+expect_rc "a writable bind of another repository is refused" 125
+expect_out "naming the bind and the ways out" "--bind $OR: .*--ro-bind.*--unsafe-writable-git"
+[ ! -e "$OR/.git/hooks/pre-commit" ] && pass "and no hook is planted in it" ||
+	fail "and no hook is planted in it" "$(ls -la "$OR/.git/hooks")"
+OUT=$(cd "$RP" && as_user "$LTD" run --bind "$OR/.git/hooks" /h -- true 2>&1)
+RC=$?
+expect_rc "a writable bind inside its git directory is refused" 125
+OUT=$(cd "$RP" && as_user "$LTD" run --ro-bind "$OR" "$OR" -- cat "$OR/.git/HEAD" 2>&1)
+RC=$?
+expect_rc "bound read-only it runs" 0
+OUT=$(cd "$RP" && as_user "$LTD" run --unsafe-writable-git --bind "$OR" "$OR" -- sh -c "echo 'touch /tmp/x' > '$OR/.git/hooks/pre-commit'" 2>&1)
+RC=$?
+expect_rc "with --unsafe-writable-git it runs" 0
+[ -e "$OR/.git/hooks/pre-commit" ] && pass "(and the hook is planted: what the refusal prevents)" ||
+	fail "(and the hook is planted: what the refusal prevents)" "$OUT"
+as_user rm -rf "$OR" "$RP"

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "policy/policy.h"
@@ -177,4 +178,81 @@ Test(validate, chdir_must_be_normal)
 	p.chdir = strdup("/a/../b");
 	cr_assert_eq(ltd_policy_validate(&p, &err), -EINVAL);
 	cr_assert(strstr(err.msg, "--chdir"));
+}
+
+/* dir/NAME as a git repository (what `git init` makes that git checks). */
+static void make_repo(const char *name)
+{
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd),
+		 "mkdir -p %s/%s/.git/objects %s/%s/.git/refs "
+		 "%s/%s/.git/hooks && echo 'ref: refs/heads/main' > "
+		 "%s/%s/.git/HEAD",
+		 dir, name, dir, name, dir, name, dir, name);
+	cr_assert_eq(system(cmd), 0);
+}
+
+/* A second repository bound read-write: its hooks and config would be the
+ * cage's to write, and git on the host runs them. */
+Test(validate, a_writable_bind_of_a_git_repository_is_refused)
+{
+	const char *binds[] = {"other", "other/.git", "other/.git/hooks"};
+	char src[256], proj[256];
+
+	make_repo("other");
+	snprintf(proj, sizeof(proj), "%s/proj", dir);
+	cr_assert_eq(mkdir(proj, 0755), 0);
+	for (size_t i = 0; i < sizeof(binds) / sizeof(binds[0]); i++) {
+		ltd_policy_free(&p);
+		ltd_policy_init(&p);
+		memset(&err, 0, sizeof(err));
+		p.project = strdup(proj);
+		snprintf(src, sizeof(src), "%s/%s", dir, binds[i]);
+		add_mount(LTD_UM_BIND, src, "/x", "bind");
+		cr_assert_eq(ltd_policy_validate(&p, &err), -EPERM,
+			     "accepted --bind %s", binds[i]);
+		cr_assert(strstr(err.msg, "--bind"), "%s", err.msg);
+		cr_assert(strstr(err.msg, "--unsafe-writable-git"), "%s",
+			  err.msg);
+		cr_assert(strstr(err.msg, "--ro-bind"), "%s", err.msg);
+	}
+}
+
+Test(validate, a_git_repository_bound_read_only_or_waived_is_let_through)
+{
+	char src[256], proj[256];
+
+	make_repo("other");
+	snprintf(proj, sizeof(proj), "%s/proj", dir);
+	cr_assert_eq(mkdir(proj, 0755), 0);
+	snprintf(src, sizeof(src), "%s/other", dir);
+	p.project = strdup(proj);
+	add_mount(LTD_UM_RO_BIND, src, "/x", "ro-bind");
+	cr_assert_eq(ltd_policy_validate(&p, &err), 0, "%s", err.msg);
+	ltd_policy_free(&p);
+	ltd_policy_init(&p);
+	p.project = strdup(proj);
+	p.protect_git = false; /* --unsafe-writable-git */
+	add_mount(LTD_UM_BIND, src, "/x", "bind");
+	cr_assert_eq(ltd_policy_validate(&p, &err), 0, "%s", err.msg);
+}
+
+Test(validate, a_writable_bind_of_a_plain_directory_is_let_through)
+{
+	char src[256], proj[256], cmd[600];
+
+	make_repo("other");
+	/* A plain directory beside the repository, and the work tree's
+	 * subdirectory: neither holds the repository's .git. */
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/plain %s/other/src %s/proj",
+		 dir, dir, dir);
+	cr_assert_eq(system(cmd), 0);
+	snprintf(proj, sizeof(proj), "%s/proj", dir);
+	p.project = strdup(proj);
+	snprintf(src, sizeof(src), "%s/plain", dir);
+	add_mount(LTD_UM_BIND, src, "/x", "bind");
+	snprintf(src, sizeof(src), "%s/other/src", dir);
+	add_mount(LTD_UM_BIND, src, "/y", "bind");
+	cr_assert_eq(ltd_policy_validate(&p, &err), 0, "%s", err.msg);
 }
