@@ -36,10 +36,11 @@ struct walk {
 	FILE *out;
 	struct timespec since;
 	struct ltd_repos_limits lim;
-	int root;	    /* the root's directory */
-	size_t root_len;    /* of its name, at the start of path */
-	unsigned long dirs; /* entered so far */
-	bool full;	    /* lim.dirs reached */
+	int root;	     /* the root's directory */
+	size_t root_len;     /* of its name, at the start of path */
+	bool root_protected; /* @root and @root/.git are not judged */
+	unsigned long dirs;  /* entered so far */
+	bool full;	     /* lim.dirs reached */
 	char deep[PATH_MAX];
 	unsigned long n_deep; /* places not looked below */
 	char path[PATH_MAX];  /* the directory being read */
@@ -379,16 +380,17 @@ static void walk(struct walk *w, int fd, unsigned depth)
 		else if (!strcmp(e->d_name, ".git"))
 			judge_gitfile(w, fd);
 	}
-	/* Not the root, nor its .git: those are protected before the run
+	/* The project and its .git are protected before the run
 	 * (gitprotect.c) and reported by protected.c. */
-	if (head && (commondir || (objects && refs)) && len > w->root_len &&
-	    strcmp(w->path + w->root_len, "/.git") != 0)
+	if (head && (commondir || (objects && refs)) &&
+	    !(w->root_protected &&
+	      (len == w->root_len || !strcmp(w->path + w->root_len, "/.git"))))
 		judge_gitdir(w, fd, commondir);
 	close(fd);
 }
 
-void ltd_repos_report(FILE *out, const char *root, struct timespec since,
-		      const struct ltd_repos_limits *lim)
+void ltd_repos_report(FILE *out, const char *root, bool root_protected,
+		      struct timespec since, const struct ltd_repos_limits *lim)
 {
 	struct open_how how = {
 		.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
@@ -402,6 +404,7 @@ void ltd_repos_report(FILE *out, const char *root, struct timespec since,
 		return;
 	w->out = out;
 	w->since = since;
+	w->root_protected = root_protected;
 	w->lim = lim ? *lim
 		     : (struct ltd_repos_limits){LTD_REPOS_MAX_DEPTH,
 						 LTD_REPOS_MAX_DIRS};

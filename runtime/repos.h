@@ -12,6 +12,7 @@
 #ifndef LTD_REPOS_H
 #define LTD_REPOS_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -26,7 +27,8 @@ struct ltd_repos_limits {
 /*
  * Walk @root (a directory, reached without following a link), never
  * through a link or into another mount, and say on @out, one warning a
- * line, each git directory but @root and @root/.git where a file git runs
+ * line, each git directory (but @root and @root/.git when @root_protected:
+ * the project's, protected before the run) where a file git runs
  * or is configured by changed (by its ctime) at or after @since and
  * names something git runs: a configuration key that names a command
  * (ltd_gitconfig_command(), core.hooksPath, an include), a hook that is
@@ -37,7 +39,8 @@ struct ltd_repos_limits {
  * for the defaults) keep it from looking at is said, never skipped
  * silently.  Names are shown through ltd_fput_shown().
  */
-void ltd_repos_report(FILE *out, const char *root, struct timespec since,
+void ltd_repos_report(FILE *out, const char *root, bool root_protected,
+		      struct timespec since,
 		      const struct ltd_repos_limits *lim);
 
 #endif

@@ -579,6 +579,23 @@ static int prepare(struct ltd_policy *p, struct ltd_plan *plan,
 	return ret;
 }
 
+/* Git repositories the command planted or changed where it could write:
+ * the project, and each directory the user bound writable (the tiers'
+ * own state binds are ltd-native's choice of place, not the user's). */
+static void report_repos(const struct ltd_policy *p, struct timespec since)
+{
+	struct stat st;
+
+	ltd_repos_report(stderr, p->project, true, since, NULL);
+	for (size_t i = 0; i < p->n_mounts; i++) {
+		const struct ltd_user_mount *m = &p->mounts[i];
+
+		if (m->kind == LTD_UM_BIND && !m->derived && m->src &&
+		    stat(m->src, &st) == 0 && S_ISDIR(st.st_mode))
+			ltd_repos_report(stderr, m->src, false, since, NULL);
+	}
+}
+
 int ltd_run(struct ltd_policy *p, char **launcher_argv)
 {
 	struct ltd_err err = {0};
@@ -724,7 +741,7 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 		ltd_protected_report(stderr, p, protected_before, after);
 	}
 	if (p->protect_git)
-		ltd_repos_report(stderr, p->project, started, NULL);
+		report_repos(p, started);
 	if (dns_on) {
 		/* The command has ended: what it was refused is queued. */
 		ltd_nflog_drain(&nflog);

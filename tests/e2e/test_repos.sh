@@ -87,4 +87,16 @@ RC=$?
 expect_rc "with --unsafe-writable-git it runs" 0
 [ -e "$OR/.git/hooks/pre-commit" ] && pass "(and the hook is planted: what the refusal prevents)" ||
 	fail "(and the hook is planted: what the refusal prevents)" "$OUT"
+
+# A directory bound writable that holds repositories deeper down is not
+# refused; what the command plants in them is said at exit.
+as_user rm -rf "$OR"
+OR=$(as_user mktemp -d "$U_HOME/e2e-src.XXXXXX")
+as_user sh -c "cd '$OR' && mkdir a && git -C a init -q"
+sleep 0.1
+OUT=$(cd "$RP" && as_user "$LTD" run --bind "$OR" "$OR" -- sh -c "echo 'touch /tmp/x' > '$OR/a/.git/hooks/pre-commit' && git init -q '$OR' && git -C '$OR' config core.pager 'sh ./p'" 2>&1)
+RC=$?
+expect_rc "a writable bind holding repositories deeper down runs" 0
+expect_out "a hook planted in one of them is said" "warning: $OR/a/\.git/hooks/pre-commit: "
+expect_out "and a repository made at the bind's top" "warning: $OR/\.git/config: .*\(core\.pager\)"
 as_user rm -rf "$OR" "$RP"

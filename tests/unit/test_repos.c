@@ -14,6 +14,8 @@
 #include "runtime/repos.h"
 
 static char dir[] = "/tmp/ltd-repos.XXXXXX";
+/* The project's own: the root and its .git are not judged. */
+static bool root_protected = true;
 static char proj[256];
 
 static const struct timespec all = {0, 0}, none = {4102444800, 0};
@@ -21,6 +23,7 @@ static const struct timespec all = {0, 0}, none = {4102444800, 0};
 static void setup(void)
 {
 	cr_assert_not_null(mkdtemp(dir));
+	root_protected = true;
 	snprintf(proj, sizeof(proj), "%s/proj", dir);
 	cr_assert_eq(mkdir(proj, 0755), 0);
 }
@@ -88,7 +91,7 @@ static char *report_lim(struct timespec since,
 	FILE *out = open_memstream(&text, &len);
 
 	cr_assert_not_null(out);
-	ltd_repos_report(out, proj, since, lim);
+	ltd_repos_report(out, proj, root_protected, since, lim);
 	fclose(out);
 	return text;
 }
@@ -425,5 +428,25 @@ Test(repos, a_missing_root_says_so)
 	r = report(all);
 	assert_lines(r, 1);
 	cr_assert_not_null(strstr(r, "/proj"), "%s", r);
+	free(r);
+}
+
+/* A writable --bind's tree: nothing in it was protected before the run. */
+Test(repos, an_unprotected_root_and_its_git_directory_are_judged)
+{
+	char *r;
+
+	root_protected = false;
+	gitdir(".git");
+	put(".git/hooks/pre-commit", "#!/bin/sh\n");
+	r = report(all);
+	assert_lines(r, 1);
+	cr_assert_not_null(strstr(r, "/proj/.git/hooks/pre-commit"), "%s", r);
+	free(r);
+	gitdir(".");
+	put("config", "[core]\n\tfsmonitor = ./x.sh\n");
+	r = report(all);
+	assert_lines(r, 2);
+	cr_assert_not_null(strstr(r, "/proj/config: "), "%s", r);
 	free(r);
 }
