@@ -60,6 +60,22 @@ int ltd_landlock_decide(const struct ltd_policy *p, int abi, char *warning,
 			 "this kernel has no Landlock: the cage runs without "
 			 "its second wall (--require-landlock makes this an "
 			 "error)");
+	else if (abi < 3 ||
+		 (abi < LTD_LL_NET_ABI && p->network == LTD_NET_ALLOWLIST))
+		/* What an older ABI leaves to the other walls, by name. */
+		snprintf(warning, size,
+			 "%s: its second wall does not cover %s%s%s; see "
+			 "'ltd-native doctor'",
+			 have,
+			 abi < 3 ? "truncating files (ABI 3, Linux "
+				   "6.2)"
+				 : "",
+			 abi < 3 && p->network == LTD_NET_ALLOWLIST ? " nor "
+								    : "",
+			 p->network == LTD_NET_ALLOWLIST
+				 ? "pasta's TCP ports (ABI 4, Linux 6.7: "
+				   "egress rests on the firewall alone)"
+				 : "");
 	return 0;
 }
 
