@@ -110,18 +110,18 @@ static int check_owner(const struct stat *st, const char *what,
 	return 0;
 }
 
-int ltd_dnsproc_prepare(struct ltd_dnsproc *h,
-			const struct ltd_dnsd_config *cfg, struct ltd_err *err)
+int ltd_dnsproc_find(char *path, size_t size, struct ltd_err *err)
 {
-	char self[PATH_MAX], path[PATH_MAX];
+	char self[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	_cleanup_close_ int fd = -1;
 	struct stat st;
 	int ret;
 
 	if (n < 0)
 		return ltd_err_sys(err, "DNS filter: /proc/self/exe");
 	self[n] = '\0';
-	ret = ltd_dnsproc_path(self, path, sizeof(path));
+	ret = ltd_dnsproc_path(self, path, size);
 	if (ret < 0)
 		return ltd_err_set(err, -ret,
 				   "DNS filter: no helper path "
@@ -129,15 +129,14 @@ int ltd_dnsproc_prepare(struct ltd_dnsproc *h,
 				   self);
 	/* Opened now, executed by descriptor later: what runs is what was
 	 * checked before clone, whatever happens to the path. */
-	h->exe = open(path, O_PATH | O_CLOEXEC);
-	if (h->exe < 0)
+	fd = open(path, O_PATH | O_CLOEXEC);
+	if (fd < 0)
 		return ltd_err_sys(err,
 				   "the DNS filter's helper '%s' (allowlist "
 				   "mode runs it; it is installed beside "
 				   "ltd-native)",
 				   path);
-	if (fstat(h->exe, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    !(st.st_mode & 0111))
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || !(st.st_mode & 0111))
 		return ltd_err_set(err, EACCES,
 				   "the DNS filter's helper '%s' is not an "
 				   "executable file",
@@ -147,16 +146,29 @@ int ltd_dnsproc_prepare(struct ltd_dnsproc *h,
 		return ret;
 	/* Its directory too: whoever may write there may swap the helper
 	 * before the next run. */
-	*strrchr(path, '/') = '\0';
-	if (stat(path[0] ? path : "/", &st) < 0)
+	snprintf(self, sizeof(self), "%s", path);
+	*strrchr(self, '/') = '\0';
+	if (stat(self[0] ? self : "/", &st) < 0)
 		return ltd_err_sys(err,
 				   "the DNS filter's helper's directory "
 				   "'%s'",
-				   path);
+				   self);
 	ret = check_owner(&st, "the directory of the DNS filter's helper",
-			  path[0] ? path : "/", err);
+			  self[0] ? self : "/", err);
 	if (ret < 0)
 		return ret;
+	return ltd_steal_fd(&fd);
+}
+
+int ltd_dnsproc_prepare(struct ltd_dnsproc *h,
+			const struct ltd_dnsd_config *cfg, struct ltd_err *err)
+{
+	char path[PATH_MAX];
+	int ret = ltd_dnsproc_find(path, sizeof(path), err);
+
+	if (ret < 0)
+		return ret;
+	h->exe = ret;
 	h->err = open_stderr();
 	if (h->err < 0)
 		return ltd_err_sys(err, "DNS filter: its stderr");

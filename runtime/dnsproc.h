@@ -98,6 +98,12 @@ struct ltd_dnsproc {
  * gives "/a/b/ltd-dnsd"); -ENAMETOOLONG or -EINVAL (not absolute). */
 int ltd_dnsproc_path(const char *self, char *buf, size_t size);
 
+/* The helper beside the launcher, its path into @path: opened O_PATH
+ * (the descriptor returned) once it is an executable file that neither it
+ * nor its directory lets anyone but the user or root write; a negative
+ * errno and @err naming the path otherwise. */
+int ltd_dnsproc_find(char *path, size_t size, struct ltd_err *err);
+
 /* Before clone: open the helper and write @cfg for it. */
 int ltd_dnsproc_prepare(struct ltd_dnsproc *h,
 			const struct ltd_dnsd_config *cfg, struct ltd_err *err);

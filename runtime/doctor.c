@@ -6,10 +6,12 @@
  * Nothing here changes the host: the namespaces die with their child.
  */
 #include "runtime/doctor.h"
+#include "runtime/dnsproc.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -189,6 +191,28 @@ static void check_pasta(struct ltd_check *c)
 			 stat("/dev/net/tun", &st) == 0 ? st.st_mode : 0, c);
 }
 
+/* A default run (allowlist mode) stops without its DNS filter. */
+static void check_dnsd(struct ltd_check *c)
+{
+	struct ltd_err err = {0};
+	char path[PATH_MAX];
+	int fd = ltd_dnsproc_find(path, sizeof(path), &err);
+
+	c->name = "DNS filter";
+	c->required = true;
+	c->ok = fd >= 0;
+	if (c->ok) {
+		close(fd);
+		snprintf(c->detail, sizeof(c->detail), "ltd-dnsd at %.1000s",
+			 path);
+		return;
+	}
+	snprintf(c->detail, sizeof(c->detail), "%s", err.msg);
+	snprintf(c->fix, sizeof(c->fix),
+		 "install build/ltd-dnsd in the directory of the (resolved) "
+		 "ltd-native, both writable by you or root only");
+}
+
 static void check_cgroup(struct ltd_check *c)
 {
 	struct ltd_policy p;
@@ -262,14 +286,15 @@ static void check_seccomp(struct ltd_check *c)
 
 int ltd_doctor(bool json)
 {
-	struct ltd_check c[6] = {0};
+	struct ltd_check c[7] = {0};
 
 	check_userns(&c[0]);
 	check_seccomp(&c[1]);
 	check_pasta(&c[2]);
-	check_nft(&c[3], c[0].ok);
-	check_cgroup(&c[4]);
-	check_landlock(&c[5]);
-	ltd_doctor_print(stdout, c, 6, json);
-	return ltd_doctor_status(c, 6);
+	check_dnsd(&c[3]);
+	check_nft(&c[4], c[0].ok);
+	check_cgroup(&c[5]);
+	check_landlock(&c[6]);
+	ltd_doctor_print(stdout, c, 7, json);
+	return ltd_doctor_status(c, 7);
 }
