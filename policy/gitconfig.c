@@ -179,8 +179,13 @@ enum run_as {
 	RUN_SHELL,   /* a command line, as sh -c runs it */
 	RUN_PROGRAM, /* one program's path (no shell) */
 	RUN_BANG,    /* a command line when it starts with '!' */
-	RUN_HELPER,  /* credential.helper: "!line", "/path args", or a name */
+	RUN_HELPER,  /* credential.helper: "!line", "/path args", or a name
+			that runs git-credential-NAME (remote.*.vcs:
+			git-remote-NAME), a project file once it has a '/':
+			git runs it from where it works */
 	RUN_NOBOOL,  /* a command line unless it is a boolean */
+	RUN_EXT,     /* a URL: "ext::line" runs the line (git-remote-ext) */
+	RUN_EXT_SUB, /* the same, in the subsection (url.<URL>.insteadOf) */
 };
 
 /*
@@ -211,6 +216,12 @@ static const struct {
 	{"gpg?", "program", RUN_PROGRAM},
 	{"gpg.*", "defaultkeycommand", RUN_SHELL},
 	{"credential?", "helper", RUN_HELPER},
+	{"remote.*", "vcs", RUN_HELPER},
+	{"remote.*", "url", RUN_EXT},
+	{"remote.*", "pushurl", RUN_EXT},
+	{"url.*", "insteadof", RUN_EXT_SUB},
+	{"url.*", "pushinsteadof", RUN_EXT_SUB},
+	{"instaweb", "httpd", RUN_SHELL},
 	{"alias?", "*", RUN_BANG},
 	{"submodule.*", "update", RUN_BANG},
 	{"uploadpack", "packobjectshook", RUN_SHELL},
@@ -278,6 +289,7 @@ bool ltd_gitconfig_is_bool(const char *v)
 const char *ltd_gitconfig_command(const char *section, const char *key,
 				  const char *val, char *buf, size_t size)
 {
+	const char *sub;
 	size_t i, n = 0;
 
 	for (i = 0; i < sizeof(command_keys) / sizeof(command_keys[0]); i++)
@@ -295,8 +307,21 @@ const char *ltd_gitconfig_command(const char *section, const char *key,
 	case RUN_BANG:
 		return val[0] == '!' ? val + 1 : NULL;
 	case RUN_HELPER:
-		/* A name runs "git credential-NAME", not a project file. */
-		return val[0] == '!' ? val + 1 : val[0] == '/' ? val : NULL;
+		if (val[0] == '!' || val[0] == '/')
+			return val + (val[0] == '!');
+		/* A name runs "git credential-NAME" from git's exec path or
+		 * PATH; a relative path runs that file where git works. */
+		if (strcspn(val, "/") >= strcspn(val, " \t") ||
+		    snprintf(buf, size, "git-%s-%s",
+			     section[0] == 'c' ? "credential" : "remote",
+			     val) >= (int)size)
+			return NULL;
+		return buf;
+	case RUN_EXT:
+		return strncmp(val, "ext::", 5) ? NULL : val + 5;
+	case RUN_EXT_SUB:
+		sub = strchr(section, '.');
+		return sub && !strncmp(sub + 1, "ext::", 5) ? sub + 6 : NULL;
 	case RUN_PROGRAM:
 		break;
 	}

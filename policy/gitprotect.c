@@ -694,6 +694,11 @@ static int protect_enclosing(struct ltd_policy *p, struct ltd_err *err)
 	return ret;
 }
 
+bool ltd_git_is_dir(const char *dir)
+{
+	return is_git_dir(dir);
+}
+
 int ltd_git_bind_check(const struct ltd_policy *p, const char *flag,
 		       const char *src, struct ltd_err *err)
 {

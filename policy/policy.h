@@ -296,6 +296,9 @@ int ltd_policy_validate(struct ltd_policy *p, struct ltd_err *err);
  */
 int ltd_policy_derive(struct ltd_policy *p, struct ltd_err *err);
 
+/* @dir is a git directory, as git's is_git_directory() judges one. */
+bool ltd_git_is_dir(const char *dir);
+
 /*
  * A writable bind (@flag, the real path @src) that holds a git
  * repository's .git, or is or lies in a git directory, is refused unless

@@ -24,22 +24,32 @@ struct ltd_repos_limits {
 #define LTD_REPOS_MAX_DEPTH 128
 #define LTD_REPOS_MAX_DIRS  1000000UL
 
+/* Not judged, the project's own (protected before the run, gitprotect.c):
+ * the root, when it was a git directory then; its .git. */
+#define LTD_REPOS_SKIP_ROOT	1u
+#define LTD_REPOS_SKIP_ROOT_GIT 2u
+
 /*
  * Walk @root (a directory, reached without following a link), never
  * through a link or into another mount, and say on @out, one warning a
- * line, each git directory (but @root and @root/.git when @root_protected:
- * the project's, protected before the run) where a file git runs
- * or is configured by changed (by its ctime) at or after @since and
- * names something git runs: a configuration key that names a command
- * (ltd_gitconfig_command(), core.hooksPath, an include), a hook that is
- * not a sample, a `commondir` (configuration and hooks elsewhere), or
- * one ltd-native cannot read (a link, a FIFO).  A `.git` file or link
- * changed since @since that sends git outside @root is said too; one
- * that stays inside is covered by the walk.  What the limits (@lim, NULL
- * for the defaults) keep it from looking at is said, never skipped
- * silently.  Names are shown through ltd_fput_shown().
+ * line, for each git directory (HEAD, and objects, refs or commondir of
+ * any type; but what @skip names):
+ *  - its configuration (config, config.worktree and what they include
+ *    within @root) when it runs something (a key ltd_gitconfig_command()
+ *    knows, core.hooksPath, an include, protocol.allow) and a file that
+ *    makes the directory a git directory or configures it changed (its
+ *    ctime) at or after @since;
+ *  - each hook (in hooks/, and in a core.hooksPath within @root) that is
+ *    not a sample and changed, itself or, for a link, what it leads to;
+ *  - a commondir that changed; a config that is a link or unreadable.
+ * A `.git` file or link that changed and sends git where the walk does
+ * not look (out of @root, through a link, nowhere yet) is said; so is a
+ * directory of the user's the walk cannot read, on every run.  What the
+ * limits (@lim, NULL for the defaults) keep it from looking at is said,
+ * never skipped silently; past 100 warnings, their count.  Names are shown
+ * through ltd_fput_shown().
  */
-void ltd_repos_report(FILE *out, const char *root, bool root_protected,
+void ltd_repos_report(FILE *out, const char *root, unsigned skip,
 		      struct timespec since,
 		      const struct ltd_repos_limits *lim);
 

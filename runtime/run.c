@@ -582,17 +582,21 @@ static int prepare(struct ltd_policy *p, struct ltd_plan *plan,
 /* Git repositories the command planted or changed where it could write:
  * the project, and each directory the user bound writable (the tiers'
  * own state binds are ltd-native's choice of place, not the user's). */
-static void report_repos(const struct ltd_policy *p, struct timespec since)
+static void report_repos(const struct ltd_policy *p, bool root_was_gitdir,
+			 struct timespec since)
 {
 	struct stat st;
 
-	ltd_repos_report(stderr, p->project, true, since, NULL);
+	ltd_repos_report(stderr, p->project,
+			 LTD_REPOS_SKIP_ROOT_GIT |
+				 (root_was_gitdir ? LTD_REPOS_SKIP_ROOT : 0),
+			 since, NULL);
 	for (size_t i = 0; i < p->n_mounts; i++) {
 		const struct ltd_user_mount *m = &p->mounts[i];
 
 		if (m->kind == LTD_UM_BIND && !m->derived && m->src &&
 		    stat(m->src, &st) == 0 && S_ISDIR(st.st_mode))
-			ltd_repos_report(stderr, m->src, false, since, NULL);
+			ltd_repos_report(stderr, m->src, 0, since, NULL);
 	}
 }
 
@@ -627,6 +631,7 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 	char **envp = NULL;
 	_cleanup_free_ struct ltd_protected_id *protected_before = NULL;
 	struct timespec started = {0};
+	bool root_was_gitdir = false;
 	struct ltd_landlock ll = {0};
 	pid_t init = -1;
 	char warning[LTD_ERR_MSG_MAX + LTD_CG_PATH_MAX];
@@ -681,6 +686,7 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 	if (ret < 0)
 		goto out;
 	protected_before = ltd_protected_ids(p);
+	root_was_gitdir = p->protect_git && ltd_git_is_dir(p->project);
 	/* Coarse, as the ctimes the repository walk compares with it. */
 	clock_gettime(CLOCK_REALTIME_COARSE, &started);
 
@@ -741,7 +747,7 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 		ltd_protected_report(stderr, p, protected_before, after);
 	}
 	if (p->protect_git)
-		report_repos(p, started);
+		report_repos(p, root_was_gitdir, started);
 	if (dns_on) {
 		/* The command has ended: what it was refused is queued. */
 		ltd_nflog_drain(&nflog);

@@ -31,13 +31,18 @@ lr sh -c "mkdir app && cd app && git init -q && echo x > f && git add f && ${GIT
 expect_rc "a plain git init and commit in the cage" 0
 expect_no_out "say nothing of repositories" "git (configuration|hook|repositor)"
 
-# A repository of the user's from before the run, with a hooks path and a
-# fsmonitor of its own: the command working in it is no news.
-as_user sh -c "mkdir '$RP/mine' && cd '$RP/mine' && git init -q && git config core.hooksPath .husky && git config core.fsmonitor false && git config alias.st '!git status'"
+# Repositories of the user's from before the run, with a hooks path and
+# an alias of their own.  One the command works in is named with what its
+# configuration runs (the command could have made it a repository in this
+# run); one it did not touch is not.
+for r in mine theirs; do
+	as_user sh -c "mkdir '$RP/$r' && cd '$RP/$r' && git init -q && git config core.hooksPath .husky && git config core.fsmonitor false && git config alias.st '!git status'"
+done
 sleep 0.1 # past the coarse clock's tick: the run starts after this
 lr sh -c "cd mine && echo y > g && git add g && ${GITC[*]} commit -qm two && git st >/dev/null"
 expect_rc "the command commits in a repository of the user's" 0
-expect_no_out "its configuration from before the run is not said" "git configuration"
+expect_out "what the one it worked in runs is named" "warning: $RP/mine/\.git/config: the command worked in .*\(core\.hooksPath\)"
+expect_no_out "the one it did not touch is not" "$RP/theirs"
 
 # The same repository: a hook planted in it is said.
 lr sh -c "printf '#!/bin/sh\ntouch /tmp/x\n' > mine/.git/hooks/post-checkout && chmod +x mine/.git/hooks/post-checkout"
@@ -65,6 +70,39 @@ as_user rm -rf "$RP/hide"
 lr sh -c 'd=deep; for i in $(seq 140); do d=$d/d; done; mkdir -p $d && git init -q $d && git -C $d config core.editor "sh ./e"'
 expect_out "a tree deeper than the walk is said, not skipped" "warning: $RP/deep/.*did not look below it"
 as_user rm -rf "$RP/deep"
+
+# A review's attacks (each silent before it was fixed; the host's git then
+# ran the payload).
+lr sh -c "git init -q A && cd A/.git && mv objects o && ln -s o objects && mv refs r && ln -s r refs && git config core.fsmonitor 'touch ../ran; false'"
+expect_out "objects and refs as links still make a repository" "warning: $RP/A/\.git/config: .*\(core\.fsmonitor\)"
+lr sh -c "git init -q B && git -C B config core.fsmonitor 'touch ../ran; false' && mv B/.git/HEAD B/.git/HEAD.off"
+sleep 0.1
+lr mv B/.git/HEAD.off B/.git/HEAD
+expect_out "planted over two runs: the run that completes it says so" "warning: $RP/B/\.git/config: .*\(core\.fsmonitor\)"
+lr sh -c "mkdir -p C/sub && chmod 300 C"
+sleep 0.1
+lr sh -c "git init -q C/sub && git -C C/sub config core.fsmonitor 'touch ../ran; false'"
+expect_out "a directory the walk cannot read is said on every run" "warning: $RP/C: ltd-native cannot look in"
+as_user chmod 755 "$RP/C"
+lr sh -c "git init -q E && git -C E config credential.helper h/run && mkdir -p E/git-credential-h && printf '#!/bin/sh\ntouch ran\n' > E/git-credential-h/run"
+expect_out "a credential helper given as a relative path" "warning: $RP/E/\.git/config: .*\(credential\.helper\)"
+as_user sh -c "cd '$RP' && git init -q Y && git -C Y config include.path ../../shared.cfg && echo '[user]' > shared.cfg && mkdir -p scripts && git init -q I && printf '#!/bin/sh\n' > scripts/post-checkout && ln -s ../../../scripts/post-checkout I/.git/hooks/post-checkout"
+sleep 0.1
+lr sh -c "printf '[core]\n\tpager = sh ./p\n' >> shared.cfg && echo 'touch ran' >> scripts/post-checkout"
+expect_out "a file an old repository includes, changed" "warning: $RP/shared\.cfg: .*\(core\.pager\)"
+expect_out "a hook's target, changed" "warning: $RP/I/\.git/hooks/post-checkout: "
+if [ ! -e "$RP/ran" ] && [ ! -e "$RP/A/ran" ]; then
+	pass "(no payload ran during the tests)"
+else
+	fail "(no payload ran during the tests)" "$(ls "$RP")"
+fi
+as_user rm -rf "$RP/A" "$RP/B" "$RP/C" "$RP/E" "$RP/Y" "$RP/I" "$RP/scripts" "$RP/shared.cfg"
+
+# The project itself made a repository (it was none when the run began).
+RB=$(as_user mktemp -d "$U_HOME/e2e-bare.XXXXXX")
+OUT=$(cd "$RB" && as_user "$LTD" run --network none -- sh -c "git init -q --bare . && git config core.bare false && git config core.worktree . && git config core.fsmonitor 'touch ran; false'" 2>&1)
+expect_out "a project made a git directory is judged" "warning: $RB/config: .*\(core\.fsmonitor\)"
+as_user rm -rf "$RB"
 
 # A second repository bound read-write: the command would plant its hook
 # where git on the host runs it (shown with the protection off).

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "runtime/repos.h"
@@ -91,7 +92,11 @@ static char *report_lim(struct timespec since,
 	FILE *out = open_memstream(&text, &len);
 
 	cr_assert_not_null(out);
-	ltd_repos_report(out, proj, root_protected, since, lim);
+	ltd_repos_report(out, proj,
+			 root_protected
+				 ? LTD_REPOS_SKIP_ROOT | LTD_REPOS_SKIP_ROOT_GIT
+				 : 0,
+			 since, lim);
 	fclose(out);
 	return text;
 }
@@ -328,13 +333,18 @@ Test(repos, a_git_file_or_link_leading_out_of_the_project_is_said)
 	put("b/x", "");
 	cr_assert_eq(symlink("/home/someone/repo/.git", path), 0);
 	put("c/.git", "gitdir: ../../outside\n");
+	/* Nowhere yet: a link made later on its way could lead out. */
 	put("d/.git", "gitdir: ../.git/modules/d\n");
+	/* Into the root: the walk judges what is there. */
+	gitdir(".git/modules/e");
+	put("e/.git", "gitdir: ../.git/modules/e\n");
 	r = report(all);
-	assert_lines(r, 3);
+	assert_lines(r, 4);
 	cr_assert_not_null(strstr(r, "/proj/a/.git"), "%s", r);
 	cr_assert_not_null(strstr(r, "/proj/b/.git"), "%s", r);
 	cr_assert_not_null(strstr(r, "/proj/c/.git"), "%s", r);
-	cr_assert_null(strstr(r, "/proj/d/.git"), "%s", r);
+	cr_assert_not_null(strstr(r, "/proj/d/.git: "), "%s", r);
+	cr_assert_null(strstr(r, "/proj/e/.git"), "%s", r);
 	free(r);
 }
 
@@ -448,5 +458,224 @@ Test(repos, an_unprotected_root_and_its_git_directory_are_judged)
 	r = report(all);
 	assert_lines(r, 2);
 	cr_assert_not_null(strstr(r, "/proj/config: "), "%s", r);
+	free(r);
+}
+
+/* ---- a review's attacks ------------------------------------------------ */
+
+/* git asks only that objects and refs be reachable: a link, or refs an
+ * executable file, still make a git directory. */
+Test(repos, objects_and_refs_of_any_type_make_a_git_directory)
+{
+	char path[512];
+	char *r;
+
+	gitdir("a/.git");
+	put("a/.git/config", "[core]\n\tfsmonitor = ./x\n");
+	snprintf(path, sizeof(path), "%s/a/.git/objects", proj);
+	cr_assert_eq(system(strcat(strcpy((char[600]){0}, "rm -rf "), path)),
+		     0);
+	cr_assert_eq(symlink("o", path), 0);
+	gitdir("b/.git");
+	put("b/.git/config", "[core]\n\tfsmonitor = ./x\n");
+	snprintf(path, sizeof(path), "%s/b/.git/refs", proj);
+	cr_assert_eq(system(strcat(strcpy((char[600]){0}, "rm -rf "), path)),
+		     0);
+	put("b/.git/refs", "x");
+	r = report(all);
+	assert_lines(r, 2);
+	cr_assert_not_null(strstr(r, "/proj/a/.git/config"), "%s", r);
+	cr_assert_not_null(strstr(r, "/proj/b/.git/config"), "%s", r);
+	free(r);
+}
+
+/* Planted over two runs: a config written while the directory was no git
+ * directory yet (no HEAD), made one by the second run.  The second run's
+ * change is to HEAD; the config, older, must be read then. */
+Test(repos, a_config_older_than_the_run_is_read_when_the_repository_changed)
+{
+	struct timespec mid;
+	char *r;
+
+	gitdir("b/.git");
+	put("b/.git/config", "[core]\n\tfsmonitor = ./x\n");
+	put("old/.git/config", "[core]\n\tfsmonitor = ./x\n");
+	put("old/.git/HEAD", "ref: refs/heads/main\n");
+	put("old/.git/refs/x", "");
+	put("old/.git/objects/x", "");
+	usleep(20000); /* past the coarse clock's tick */
+	clock_gettime(CLOCK_REALTIME_COARSE, &mid);
+	usleep(20000);
+	put("b/.git/HEAD", "ref: refs/heads/main\n");
+	r = report(mid);
+	assert_lines(r, 1);
+	cr_assert_not_null(strstr(r, "/proj/b/.git/config"), "%s", r);
+	cr_assert_not_null(strstr(r, "core.fsmonitor"), "%s", r);
+	free(r);
+}
+
+/* What a config includes is configuration too. */
+Test(repos, an_included_file_that_changed_is_read)
+{
+	struct timespec mid;
+	char *r;
+
+	gitdir("n/.git");
+	put("n/.git/config", "[include]\n\tpath = ../../shared.cfg\n");
+	put("shared.cfg", "[user]\n\tname = x\n");
+	usleep(20000);
+	clock_gettime(CLOCK_REALTIME_COARSE, &mid);
+	usleep(20000);
+	put("shared.cfg", "[core]\n\tpager = sh ./p\n");
+	r = report(mid);
+	assert_lines(r, 1);
+	cr_assert_not_null(strstr(r, "core.pager"), "%s", r);
+	free(r);
+}
+
+/* A hook that is a link into the project, whose target changed; and a
+ * core.hooksPath directory of the repository's whose hook changed. */
+Test(repos, hooks_reached_through_a_link_or_a_hooks_path_are_judged)
+{
+	struct timespec mid;
+	char path[512];
+	char *r;
+
+	gitdir("n/.git");
+	put("scripts/post-checkout", "#!/bin/sh\n");
+	snprintf(path, sizeof(path), "%s/n/.git/hooks/post-checkout", proj);
+	cr_assert_eq(symlink("../../../scripts/post-checkout", path), 0);
+	gitdir("m/.git");
+	put("m/.git/config", "[core]\n\thooksPath = .husky\n");
+	put("m/.husky/pre-commit", "#!/bin/sh\n");
+	usleep(20000);
+	clock_gettime(CLOCK_REALTIME_COARSE, &mid);
+	usleep(20000);
+	put("scripts/post-checkout", "#!/bin/sh\ntouch /tmp/x\n");
+	put("m/.husky/pre-commit", "#!/bin/sh\ntouch /tmp/y\n");
+	r = report(mid);
+	cr_assert_not_null(strstr(r, "/proj/n/.git/hooks/post-checkout"), "%s",
+			   r);
+	cr_assert_not_null(strstr(r, "/proj/m/.husky/pre-commit"), "%s", r);
+	assert_lines(r, 2);
+	free(r);
+}
+
+/* git's helpers and transports that run a program of the project's. */
+Test(repos, helpers_and_transports_are_keys_that_run)
+{
+	const char *keys[][2] = {
+		{"[credential]\n\thelper = h/run\n", "credential.helper"},
+		{"[remote \"o\"]\n\tvcs = h/run\n", "vcs"},
+		{"[remote \"o\"]\n\turl = ext::sh -c touch% x\n", "url"},
+		{"[url \"ext::sh -c x\"]\n\tinsteadOf = https://\n",
+		 "insteadOf"},
+		{"[protocol \"ext\"]\n\tallow = always\n", "allow"},
+		{"[protocol]\n\tallow = always\n", "allow"},
+	};
+	char rel[64], *r;
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		snprintf(rel, sizeof(rel), "r%zu/.git", i);
+		gitdir(rel);
+		snprintf(rel, sizeof(rel), "r%zu/.git/config", i);
+		put(rel, keys[i][0]);
+	}
+	r = report(all);
+	assert_lines(r, sizeof(keys) / sizeof(keys[0]));
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		cr_assert_not_null(strstr(r, keys[i][1]), "%s: %s", keys[i][1],
+				   r);
+	free(r);
+	/* A helper by name runs git-credential-NAME from PATH: not said. */
+	gitdir("plain/.git");
+	put("plain/.git/config",
+	    "[credential]\n\thelper = store\n[remote \"o\"]\n\turl = "
+	    "https://example.invalid/x\n");
+	r = report(all);
+	cr_assert_null(strstr(r, "/proj/plain/"), "%s", r);
+	free(r);
+}
+
+/* A .git file read as git reads it: the whole file but its trailing line
+ * ends; a path through a link; a target that is missing. */
+Test(repos, a_git_file_is_read_as_git_reads_it)
+{
+	char path[512], dir2[512];
+	char *r;
+
+	/* "gitdir: a\n/../../.." with a directory named "a\n". */
+	put("x/a\n/keep", "");
+	put("x/.git", "gitdir: a\n/../../../outside\n");
+	/* Through a link: l -> elsewhere, "gitdir: l/..". */
+	snprintf(dir2, sizeof(dir2), "%s/elsewhere/info", dir);
+	cr_assert_eq(system(strcat(strcpy((char[600]){0}, "mkdir -p "), dir2)),
+		     0);
+	put("y/keep", "");
+	snprintf(path, sizeof(path), "%s/y/l", proj);
+	cr_assert_eq(symlink(dir2, path), 0);
+	put("y/.git", "gitdir: l/..\n");
+	put("z/.git", "gitdir: ../nothing-here\n");
+	r = report(all);
+	cr_assert_not_null(strstr(r, "/proj/x/.git"), "%s", r);
+	cr_assert_not_null(strstr(r, "/proj/y/.git"), "%s", r);
+	cr_assert_not_null(strstr(r, "/proj/z/.git"), "%s", r);
+	assert_lines(r, 3);
+	free(r);
+}
+
+/* The user's own directory the command made unlistable is said on every
+ * run, not only the one that made it so. */
+Test(repos, an_unreadable_directory_of_the_users_is_said_every_run)
+{
+	char path[512];
+	char *r;
+
+	put("c/sub/x", "");
+	snprintf(path, sizeof(path), "%s/c", proj);
+	cr_assert_eq(chmod(path, 0300), 0);
+	if (access(path, R_OK) == 0) {
+		chmod(path, 0755);
+		cr_skip_test("running with CAP_DAC_OVERRIDE: nothing is "
+			     "unreadable");
+	}
+	r = report(none);
+	chmod(path, 0755);
+	assert_lines(r, 1);
+	cr_assert_not_null(strstr(r, "/proj/c:"), "%s", r);
+	free(r);
+}
+
+/* The project made a git directory during the run: judged unless it was
+ * one when the run started (then it was protected). */
+Test(repos, a_root_made_a_git_directory_is_judged)
+{
+	char *r;
+
+	root_protected = false;
+	gitdir(".");
+	put("config", "[core]\n\tfsmonitor = ./x\n");
+	r = report(all);
+	assert_lines(r, 1);
+	cr_assert_not_null(strstr(r, "/proj/config"), "%s", r);
+	free(r);
+}
+
+/* A flood of hooks cannot scroll the rest away. */
+Test(repos, warnings_are_capped)
+{
+	char rel[64], *r;
+
+	gitdir("f/.git");
+	for (int i = 0; i < 500; i++) {
+		snprintf(rel, sizeof(rel), "f/.git/hooks/h%03d", i);
+		put(rel, "#!/bin/sh\n");
+	}
+	gitdir("g/.git");
+	put("g/.git/config", "[core]\n\tfsmonitor = ./x\n");
+	r = report(all);
+	cr_assert_not_null(strstr(r, "/proj/g/.git/config"), "%s", r);
+	cr_assert_not_null(strstr(r, "more"), "%s", r);
+	cr_assert_lt(strlen(r), 20000, "%zu bytes", strlen(r));
 	free(r);
 }
