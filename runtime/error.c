@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void err_vfill(struct ltd_err *err, int code, const char *fmt,
 		      va_list ap)
@@ -120,6 +121,17 @@ int ltd_utf8_char(const char *str, size_t len, uint32_t *cpp)
 void ltd_warn(const char *msg)
 {
 	line("ltd-native: warning: ", msg, NULL);
+}
+
+void ltd_term_plain(FILE *out)
+{
+	/* CAN and ST end a control sequence or string (an OSC title left
+	 * open swallows all that follows); SI and ESC ( B bring back the
+	 * ASCII set; SGR 0 ends hidden, blinking or same-colour text. */
+	static const char seq[] = "\x18\x1b\\\x0f\x1b(B\x1b[0m";
+
+	if (isatty(fileno(out)))
+		fwrite(seq, 1, sizeof(seq) - 1, out);
 }
 
 /* Runs of text that may be shown go out in one fwrite each (stderr is

@@ -68,4 +68,9 @@ void ltd_fwrite_shown(FILE *out, const char *buf, size_t len);
  * shows it (warnings name paths from the project and its settings). */
 void ltd_warn(const char *msg);
 
+/* When @out is a terminal: undo what the command's last output could have
+ * left set to hide what ltd-native says next (an open escape string,
+ * hidden or same-colour text, another character set).  Invisible. */
+void ltd_term_plain(FILE *out);
+
 #endif

@@ -579,15 +579,34 @@ static int prepare(struct ltd_policy *p, struct ltd_plan *plan,
 	return ret;
 }
 
+/* Init killed (with what is left in its namespace) and reaped, by its
+ * pidfd (the pid may be another process's once reaped); *@init is -1
+ * after. */
+static void cage_gone(int pidfd, pid_t *init)
+{
+	siginfo_t si;
+
+	if (*init <= 0)
+		return;
+	if (pidfd >= 0) {
+		syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
+		waitid(P_PIDFD, (id_t)pidfd, &si, WEXITED);
+	} else {
+		kill(*init, SIGKILL);
+		waitpid(*init, NULL, 0);
+	}
+	*init = -1;
+}
+
 /* Git repositories the command planted or changed where it could write:
  * the project, and each directory the user bound writable (the tiers'
  * own state binds are ltd-native's choice of place, not the user's). */
-static void report_repos(const struct ltd_policy *p, bool root_was_gitdir,
-			 struct timespec since)
+static void report_repos(FILE *out, const struct ltd_policy *p,
+			 bool root_was_gitdir, struct timespec since)
 {
 	struct stat st;
 
-	ltd_repos_report(stderr, p->project,
+	ltd_repos_report(out, p->project,
 			 LTD_REPOS_SKIP_ROOT_GIT |
 				 (root_was_gitdir ? LTD_REPOS_SKIP_ROOT : 0),
 			 since, NULL);
@@ -596,7 +615,7 @@ static void report_repos(const struct ltd_policy *p, bool root_was_gitdir,
 
 		if (m->kind == LTD_UM_BIND && !m->derived && m->src &&
 		    stat(m->src, &st) == 0 && S_ISDIR(st.st_mode))
-			ltd_repos_report(stderr, m->src, 0, since, NULL);
+			ltd_repos_report(out, m->src, 0, since, NULL);
 	}
 }
 
@@ -632,6 +651,9 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 	_cleanup_free_ struct ltd_protected_id *protected_before = NULL;
 	struct timespec started = {0};
 	bool root_was_gitdir = false;
+	_cleanup_free_ char *report_text = NULL;
+	size_t report_len = 0;
+	FILE *report;
 	struct ltd_landlock ll = {0};
 	pid_t init = -1;
 	char warning[LTD_ERR_MSG_MAX + LTD_CG_PATH_MAX];
@@ -739,21 +761,32 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 	else if (!ret && out.init_status)
 		ltd_life_ended(&life, out.init_status);
 	ltd_life_finish(&life);
+	/* What follows reads what the cage wrote: nothing in it may still
+	 * run.  It is gathered, then said in plain text (the command's last
+	 * output may have left the terminal hiding what comes next). */
+	cage_gone(init_pidfd, &init);
+	report = open_memstream(&report_text, &report_len);
+	if (!report)
+		report = stderr;
 	if (protected_before) {
 		_cleanup_free_ struct ltd_protected_id *after =
 			ltd_protected_ids(p);
 
-		ltd_protected_quarantine(stderr, p, protected_before, after);
-		ltd_protected_report(stderr, p, protected_before, after);
+		ltd_protected_quarantine(report, p, protected_before, after);
+		ltd_protected_report(report, p, protected_before, after);
 	}
 	if (p->protect_git)
-		report_repos(p, root_was_gitdir, started);
+		report_repos(report, p, root_was_gitdir, started);
 	if (dns_on) {
 		/* The command has ended: what it was refused is queued. */
 		ltd_nflog_drain(&nflog);
-		ltd_dnsproc_finish(&dns, stderr);
-		ltd_nflog_summary(&nflog, stderr);
+		ltd_dnsproc_finish(&dns, report);
+		ltd_nflog_summary(&nflog, report);
 		ltd_nflog_audit_totals(&nflog);
+	}
+	if (report != stderr && fclose(report) == 0 && report_len) {
+		ltd_term_plain(stderr);
+		fwrite(report_text, 1, report_len, stderr);
 	}
 out:
 	ltd_life_finish(&life);
@@ -762,10 +795,7 @@ out:
 	/* The cgroup can go only once init has: here (and only here) the
 	 * launcher waits for it. */
 	if (cg.cage[0]) {
-		if (init > 0) {
-			kill(init, SIGKILL);
-			waitpid(init, NULL, 0);
-		}
+		cage_gone(init_pidfd, &init);
 		ltd_cgroup_destroy(&cg, getpid());
 	}
 	ltd_nft_batch_free(&nft[0]);
@@ -782,6 +812,7 @@ out:
 	ltd_landlock_free(&ll);
 	ltd_env_free(envp);
 	if (ret < 0) {
+		ltd_term_plain(stderr);
 		ltd_err_print(&err);
 		return LTD_EXIT_RUNTIME;
 	}

@@ -222,3 +222,46 @@ fi
 tms kill-server 2>/dev/null
 as_user rm -rf "$PROJ/.claude"
 rm -rf "$TS"
+
+# The command's last output can hide what the launcher says after it: an
+# escape string left open (an OSC title swallows what follows) or hidden
+# text (SGR 8).  The warning of a repository it planted must show.
+TH=$(mktemp -d /tmp/ltd-e2e-hide.XXXXXX); chmod 777 "$TH"
+tmh() { as_user tmux -L "ltd-e2e-hide-$$" "$@"; }
+for how in conceal osc; do
+	case $how in
+	conceal) tail='done\033[8m' ;;
+	osc) tail='done\033]0;' ;;
+	esac
+	rm -f "$TH/rc"
+	tmh new-session -d -x 200 -y 40 -c "$PROJ" \
+		"$LTD run --ro-bind $STAGE $STAGE --network none -- sh -c \"git init -q hide-$how && git -C hide-$how config core.pager 'sh ./p'; printf '$tail'\" </dev/null; echo \$? > $TH/rc; sleep 60"
+	for _ in $(seq 100); do [ -s "$TH/rc" ] && break; sleep 0.1; done
+	sleep 0.3
+	tmh capture-pane -e -p > "$TH/pane"
+	# Visible: the warning's text is on the screen, and no hiding
+	# attribute is in force where it starts.
+	if python3 - "$TH/pane" "hide-$how" <<'PY'; then
+import re, sys
+pane = open(sys.argv[1], encoding="utf-8", errors="replace").read()
+m = re.search(r"ltd-native: warning: [^\n]*" + re.escape(sys.argv[2]), pane)
+if not m:
+    sys.exit(1)
+at = m.start()
+hidden = False
+for m in re.finditer(r"\x1b\[([0-9;]*)m", pane[:at]):
+    for p in (m.group(1) or "0").split(";"):
+        if p in ("", "0", "28"):
+            hidden = False
+        elif p == "8":
+            hidden = True
+sys.exit(1 if hidden else 0)
+PY
+		pass "tty: a warning after output that ends in $how is visible"
+	else
+		fail "tty: a warning after output that ends in $how is visible" "$(cat -v "$TH/pane" | grep -v '^$')"
+	fi
+	tmh kill-server 2>/dev/null
+	as_user rm -rf "$PROJ/hide-$how"
+done
+rm -rf "$TH"
