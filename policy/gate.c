@@ -73,6 +73,16 @@ static const struct {
 	 "ltd-native's policy and approvals (the cage could widen its next "
 	 "run)",
 	 LTD_UNSAFE_BIND_CREDENTIALS, true},
+	/* The launcher's machine-local allowlist, read by every run
+	 * (~/.config/lamp-the-djinn/allowed-domains.txt): the same. */
+	{"~/.config/lamp-the-djinn",
+	 "lamp-the-djinn's allowed domains (the cage could widen its next "
+	 "run's egress)",
+	 LTD_UNSAFE_BIND_CREDENTIALS, true},
+	{"$XDG_CONFIG_HOME/lamp-the-djinn",
+	 "lamp-the-djinn's allowed domains (the cage could widen its next "
+	 "run's egress)",
+	 LTD_UNSAFE_BIND_CREDENTIALS, true},
 	{"~/.local/share/ltd-native",
 	 "ltd-native's pinned root filesystems (the cage could change what "
 	 "the next run starts)",

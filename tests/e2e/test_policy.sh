@@ -154,6 +154,20 @@ expect_out "a writable ~/.config holds ltd-native's own policy, even before it e
 	"ltd-native's policy and approvals .*--unsafe-bind-credentials"
 ltd run --bind "$U_HOME/.config" "$U_HOME/.config" --unsafe-bind-credentials -- true
 expect_out "... and what the host runs code from (git's config, fish...)" "--unsafe-bind-startup-files"
+# lamp-the-djinn's machine-local allowlist, read by every run: the cage
+# must not be able to write it, as ltd-native's own config.
+[ -e "$U_HOME/.config/lamp-the-djinn" ] && made_ltd_dir=0 || made_ltd_dir=1
+as_user mkdir -p "$U_HOME/.config/lamp-the-djinn"
+as_user sh -c "echo ok.test > '$U_HOME/.config/lamp-the-djinn/allowed-domains.txt'"
+ltd run --bind "$U_HOME/.config/lamp-the-djinn" "$U_HOME/.config/lamp-the-djinn" --network none -- \
+	sh -c "echo '*.com' >> '$U_HOME/.config/lamp-the-djinn/allowed-domains.txt'"
+expect_rc "a writable bind of ~/.config/lamp-the-djinn is refused" 125
+expect_out "naming it and the flag" "lamp-the-djinn's allowed domains.*--unsafe-bind-credentials"
+[ "$(cat "$U_HOME/.config/lamp-the-djinn/allowed-domains.txt")" = ok.test ] &&
+	pass "... the launcher's allowlist is unchanged" ||
+	fail "... the launcher's allowlist is unchanged" "$(cat "$U_HOME/.config/lamp-the-djinn/allowed-domains.txt")"
+as_user rm -f "$U_HOME/.config/lamp-the-djinn/allowed-domains.txt"
+[ "$made_ltd_dir" = 1 ] && as_user rmdir "$U_HOME/.config/lamp-the-djinn"
 as_user mkdir -p "$U_HOME/.local"
 [ -e "$U_HOME/.local/bin" ] || [ -e "$U_HOME/.local/lib" ] || {
 	ltd run --bind "$U_HOME/.local" "$U_HOME/.local" -- sh -c "mkdir -p '$U_HOME/.local/lib' && echo MADE"

@@ -520,6 +520,55 @@ Test(policy, gate_a_writable_parent_before_its_child_exists)
 		     "read-only, nothing can be made there");
 }
 
+/* lamp-the-djinn's machine-local allowlist (~/.config/lamp-the-djinn/
+ * allowed-domains.txt, read by every run) is gated as ltd-native's own
+ * config: a cage that writes it widens the next run's egress. */
+Test(policy, gate_the_launchers_allowlist_directory)
+{
+	char home[192], path[256], xdg[192];
+	const char *old = getenv("XDG_CONFIG_HOME");
+	char *saved = old ? strdup(old) : NULL;
+
+	snprintf(home, sizeof(home), "%s/home", dir);
+	mkdir(home, 0700);
+	snprintf(path, sizeof(path), "%s/.config", home);
+	mkdir(path, 0700);
+	snprintf(path, sizeof(path), "%s/.config/lamp-the-djinn", home);
+	mkdir(path, 0700);
+	fake_home(home, home);
+	unsetenv("XDG_CONFIG_HOME");
+	cr_assert_eq(ltd_policy_gate(&p, "--bind", path, true, 0, &err), -EPERM,
+		     "writable");
+	cr_assert(strstr(err.msg, "lamp-the-djinn's allowed domains") &&
+			  strstr(err.msg, "--unsafe-bind-credentials"),
+		  "%s", err.msg);
+	cr_assert_eq(ltd_policy_gate(&p, "--ro-bind", path, false, 0, &err),
+		     -EPERM, "read-only too, as ltd-native's own");
+	p.unsafe = LTD_UNSAFE_BIND_CREDENTIALS;
+	cr_assert_eq(ltd_policy_gate(&p, "--bind", path, true, p.unsafe, &err),
+		     0, "%s", err.msg);
+	p.unsafe = 0;
+	/* Under $XDG_CONFIG_HOME, and before it exists when bound writable:
+	 * the cage would create it. */
+	snprintf(xdg, sizeof(xdg), "%s/xdg", dir);
+	mkdir(xdg, 0700);
+	setenv("XDG_CONFIG_HOME", xdg, 1);
+	snprintf(path, sizeof(path), "%s/lamp-the-djinn", xdg);
+	mkdir(path, 0700);
+	cr_assert_eq(ltd_policy_gate(&p, "--bind", path, true, 0, &err),
+		     -EPERM);
+	cr_assert(strstr(err.msg, "lamp-the-djinn's allowed domains"), "%s",
+		  err.msg);
+	rmdir(path);
+	cr_assert_eq(ltd_policy_gate(&p, "--bind", xdg, true, 0, &err), -EPERM,
+		     "a writable $XDG_CONFIG_HOME would hold it");
+	if (saved)
+		setenv("XDG_CONFIG_HOME", saved, 1);
+	else
+		unsetenv("XDG_CONFIG_HOME");
+	free(saved);
+}
+
 /* A dotfile kept as a link into a dotfiles repository: the repository is
  * gated as what it holds. */
 Test(policy, gate_sees_through_linked_dotfiles)
