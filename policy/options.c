@@ -339,10 +339,23 @@ static int opt_no_seccomp(struct ltd_policy *p, const struct ltd_option *opt,
 	return set_seccomp(p, opt, LTD_SECCOMP_OFF, err);
 }
 
-static int opt_nothing(struct ltd_policy *p, const struct ltd_option *opt,
-		       char **args, struct ltd_err *err)
+static int opt_policy(struct ltd_policy *p, const struct ltd_option *opt,
+		      char **args, struct ltd_err *err)
 {
-	return 0; /* --policy: read by the resolver, before anything else */
+	char **v;
+	int ret;
+
+	/* Read by the resolver, before anything else; kept to judge where
+	 * it lies (ltd_policy_inputs). */
+	v = realloc(p->policy_files, (p->n_policy_files + 1) * sizeof(*v));
+	if (!v)
+		return ltd_err_set(err, ENOMEM, "out of memory");
+	p->policy_files = v;
+	v[p->n_policy_files] = NULL;
+	ret = set_str(&v[p->n_policy_files], args[0], err);
+	if (ret == 0)
+		p->n_policy_files++;
+	return ret;
 }
 
 static int opt_trusted(struct ltd_policy *p, const struct ltd_option *opt,
@@ -698,7 +711,7 @@ static const struct ltd_option options[] = {
 	{"policy", 1, "FILE",
 	 "read options from FILE (one per line, without dashes); after "
 	 "the user's and the project's policy, before the command line",
-	 opt_nothing, LTD_OPT_LIST | LTD_OPT_CLI_ONLY},
+	 opt_policy, LTD_OPT_LIST | LTD_OPT_CLI_ONLY},
 	{"strict", 0, NULL,
 	 "trust tier (default): a fresh $HOME with disposable copies of "
 	 "~/.claude's settings, commands, agents, skills, hooks",

@@ -65,6 +65,9 @@ void ltd_policy_free(struct ltd_policy *p)
 	free(p->domain_files);
 	free(p->dns_upstream);
 	free(p->audit_log);
+	for (size_t i = 0; i < p->n_policy_files; i++)
+		free(p->policy_files[i]);
+	free(p->policy_files);
 	free(p->env);
 	free(p->project);
 	free(p->chdir);

@@ -142,7 +142,11 @@ struct ltd_policy {
 	bool no_default_domains;
 	char *dns_upstream; /* --dns-upstream ADDR[:PORT], or NULL */
 	char *audit_log;    /* --audit-log FILE: JSON lines, or NULL */
-	bool quiet;	    /* no refusal summary at exit */
+	/* --policy FILE, as given (read by the resolver; kept to judge where
+	 * they lie: ltd_policy_inputs). */
+	char **policy_files;
+	size_t n_policy_files;
+	bool quiet; /* no refusal summary at exit */
 
 	enum ltd_seccomp_mode seccomp;
 
@@ -317,6 +321,19 @@ int ltd_git_protected(struct ltd_policy *p, struct ltd_err *err);
  * could re-point the link itself.
  */
 int ltd_policy_check_links(const struct ltd_policy *p, struct ltd_err *err);
+
+/*
+ * The files that this run names and the next run reads again (--policy,
+ * --allow-domains-file and LTD_ALLOW_DOMAINS_FILE, --audit-log, and the
+ * machine-local allowlists and policy when they are links), judged by
+ * their real paths: one in a writable bind (or under one) is refused,
+ * naming the option and the fix; one in the project is protected
+ * (read-only inside, no link in the project on its way).  Domain files and
+ * the audit log are replaced by the real path judged, so that the
+ * launcher reads and writes exactly that.  Reads the host; called by
+ * ltd_policy_validate() once the mounts are resolved.
+ */
+int ltd_policy_inputs(struct ltd_policy *p, struct ltd_err *err);
 
 /* Add @path (absolute, in the project) to @p->protected, once. */
 int ltd_policy_protect(struct ltd_policy *p, const char *path,

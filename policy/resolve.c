@@ -110,8 +110,11 @@ static const char *last_arg(const struct ltd_opt_list *l, const char *opt,
 static int collect(struct layers *ly, const struct ltd_policy_input *in,
 		   struct ltd_err *err)
 {
-	static const char *const vars[][2] = {{"LTD_MODEL", "model"},
-					      {"LTD_PROXY_URL", "proxy-url"}};
+	static const char *const vars[][2] = {
+		{"LTD_MODEL", "model"},
+		{"LTD_PROXY_URL", "proxy-url"},
+		/* Judged as the option is (ltd_policy_inputs). */
+		{"LTD_ALLOW_DOMAINS_FILE", "allow-domains-file"}};
 	struct passwd *pw = getpwuid(getuid());
 	const char *project = NULL;
 	char path[PATH_MAX + 16], cwd[PATH_MAX];

@@ -342,6 +342,9 @@ int ltd_policy_validate(struct ltd_policy *p, struct ltd_err *err)
 		ret = ltd_policy_derive(p, err);
 	if (!ret)
 		ret = validate_mounts(p, err);
+	/* Once the binds are resolved: where the cage can write. */
+	if (!ret)
+		ret = ltd_policy_inputs(p, err);
 	if (!ret && p->chdir && !path_is_normal(p->chdir))
 		ret = ltd_err_set(err, EINVAL,
 				  "--chdir: '%s' must be a normalized absolute "

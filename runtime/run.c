@@ -395,8 +395,9 @@ static int prepare_network(struct ltd_policy *p, struct ltd_pasta *pa,
 
 /*
  * The domain allowlist, read once, before the command runs: what the
- * command line gave, the per-run file, the machine-local files, the
- * built-in list.  (Files the cage can see are never read again.)
+ * command line gave, the per-run files (--allow-domains-file and
+ * LTD_ALLOW_DOMAINS_FILE, by the real paths validation judged: none the
+ * cage can write), the machine-local files, the built-in list.
  */
 static int load_domains(struct ltd_policy *p, struct ltd_err *err)
 {
@@ -404,15 +405,12 @@ static int load_domains(struct ltd_policy *p, struct ltd_err *err)
 		"/.config/ltd-native/allowed-domains.txt",
 		"/.config/lamp-the-djinn/allowed-domains.txt",
 	};
-	const char *env = getenv("LTD_ALLOW_DOMAINS_FILE");
 	char path[4096];
 	int ret = 0;
 
 	for (size_t i = 0; !ret && i < p->n_domain_files; i++)
 		ret = ltd_domains_load_file(&p->domains, p->domain_files[i],
 					    false, err);
-	if (!ret && env && *env)
-		ret = ltd_domains_load_file(&p->domains, env, false, err);
 	for (size_t i = 0; !ret && i < 2; i++) {
 		snprintf(path, sizeof(path), "%s%s", p->id.home, local[i]);
 		ret = ltd_domains_load_file(&p->domains, path, true, err);

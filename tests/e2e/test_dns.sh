@@ -222,6 +222,23 @@ PY
 	expect_out "the audit log records a forwarded name and its rule" "^dns ok.test forwarded - --allow-domain True\$"
 	expect_out "the audit log records the opened address" "^address ok.test allowed $DNS_H4 --allow-domain True\$"
 
+	# The cage cannot rewrite the log's past lines (it is read-only inside;
+	# the launcher and ltd-dnsd write through the descriptor opened before
+	# the cage existed), while the launcher appends this run's.
+	ltd run --dns-upstream "$DNS_UP" --no-default-domains --allow-domain ok.test \
+		--audit-log "$PROJ/audit.jsonl" -- sh -c "
+		(true > '$PROJ/audit.jsonl') 2>/dev/null && echo truncated || echo not-truncated
+		(echo '{\"event\":\"forged\"}' >> '$PROJ/audit.jsonl') 2>/dev/null && echo appended || echo not-appended
+		python3 -c \"\$0\" resolve4:evil2.test" "$DNS_PROBE"
+	expect_out "the cage cannot truncate the audit log" "^not-truncated\$"
+	expect_out "the cage cannot append to the audit log" "^not-appended\$"
+	if grep -q '"name": *"evil.test"' "$PROJ/audit.jsonl" && grep -q '"name": *"evil2.test"' "$PROJ/audit.jsonl" &&
+		! grep -q forged "$PROJ/audit.jsonl"; then
+		pass "the audit log keeps its past lines and gets the new run's"
+	else
+		fail "the audit log keeps its past lines and gets the new run's" "$(cat "$PROJ/audit.jsonl")"
+	fi
+
 	# A link planted where the log goes is not followed.
 	as_user sh -c "echo keep > '$U_HOME/e2e-target' && ln -sfn '$U_HOME/e2e-target' '$PROJ/audit-link.jsonl'"
 	ltd run --dns-upstream "$DNS_UP" --no-default-domains --allow-domain ok.test \

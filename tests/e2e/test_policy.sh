@@ -129,6 +129,56 @@ expect_rc "an approved-then-edited project policy is refused" 125
 expect_out "and the message says how to re-approve" "changed since you approved it.*again"
 as_user rm -rf "$PROJ/.ltd-native" "$U_HOME/.config/ltd-native"
 
+# --- files the next run reads: never the cage's to write --------------------------
+# --policy FILE, --allow-domains-file FILE (and LTD_ALLOW_DOMAINS_FILE),
+# --audit-log FILE: in the project they are read-only inside; in a writable
+# bind the run is refused.
+as_user sh -c "echo 'hostname from-file' > '$PROJ/run.policy' && echo ok.test > '$PROJ/allowed.txt' &&
+	echo '{\"event\":\"old\"}' > '$PROJ/audit.jsonl'"
+ltd run --network none --policy "$PROJ/run.policy" -- "$PROBE" write "$PROJ/run.policy" 'unsafe-bind-home'
+expect_out "the cage cannot rewrite a --policy file in the project" "^write err EROFS"
+ltd run --network none --allow-domains-file "$PROJ/allowed.txt" -- "$PROBE" write "$PROJ/allowed.txt" '*.com'
+expect_out "the cage cannot rewrite an --allow-domains-file in the project" "^write err EROFS"
+OUT=$(cd "$PROJ" && as_user env LTD_ALLOW_DOMAINS_FILE=allowed.txt "$LTD" run --network none \
+	--ro-bind "$STAGE" "$STAGE" -- "$PROBE" write "$PROJ/allowed.txt" '*.com' 2>&1)
+expect_out "... nor the LTD_ALLOW_DOMAINS_FILE one (named relatively)" "^write err EROFS"
+ltd run --network none --audit-log "$PROJ/audit.jsonl" -- "$PROBE" write "$PROJ/audit.jsonl" '{"event":"forged"}'
+expect_out "the cage cannot rewrite the --audit-log file in the project" "^write err EROFS"
+ltd run --network none --allow-domains-file allowed.txt -- sh -c "mv '$PROJ/allowed.txt' '$PROJ/moved.txt' 2>&1 || echo refused"
+expect_out "... nor move it aside" "^refused\$"
+if [ "$(cat "$PROJ/run.policy")" = "hostname from-file" ] && [ "$(cat "$PROJ/allowed.txt")" = ok.test ] &&
+	[ "$(cat "$PROJ/audit.jsonl")" = '{"event":"old"}' ] && [ ! -e "$PROJ/moved.txt" ]; then
+	pass "the files are unchanged on the host"
+else
+	fail "the files are unchanged on the host" "$(cat "$PROJ/run.policy" "$PROJ/allowed.txt" "$PROJ/audit.jsonl")"
+fi
+# Through a link in the project: the cage could re-point it.
+PF_OUT=$(as_user mktemp -d "$U_HOME/e2e-pfiles.XXXXXX")
+as_user sh -c "echo ok.test > '$PF_OUT/allowed.txt' && ln -s '$PF_OUT' '$PROJ/cfg'"
+ltd run --network none --allow-domains-file "$PROJ/cfg/allowed.txt" -- true
+expect_rc "an --allow-domains-file through a link in the project is refused" 125
+expect_out "naming the link" "$PROJ/cfg is a symbolic link in the project"
+as_user rm -f "$PROJ/cfg"
+# In a writable bind (or the bind itself): refused, naming the option, the
+# file and the fix; read-only it runs.
+as_user sh -c "echo '# e2e' > '$PF_OUT/any.txt'"
+for opt in policy allow-domains-file audit-log; do
+	ltd run --network none --bind "$PF_OUT" /mnt/pf --"$opt" "$PF_OUT/any.txt" -- \
+		sh -c "echo '*.com' >> /mnt/pf/any.txt"
+	expect_rc "--$opt in a writable --bind is refused" 125
+	expect_out "... naming the option, the file and the fix" \
+		"--$opt: refusing '$PF_OUT/any.txt': it lies in '$PF_OUT', which --bind makes writable.*--ro-bind"
+done
+[ "$(cat "$PF_OUT/any.txt")" = '# e2e' ] && pass "... and the cage never ran" ||
+	fail "... and the cage never ran" "$(cat "$PF_OUT/any.txt")"
+ltd run --network none --bind "$PF_OUT/allowed.txt" /mnt/a.txt --allow-domains-file "$PF_OUT/allowed.txt" -- true
+expect_rc "an --allow-domains-file that is itself a writable bind is refused" 125
+[ "$(cat "$PF_OUT/allowed.txt")" = ok.test ] && pass "... and the file is unchanged" ||
+	fail "... and the file is unchanged" "$(cat "$PF_OUT/allowed.txt")"
+ltd run --network none --ro-bind "$PF_OUT" /mnt/pf --allow-domains-file "$PF_OUT/allowed.txt" -- cat /mnt/pf/allowed.txt
+expect_out "read-only, the bind is let through" "^ok\.test\$"
+as_user rm -rf "$PF_OUT" "$PROJ/run.policy" "$PROJ/allowed.txt" "$PROJ/audit.jsonl"
+
 # --- gated options ------------------------------------------------------------------
 as_user mkdir -p "$U_HOME/.ssh"
 ltd run --ro-bind "$U_HOME/.ssh" /keys -- true

@@ -890,3 +890,61 @@ Test(policy, ssh_agent_must_be_a_socket)
 	cr_assert_eq(ltd_policy_validate(&p, &err), -EINVAL);
 	cr_assert(strstr(err.msg, "not a socket"), "%s", err.msg);
 }
+
+/* --- files the next run reads ------------------------------------------------
+ */
+
+static bool is_protected(const char *path)
+{
+	for (size_t i = 0; i < p.n_protected; i++)
+		if (strcmp(p.protected[i], path) == 0)
+			return true;
+	return false;
+}
+
+/* A --policy file in the project: read-only inside. */
+Test(policy, a_policy_file_in_the_project_is_protected)
+{
+	char file[192];
+
+	snprintf(file, sizeof(file), "%s/run.policy", proj);
+	put(file, "hostname from-file\n");
+	cr_assert_eq(RESOLVE("--project", proj, "--policy", file, "--", "true"),
+		     0, "%s", err.msg);
+	cr_assert_eq(ltd_policy_validate(&p, &err), 0, "%s", err.msg);
+	cr_assert(is_protected(file), "not protected: %s", file);
+}
+
+/* ... and in a writable bind: refused, naming the option and the fix. */
+Test(policy, a_policy_file_in_a_writable_bind_is_refused)
+{
+	char share[192], file[224];
+
+	snprintf(share, sizeof(share), "%s/share", dir);
+	mkdir(share, 0755);
+	snprintf(file, sizeof(file), "%s/run.policy", share);
+	put(file, "hostname from-file\n");
+	cr_assert_eq(RESOLVE("--project", proj, "--policy", file, "--bind",
+			     share, "/mnt", "--", "true"),
+		     0, "%s", err.msg);
+	cr_assert_eq(ltd_policy_validate(&p, &err), -EPERM);
+	cr_assert(strstr(err.msg, "--policy") && strstr(err.msg, file) &&
+			  strstr(err.msg, "--ro-bind"),
+		  "%s", err.msg);
+}
+
+/* LTD_ALLOW_DOMAINS_FILE is the option's: judged as it is. */
+Test(policy, the_allow_domains_file_variable_is_judged_as_the_option)
+{
+	char file[192], var[256];
+
+	snprintf(file, sizeof(file), "%s/allowed.txt", proj);
+	put(file, "ok.test\n");
+	snprintf(var, sizeof(var), "LTD_ALLOW_DOMAINS_FILE=%s", file);
+	char *env[] = {var, NULL};
+	char *args[] = {"--project", proj, "--", "true"};
+
+	cr_assert_eq(resolve_env(env, 4, args), 0, "%s", err.msg);
+	cr_assert_eq(ltd_policy_validate(&p, &err), 0, "%s", err.msg);
+	cr_assert(is_protected(file), "not protected: %s", file);
+}

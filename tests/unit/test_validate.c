@@ -256,3 +256,174 @@ Test(validate, a_writable_bind_of_a_plain_directory_is_let_through)
 	add_mount(LTD_UM_BIND, src, "/y", "bind");
 	cr_assert_eq(ltd_policy_validate(&p, &err), 0, "%s", err.msg);
 }
+
+/* --- files the next run reads (policy/inputs.c) ---------------------------
+ */
+
+static bool protected_has(const char *path)
+{
+	for (size_t i = 0; i < p.n_protected; i++)
+		if (strcmp(p.protected[i], path) == 0)
+			return true;
+	return false;
+}
+
+static void touch(const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	cr_assert_not_null(f, "%s", path);
+	fputs("ok.test\n", f);
+	fclose(f);
+}
+
+static void add_domains_file(const char *path)
+{
+	p.domain_files = realloc(p.domain_files,
+				 (p.n_domain_files + 1) * sizeof(char *));
+	p.domain_files[p.n_domain_files++] = strdup(path);
+}
+
+/* An allowlist file in the project: read-only inside (protected), and the
+ * launcher reads the real path that was judged. */
+Test(validate, a_domains_file_in_the_project_is_protected)
+{
+	char proj[256], file[300];
+
+	snprintf(proj, sizeof(proj), "%s/proj", dir);
+	cr_assert_eq(mkdir(proj, 0755), 0);
+	snprintf(file, sizeof(file), "%s/allowed.txt", proj);
+	touch(file);
+	p.project = strdup(proj);
+	add_domains_file(file);
+	cr_assert_eq(ltd_policy_validate(&p, &err), 0, "%s", err.msg);
+	cr_assert(protected_has(file), "not protected: %s", file);
+	cr_assert_str_eq(p.domain_files[0], file);
+}
+
+/* Named relatively, from the launcher's directory: judged as the real
+ * path it reads. */
+Test(validate, a_relative_domains_file_is_judged_where_it_is)
+{
+	char proj[256], file[300], cwd[4096];
+
+	snprintf(proj, sizeof(proj), "%s/proj", dir);
+	cr_assert_eq(mkdir(proj, 0755), 0);
+	snprintf(file, sizeof(file), "%s/allowed.txt", proj);
+	touch(file);
+	cr_assert_not_null(getcwd(cwd, sizeof(cwd)));
+	cr_assert_eq(chdir(proj), 0);
+	p.project = strdup(proj);
+	add_domains_file("./allowed.txt");
+	cr_assert_eq(ltd_policy_validate(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(chdir(cwd), 0);
+	cr_assert(protected_has(file), "not protected: %s", file);
+	cr_assert_str_eq(p.domain_files[0], file);
+}
+
+/* Through a link in the project: the command could re-point the link, and
+ * the next run would read its file. */
+Test(validate, a_domains_file_through_a_link_in_the_project_is_refused)
+{
+	char proj[256], out[256], link[300], file[320];
+
+	snprintf(proj, sizeof(proj), "%s/proj", dir);
+	snprintf(out, sizeof(out), "%s/out", dir);
+	cr_assert_eq(mkdir(proj, 0755), 0);
+	cr_assert_eq(mkdir(out, 0755), 0);
+	snprintf(file, sizeof(file), "%s/allowed.txt", out);
+	touch(file);
+	snprintf(link, sizeof(link), "%s/cfg", proj);
+	cr_assert_eq(symlink(out, link), 0);
+	snprintf(file, sizeof(file), "%s/allowed.txt", link);
+	p.project = strdup(proj);
+	add_domains_file(file);
+	cr_assert_eq(ltd_policy_validate(&p, &err), -ELOOP);
+	cr_assert(strstr(err.msg, link), "%s", err.msg);
+}
+
+/* In a writable bind (the bind itself, or under it): refused, naming the
+ * option, the file and the fix; read-only it is let through. */
+Test(validate, a_domains_file_in_a_writable_bind_is_refused)
+{
+	char proj[256], share[256], file[300];
+
+	snprintf(proj, sizeof(proj), "%s/proj", dir);
+	snprintf(share, sizeof(share), "%s/share", dir);
+	cr_assert_eq(mkdir(proj, 0755), 0);
+	cr_assert_eq(mkdir(share, 0755), 0);
+	snprintf(file, sizeof(file), "%s/allowed.txt", share);
+	touch(file);
+	p.project = strdup(proj);
+	add_mount(LTD_UM_BIND, share, "/mnt/share", "bind");
+	add_domains_file(file);
+	cr_assert_eq(ltd_policy_validate(&p, &err), -EPERM);
+	cr_assert(strstr(err.msg, "--allow-domains-file") &&
+			  strstr(err.msg, file) && strstr(err.msg, "--bind") &&
+			  strstr(err.msg, "--ro-bind"),
+		  "%s", err.msg);
+
+	ltd_policy_free(&p);
+	ltd_policy_init(&p);
+	p.project = strdup(proj);
+	add_mount(LTD_UM_BIND, file, "/mnt/allowed.txt", "bind");
+	add_domains_file(file);
+	cr_assert_eq(ltd_policy_validate(&p, &err), -EPERM, "the bind itself");
+
+	ltd_policy_free(&p);
+	ltd_policy_init(&p);
+	p.project = strdup(proj);
+	add_mount(LTD_UM_RO_BIND, share, "/mnt/share", "ro-bind");
+	add_domains_file(file);
+	cr_assert_eq(ltd_policy_validate(&p, &err), 0, "%s", err.msg);
+}
+
+/* A project inside a writable bind: the file is the bind's to write,
+ * whatever the project's protection says. */
+Test(validate, a_domains_file_in_a_project_inside_a_writable_bind)
+{
+	char top[256], proj[256], file[300];
+
+	snprintf(top, sizeof(top), "%s/src", dir);
+	snprintf(proj, sizeof(proj), "%s/src/proj", dir);
+	cr_assert_eq(mkdir(top, 0755), 0);
+	cr_assert_eq(mkdir(proj, 0755), 0);
+	snprintf(file, sizeof(file), "%s/allowed.txt", proj);
+	touch(file);
+	p.project = strdup(proj);
+	add_mount(LTD_UM_BIND, top, "/mnt/src", "bind");
+	add_domains_file(file);
+	cr_assert_eq(ltd_policy_validate(&p, &err), -EPERM);
+	cr_assert(strstr(err.msg, "--allow-domains-file"), "%s", err.msg);
+}
+
+/* The audit log: created by the launcher, so judged before it exists. */
+Test(validate, the_audit_log_in_the_project_is_protected)
+{
+	char proj[256], file[300];
+
+	snprintf(proj, sizeof(proj), "%s/proj", dir);
+	cr_assert_eq(mkdir(proj, 0755), 0);
+	snprintf(file, sizeof(file), "%s/audit.jsonl", proj);
+	p.project = strdup(proj);
+	p.audit_log = strdup(file);
+	cr_assert_eq(ltd_policy_validate(&p, &err), 0, "%s", err.msg);
+	cr_assert(protected_has(file), "not protected: %s", file);
+}
+
+Test(validate, the_audit_log_in_a_writable_bind_is_refused)
+{
+	char proj[256], logs[256], file[300];
+
+	snprintf(proj, sizeof(proj), "%s/proj", dir);
+	snprintf(logs, sizeof(logs), "%s/logs", dir);
+	cr_assert_eq(mkdir(proj, 0755), 0);
+	cr_assert_eq(mkdir(logs, 0755), 0);
+	snprintf(file, sizeof(file), "%s/audit.jsonl", logs);
+	p.project = strdup(proj);
+	p.audit_log = strdup(file);
+	add_mount(LTD_UM_BIND, logs, "/logs", "bind");
+	cr_assert_eq(ltd_policy_validate(&p, &err), -EPERM);
+	cr_assert(strstr(err.msg, "--audit-log") && strstr(err.msg, file), "%s",
+		  err.msg);
+}
