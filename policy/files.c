@@ -113,6 +113,17 @@ static int one_line(struct ltd_opt_list *l, struct line_words *lw,
 				   "('%s', not '%s')",
 				   src, name + strspn(name, "-"), name);
 	opt = ltd_option_find(name);
+	if (!opt && ltd_option_renamed(name)) {
+		const struct ltd_renamed_option *r = ltd_option_renamed(name);
+		const struct ltd_option *now = ltd_option_find(r->now);
+
+		return ltd_err_set(err, EPERM, "%s: '%s' is now '%s' (%s)%s",
+				   src, name, r->now, r->why,
+				   now->flags & forbid & LTD_OPT_NOT_PROJECT
+					   ? ", and not allowed in a "
+					     "project's policy file"
+					   : "");
+	}
 	if (!opt)
 		return ltd_err_set(err, EINVAL,
 				   "%s: unknown option '%s' (see 'ltd-native "

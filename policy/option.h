@@ -43,6 +43,12 @@ struct ltd_opt_list {
 #define LTD_SRC_CLI "command line"
 
 const struct ltd_option *ltd_option_find(const char *name);
+
+/* An option's former name: refused, with its new name and why it changed. */
+struct ltd_renamed_option {
+	const char *old, *now, *why;
+};
+const struct ltd_renamed_option *ltd_option_renamed(const char *name);
 const struct ltd_option *ltd_option_at(size_t i); /* NULL past the end */
 
 int ltd_opts_add(struct ltd_opt_list *l, const struct ltd_option *opt,

@@ -696,10 +696,10 @@ static const struct ltd_option options[] = {
 	 "policy allows (Landlock ABI 4+): servers of the cage's own on "
 	 "other ports become unreachable",
 	 opt_restrict_tcp_ports},
-	{"seccomp-log", 0, NULL,
-	 "same syscall filter, but log what it would refuse instead of "
-	 "refusing (to find what a tool needs)",
-	 opt_seccomp_log, 0, "seccomp"},
+	{"unsafe-seccomp-log", 0, NULL,
+	 "the syscall filter logs what it would refuse and refuses nothing "
+	 "(to find what a tool needs; unsafe as --unsafe-no-seccomp)",
+	 opt_seccomp_log, LTD_OPT_NOT_PROJECT, "seccomp"},
 	{"unsafe-no-seccomp", 0, NULL,
 	 "run without the syscall filter (unsafe: nested user namespaces, "
 	 "io_uring, bpf... become reachable)",
@@ -779,6 +779,21 @@ static const struct ltd_option options[] = {
 };
 
 #define N_OPTIONS (sizeof(options) / sizeof(options[0]))
+
+/* Old names that stop with the new one: a script or policy file that used
+ * them must be changed to say what it accepts now. */
+static const struct ltd_renamed_option renamed[] = {
+	{"seccomp-log", "unsafe-seccomp-log",
+	 "a filter that only logs refuses nothing"},
+};
+
+const struct ltd_renamed_option *ltd_option_renamed(const char *name)
+{
+	for (size_t i = 0; i < sizeof(renamed) / sizeof(renamed[0]); i++)
+		if (strcmp(renamed[i].old, name) == 0)
+			return &renamed[i];
+	return NULL;
+}
 
 static int copy_argv(char ***out, int argc, char **argv, struct ltd_err *err)
 {
@@ -878,6 +893,11 @@ int ltd_opts_from_argv(struct ltd_opt_list *l, int argc, char **argv,
 				"the command",
 				arg);
 		opt = ltd_option_find(arg + 2);
+		if (!opt && ltd_option_renamed(arg + 2))
+			return ltd_err_set(err, EINVAL,
+					   "'%s' is now '--%s' (%s)", arg,
+					   ltd_option_renamed(arg + 2)->now,
+					   ltd_option_renamed(arg + 2)->why);
 		if (!opt)
 			return ltd_err_set(err, EINVAL,
 					   "unknown flag '%s' (see 'ltd-native "

@@ -241,6 +241,13 @@ static int gated_options(struct ltd_policy *p, struct ltd_err *err)
 		ret = ltd_policy_add_note(&p->waived, &p->n_waived,
 					  "--unsafe-no-seccomp: the command "
 					  "runs without a system-call filter");
+	if (!ret && p->seccomp == LTD_SECCOMP_LOG)
+		ret = ltd_policy_add_note(
+			&p->waived, &p->n_waived,
+			"--unsafe-seccomp-log: the system-call "
+			"filter logs and refuses nothing: "
+			"nested user namespaces, io_uring, "
+			"bpf... are reachable");
 	if (!ret && !p->protect_git)
 		ret = ltd_policy_add_note(&p->waived, &p->n_waived,
 					  "--unsafe-writable-git: .git/hooks "

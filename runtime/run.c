@@ -685,9 +685,6 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 		net.audit_fd = dns_cfg.audit ? fileno(dns_cfg.audit) : -1;
 		ltd_nflog_init(&nflog, &nc);
 	}
-	if (!ret && p->seccomp == LTD_SECCOMP_LOG)
-		fprintf(stderr, "ltd-native: warning: --seccomp-log: the "
-				"filter logs instead of refusing\n");
 	/* A name is claimed before the cage exists: a second cage of the
 	 * same name stops here. */
 	if (!ret)

@@ -127,6 +127,18 @@ as_user sh -c "echo 'setenv FROM_PROJECT changed' > '$PROJ/.ltd-native/policy'"
 ltd run -- true
 expect_rc "an approved-then-edited project policy is refused" 125
 expect_out "and the message says how to re-approve" "changed since you approved it.*again"
+# A seccomp filter that only logs refuses nothing: not a project's to ask
+# for, by either name (the approval would be given to a harmless-looking
+# line).
+for opt in unsafe-seccomp-log seccomp-log; do
+	as_user sh -c "echo '$opt' > '$PROJ/.ltd-native/policy'"
+	ltd policy allow
+	expect_rc "policy allow refuses '$opt' in a project's file" 125
+	expect_out "... naming the file and the option" "\.ltd-native/policy:1: '$opt'"
+	ltd run -- sh -c 'unshare -U true && echo nested-ok'
+	expect_rc "a run with '$opt' in the project's file stops" 125
+	expect_no_out "... and nested namespaces stay refused" "^nested-ok\$"
+done
 as_user rm -rf "$PROJ/.ltd-native" "$U_HOME/.config/ltd-native"
 
 # --- files the next run reads: never the cage's to write --------------------------

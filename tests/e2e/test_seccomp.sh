@@ -19,10 +19,23 @@ expect_out "unshare -r is refused" "Operation not permitted"
 ltd run --unsafe-no-seccomp -- "$PROBE" status
 expect_out "--unsafe-no-seccomp runs unfiltered" "^Seccomp:[[:space:]]+0\$"
 expect_out "--unsafe-no-seccomp warns" "warning: --unsafe-no-seccomp"
-ltd run --seccomp-log -- "$PROBE" status
-expect_out "--seccomp-log keeps a filter" "^Seccomp:[[:space:]]+2\$"
+# LOG mode refuses nothing: an opt-out like --unsafe-no-seccomp, named,
+# warned and recorded as waived.
+ltd run --unsafe-seccomp-log -- "$PROBE" status
+expect_out "--unsafe-seccomp-log keeps a filter" "^Seccomp:[[:space:]]+2\$"
+expect_out "--unsafe-seccomp-log warns" "warning: --unsafe-seccomp-log: .*refuses nothing"
+ltd run --unsafe-seccomp-log -- sh -c 'unshare -U true && echo nested-ok'
+expect_out "--unsafe-seccomp-log lets a denied call through" "^nested-ok\$"
 ltd run --seccomp-log -- sh -c 'unshare -U true && echo nested-ok'
-expect_out "--seccomp-log lets a denied call through" "^nested-ok\$"
+expect_rc "the old --seccomp-log is refused" 125
+expect_out "... with the new name" "'--seccomp-log'.*--unsafe-seccomp-log"
+expect_no_out "... before anything runs" "^nested-ok\$"
+ltd policy show --unsafe-seccomp-log
+expect_out "policy show lists --unsafe-seccomp-log as waived" "^#   --unsafe-seccomp-log: "
+OUT=$(cd "$PROJ" && as_user "$LTD" run --ro-bind "$STAGE" "$STAGE" --network none \
+	--unsafe-seccomp-log --json-status-fd 3 -- true 3>&1 >/dev/null 2>&1)
+expect_out "the started event's waived names --unsafe-seccomp-log" \
+	'"event":"started".*"waived":\[[^]]*--unsafe-seccomp-log'
 
 # TIOCSTI: the command has no controlling terminal of ours, and the ioctl
 # is refused by the filter anyway (also with the high bits set: see the

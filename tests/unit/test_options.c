@@ -253,7 +253,8 @@ Test(options, help_lists_every_flag)
 
 Test(options, seccomp_modes)
 {
-	cr_assert_eq(PARSE("--seccomp-log", "--", "true"), 0);
+	cr_assert_eq(PARSE("--unsafe-seccomp-log", "--", "true"), 0, "%s",
+		     err.msg);
 	cr_assert_eq(p.seccomp, LTD_SECCOMP_LOG);
 	ltd_policy_free(&p);
 	ltd_policy_init(&p);
@@ -261,7 +262,39 @@ Test(options, seccomp_modes)
 	cr_assert_eq(p.seccomp, LTD_SECCOMP_OFF);
 	ltd_policy_free(&p);
 	ltd_policy_init(&p);
-	cr_assert_lt(PARSE("--seccomp-log", "--unsafe-no-seccomp", "--", "x"),
-		     0);
+	cr_assert_lt(
+		PARSE("--unsafe-seccomp-log", "--unsafe-no-seccomp", "--", "x"),
+		0);
 	cr_assert(strstr(err.msg, "--unsafe-no-seccomp"));
+}
+
+/* The filter in LOG mode refuses nothing: an opt-out like the others, under
+ * their prefix.  The old spelling stops with the new one's name. */
+Test(options, seccomp_log_is_an_unsafe_option)
+{
+	cr_assert_lt(PARSE("--seccomp-log", "--", "true"), 0);
+	cr_assert(strstr(err.msg, "'--seccomp-log'") &&
+			  strstr(err.msg, "--unsafe-seccomp-log"),
+		  "%s", err.msg);
+	cr_assert_eq(p.seccomp, LTD_SECCOMP_ENFORCE);
+}
+
+static char *help_text(void)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ltd_policy_print_help(f);
+	fclose(f);
+	return buf;
+}
+
+Test(options, help_names_seccomp_log_as_unsafe)
+{
+	char *buf = help_text();
+
+	cr_assert(strstr(buf, "  --unsafe-seccomp-log "), "%s", buf);
+	cr_assert_null(strstr(buf, "  --seccomp-log"), "%s", buf);
+	free(buf);
 }

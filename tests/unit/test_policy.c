@@ -733,6 +733,45 @@ Test(policy, no_seccomp_is_recorded)
 	cr_assert(strstr(p.waived[0], "--unsafe-no-seccomp"));
 }
 
+/* LOG mode refuses nothing: waived like --unsafe-no-seccomp, with what it
+ * lets through. */
+Test(policy, seccomp_log_is_recorded)
+{
+	cr_assert_eq(
+		RESOLVE("--unsafe-seccomp-log", "--project", dir, "--", "true"),
+		0, "%s", err.msg);
+	cr_assert_eq(ltd_policy_validate(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(p.n_waived, 1);
+	cr_assert(strstr(p.waived[0], "--unsafe-seccomp-log") &&
+			  strstr(p.waived[0], "refuses nothing"),
+		  "%s", p.waived[0]);
+}
+
+/* A project's file may not turn the filter into a log, by either name. */
+Test(policy, project_policy_cannot_log_instead_of_refusing)
+{
+	static const char *const lines[] = {"unsafe-seccomp-log\n",
+					    "seccomp-log\n"};
+	char pol[192];
+	struct ltd_policy_input in = {.config_dir = cfg, .cwd = proj};
+	FILE *devnull = fopen("/dev/null", "w");
+
+	snprintf(pol, sizeof(pol), "%s/.ltd-native/policy", proj);
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		put(pol, lines[i]);
+		cr_assert_lt(ltd_policy_allow(&in, devnull, &err), 0, "%s",
+			     lines[i]);
+		cr_assert(strstr(err.msg, ".ltd-native/policy:1") &&
+				  strstr(err.msg, "seccomp-log"),
+			  "%s", err.msg);
+		ltd_policy_free(&p);
+		ltd_policy_init(&p);
+		cr_assert_lt(RESOLVE("--", "true"), 0);
+		cr_assert_eq(p.seccomp, LTD_SECCOMP_ENFORCE);
+	}
+	fclose(devnull);
+}
+
 /* Through --bind in a policy file, the gate still applies. */
 Test(policy, bind_from_a_file_is_gated_with_its_source)
 {
