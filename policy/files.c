@@ -129,6 +129,11 @@ static int one_line(struct ltd_opt_list *l, struct line_words *lw,
 				   "%s: unknown option '%s' (see 'ltd-native "
 				   "run --help')",
 				   src, name);
+	if (opt->flags & LTD_OPT_TEST_HOOK)
+		return ltd_err_set(err, EPERM,
+				   "%s: '%s' is a test hook: never from a "
+				   "policy file",
+				   src, name);
 	if (opt->flags & forbid & LTD_OPT_CLI_ONLY)
 		return ltd_err_set(err, EINVAL,
 				   "%s: '%s' is only for the command line", src,

@@ -13,7 +13,16 @@ enum {
 	LTD_OPT_LIST = 1 << 0,	      /* repeatable: every occurrence counts */
 	LTD_OPT_NOT_PROJECT = 1 << 1, /* refused in a project policy file */
 	LTD_OPT_CLI_ONLY = 1 << 2,    /* only on the command line */
+	LTD_OPT_TEST_HOOK = 1 << 3,   /* a test's: see LTD_TEST_HOOKS_VAR */
 };
+
+/*
+ * Test hooks weaken one layer so that a test can show another holds.  They
+ * exist only where this variable is "1" in ltd-native's environment, only
+ * on the command line (never from a policy file), are not in --help, and
+ * are waived risks when used.
+ */
+#define LTD_TEST_HOOKS_VAR "LTD_NATIVE_TEST_HOOKS"
 
 struct ltd_option {
 	const char *name; /* long flag without "--" */

@@ -623,7 +623,8 @@ static const struct ltd_option options[] = {
 	{LTD_TEST_LANDLOCK_HOLE, 2, "SRC DST",
 	 "test only: bind SRC read-write at DST but give it no Landlock "
 	 "rule (writes there must fail: Landlock holds on its own)",
-	 opt_bind, LTD_OPT_LIST | LTD_OPT_NOT_PROJECT, "mounts"},
+	 opt_bind, LTD_OPT_LIST | LTD_OPT_CLI_ONLY | LTD_OPT_TEST_HOOK,
+	 "mounts"},
 	{"rootfs", 1, "NAME|sha256:DIGEST",
 	 "a pinned root filesystem from `ltd-rootfs` (checked against its "
 	 "pin first) instead of the host's /usr",
@@ -650,7 +651,7 @@ static const struct ltd_option options[] = {
 	 "test only: the firewall admits CIDR[:PORTS] but pasta's Landlock "
 	 "wall does not (connections there must still fail: the wall holds "
 	 "on its own)",
-	 opt_fw_hole, LTD_OPT_LIST | LTD_OPT_NOT_PROJECT},
+	 opt_fw_hole, LTD_OPT_LIST | LTD_OPT_CLI_ONLY | LTD_OPT_TEST_HOOK},
 	{"allow-host-port", 1, "PORT",
 	 "allow TCP to a port on the host's loopback, reached as "
 	 "host.ltd.internal",
@@ -829,6 +830,8 @@ void ltd_policy_print_help(FILE *out)
 		const struct ltd_option *o = &options[i];
 		char head[64];
 
+		if (o->flags & LTD_OPT_TEST_HOOK)
+			continue;
 		snprintf(head, sizeof(head), "--%s%s%s", o->name,
 			 o->metavar ? " " : "", o->metavar ? o->metavar : "");
 		fprintf(out, "  %-26s %s\n", head, o->help);

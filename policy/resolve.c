@@ -106,6 +106,25 @@ static const char *last_arg(const struct ltd_opt_list *l, const char *opt,
 	return cur;
 }
 
+/* A test hook on the command line: only where a test said so. */
+static int check_test_hooks(const struct ltd_opt_list *cli, char *const *env,
+			    struct ltd_err *err)
+{
+	const char *on = env_get(env, LTD_TEST_HOOKS_VAR);
+
+	for (size_t i = 0; i < cli->n; i++)
+		if ((cli->e[i].opt->flags & LTD_OPT_TEST_HOOK) &&
+		    (!on || strcmp(on, "1") != 0))
+			return ltd_err_set(
+				err, EPERM,
+				"--%s: a test hook (it weakens the "
+				"cage to show that another wall "
+				"holds), refused unless " LTD_TEST_HOOKS_VAR
+				"=1 is in the environment",
+				cli->e[i].opt->name);
+	return 0;
+}
+
 /* Everything but the project's file. */
 static int collect(struct layers *ly, const struct ltd_policy_input *in,
 		   struct ltd_err *err)
@@ -122,6 +141,8 @@ static int collect(struct layers *ly, const struct ltd_policy_input *in,
 
 	ret = ltd_opts_from_argv(&ly->cli, in->argc, in->argv, in->need_command,
 				 &ly->cmd, err);
+	if (!ret)
+		ret = check_test_hooks(&ly->cli, in->env, err);
 	if (ret < 0)
 		return ret;
 	snprintf(ly->home, sizeof(ly->home), "%s",

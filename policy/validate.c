@@ -257,6 +257,31 @@ static int gated_options(struct ltd_policy *p, struct ltd_err *err)
 	return ret < 0 ? ltd_err_set(err, ENOMEM, "out of memory") : 0;
 }
 
+/* Test hooks (LTD_TEST_HOOKS_VAR): each a hole in one layer, said as one. */
+static int test_hooks(struct ltd_policy *p, struct ltd_err *err)
+{
+	char dest[128];
+	int ret = 0;
+
+	for (size_t i = 0; !ret && i < p->n_fw_holes; i++) {
+		ltd_net_dest_format(&p->fw_holes[i], dest, sizeof(dest));
+		ret = ltd_policy_add_note(
+			&p->waived, &p->n_waived,
+			"--test-firewall-hole: test hook: the "
+			"firewall admits %s, which the policy "
+			"does not allow",
+			dest);
+	}
+	for (size_t i = 0; !ret && i < p->n_mounts; i++)
+		if (strcmp(p->mounts[i].flag, LTD_TEST_LANDLOCK_HOLE) == 0)
+			ret = ltd_policy_add_note(
+				&p->waived, &p->n_waived,
+				"--test-landlock-hole: test hook: %s is "
+				"writable at %s without a Landlock rule",
+				p->mounts[i].src, p->mounts[i].dst);
+	return ret < 0 ? ltd_err_set(err, ENOMEM, "out of memory") : 0;
+}
+
 /* The project's own policy file: read-only inside, like .git/config
  * (the approval would refuse a changed one; this keeps it from changing). */
 static int protect_policy_dir(struct ltd_policy *p, struct ltd_err *err)
@@ -335,6 +360,8 @@ int ltd_policy_validate(struct ltd_policy *p, struct ltd_err *err)
 		p->host_home = realpath(p->id.home, NULL);
 		ret = gated_options(p, err);
 	}
+	if (!ret)
+		ret = test_hooks(p, err);
 	if (!ret)
 		ret = validate_project(p, err);
 	if (!ret && p->protect_git)

@@ -52,8 +52,15 @@ user_cmd_init() {
 			env -i HOME="$U_HOME" USER="$E2E_USER" LOGNAME="$E2E_USER"
 			PATH=/usr/local/bin:/usr/bin:/bin TERM=xterm-e2e)
 	else
-		USER_CMD=(env TERM=xterm-e2e)
+		USER_CMD=(env -u LTD_NATIVE_TEST_HOOKS TERM=xterm-e2e)
 	fi
+}
+
+# with_test_hooks CMD...: CMD (ltd, net_probe...) with the test-only options
+# (--test-*) available to ltd-native, as nowhere but in a test.
+with_test_hooks() {
+	local USER_CMD=("${USER_CMD[@]}" env LTD_NATIVE_TEST_HOOKS=1)
+	"$@"
 }
 
 # Run a command as the test user.  Extra environment for one call:

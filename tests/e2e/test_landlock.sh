@@ -125,12 +125,33 @@ expect_no_out "... without a warning" "warning: .*Landlock"
 # A host directory bound read-write, but given no Landlock rule: the mounts
 # would let the command write there; Landlock alone must not.
 HOLE=$(as_user mktemp -d "$U_HOME/e2e-hole.XXXXXX")
-ltd run --test-landlock-hole "$HOLE" /opt/hole -- "$PROBE" write /opt/hole/f x
+with_test_hooks ltd run --test-landlock-hole "$HOLE" /opt/hole -- "$PROBE" write /opt/hole/f x
 expect_out "a bind without a Landlock rule is not writable (Landlock alone)" "^write err EACCES"
+expect_out "... and the test hook is said" "warning: --test-landlock-hole: "
 [ ! -e "$HOLE/f" ] && pass "nothing was written to the host directory" ||
 	fail "nothing was written to the host directory"
 ltd run --bind "$HOLE" /opt/hole -- "$PROBE" write /opt/hole/f x
 expect_out "the same bind with its rule is writable (the control)" "^write ok"
+# The test hooks are not for users: refused without the variable that
+# says a test runs, never from a policy file, not in --help.
+as_user rm -f "$HOLE/f"
+ltd run --test-landlock-hole "$HOLE" /opt/hole -- "$PROBE" write /opt/hole/f x
+expect_rc "--test-landlock-hole without LTD_NATIVE_TEST_HOOKS=1 is refused" 125
+expect_out "... naming the variable" "--test-landlock-hole: .*LTD_NATIVE_TEST_HOOKS=1"
+[ ! -e "$HOLE/f" ] && pass "... before anything runs" || fail "... before anything runs"
+ltd run --test-firewall-hole 192.0.2.1/32:9090 -- true
+expect_rc "--test-firewall-hole without LTD_NATIVE_TEST_HOOKS=1 is refused" 125
+expect_out "... naming the variable" "--test-firewall-hole: .*LTD_NATIVE_TEST_HOOKS=1"
+HOOKPOL=$(as_user mktemp "$U_HOME/e2e-hookpol.XXXXXX")
+as_user sh -c "echo 'test-landlock-hole $HOLE /opt/hole' > '$HOOKPOL'"
+with_test_hooks ltd run --policy "$HOOKPOL" -- true
+expect_rc "a test hook in a policy file is refused, the variable set or not" 125
+expect_out "... naming the file" "$HOOKPOL:1: 'test-landlock-hole'"
+as_user rm -f "$HOOKPOL"
+ltd run --help
+expect_no_out "run --help lists no test hook" "test-|test only"
+with_test_hooks ltd policy show --test-firewall-hole 192.0.2.1/32:9090
+expect_out "policy show lists a test hook as waived" "^#   --test-firewall-hole: "
 as_user rm -rf "$HOLE"
 
 # --- abstract unix sockets and signals stay in the cage -------------------------

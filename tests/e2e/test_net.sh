@@ -226,7 +226,7 @@ sys.exit(subprocess.run(sys.argv[1:], restore_signals=False).returncode)' \
 		skip "pasta's Landlock wall" "this kernel's Landlock ABI is ${ll_abi:-0} (4 needed)"
 	else
 		NET_TARGETS=("$NET_H4:8080" "$NET_H4:9090")
-		net_probe --allow-cidr "$NET_H4/32:8080" --test-firewall-hole "$NET_H4/32:9090"
+		with_test_hooks net_probe --allow-cidr "$NET_H4/32:8080" --test-firewall-hole "$NET_H4/32:9090"
 		expect_out "pasta's wall: an allowed port connects" "^$NET_H4:8080 ok "
 		expect_out "pasta's wall: a port the firewall admits but the policy does not fails" \
 			"^$NET_H4:9090 (refused|timeout|error:[0-9]+) "

@@ -298,3 +298,13 @@ Test(options, help_names_seccomp_log_as_unsafe)
 	cr_assert_null(strstr(buf, "  --seccomp-log"), "%s", buf);
 	free(buf);
 }
+
+/* The test hooks (LTD_NATIVE_TEST_HOOKS) are not for users. */
+Test(options, help_lists_no_test_hook)
+{
+	char *buf = help_text();
+
+	cr_assert_null(strstr(buf, "--test-"), "%s", buf);
+	cr_assert_null(strstr(buf, "test only"), "%s", buf);
+	free(buf);
+}

@@ -772,6 +772,92 @@ Test(policy, project_policy_cannot_log_instead_of_refusing)
 	fclose(devnull);
 }
 
+/* --- test hooks ---------------------------------------------------------- */
+
+#define RESOLVE_ENV(env, ...)                                                  \
+	({                                                                     \
+		char *args[] = {__VA_ARGS__};                                  \
+		resolve_env(env, sizeof(args) / sizeof(args[0]), args);        \
+	})
+
+/* Test-only options: only where LTD_NATIVE_TEST_HOOKS=1 says a test runs. */
+Test(policy, test_hooks_need_the_variable)
+{
+	char *off[] = {"LTD_NATIVE_TEST_HOOKS=0", NULL};
+
+	cr_assert_eq(RESOLVE("--test-firewall-hole", "192.0.2.1/32:9090",
+			     "--project", dir, "--", "true"),
+		     -EPERM);
+	cr_assert(strstr(err.msg, "--test-firewall-hole") &&
+			  strstr(err.msg, "LTD_NATIVE_TEST_HOOKS=1"),
+		  "%s", err.msg);
+	ltd_policy_free(&p);
+	ltd_policy_init(&p);
+	cr_assert_eq(RESOLVE_ENV(off, "--test-landlock-hole", dir, "/opt/hole",
+				 "--project", dir, "--", "true"),
+		     -EPERM);
+	cr_assert(strstr(err.msg, "--test-landlock-hole") &&
+			  strstr(err.msg, "LTD_NATIVE_TEST_HOOKS=1"),
+		  "%s", err.msg);
+	cr_assert_eq(p.n_mounts, 0);
+}
+
+Test(policy, test_hooks_are_waived)
+{
+	char *on[] = {"LTD_NATIVE_TEST_HOOKS=1", NULL};
+
+	cr_assert_eq(RESOLVE_ENV(on, "--test-firewall-hole",
+				 "192.0.2.1/32:9090", "--test-landlock-hole",
+				 dir, "/opt/hole", "--project", dir, "--",
+				 "true"),
+		     0, "%s", err.msg);
+	cr_assert_eq(p.n_fw_holes, 1);
+	cr_assert_eq(ltd_policy_validate(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(p.n_waived, 2);
+	cr_assert(strstr(p.waived[0], "--test-firewall-hole") &&
+			  strstr(p.waived[0], "192.0.2.1/32:9090"),
+		  "%s", p.waived[0]);
+	cr_assert(strstr(p.waived[1], "--test-landlock-hole") &&
+			  strstr(p.waived[1], "/opt/hole"),
+		  "%s", p.waived[1]);
+}
+
+/* Never from a file, the variable set or not: a file outlives the test. */
+Test(policy, test_hooks_never_from_a_policy_file)
+{
+	char *on[] = {"LTD_NATIVE_TEST_HOOKS=1", NULL};
+	char user[192], other[192], pol[192];
+	struct ltd_policy_input in = {
+		.env = on, .config_dir = cfg, .cwd = proj};
+	FILE *devnull = fopen("/dev/null", "w");
+
+	snprintf(user, sizeof(user), "%s/policy", cfg);
+	put(user, "test-firewall-hole 192.0.2.1/32:9090\n");
+	cr_assert_lt(RESOLVE_ENV(on, "--project", dir, "--", "true"), 0);
+	cr_assert(strstr(err.msg, user) &&
+			  strstr(err.msg, "test-firewall-hole"),
+		  "%s", err.msg);
+	cr_assert_eq(p.n_fw_holes, 0);
+	unlink(user);
+
+	snprintf(other, sizeof(other), "%s/other", dir);
+	put(other, "test-landlock-hole /tmp /opt/hole\n");
+	ltd_policy_free(&p);
+	ltd_policy_init(&p);
+	cr_assert_lt(RESOLVE_ENV(on, "--policy", other, "--project", dir, "--",
+				 "true"),
+		     0);
+	cr_assert(strstr(err.msg, other) &&
+			  strstr(err.msg, "test-landlock-hole"),
+		  "%s", err.msg);
+
+	snprintf(pol, sizeof(pol), "%s/.ltd-native/policy", proj);
+	put(pol, "test-landlock-hole /tmp /opt/hole\n");
+	cr_assert_lt(ltd_policy_allow(&in, devnull, &err), 0);
+	cr_assert(strstr(err.msg, "test-landlock-hole"), "%s", err.msg);
+	fclose(devnull);
+}
+
 /* Through --bind in a policy file, the gate still applies. */
 Test(policy, bind_from_a_file_is_gated_with_its_source)
 {
