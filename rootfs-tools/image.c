@@ -95,6 +95,18 @@ static int digest_hex(const char *digest, char hex[LTD_HEX_LEN + 1],
 	return 0;
 }
 
+int ltd_image_digest_parse(const char *opt, const char *arg,
+			   char hex[LTD_HEX_LEN + 1], struct ltd_err *err)
+{
+	if (strncmp(arg, "sha256:", 7) != 0 || !ltd_hex_ok(arg + 7))
+		return ltd_err_set(err, EINVAL,
+				   "%s: '%s' is not an image digest (sha256: "
+				   "and 64 lowercase hex digits)",
+				   opt, arg);
+	memcpy(hex, arg + 7, LTD_HEX_LEN + 1);
+	return 0;
+}
+
 static int read_desc(int dirfd, json_t *desc, json_t **out, struct ltd_err *err)
 {
 	char hex[LTD_HEX_LEN + 1], path[128];
@@ -172,11 +184,134 @@ static int add_layer(struct ltd_image *img, const char *path, const char *hex,
 	return 0;
 }
 
-static int read_oci(int dirfd, struct ltd_image *img, struct ltd_err *err)
+static bool is_index(json_t *desc)
 {
-	_cleanup_json_ json_t *layout = NULL, *index = NULL, *m = NULL,
-			      *config = NULL;
-	json_t *desc, *layers, *l;
+	const char *mt = jstr(desc, "mediaType") ?: "";
+
+	return !strcmp(mt, "application/vnd.oci.image.index.v1+json") ||
+	       !strcmp(mt, "application/vnd.docker.distribution.manifest."
+			   "list.v2+json");
+}
+
+/* Is @desc's digest sha256:@hex? */
+static bool desc_is(json_t *desc, const char *hex)
+{
+	const char *d = jstr(desc, "digest");
+
+	return d && !strncmp(d, "sha256:", 7) && !strcmp(d + 7, hex);
+}
+
+/*
+ * The descriptor of sha256:@want in @index, or in an index it lists (read
+ * and verified, depth first): 1 and a new reference in *@out, or 0.
+ */
+static int find_digest(int dirfd, json_t *index, const char *want, int depth,
+		       json_t **out, struct ltd_err *err)
+{
+	json_t *ms = json_object_get(index, "manifests"), *d;
+	size_t i;
+	int ret;
+
+	json_array_foreach(ms, i, d) if (desc_is(d, want))
+	{
+		*out = json_incref(d);
+		return 1;
+	}
+	if (depth == 4)
+		return 0;
+	json_array_foreach(ms, i, d)
+	{
+		_cleanup_json_ json_t *sub = NULL;
+
+		if (!is_index(d))
+			continue;
+		ret = read_desc(dirfd, d, &sub, err);
+		if (ret == 0)
+			ret = find_digest(dirfd, sub, want, depth + 1, out,
+					  err);
+		if (ret != 0)
+			return ret;
+	}
+	return 0;
+}
+
+/* The image is not sha256:@want: name it and what index.json lists (the
+ * first three; their text is the layout's, so each is cut short). */
+static int not_the_image(json_t *index, const char *want, struct ltd_err *err)
+{
+	json_t *ms = json_object_get(index, "manifests"), *d;
+	size_t i, n = json_array_size(ms);
+	char found[320] = "";
+	int len = 0;
+
+	json_array_foreach(ms, i, d)
+	{
+		if (i == 3) {
+			snprintf(found + len, sizeof(found) - (size_t)len,
+				 " and %zu more", n - 3);
+			break;
+		}
+		len += snprintf(found + len, sizeof(found) - (size_t)len,
+				"%s%.71s", i ? ", " : "",
+				jstr(d, "digest") ?: "(no digest)");
+	}
+	if (n == 0)
+		snprintf(found, sizeof(found), "no manifest in index.json");
+	return ltd_err_set(
+		err, ENOENT, "--digest: expected sha256:%s, found %s%s", want,
+		found, n > 1 ? " (index.json's manifests; none is it)" : "");
+}
+
+/*
+ * index.json's descriptor: the one of @want's digest, or this machine's;
+ * then through any index it names, this machine's manifest, read into
+ * @m.  The image's digest is the first descriptor's.
+ */
+static int read_oci_manifest(int dirfd, const char *want, json_t **m,
+			     char digest[LTD_HEX_LEN + 1], struct ltd_err *err)
+{
+	_cleanup_json_ json_t *index = NULL, *desc = NULL;
+	int ret;
+
+	ret = read_json(dirfd, "index.json", NULL, &index, err);
+	if (ret < 0)
+		return ret;
+	if (want) {
+		ret = find_digest(dirfd, index, want, 0, &desc, err);
+		if (ret == 0)
+			return not_the_image(index, want, err);
+		if (ret < 0)
+			return ret;
+	} else {
+		desc = json_incref(pick(index, err));
+		if (!desc)
+			return -ENOENT;
+	}
+	ret = digest_hex(jstr(desc, "digest"), digest, err);
+	for (int depth = 0; ret == 0; depth++) {
+		ret = read_desc(dirfd, desc, m, err);
+		if (ret < 0 || !is_index(desc))
+			break;
+		if (depth == 4)
+			return ltd_err_set(err, ELOOP,
+					   "indexes nested too "
+					   "deep");
+		json_decref(index);
+		index = *m;
+		*m = NULL;
+		json_decref(desc);
+		desc = json_incref(pick(index, err));
+		if (!desc)
+			return -ENOENT;
+	}
+	return ret;
+}
+
+static int read_oci(int dirfd, const char *want, struct ltd_image *img,
+		    struct ltd_err *err)
+{
+	_cleanup_json_ json_t *layout = NULL, *m = NULL, *config = NULL;
+	json_t *layers, *l;
 	size_t i;
 	int ret;
 
@@ -187,29 +322,7 @@ static int read_oci(int dirfd, struct ltd_image *img, struct ltd_err *err)
 		return ltd_err_set(err, EINVAL,
 				   "oci-layout: no "
 				   "imageLayoutVersion");
-	ret = read_json(dirfd, "index.json", NULL, &index, err);
-	for (int depth = 0; ret == 0; depth++) {
-		const char *mt;
-
-		desc = pick(index, err);
-		if (!desc)
-			return -ENOENT;
-		mt = jstr(desc, "mediaType") ?: "";
-		ret = read_desc(dirfd, desc, &m, err);
-		if (ret < 0)
-			return ret;
-		if (strcmp(mt, "application/vnd.oci.image.index.v1+json") &&
-		    strcmp(mt, "application/vnd.docker.distribution.manifest."
-			       "list.v2+json"))
-			break;
-		if (depth == 4)
-			return ltd_err_set(err, ELOOP,
-					   "indexes nested too "
-					   "deep");
-		json_decref(index);
-		index = m;
-		m = NULL;
-	}
+	ret = read_oci_manifest(dirfd, want, &m, img->digest, err);
 	if (ret < 0)
 		return ret;
 	/* The config is a blob too: verified even though only the layers
@@ -256,36 +369,82 @@ static int clean_rel(const char *in, char *out, size_t size,
 	return 0;
 }
 
-static int read_docker(int dirfd, struct ltd_image *img, struct ltd_err *err)
+/* An image of manifest.json: its config's path and digest, from its name
+ * ("HEX.json" or blobs/sha256/HEX). */
+static int docker_config(json_t *m, char path[4096], char hex[LTD_HEX_LEN + 1],
+			 struct ltd_err *err)
+{
+	const char *base;
+	int ret = clean_rel(jstr(m, "Config"), path, 4096, err);
+
+	if (ret < 0)
+		return ret;
+	base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	snprintf(hex, LTD_HEX_LEN + 1, "%.64s", base);
+	if (!ltd_hex_ok(hex) || (base[64] && strcmp(base + 64, ".json")))
+		return ltd_err_set(err, EINVAL,
+				   "manifest.json: config '%s' is not named "
+				   "by its digest",
+				   path);
+	return 0;
+}
+
+/*
+ * The image of manifest.json: its only one, or the one whose config's
+ * digest (its image ID) is @want.  A docker save archive carries no
+ * registry manifest, so no other digest can be checked.
+ */
+static int docker_pick(json_t *top, const char *want, json_t **m,
+		       char path[4096], char hex[LTD_HEX_LEN + 1],
+		       struct ltd_err *err)
+{
+	size_t n = json_array_size(top), i;
+	char found[320] = "";
+	int len = 0, ret;
+
+	if (!want && n != 1)
+		return ltd_err_set(err, EINVAL,
+				   "manifest.json: expected one image, found "
+				   "%zu (--digest sha256:ID chooses one)",
+				   n);
+	for (i = 0; i < n; i++) {
+		*m = json_array_get(top, i);
+		ret = docker_config(*m, path, hex, err);
+		if (ret < 0)
+			return ret;
+		if (!want || !strcmp(hex, want))
+			return 0;
+		if (i < 3)
+			len += snprintf(found + len,
+					sizeof(found) - (size_t)len,
+					"%ssha256:%s", i ? ", " : "", hex);
+	}
+	if (n > 3)
+		snprintf(found + len, sizeof(found) - (size_t)len,
+			 " and %zu more", n - 3);
+	return ltd_err_set(err, ENOENT,
+			   "--digest: expected sha256:%s, found %s (a docker "
+			   "save archive has no registry manifest digest: "
+			   "--digest names its image ID, the config's digest)",
+			   want, n ? found : "no image");
+}
+
+static int read_docker(int dirfd, const char *want, struct ltd_image *img,
+		       struct ltd_err *err)
 {
 	_cleanup_json_ json_t *top = NULL, *config = NULL;
-	json_t *m, *layers, *diff_ids, *l;
+	json_t *m = NULL, *layers, *diff_ids, *l;
 	char path[4096], hex[LTD_HEX_LEN + 1];
-	const char *base;
 	size_t i;
 	int ret;
 
 	ret = read_json(dirfd, "manifest.json", NULL, &top, err);
 	if (ret < 0)
 		return ret;
-	m = json_array_get(top, 0);
-	if (json_array_size(top) != 1)
-		return ltd_err_set(err, EINVAL,
-				   "manifest.json: expected one image, found "
-				   "%zu",
-				   json_array_size(top));
-	ret = clean_rel(jstr(m, "Config"), path, sizeof(path), err);
+	ret = docker_pick(top, want, &m, path, img->digest, err);
 	if (ret < 0)
 		return ret;
-	/* The config's name is its digest: "HEX.json" or blobs/sha256/HEX. */
-	base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-	snprintf(hex, sizeof(hex), "%.64s", base);
-	if (!ltd_hex_ok(hex) || (base[64] && strcmp(base + 64, ".json")))
-		return ltd_err_set(err, EINVAL,
-				   "manifest.json: config '%s' is not named "
-				   "by its digest",
-				   path);
-	ret = read_json(dirfd, path, hex, &config, err);
+	ret = read_json(dirfd, path, img->digest, &config, err);
 	if (ret < 0)
 		return ret;
 	layers = json_object_get(m, "Layers");
@@ -314,16 +473,17 @@ static int read_docker(int dirfd, struct ltd_image *img, struct ltd_err *err)
 	return 0;
 }
 
-int ltd_image_read(int dirfd, struct ltd_image *img, struct ltd_err *err)
+int ltd_image_read(int dirfd, const char *want, struct ltd_image *img,
+		   struct ltd_err *err)
 {
 	struct stat st;
 	int ret;
 
 	*img = (struct ltd_image){0};
 	if (fstatat(dirfd, "oci-layout", &st, AT_SYMLINK_NOFOLLOW) == 0)
-		ret = read_oci(dirfd, img, err);
+		ret = read_oci(dirfd, want, img, err);
 	else if (fstatat(dirfd, "manifest.json", &st, AT_SYMLINK_NOFOLLOW) == 0)
-		ret = read_docker(dirfd, img, err);
+		ret = read_docker(dirfd, want, img, err);
 	else
 		ret = ltd_err_set(err, EINVAL,
 				  "neither an OCI image layout (no oci-layout) "

@@ -490,11 +490,13 @@ static ssize_t earlier_layer(const struct ltd_image *img, size_t i)
 	return -1;
 }
 
-static int import_layers(struct stage *s, int imgfd, struct ltd_err *err)
+static int import_layers(struct stage *s, int imgfd, const char *digest,
+			 struct ltd_err *err)
 {
 	struct ltd_image img;
 	char found[LTD_HEX_LEN + 1], what[64];
-	int ret = ltd_image_read(imgfd, &img, err);
+	/* The image's digest is checked here, before any layer is read. */
+	int ret = ltd_image_read(imgfd, digest, &img, err);
 	uint64_t *entries = NULL; /* each layer's entry count */
 
 	if (ret == 0)
@@ -570,7 +572,8 @@ static void report(const char *name, const char *hex, const struct stage *s)
 }
 
 int ltd_rootfs_import(const char *store, const char *name, const char *image,
-		      const struct ltd_limits *lim, struct ltd_err *err)
+		      const struct ltd_limits *lim, const char *digest,
+		      struct ltd_err *err)
 {
 	struct stage s;
 	_cleanup_close_ int imgfd = -1;
@@ -592,7 +595,7 @@ int ltd_rootfs_import(const char *store, const char *name, const char *image,
 		ret = unpack_archive(image, &s, &imgfd, err);
 	}
 	if (ret == 0)
-		ret = import_layers(&s, imgfd, err);
+		ret = import_layers(&s, imgfd, digest, err);
 	if (ret == 0)
 		ret = stage_commit(&s, name, hex, err);
 	if (ret == 0)

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rootfs-tools/image.h"
 #include "rootfs-tools/rootfs.h"
 
 /* 2024-01-01T00:00:00Z: a fixed default, so two builds agree. */
@@ -17,8 +18,8 @@
 
 static void usage(FILE *out)
 {
-	fputs("usage: ltd-rootfs import NAME IMAGE [--max-bytes N] "
-	      "[--max-file-bytes N]\n"
+	fputs("usage: ltd-rootfs import NAME IMAGE [--digest sha256:HEX]\n"
+	      "                        [--max-bytes N] [--max-file-bytes N]\n"
 	      "                        [--max-entries N] [--max-layers N] "
 	      "[--max-depth N]\n"
 	      "       ltd-rootfs build NAME [--suite SUITE] [--packages "
@@ -30,7 +31,13 @@ static void usage(FILE *out)
 	      "\n"
 	      "IMAGE is an OCI image layout (a directory, or a tar of one) or\n"
 	      "a `docker save` archive.  Every blob is checked against its\n"
-	      "digest.  Limits (defaults): --max-bytes 16G unpacked in all,\n"
+	      "digest.  --digest names the digest the image must have, or\n"
+	      "nothing is imported: for an OCI layout, its manifest's (or\n"
+	      "its multi-arch index's), as `docker pull` and `skopeo\n"
+	      "inspect` show it, choosing among several in index.json; for\n"
+	      "a `docker save` archive, its image ID (`docker inspect\n"
+	      "--format '{{.Id}}'`).  Without it, the image is trusted as\n"
+	      "found.  Limits (defaults): --max-bytes 16G unpacked in all,\n"
 	      "--max-file-bytes 4G for one file (holes included),\n"
 	      "--max-entries 1000000, --max-layers 256, --max-depth 256.\n"
 	      "The store is $XDG_DATA_HOME/ltd-native/rootfs\n"
@@ -71,10 +78,12 @@ static int parse_count(const char *opt, const char *v, uint64_t *out,
 static int import(const char *store, int argc, char **argv, struct ltd_err *err)
 {
 	struct ltd_limits lim = LTD_LIMITS_DEFAULT;
-	const char *pos[2];
+	char hex[LTD_HEX_LEN + 1];
+	const char *pos[2], *digest = NULL;
 	int npos = 0, ret;
 
 	for (int i = 0; i < argc; i++) {
+		bool is_digest = !strcmp(argv[i], "--digest");
 		uint64_t *slot =
 			!strcmp(argv[i], "--max-bytes")	       ? &lim.bytes
 			: !strcmp(argv[i], "--max-file-bytes") ? &lim.file_bytes
@@ -83,11 +92,20 @@ static int import(const char *store, int argc, char **argv, struct ltd_err *err)
 			: !strcmp(argv[i], "--max-depth")      ? &lim.depth
 							       : NULL;
 
-		if (slot) {
-			if (i + 1 >= argc)
-				return ltd_err_set(err, EINVAL,
-						   "import: %s needs a value",
-						   argv[i]);
+		if ((slot || is_digest) && i + 1 >= argc)
+			return ltd_err_set(err, EINVAL,
+					   "import: %s needs a value", argv[i]);
+		if (is_digest && digest)
+			return ltd_err_set(err, EINVAL,
+					   "import: --digest given twice");
+		if (is_digest) {
+			ret = ltd_image_digest_parse(argv[i], argv[i + 1], hex,
+						     err);
+			if (ret < 0)
+				return ret;
+			digest = hex;
+			i++;
+		} else if (slot) {
 			ret = parse_count(argv[i], argv[i + 1], slot, err);
 			if (ret < 0)
 				return ret;
@@ -104,7 +122,7 @@ static int import(const char *store, int argc, char **argv, struct ltd_err *err)
 	if (npos != 2)
 		return ltd_err_set(err, EINVAL,
 				   "import: NAME and IMAGE, please");
-	return ltd_rootfs_import(store, pos[0], pos[1], &lim, err);
+	return ltd_rootfs_import(store, pos[0], pos[1], &lim, digest, err);
 }
 
 static int build(const char *store, int argc, char **argv, struct ltd_err *err)

@@ -15,9 +15,14 @@ struct ltd_build_opts {
 	const char *epoch;    /* SOURCE_DATE_EPOCH */
 };
 
-/* @lim NULL: LTD_LIMITS_DEFAULT. */
+/*
+ * @lim NULL: LTD_LIMITS_DEFAULT.  @digest NULL, or the image's digest
+ * (hex, see ltd_image_read()): another image is refused before any layer
+ * is unpacked, and nothing is stored.
+ */
 int ltd_rootfs_import(const char *store, const char *name, const char *image,
-		      const struct ltd_limits *lim, struct ltd_err *err);
+		      const struct ltd_limits *lim, const char *digest,
+		      struct ltd_err *err);
 int ltd_rootfs_build(const char *store, const char *name,
 		     const struct ltd_build_opts *o, struct ltd_err *err);
 int ltd_rootfs_list(const char *store, struct ltd_err *err);

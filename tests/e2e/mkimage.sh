@@ -2,7 +2,10 @@
 # Build a tiny two-layer image from busybox-static, offline:
 #   mkimage.sh OUT_DIR
 # writes OUT_DIR/oci (an OCI image layout), OUT_DIR/oci.tar (the same as an
-# archive) and OUT_DIR/docker.tar (the `docker save` format).
+# archive) and OUT_DIR/docker.tar (the `docker save` format); OUT_DIR/oci.digest
+# holds the image's digest (its manifest's) and OUT_DIR/docker.id the docker
+# archive's image ID (its config's digest).  OUT_DIR/oci-multi lists two
+# manifests: layer 1 alone for this machine, and the full image for s390x.
 # Layer 1: /bin/busybox, /bin/sh, /etc/os-release, /gone.txt, /dir/{a,b}.
 # Layer 2 (gzip): a whiteout for /gone.txt, an opaque /dir with /dir/c,
 # and /added.txt.
@@ -109,6 +112,22 @@ printf '{"schemaVersion":2,"manifests":[{"mediaType":"application/vnd.oci.image.
 	"$man" "$(size "$tmp/manifest.json")" > "$out/oci/index.json"
 echo '{"imageLayoutVersion":"1.0.0"}' > "$out/oci/oci-layout"
 tar --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 -C "$out/oci" -cf "$out/oci.tar" .
+echo "$man" > "$out/oci.digest"
+echo "$cfg" > "$out/docker.id"
+
+# Two manifests in one index: --digest chooses, else this machine's.
+case $(uname -m) in x86_64) arch=amd64 ;; aarch64) arch=arm64 ;; *) arch=$(uname -m) ;; esac
+rm -rf "$out/oci-multi" && cp -r "$out/oci" "$out/oci-multi"
+printf '{"architecture":"%s","os":"linux","config":{},"rootfs":{"type":"layers","diff_ids":["sha256:%s"]}}' \
+	"$arch" "$d1" > "$tmp/config1.json"
+cfg1=$(sha "$tmp/config1.json")
+cp "$tmp/config1.json" "$out/oci-multi/blobs/sha256/$cfg1"
+printf '{"schemaVersion":2,"mediaType":"application/vnd.oci.image.manifest.v1+json","config":{"mediaType":"application/vnd.oci.image.config.v1+json","digest":"sha256:%s","size":%d},"layers":[{"mediaType":"application/vnd.oci.image.layer.v1.tar","digest":"sha256:%s","size":%d}]}' \
+	"$cfg1" "$(size "$tmp/config1.json")" "$d1" "$(size "$tmp/l1.tar")" > "$tmp/manifest1.json"
+man1=$(sha "$tmp/manifest1.json")
+cp "$tmp/manifest1.json" "$out/oci-multi/blobs/sha256/$man1"
+printf '{"schemaVersion":2,"manifests":[{"mediaType":"application/vnd.oci.image.manifest.v1+json","digest":"sha256:%s","size":%d,"platform":{"architecture":"%s","os":"linux"}},{"mediaType":"application/vnd.oci.image.manifest.v1+json","digest":"sha256:%s","size":%d,"platform":{"architecture":"s390x","os":"linux"}}]}' \
+	"$man1" "$(size "$tmp/manifest1.json")" "$arch" "$man" "$(size "$tmp/manifest.json")" > "$out/oci-multi/index.json"
 
 # docker save: uncompressed layers, checked against the config's diff_ids.
 rm -rf "$tmp/docker" && mkdir -p "$tmp/docker/l1" "$tmp/docker/l2"

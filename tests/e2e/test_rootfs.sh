@@ -48,6 +48,75 @@ rfs import bb-docker "$RFS_IMG/docker.tar"
 rfs import bb-plain "$RFS_IMG/oci-plain"
 [ "$(digest_of)" = "$D" ] && pass "the digest is the content's, not the blobs' (gzip or not)" ||
 	fail "the digest is the content's, not the blobs' (gzip or not)" "$OUT"
+
+# --- import --digest: the image must be the one named -----------------------------
+M=$(cat "$RFS_IMG/oci.digest") ID=$(cat "$RFS_IMG/docker.id")
+Z=$(printf '%064d' 0)
+rfs import pinned "$RFS_IMG/oci" --digest "sha256:$M"
+expect_rc "--digest with the image's manifest digest imports" 0
+[ "$(digest_of)" = "$D" ] && pass "and gives the same entry" || fail "and gives the same entry" "$OUT"
+rfs import pinned-tar "$RFS_IMG/oci.tar" --digest "sha256:$M"
+expect_rc "--digest checks an OCI archive too" 0
+rfs import --digest "sha256:$M" pinned-first "$RFS_IMG/oci"
+expect_rc "--digest may come first" 0
+# Refusals in a store of their own: nothing may be stored.
+DIG_DATA=$(as_user mktemp -d "$U_HOME/e2e-rfsdig.XXXXXX")
+DIG_STORE=$DIG_DATA/ltd-native/rootfs
+dig() {
+	OUT=$(cd "$PROJ" && as_user env XDG_DATA_HOME="$DIG_DATA" "$RFS" "$@" 2>&1)
+	RC=$?
+}
+dig_nothing_stored() { # WHAT
+	local left
+	left=$(find "$DIG_STORE" -mindepth 2 2>/dev/null)
+	[ -z "$left" ] && pass "$1" || fail "$1" "$left"
+}
+for bad in "$Z" "sha256:$(printf '%064d' 0 | tr 0 A)" "sha256:$(printf '%063d' 0)" "sha512:$Z" ""; do
+	dig import bad "$RFS_IMG/oci" --digest "$bad"
+	expect_rc "a malformed --digest is refused ('$bad')" 1
+	expect_out "naming the flag and the value ('$bad')" "^ltd-rootfs: --digest: '$bad' is not"
+done
+dig import bad "$RFS_IMG/oci" --digest
+expect_out "--digest without a value is refused" "--digest needs a value"
+dig import bad "$RFS_IMG/oci" --digest "sha256:$M" --digest "sha256:$Z"
+expect_out "--digest given twice is refused" "--digest given twice"
+[ ! -e "$DIG_STORE" ] && pass "a malformed --digest touches no store" ||
+	fail "a malformed --digest touches no store" "$(find "$DIG_STORE")"
+for img in oci oci.tar; do
+	dig import wrong "$RFS_IMG/$img" --digest "sha256:$Z"
+	expect_rc "another digest refuses the import ($img)" 1
+	expect_out "naming the digest expected and the image's ($img)" \
+		"expected sha256:$Z, found sha256:$M"
+	dig_nothing_stored "a refused digest stores nothing: no entry, pin or staging ($img)"
+done
+dig import wrong "$RFS_IMG/oci" --digest "sha256:$ID"
+expect_out "an OCI layout's config digest is not its image digest" "expected sha256:$ID, found sha256:$M"
+# An index of two manifests: without --digest this machine's (as before);
+# --digest takes the one it names.
+dig import multi "$RFS_IMG/oci-multi"
+expect_rc "an index of two manifests imports this machine's" 0
+[ -n "$(digest_of)" ] && [ "$(digest_of)" != "$D" ] && pass "which is the one-layer image" ||
+	fail "which is the one-layer image" "$OUT"
+dig rm multi
+expect_rc "(and it goes)" 0
+rfs import multi-pinned "$RFS_IMG/oci-multi" --digest "sha256:$M"
+expect_rc "--digest selects a manifest of the index, whatever its platform" 0
+[ "$(digest_of)" = "$D" ] && pass "the manifest named is the one imported" ||
+	fail "the manifest named is the one imported" "$OUT"
+dig import wrong "$RFS_IMG/oci-multi" --digest "sha256:$Z"
+expect_out "none of the index's manifests: all are named" "expected sha256:$Z, found sha256:[0-9a-f]{64}, sha256:$M"
+dig_nothing_stored "and nothing is stored"
+# docker save has no registry manifest: --digest is its image ID.
+rfs import dk-pinned "$RFS_IMG/docker.tar" --digest "sha256:$ID"
+expect_rc "a docker save archive imports by its image ID" 0
+[ "$(digest_of)" = "$D" ] && pass "the docker archive pinned by its image ID gives the same entry" ||
+	fail "the docker archive pinned by its image ID gives the same entry" "$OUT"
+dig import wrong "$RFS_IMG/docker.tar" --digest "sha256:$M"
+expect_rc "a docker save archive refuses another digest" 1
+expect_out "naming its image ID and what --digest means there" "expected sha256:$M, found sha256:$ID .*image ID"
+dig_nothing_stored "a refused docker archive stores nothing"
+as_user rm -rf "$DIG_DATA"
+
 rfs list
 expect_out "list shows the pin and its digest" "^bb[[:space:]]+sha256:$D\$"
 # A file in the store's pins/ named by something else than ltd-rootfs:
@@ -152,7 +221,7 @@ rfs_run --rootfs bb -- /bin/busybox echo ran
 expect_out "a changed manifest names the digests expected and found" "expected sha256:$D, found sha256:[0-9a-f]{64}"
 
 # --- rm -------------------------------------------------------------------------
-for n in bb-again bb-tar bb-docker bb-plain; do rfs rm "$n"; done
+for n in bb-again bb-tar bb-docker bb-plain pinned pinned-tar pinned-first multi-pinned dk-pinned; do rfs rm "$n"; done
 expect_out "rm keeps an entry another pin records" "kept entry"
 rfs rm bb
 expect_out "rm removes the last pin's entry" "removed entry sha256:$D"
