@@ -46,9 +46,13 @@ static struct ltd_protected_id identify(int proj, const char *rel)
 
 	if (proj < 0)
 		return unreachable;
-	/* EAGAIN: a rename elsewhere raced the walk; try again. */
-	for (int i = 0; i < 3 && fd < 0; i++)
+	/* EAGAIN: a rename elsewhere raced the walk; try again (only then:
+	 * a missing path, the common case, is one call, not three). */
+	for (int i = 0; i < 3 && fd < 0; i++) {
 		fd = (int)syscall(SYS_openat2, proj, rel, &how, sizeof(how));
+		if (fd < 0 && errno != EAGAIN)
+			break;
+	}
 	if (fd < 0 && (errno == ENOENT || errno == ENOTDIR))
 		return (struct ltd_protected_id){0};
 	if (fd < 0 || fstat(fd, &st) < 0)
