@@ -37,7 +37,9 @@ int ltd_caps_drop_all(struct ltd_err *err)
 		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0)
 			return ltd_err_sys(err, "drop bounding capability %d",
 					   cap);
-	if (cap_reset_ambient() < 0)
+	/* One call (libcap's cap_reset_ambient() first asks about each
+	 * capability: 41 more system calls for the same result). */
+	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0)
 		return ltd_err_sys(err, "clear ambient capabilities");
 	return ltd_caps_clear(err);
 }
