@@ -238,12 +238,12 @@ static int judge(struct ltd_policy *p, const char *flag, const char *real,
  * rest.  "" when it is where it says (the common case: one lstat a
  * component, no realpath).
  */
-static void really(const char *home, const char *path, char *out, size_t size)
+static void really(struct ltd_lstat_memo *m, const char *home, const char *path,
+		   char *out, size_t size)
 {
 	char head[PATH_MAX], real[PATH_MAX];
 	size_t n = strlen(path), hl = strlen(home);
 	bool linked = false;
-	struct stat st;
 
 	out[0] = '\0';
 	if (n >= sizeof(head) || strncmp(path, home, hl) != 0)
@@ -253,9 +253,12 @@ static void really(const char *home, const char *path, char *out, size_t size)
 		if (head[i] != '/' && head[i])
 			continue;
 		head[i] = '\0';
-		if (lstat(head, &st) < 0)
+		switch (ltd_lstat_memo(m, head)) {
+		case LTD_LSTAT_MISSING:
 			return; /* missing from here: where it says */
-		linked = S_ISLNK(st.st_mode);
+		case LTD_LSTAT_LINK:
+			linked = true;
+		}
 		head[i] = path[i];
 	}
 	if (!linked)
@@ -278,8 +281,8 @@ static void really(const char *home, const char *path, char *out, size_t size)
 
 /* really() for each entry and home, once a process (the gate runs for
  * every bind; the answers do not change meanwhile). */
-static const char *really_cached(size_t entry, int h, const char *home,
-				 const char *path)
+static const char *really_cached(struct ltd_lstat_memo *m, size_t entry, int h,
+				 const char *home, const char *path)
 {
 	static struct {
 		char home[PATH_MAX];
@@ -299,7 +302,7 @@ static const char *really_cached(size_t entry, int h, const char *home,
 		snprintf(cache[h].home, sizeof(cache[h].home), "%s", home);
 	}
 	if (!cache[h].done[entry]) {
-		really(home, path, out, sizeof(out));
+		really(m, home, path, out, sizeof(out));
 		cache[h].at[entry] = out[0] ? strdup(out) : NULL;
 		cache[h].done[entry] = true;
 	}
@@ -382,6 +385,7 @@ int ltd_policy_gate(struct ltd_policy *p, const char *flag, const char *real,
 		    bool writable, unsigned allow, struct ltd_err *err)
 {
 	const char *homes[2] = {p->id.home, p->host_home};
+	struct ltd_lstat_memo memo = {0};
 	char path[PATH_MAX];
 	int ret = 0;
 
@@ -407,8 +411,8 @@ int ltd_policy_gate(struct ltd_policy *p, const char *flag, const char *real,
 			/* As it really is, too: ~/.bashrc may be a link
 			 * into a dotfiles repository. */
 			if (!ret && d[0] == '~') {
-				const char *linked =
-					really_cached(i, h, homes[h], path);
+				const char *linked = really_cached(
+					&memo, i, h, homes[h], path);
 
 				if (linked[0])
 					ret = check(p, flag, real, writable,
@@ -419,6 +423,7 @@ int ltd_policy_gate(struct ltd_policy *p, const char *flag, const char *real,
 			}
 		}
 	}
+	ltd_lstat_memo_free(&memo);
 	if (!ret)
 		ret = check_path_dirs(p, flag, real, writable, homes, allow,
 				      err);

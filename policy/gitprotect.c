@@ -764,10 +764,11 @@ int ltd_git_protected(struct ltd_policy *p, struct ltd_err *err)
 int ltd_policy_check_links(const struct ltd_policy *p, struct ltd_err *err)
 {
 	size_t n = strlen(p->project);
+	struct ltd_lstat_memo memo = {0};
 	char buf[PATH_MAX];
-	struct stat st;
+	int ret = 0;
 
-	for (size_t i = 0; i < p->n_protected; i++) {
+	for (size_t i = 0; !ret && i < p->n_protected; i++) {
 		const char *path = p->protected[i];
 
 		if (strncmp(path, p->project, n) != 0 || path[n] != '/' ||
@@ -776,14 +777,16 @@ int ltd_policy_check_links(const struct ltd_policy *p, struct ltd_err *err)
 		memcpy(buf, path, strlen(path) + 1);
 		for (char *c = buf + n + 1;; c++) {
 			char was = *c;
+			int state;
 
 			if (was != '/' && was != '\0')
 				continue;
 			*c = '\0';
-			if (lstat(buf, &st) < 0)
+			state = ltd_lstat_memo(&memo, buf);
+			if (state == LTD_LSTAT_MISSING)
 				break; /* missing: watched at exit */
-			if (S_ISLNK(st.st_mode))
-				return ltd_err_set(
+			if (state == LTD_LSTAT_LINK) {
+				ret = ltd_err_set(
 					err, ELOOP,
 					"%s is a symbolic link in the project: "
 					"ltd-native keeps %s read-only, but "
@@ -793,10 +796,13 @@ int ltd_policy_check_links(const struct ltd_policy *p, struct ltd_err *err)
 					"or directory (or use "
 					"--unsafe-writable-git)",
 					buf, path);
+				break;
+			}
 			*c = was;
 			if (!was)
 				break;
 		}
 	}
-	return 0;
+	ltd_lstat_memo_free(&memo);
+	return ret;
 }

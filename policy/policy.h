@@ -335,6 +335,20 @@ int ltd_policy_check_links(const struct ltd_policy *p, struct ltd_err *err);
  */
 int ltd_policy_inputs(struct ltd_policy *p, struct ltd_err *err);
 
+/* lstat(@path), answered once per memo (one pass of the gate or of the
+ * link check): LTD_LSTAT_MISSING (any failure), _LINK or _OTHER. */
+enum { LTD_LSTAT_MISSING, LTD_LSTAT_LINK, LTD_LSTAT_OTHER };
+#define LTD_LSTAT_MEMO_MAX 64
+struct ltd_lstat_memo {
+	size_t n;
+	struct {
+		char *path;
+		int state;
+	} e[LTD_LSTAT_MEMO_MAX];
+};
+int ltd_lstat_memo(struct ltd_lstat_memo *m, const char *path);
+void ltd_lstat_memo_free(struct ltd_lstat_memo *m);
+
 /* Add @path (absolute, in the project) to @p->protected, once. */
 int ltd_policy_protect(struct ltd_policy *p, const char *path,
 		       struct ltd_err *err);
