@@ -91,11 +91,17 @@ int ltd_hostfs_probe(struct ltd_hostfs *h, struct ltd_err *err)
 
 		n = 0;
 		snprintf(path, sizeof(path), "/etc/%s", etc[i]);
-		/* stat, not lstat: a dangling link is as good as missing. */
-		if (stat(path, &st) < 0 || h->n_etc >= LTD_HOSTFS_MAX)
+		if (h->n_etc >= LTD_HOSTFS_MAX || lstat(path, &st) < 0)
 			continue;
-		if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+		/* A dangling link is as good as missing (one stat more, for
+		 * links only). */
+		if (S_ISLNK(st.st_mode)) {
+			struct stat target;
+
+			if (stat(path, &target) < 0)
+				continue;
 			n = readlink(path, link, sizeof(h->etc_link[0]) - 1);
+		}
 		link[n > 0 ? n : 0] = '\0';
 		if (!link[0] && S_ISREG(st.st_mode) &&
 		    st.st_size <= LTD_HOSTFS_COPY_MAX)
