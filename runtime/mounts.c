@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/openat2.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -224,13 +225,65 @@ static int open_parent(int rootfd, const char *path, const char **last,
 	}
 }
 
+/*
+ * Consecutive entries mostly share their parent directory (/etc, /dev): the
+ * last one opened is kept and used again.  Only one in the root tmpfs (its
+ * st_dev) is kept: nothing else can reach that tmpfs before pivot_root (a
+ * private mount namespace of a non-dumpable init), so nothing renames or
+ * replaces it meanwhile.  A mount attached anywhere but below it could
+ * cover it or a directory on its way: then it is opened again.
+ */
+struct parents {
+	dev_t root_dev;
+	bool root_known;
+	int fd;		       /* owned; -1 before the first */
+	char prefix[PATH_MAX]; /* "/etc/"; "" when fd is not to be reused */
+};
+
+/* open_parent() through the cache: the fd is the cache's, not closed by
+ * the caller. */
+static int parent_of(struct parents *pc, int rootfd, const char *path,
+		     const char **last, struct ltd_err *err)
+{
+	size_t n = (size_t)(strrchr(path, '/') + 1 - path);
+	struct stat st;
+	int fd;
+
+	if (pc->fd >= 0 && pc->prefix[0] && strlen(pc->prefix) == n &&
+	    strncmp(path, pc->prefix, n) == 0) {
+		*last = path + n;
+		return pc->fd;
+	}
+	fd = open_parent(rootfd, path, last, err);
+	if (fd < 0)
+		return fd;
+	ltd_closep(&pc->fd);
+	pc->fd = fd;
+	pc->prefix[0] = '\0';
+	if (pc->root_known && n < sizeof(pc->prefix) && fstat(fd, &st) == 0 &&
+	    st.st_dev == pc->root_dev) {
+		memcpy(pc->prefix, path, n);
+		pc->prefix[n] = '\0';
+	}
+	return fd;
+}
+
+/* A mount was attached at @dst (or a mount's flags changed there). */
+static void parents_mounted(struct parents *pc, const char *dst)
+{
+	size_t n = strlen(pc->prefix);
+
+	if (n && !(strncmp(dst, pc->prefix, n) == 0 && dst[n]))
+		pc->prefix[0] = '\0';
+}
+
 /* Open (and, when allowed, create) the mount point @path. */
-static int mount_point(int rootfd, const struct ltd_plan_entry *e, bool dir,
+static int mount_point(struct parents *pc, int rootfd,
+		       const struct ltd_plan_entry *e, bool dir,
 		       struct ltd_err *err)
 {
-	_cleanup_close_ int parent = -1;
 	const char *last = NULL;
-	int fd;
+	int fd, parent;
 
 	if (!(e->flags & LTD_PF_CREATE)) {
 		fd = open_in_root(rootfd, e->dst, O_PATH);
@@ -239,7 +292,7 @@ static int mount_point(int rootfd, const struct ltd_plan_entry *e, bool dir,
 					   e->dst);
 		return fd;
 	}
-	parent = open_parent(rootfd, e->dst, &last, err);
+	parent = parent_of(pc, rootfd, e->dst, &last, err);
 	if (parent < 0)
 		return parent;
 	if (dir) {
@@ -272,8 +325,8 @@ static int attach(int mfd, int target, const struct ltd_plan_entry *e,
 	return 0;
 }
 
-static int do_bind(const struct ltd_plan_entry *e, int src, int rootfd,
-		   struct ltd_err *err)
+static int do_bind(struct parents *pc, const struct ltd_plan_entry *e, int src,
+		   int rootfd, struct ltd_err *err)
 {
 	_cleanup_close_ int target = -1;
 	struct stat st;
@@ -282,14 +335,14 @@ static int do_bind(const struct ltd_plan_entry *e, int src, int rootfd,
 		return 0; /* optional and missing */
 	if (fstat(src, &st) < 0)
 		return ltd_err_sys(err, "%s: stat '%s'", e->why, e->src);
-	target = mount_point(rootfd, e, S_ISDIR(st.st_mode), err);
+	target = mount_point(pc, rootfd, e, S_ISDIR(st.st_mode), err);
 	if (target < 0)
 		return target;
 	return attach(src, target, e, err);
 }
 
-static int do_newfs(const struct ltd_plan_entry *e, int rootfd,
-		    struct ltd_err *err)
+static int do_newfs(struct parents *pc, const struct ltd_plan_entry *e,
+		    int rootfd, struct ltd_err *err)
 {
 	static const char *const devpts_opts[] = {
 		"newinstance", NULL, "ptmxmode", "0666", "mode", "0620", NULL};
@@ -305,19 +358,18 @@ static int do_newfs(const struct ltd_plan_entry *e, int rootfd,
 			     MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC, err);
 	if (mfd < 0)
 		return mfd;
-	target = mount_point(rootfd, e, true, err);
+	target = mount_point(pc, rootfd, e, true, err);
 	if (target < 0)
 		return target;
 	return attach(mfd, target, e, err);
 }
 
-static int do_symlink(const struct ltd_plan_entry *e, int rootfd,
-		      struct ltd_err *err)
+static int do_symlink(struct parents *pc, const struct ltd_plan_entry *e,
+		      int rootfd, struct ltd_err *err)
 {
-	_cleanup_close_ int parent = -1;
 	const char *last = NULL;
+	int parent = parent_of(pc, rootfd, e->dst, &last, err);
 
-	parent = open_parent(rootfd, e->dst, &last, err);
 	if (parent < 0)
 		return parent;
 	if (symlinkat(e->src, parent, last) < 0)
@@ -325,14 +377,14 @@ static int do_symlink(const struct ltd_plan_entry *e, int rootfd,
 	return 0;
 }
 
-static int do_file(const struct ltd_plan_entry *e, int rootfd,
-		   struct ltd_err *err)
+static int do_file(struct parents *pc, const struct ltd_plan_entry *e,
+		   int rootfd, struct ltd_err *err)
 {
-	_cleanup_close_ int parent = -1, fd = -1;
+	_cleanup_close_ int fd = -1;
 	const char *last = NULL;
 	size_t len = e->len, off = 0;
+	int parent = parent_of(pc, rootfd, e->dst, &last, err);
 
-	parent = open_parent(rootfd, e->dst, &last, err);
 	if (parent < 0)
 		return parent;
 	fd = openat(parent, last,
@@ -444,16 +496,15 @@ static int do_ro_over(const struct ltd_plan_entry *e, int rootfd,
 	return attach(mfd, target, e, err);
 }
 
-static int do_copy(const struct ltd_plan_entry *e, int src, int rootfd,
-		   struct ltd_err *err)
+static int do_copy(struct parents *pc, const struct ltd_plan_entry *e, int src,
+		   int rootfd, struct ltd_err *err)
 {
-	_cleanup_close_ int parent = -1;
 	const char *last = NULL;
-	int ret;
+	int parent, ret;
 
 	if (src < 0)
 		return 0; /* optional and missing */
-	parent = open_parent(rootfd, e->dst, &last, err);
+	parent = parent_of(pc, rootfd, e->dst, &last, err);
 	if (parent < 0)
 		return parent;
 	ret = ltd_copy_tree(src, parent, last, err);
@@ -485,28 +536,35 @@ static int do_seal(const struct ltd_plan_entry *e, int rootfd,
 int ltd_mounts_apply(const struct ltd_plan *plan, struct ltd_mount_state *st,
 		     struct ltd_err *err)
 {
-	for (size_t i = 0; i < plan->n; i++) {
+	struct parents pc = {.fd = -1};
+	struct stat root;
+	int ret = 0;
+
+	if (fstat(st->rootfd, &root) == 0) {
+		pc.root_dev = root.st_dev;
+		pc.root_known = true;
+	}
+	for (size_t i = 0; ret >= 0 && i < plan->n; i++) {
 		const struct ltd_plan_entry *e = &plan->e[i];
-		int ret;
 
 		switch (e->op) {
 		case LTD_OP_BIND_RO:
 		case LTD_OP_BIND_RW:
 		case LTD_OP_DEV:
-			ret = do_bind(e, st->src_fds[i], st->rootfd, err);
+			ret = do_bind(&pc, e, st->src_fds[i], st->rootfd, err);
 			ltd_closep(&st->src_fds[i]);
 			st->src_fds[i] = -1;
 			break;
 		case LTD_OP_TMPFS:
 		case LTD_OP_PROC:
 		case LTD_OP_DEVPTS:
-			ret = do_newfs(e, st->rootfd, err);
+			ret = do_newfs(&pc, e, st->rootfd, err);
 			break;
 		case LTD_OP_SYMLINK:
-			ret = do_symlink(e, st->rootfd, err);
+			ret = do_symlink(&pc, e, st->rootfd, err);
 			break;
 		case LTD_OP_FILE:
-			ret = do_file(e, st->rootfd, err);
+			ret = do_file(&pc, e, st->rootfd, err);
 			break;
 		case LTD_OP_MASK:
 			ret = do_mask(e, st->rootfd, st, err);
@@ -519,17 +577,19 @@ int ltd_mounts_apply(const struct ltd_plan *plan, struct ltd_mount_state *st,
 			ret = do_seal(e, st->rootfd, err);
 			break;
 		case LTD_OP_COPY:
-			ret = do_copy(e, st->src_fds[i], st->rootfd, err);
+			ret = do_copy(&pc, e, st->src_fds[i], st->rootfd, err);
 			ltd_closep(&st->src_fds[i]);
 			st->src_fds[i] = -1;
 			break;
 		default:
 			ret = ltd_err_set(err, EINVAL, "unknown mount op");
 		}
-		if (ret < 0)
-			return ret;
+		if (e->op != LTD_OP_FILE && e->op != LTD_OP_SYMLINK &&
+		    e->op != LTD_OP_COPY)
+			parents_mounted(&pc, e->dst);
 	}
-	return 0;
+	ltd_closep(&pc.fd);
+	return ret < 0 ? ret : 0;
 }
 
 int ltd_mounts_pivot(struct ltd_mount_state *st, struct ltd_err *err)
