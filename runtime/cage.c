@@ -232,20 +232,29 @@ static int step_hostname(struct ltd_cage *c, struct ltd_err *err)
 	return 0;
 }
 
+/* --network none: the namespace comes from a helper, made while the
+ * mounts are (runtime/netns.c); init is in the host's until network-join. */
+static int step_network_start(struct ltd_cage *c, struct ltd_err *err)
+{
+	if (c->policy->network != LTD_NET_NONE)
+		return 0;
+	return ltd_netns_start(&c->net, err);
+}
+
+static int step_network_join(struct ltd_cage *c, struct ltd_err *err)
+{
+	if (c->policy->network != LTD_NET_NONE)
+		return 0;
+	return ltd_netns_join(&c->net, err);
+}
+
 static int step_loopback(struct ltd_cage *c, struct ltd_err *err)
 {
-	_cleanup_close_ int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	struct ifreq ifr = {.ifr_name = "lo"};
-
-	/* --network host: the host's lo, which is not ours to touch. */
-	if (c->policy->network == LTD_NET_HOST)
+	/* --network host: the host's lo, which is not ours to touch; none:
+	 * the helper brought its own up. */
+	if (c->policy->network != LTD_NET_ALLOWLIST)
 		return 0;
-	if (fd < 0 || ioctl(fd, SIOCGIFFLAGS, &ifr) < 0)
-		return ltd_err_sys(err, "get lo flags");
-	ifr.ifr_flags |= IFF_UP;
-	if (ioctl(fd, SIOCSIFFLAGS, &ifr) < 0)
-		return ltd_err_sys(err, "bring lo up");
-	return 0;
+	return ltd_netns_lo_up(err);
 }
 
 /* The egress firewall, one atomic batch, before any other process runs in
@@ -415,6 +424,10 @@ const struct ltd_step ltd_init_steps[] = {
 	{"new-session", "terminal signals reach the launcher only, once",
 	 step_new_session},
 	{"hostname", "a sandbox host name", step_hostname},
+	{"network-start",
+	 "--network none: a helper makes the namespace while the mounts are "
+	 "made (a non-dumpable copy of init)",
+	 step_network_start},
 	{"loopback", "lo up in the new network namespace", step_loopback},
 	{"firewall", "default-deny egress, while we still hold CAP_NET_ADMIN",
 	 step_firewall},
@@ -430,6 +443,9 @@ const struct ltd_step ltd_init_steps[] = {
 	{"root-tmpfs", "a fresh, empty root", step_root_tmpfs},
 	{"mount-plan", "rootfs, /etc, /dev, /proc, /tmp, home, project, binds",
 	 step_mount_plan},
+	{"network-join",
+	 "--network none: init enters the helper's namespace, and checks",
+	 step_network_join},
 	{"pivot-root", "enter the new root, detach the host's",
 	 step_pivot_root},
 	{"handover",
@@ -712,6 +728,7 @@ void ltd_cage_init(struct ltd_cage *c)
 
 	c->mnt.rootfd = -1;
 	c->mnt.mask_dir = -1;
+	c->net = (struct ltd_netns){.helper = -1, .sock = -1};
 	c->pty_slave = -1;
 	ret = run_steps(ltd_init_steps, c, &err);
 	if (ret < 0) {

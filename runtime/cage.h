@@ -15,6 +15,7 @@
 #include "policy/policy.h"
 #include "runtime/error.h"
 #include "runtime/mounts.h"
+#include "runtime/netns.h"
 
 struct ltd_bpf;
 struct ltd_landlock;
@@ -35,6 +36,8 @@ enum ltd_msg_type {
 	LTD_MSG_PTY,		 /* SCM_RIGHTS: the command's pty master */
 	LTD_MSG_CMD_EXITED,	 /* --keep-running: the first command ended
 				    (value = wait status); the cage goes on */
+	LTD_MSG_NETNS,		 /* init's network helper -> init: SCM_RIGHTS
+				    the new namespace, or err */
 };
 
 /* Most descriptors one message carries. */
@@ -73,8 +76,9 @@ struct ltd_cage {
 
 	/* state while init builds the cage */
 	struct ltd_mount_state mnt;
-	int exec_pipe[2]; /* command -> init: why execve failed */
-	int pty_slave;	  /* the command's terminal, -1 for none */
+	struct ltd_netns net; /* --network none: the namespace's helper */
+	int exec_pipe[2];     /* command -> init: why execve failed */
+	int pty_slave;	      /* the command's terminal, -1 for none */
 	pid_t cmd_pid;
 };
 

@@ -68,14 +68,17 @@ struct outcome {
 
 /* Into the cage's cgroup (@cgroup_fd >= 0) from the start: nothing of the
  * cage ever runs outside its limits.  With CLONE_NEWCGROUP the kernel roots
- * the new cgroup namespace there too. */
+ * the new cgroup namespace there too.  --network none: init makes its
+ * network namespace beside the mounts (runtime/netns.c); --network host:
+ * none. */
 static pid_t clone_init(const struct ltd_policy *p, int *pidfd, int cgroup_fd,
 			struct ltd_err *err)
 {
 	struct clone_args args = {
 		/* --network host (gated): the host's network namespace. */
 		.flags = (LTD_CLONE_FLAGS | CLONE_PIDFD) &
-			 ~(p->network == LTD_NET_HOST ? CLONE_NEWNET : 0ULL),
+			 ~(p->network != LTD_NET_ALLOWLIST ? CLONE_NEWNET
+							   : 0ULL),
 		.pidfd = (__u64)(uintptr_t)pidfd,
 		.exit_signal = SIGCHLD,
 	};

@@ -50,6 +50,14 @@ Test(steps, init_order)
 	cr_assert_gt(index_of(s, "rlimits"), 0,
 		     "in the cage's user namespace, which counts RLIMIT_NPROC "
 		     "for the cage alone");
+	cr_assert_lt(index_of(s, "non-dumpable"), index_of(s, "network-start"),
+		     "the network helper is a non-dumpable copy of init");
+	cr_assert_lt(index_of(s, "new-session"), index_of(s, "network-start"),
+		     "setsid beside a running fork of init stalls (~0.3 ms)");
+	cr_assert_lt(index_of(s, "network-start"), index_of(s, "mount-plan"),
+		     "the namespace is made while the mounts are");
+	cr_assert_lt(index_of(s, "network-join"), index_of(s, "handover"),
+		     "the namespaces handed to exec are the cage's own");
 	cr_assert_eq(index_of(s, "pivot-root"), count(s) - 2);
 	cr_assert_eq(index_of(s, "handover"), count(s) - 1,
 		     "the root handed to exec and the pty are the cage's "
