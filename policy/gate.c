@@ -385,7 +385,9 @@ int ltd_policy_gate(struct ltd_policy *p, const char *flag, const char *real,
 		    bool writable, unsigned allow, struct ltd_err *err)
 {
 	const char *homes[2] = {p->id.home, p->host_home};
-	struct ltd_lstat_memo memo = {0};
+	/* The home's names from one listing (homes[1], its real path, is
+	 * walked only when it differs, and then name by name). */
+	struct ltd_lstat_memo memo = {.list_dir = homes[0]};
 	char path[PATH_MAX];
 	int ret = 0;
 
