@@ -356,6 +356,12 @@ struct ltd_lstat_memo {
 int ltd_lstat_memo(struct ltd_lstat_memo *m, const char *path);
 void ltd_lstat_memo_free(struct ltd_lstat_memo *m);
 
+/* getpwuid(@uid), asked once a process (policy resolution and validation
+ * both need it: glibc reads /etc/passwd again each time).  Only pw_name,
+ * pw_dir, pw_shell, pw_uid and pw_gid are filled; NULL: no entry. */
+struct passwd;
+const struct passwd *ltd_policy_passwd(uid_t uid);
+
 /* Add @path (absolute, in the project) to @p->protected, once. */
 int ltd_policy_protect(struct ltd_policy *p, const char *path,
 		       struct ltd_err *err);

@@ -134,7 +134,7 @@ static int collect(struct layers *ly, const struct ltd_policy_input *in,
 		{"LTD_PROXY_URL", "proxy-url"},
 		/* Judged as the option is (ltd_policy_inputs). */
 		{"LTD_ALLOW_DOMAINS_FILE", "allow-domains-file"}};
-	struct passwd *pw = getpwuid(getuid());
+	const struct passwd *pw = ltd_policy_passwd(getuid());
 	const char *project = NULL;
 	char path[PATH_MAX + 16], cwd[PATH_MAX];
 	int ret;

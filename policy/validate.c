@@ -44,14 +44,14 @@ static bool path_is_normal(const char *p)
 
 static int resolve_identity(struct ltd_identity *id, struct ltd_err *err)
 {
-	struct passwd *pw;
+	const struct passwd *pw;
 	struct group *gr;
 	char buf[PATH_MAX];
 	int ret;
 
 	id->uid = getuid();
 	id->gid = getgid();
-	pw = getpwuid(id->uid);
+	pw = ltd_policy_passwd(id->uid);
 	if (pw && pw->pw_name[0]) {
 		ret = dup_into(&id->user, pw->pw_name, err);
 	} else {
