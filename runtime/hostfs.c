@@ -16,8 +16,9 @@
 
 #include "runtime/cleanup.h"
 
-/* Read a small file whole; on any failure leave *data NULL (it is then
- * bound instead of copied). */
+/* Read a small regular file whole; on any failure leave *data NULL (it is
+ * then bound instead of copied).  A read shorter than asked is its end (a
+ * regular file: lstat said so, and no link is followed). */
 static void read_small(const char *path, char **data, size_t *len)
 {
 	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
@@ -29,8 +30,11 @@ static void read_small(const char *path, char **data, size_t *len)
 		free(buf);
 		return;
 	}
-	while ((r = read(fd, buf + n, LTD_HOSTFS_COPY_MAX + 1 - n)) > 0)
+	while ((r = read(fd, buf + n, LTD_HOSTFS_COPY_MAX + 1 - n)) > 0) {
 		n += r;
+		if (r < LTD_HOSTFS_COPY_MAX + 1 - (n - r))
+			break;
+	}
 	if (r < 0 || n > LTD_HOSTFS_COPY_MAX) {
 		free(buf);
 		return;
