@@ -61,6 +61,22 @@ static struct ltd_protected_id identify(int proj, const char *rel)
 					 st.st_mode & S_IFMT};
 }
 
+/* Protected path @i lies in an earlier one found absent (.git/hooks in a
+ * missing .git): absent too, without looking. */
+static bool in_absent(const struct ltd_policy *p,
+		      const struct ltd_protected_id *ids, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (!ids[j].type &&
+		    ltd_path_is_under(p->protected[i], p -> protected[j]) &&
+		    strcmp(p->protected[i], p -> protected[j]) != 0 &&
+		    !strncmp(p->protected[j], p -> project,
+			     strlen(p->project)) &&
+		    p->protected[j][strlen(p->project)] == '/')
+			return true;
+	return false;
+}
+
 struct ltd_protected_id *ltd_protected_ids(const struct ltd_policy *p)
 {
 	struct ltd_protected_id *ids = calloc(p->n_protected + 1, sizeof(*ids));
@@ -82,8 +98,10 @@ struct ltd_protected_id *ltd_protected_ids(const struct ltd_policy *p)
 
 		/* Every protected path lies in the project; one that did
 		 * not would not be the cage's to change. */
-		if (!strncmp(path, p->project, n) && path[n] == '/')
-			ids[i] = identify(proj, path + n + 1);
+		if (strncmp(path, p->project, n) != 0 || path[n] != '/' ||
+		    in_absent(p, ids, i))
+			continue;
+		ids[i] = identify(proj, path + n + 1);
 	}
 	return ids;
 }
