@@ -9,12 +9,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <linux/openat2.h>
 #include <limits.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 static int dup_into(char **slot, const char *s, struct ltd_err *err)
@@ -102,6 +104,21 @@ static int resolve_existing(char **slot, const char *flag, const char *path,
 	memcpy(clean, path, len + 1);
 	while (len > 1 && clean[len - 1] == '/')
 		clean[--len] = '\0';
+	/* The common case in one call: a normal path that the kernel walks
+	 * without meeting a link is its own real path (realpath() would
+	 * readlink each component).  Anything else takes the long way, which
+	 * also names where a link leads. */
+	if (path_is_normal(clean)) {
+		struct open_how how = {.flags = O_PATH | O_CLOEXEC,
+				       .resolve = RESOLVE_NO_SYMLINKS};
+		int fd = (int)syscall(SYS_openat2, AT_FDCWD, clean, &how,
+				      sizeof(how));
+
+		if (fd >= 0) {
+			close(fd);
+			return dup_into(slot, clean, err);
+		}
+	}
 	real = realpath(clean, NULL);
 	if (!real)
 		return ltd_err_sys(err, "%s: '%s'", flag, path);
