@@ -232,27 +232,24 @@ static int step_hostname(struct ltd_cage *c, struct ltd_err *err)
 	return 0;
 }
 
-/* --network none: the namespace comes from a helper, made while the
- * mounts are (runtime/netns.c); init is in the host's until network-join. */
+/* --network none with a second CPU: the namespace comes from a helper,
+ * made while the mounts are (runtime/netns.c); init is in the host's until
+ * network-join. */
 static int step_network_start(struct ltd_cage *c, struct ltd_err *err)
 {
-	if (c->policy->network != LTD_NET_NONE)
-		return 0;
-	return ltd_netns_start(&c->net, err);
+	return c->net_helper ? ltd_netns_start(&c->net, err) : 0;
 }
 
 static int step_network_join(struct ltd_cage *c, struct ltd_err *err)
 {
-	if (c->policy->network != LTD_NET_NONE)
-		return 0;
-	return ltd_netns_join(&c->net, err);
+	return c->net_helper ? ltd_netns_join(&c->net, err) : 0;
 }
 
 static int step_loopback(struct ltd_cage *c, struct ltd_err *err)
 {
-	/* --network host: the host's lo, which is not ours to touch; none:
-	 * the helper brought its own up. */
-	if (c->policy->network != LTD_NET_ALLOWLIST)
+	/* --network host: the host's lo, which is not ours to touch; the
+	 * helper's namespace: it brought its lo up. */
+	if (c->policy->network == LTD_NET_HOST || c->net_helper)
 		return 0;
 	return ltd_netns_lo_up(err);
 }

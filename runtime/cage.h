@@ -76,7 +76,8 @@ struct ltd_cage {
 
 	/* state while init builds the cage */
 	struct ltd_mount_state mnt;
-	struct ltd_netns net; /* --network none: the namespace's helper */
+	bool net_helper;      /* --network none, 2+ CPUs: netns.c's helper */
+	struct ltd_netns net; /* its state */
 	int exec_pipe[2];     /* command -> init: why execve failed */
 	int pty_slave;	      /* the command's terminal, -1 for none */
 	pid_t cmd_pid;

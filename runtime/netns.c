@@ -4,7 +4,9 @@
  * than by clone3.  Creating one costs ~300 us here (setup_net: lo, sysctl
  * tables, proc entries), most of clone3's time and all of it on the start's
  * critical path; made by a helper while init builds the mounts, it costs
- * the start almost nothing on a second CPU.  Init joins it before anything
+ * the start almost nothing on a second CPU.  With one CPU to run on, the
+ * fork would only add to the start: the launcher then keeps CLONE_NEWNET
+ * in clone3 (runtime/run.c).  Init joins it before anything
  * else runs in the cage, checks that it did, and hands the cage's
  * namespaces (this one included) to the launcher only after that.
  *

@@ -66,19 +66,33 @@ struct outcome {
 	int init_status; /* init ended without a word: how */
 };
 
+/*
+ * --network none: the network namespace is made beside init's mounts by a
+ * helper (runtime/netns.c) when the launcher may run on a second CPU; on
+ * one, that would only add a fork, and clone3 makes it as before.
+ */
+static bool net_helper_pays(const struct ltd_policy *p)
+{
+	cpu_set_t cpus;
+
+	return p->network == LTD_NET_NONE &&
+	       sched_getaffinity(0, sizeof(cpus), &cpus) == 0 &&
+	       CPU_COUNT(&cpus) >= 2;
+}
+
 /* Into the cage's cgroup (@cgroup_fd >= 0) from the start: nothing of the
  * cage ever runs outside its limits.  With CLONE_NEWCGROUP the kernel roots
- * the new cgroup namespace there too.  --network none: init makes its
- * network namespace beside the mounts (runtime/netns.c); --network host:
- * none. */
-static pid_t clone_init(const struct ltd_policy *p, int *pidfd, int cgroup_fd,
-			struct ltd_err *err)
+ * the new cgroup namespace there too. */
+static pid_t clone_init(const struct ltd_policy *p, bool net_helper, int *pidfd,
+			int cgroup_fd, struct ltd_err *err)
 {
 	struct clone_args args = {
-		/* --network host (gated): the host's network namespace. */
+		/* --network host (gated): the host's network namespace;
+		 * the helper's: made later. */
 		.flags = (LTD_CLONE_FLAGS | CLONE_PIDFD) &
-			 ~(p->network != LTD_NET_ALLOWLIST ? CLONE_NEWNET
-							   : 0ULL),
+			 ~(p->network == LTD_NET_HOST || net_helper
+				   ? CLONE_NEWNET
+				   : 0ULL),
 		.pidfd = (__u64)(uintptr_t)pidfd,
 		.exit_signal = SIGCHLD,
 	};
@@ -657,6 +671,7 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 	FILE *report;
 	struct ltd_landlock ll = {0};
 	pid_t init = -1;
+	bool net_helper;
 	char warning[LTD_ERR_MSG_MAX + LTD_CG_PATH_MAX];
 	int ret;
 
@@ -710,7 +725,8 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 	/* Coarse, as the ctimes the repository walk compares with it. */
 	clock_gettime(CLOCK_REALTIME_COARSE, &started);
 
-	init = clone_init(p, &init_pidfd, cg.fd, &err);
+	net_helper = net_helper_pays(p);
+	init = clone_init(p, net_helper, &init_pidfd, cg.fd, &err);
 	if (init < 0) {
 		ret = init;
 		goto out;
@@ -734,6 +750,7 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 			.outputs = {life.outs.cmd[0], life.outs.cmd[1]},
 			.ws = ws,
 			.keep_running = p->keep_running,
+			.net_helper = net_helper,
 		};
 
 		close(sv[0]);

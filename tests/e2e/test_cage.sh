@@ -552,3 +552,24 @@ ltd run -- true
 expect_rc "a settings file that is not JSON refuses the run" 125
 expect_out "... naming it" "settings.json:1: not JSON that ltd-native can read"
 as_user rm -rf "$PROJ/.claude" "$PROJ/scripts" "$PROJ/web" "$PROJ/src" "$PROJ/real" "$PROJ/linked"
+
+# --network none: a network namespace of the cage's own with lo up, whether
+# a helper made it beside the mounts (2+ CPUs) or clone3 did (one CPU).
+HOST_NET=$(as_user readlink /proc/self/ns/net)
+LO_UP='import socket
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen()
+socket.create_connection(s.getsockname(), timeout=2); print("lo up")'
+for cpus in "all CPUs" "one CPU"; do
+	pin=()
+	[ "$cpus" = "one CPU" ] && pin=(taskset -c 0)
+	OUT=$(cd "$PROJ" && as_user "${pin[@]}" "$LTD" run --network none -- \
+		sh -c 'readlink /proc/self/ns/net
+		echo "ifaces: $(tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d " " | tr "\n" " ")"
+		python3 -c "$0"' "$LO_UP" 2>&1)
+	RC=$?
+	expect_rc "--network none on $cpus runs" 0
+	expect_out "... in a network namespace ($cpus)" "^net:\[[0-9]+\]\$"
+	expect_no_out "... not the host's ($cpus)" "^$(printf '%s' "$HOST_NET" | sed 's/[][]/\\&/g')\$"
+	expect_out "... with lo alone ($cpus)" "^ifaces: lo \$"
+	expect_out "... and up ($cpus)" "^lo up\$"
+done
