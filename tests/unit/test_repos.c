@@ -64,6 +64,27 @@ static void put(const char *rel, const char *text)
 	fclose(f);
 }
 
+/* A time between what was written before and what is written after:
+ * the coarse clock's ticks apart (the ctimes come from it). */
+static struct timespec mark(void)
+{
+	struct timespec t;
+
+	usleep(20000);
+	clock_gettime(CLOCK_REALTIME_COARSE, &t);
+	usleep(20000);
+	return t;
+}
+
+/* `rm -rf` of @path. */
+static void rm_rf(const char *path)
+{
+	char cmd[600];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", path);
+	cr_assert_eq(system(cmd), 0, "%s", cmd);
+}
+
 /* What `git init` makes, under @rel (a .git or a bare repository). */
 static void gitdir(const char *rel)
 {
@@ -314,8 +335,7 @@ Test(repos, a_hooks_link_is_said)
 
 	gitdir("sub/.git");
 	snprintf(path, sizeof(path), "%s/sub/.git/hooks", proj);
-	cr_assert_eq(system(strcat(strcpy((char[600]){0}, "rm -rf "), path)),
-		     0);
+	rm_rf(path);
 	cr_assert_eq(symlink("../../hookdir", path), 0);
 	r = report(all);
 	assert_lines(r, 1);
@@ -473,14 +493,12 @@ Test(repos, objects_and_refs_of_any_type_make_a_git_directory)
 	gitdir("a/.git");
 	put("a/.git/config", "[core]\n\tfsmonitor = ./x\n");
 	snprintf(path, sizeof(path), "%s/a/.git/objects", proj);
-	cr_assert_eq(system(strcat(strcpy((char[600]){0}, "rm -rf "), path)),
-		     0);
+	rm_rf(path);
 	cr_assert_eq(symlink("o", path), 0);
 	gitdir("b/.git");
 	put("b/.git/config", "[core]\n\tfsmonitor = ./x\n");
 	snprintf(path, sizeof(path), "%s/b/.git/refs", proj);
-	cr_assert_eq(system(strcat(strcpy((char[600]){0}, "rm -rf "), path)),
-		     0);
+	rm_rf(path);
 	put("b/.git/refs", "x");
 	r = report(all);
 	assert_lines(r, 2);
@@ -503,9 +521,7 @@ Test(repos, a_config_older_than_the_run_is_read_when_the_repository_changed)
 	put("old/.git/HEAD", "ref: refs/heads/main\n");
 	put("old/.git/refs/x", "");
 	put("old/.git/objects/x", "");
-	usleep(20000); /* past the coarse clock's tick */
-	clock_gettime(CLOCK_REALTIME_COARSE, &mid);
-	usleep(20000);
+	mid = mark();
 	put("b/.git/HEAD", "ref: refs/heads/main\n");
 	r = report(mid);
 	assert_lines(r, 1);
@@ -523,9 +539,7 @@ Test(repos, an_included_file_that_changed_is_read)
 	gitdir("n/.git");
 	put("n/.git/config", "[include]\n\tpath = ../../shared.cfg\n");
 	put("shared.cfg", "[user]\n\tname = x\n");
-	usleep(20000);
-	clock_gettime(CLOCK_REALTIME_COARSE, &mid);
-	usleep(20000);
+	mid = mark();
 	put("shared.cfg", "[core]\n\tpager = sh ./p\n");
 	r = report(mid);
 	assert_lines(r, 1);
@@ -548,9 +562,7 @@ Test(repos, hooks_reached_through_a_link_or_a_hooks_path_are_judged)
 	gitdir("m/.git");
 	put("m/.git/config", "[core]\n\thooksPath = .husky\n");
 	put("m/.husky/pre-commit", "#!/bin/sh\n");
-	usleep(20000);
-	clock_gettime(CLOCK_REALTIME_COARSE, &mid);
-	usleep(20000);
+	mid = mark();
 	put("scripts/post-checkout", "#!/bin/sh\ntouch /tmp/x\n");
 	put("m/.husky/pre-commit", "#!/bin/sh\ntouch /tmp/y\n");
 	r = report(mid);
