@@ -165,6 +165,39 @@ static int open_in_root(struct walk *w, const char *base, const char *to,
 	return fd < 0 ? -errno : fd;
 }
 
+/* open_in_root()'s failure for a path git would follow: ENOENT, ENOTDIR
+ * (nothing there: git finds nothing) and EXDEV (out of the tree: not the
+ * command's to write, or another mount) need no word; any other (ELOOP:
+ * a link on the way, which the command may have made) is said, on every
+ * run, since whether what lies behind it changed cannot be told. */
+static bool unfollowed(int err)
+{
+	return err < 0 && err != -ENOENT && err != -ENOTDIR && err != -EXDEV;
+}
+
+static void say_unfollowed(struct walk *w, const char *at, const char *name,
+			   const char *what, int err)
+{
+	char msg[256];
+
+	snprintf(msg, sizeof(msg),
+		 "git follows %s through a symbolic link (or where ltd-native "
+		 "may not look), which ltd-native did not follow",
+		 what);
+	say_at(w, at, name, msg, strerror(-err));
+}
+
+/* "~/x" under $HOME, as git expands it; anything else as it is. */
+static const char *expand_home(const char *v, char *buf, size_t size)
+{
+	const char *home = getenv("HOME");
+
+	if (strncmp(v, "~/", 2) != 0 || !home ||
+	    snprintf(buf, size, "%s/%s", home, v + 2) >= (int)size)
+		return v;
+	return buf;
+}
+
 /* What a repository's configuration makes git run: the first key, the
  * hooks path, and whether any file of it changed during the run. */
 struct cfg {
@@ -212,13 +245,19 @@ static int on_key(void *ctx, const char *section, const char *key,
 	/* An include is configuration too: read it where it lies in the
 	 * root (one outside is not the command's to write). */
 	if (include && val[0] && c->depth < 3 && c->files < MAX_INCLUDES) {
-		char was_file[PATH_MAX], was_base[PATH_MAX];
-		int n, fd = open_in_root(c->w, c->base, val,
-					 O_RDONLY | O_NONBLOCK, shown,
-					 sizeof(shown));
+		char was_file[PATH_MAX], was_base[PATH_MAX], home[PATH_MAX];
+		int n, fd;
 
-		/* One ltd-native cannot read may say anything. */
-		if (fd < 0 && !c->key[0]) {
+		val = expand_home(val, home, sizeof(home));
+		fd = open_in_root(c->w, c->base, val, O_RDONLY | O_NONBLOCK,
+				  shown, sizeof(shown));
+
+		/* Through a link: what is behind it may have changed. */
+		if (unfollowed(fd))
+			c->changed = true;
+		/* One ltd-native cannot read (out of the tree, through a
+		 * link) may say anything; a missing one says nothing. */
+		if (fd < 0 && fd != -ENOENT && fd != -ENOTDIR && !c->key[0]) {
 			snprintf(c->key, sizeof(c->key), "%s.%s", section, key);
 			snprintf(c->key_file, sizeof(c->key_file), "%s",
 				 c->file);
@@ -358,6 +397,11 @@ static void hook(struct walk *w, int dir, const char *dir_shown,
 		if (fd >= 0) {
 			now = fstat(fd, &tst) == 0 && changed(&tst, w->since);
 			close(fd);
+		} else if (unfollowed(fd)) {
+			if (++*n_said <= MAX_HOOKS_SAID)
+				say_unfollowed(w, dir_shown, name, "this hook",
+					       fd);
+			return;
 		}
 	}
 	if (!now)
@@ -404,8 +448,10 @@ static void hooks_in(struct walk *w, int fd, const char *shown, const char *rel)
 static void judge_hooks(struct walk *w, int dir, const char *hooks_path)
 {
 	char shown[PATH_MAX * 2], rel[PATH_MAX * 2], base[PATH_MAX];
+	char to[PATH_MAX], home[PATH_MAX];
+	const char *slash, *hp;
 	struct stat st;
-	const char *slash;
+	ssize_t n;
 	int fd;
 
 	if (fstatat(dir, "hooks", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
@@ -413,9 +459,26 @@ static void judge_hooks(struct walk *w, int dir, const char *hooks_path)
 		if (changed(&st, w->since))
 			say(w, "hooks",
 			    "the command made git's hooks directory a "
-			    "symbolic link or another file, which ltd-native "
-			    "did not follow",
+			    "symbolic link or another file",
 			    NULL);
+		/* ln -s ../githooks .git/hooks: the hooks it leads to. */
+		n = S_ISLNK(st.st_mode)
+			    ? readlinkat(dir, "hooks", to, sizeof(to) - 1)
+			    : -1;
+		if (n > 0) {
+			to[n] = '\0';
+			fd = open_in_root(w, here(w), to,
+					  O_RDONLY | O_DIRECTORY, shown,
+					  sizeof(shown));
+			if (fd >= 0)
+				hooks_in(w, fd, shown,
+					 strlen(shown) > w->root_len
+						 ? shown + w->root_len + 1
+						 : "");
+			else if (unfollowed(fd))
+				say_unfollowed(w, NULL, "hooks",
+					       "this hooks directory", fd);
+		}
 	} else if ((fd = openat(dir, "hooks",
 				O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
 					O_CLOEXEC)) >= 0) {
@@ -432,13 +495,30 @@ static void judge_hooks(struct walk *w, int dir, const char *hooks_path)
 	slash = strrchr(base, '/');
 	if (!strcmp(slash ? slash + 1 : base, ".git"))
 		base[slash ? slash - base : 0] = '\0';
-	fd = open_in_root(w, base, hooks_path, O_RDONLY | O_DIRECTORY, shown,
-			  sizeof(shown));
-	if (fd < 0)
-		return;
-	snprintf(rel, sizeof(rel), "%s",
-		 strlen(shown) > w->root_len ? shown + w->root_len + 1 : "");
-	hooks_in(w, fd, shown, rel);
+	hp = expand_home(hooks_path, home, sizeof(home));
+	/* husky's stubs in .husky/_ run the scripts in .husky: both. */
+	for (int i = 0; i < 2; i++) {
+		if (i == 1) {
+			n = (ssize_t)strlen(hp);
+			if (n < 3 || strcmp(hp + n - 2, "/_") != 0 ||
+			    n >= (ssize_t)sizeof(to))
+				break;
+			memcpy(to, hp, (size_t)n - 2);
+			to[n - 2] = '\0';
+			hp = to;
+		}
+		fd = open_in_root(w, base, hp, O_RDONLY | O_DIRECTORY, shown,
+				  sizeof(shown));
+		if (unfollowed(fd))
+			say_unfollowed(w, shown, NULL,
+				       "this repository's core.hooksPath", fd);
+		if (fd < 0)
+			continue;
+		snprintf(rel, sizeof(rel), "%s",
+			 strlen(shown) > w->root_len ? shown + w->root_len + 1
+						     : "");
+		hooks_in(w, fd, shown, rel);
+	}
 }
 
 /* A git directory: said when a file that makes it one, or configures

@@ -98,6 +98,26 @@ else
 fi
 as_user rm -rf "$RP/A" "$RP/B" "$RP/C" "$RP/E" "$RP/Y" "$RP/I" "$RP/scripts" "$RP/shared.cfg"
 
+# The second review's: what git follows through links the user set up.
+as_user sh -c "cd '$RP' && for r in t1 t2 t3 t4 t5; do git init -q \$r; done &&
+	rm -rf t1/.git/hooks && ln -s ../githooks t1/.git/hooks && mkdir t1/githooks && echo '#!/bin/sh' > t1/githooks/pre-commit &&
+	mkdir t2/scripts t2/evil && echo '#!/bin/sh' > t2/scripts/pre-commit && ln -s ../../scripts/pre-commit t2/.git/hooks/pre-commit &&
+	git -C t3 config core.hooksPath .githooks && mkdir t3/.githooks t3/evil &&
+	echo '[user]' > t4/shared.gitconfig && git -C t4 config include.path ../shared.gitconfig &&
+	git -C t5 config core.hooksPath .husky/_ && mkdir -p t5/.husky/_ && echo 'npm test' > t5/.husky/pre-commit"
+sleep 0.1
+lr sh -c "echo 'touch ran' >> t1/githooks/pre-commit &&
+	echo 'touch ran' > t2/evil/pre-commit && mv t2/scripts t2/scripts.old && ln -s evil t2/scripts &&
+	echo 'touch ran' > t3/evil/pre-commit && rmdir t3/.githooks && ln -s evil t3/.githooks &&
+	printf '[core]\n\tfsmonitor = touch ran\n' > t4/evil.cfg && rm t4/shared.gitconfig && ln -s evil.cfg t4/shared.gitconfig &&
+	echo 'touch ran' >> t5/.husky/pre-commit"
+expect_out "a hook behind a linked hooks directory" "warning: $RP/t1/githooks/pre-commit: "
+expect_out "a hook whose target now goes through a link" "warning: $RP/t2/\.git/hooks/pre-commit: git follows this hook through a symbolic link"
+expect_out "a hooks path that is now a link" "warning: $RP/t3/\.githooks: git follows this repository's core.hooksPath through a symbolic link"
+expect_out "an include that is now a link" "warning: $RP/t4/\.git/config: .*\(include\.path\)"
+expect_out "husky's scripts beside its stubs" "warning: $RP/t5/\.husky/pre-commit: "
+as_user rm -rf "$RP/t1" "$RP/t2" "$RP/t3" "$RP/t4" "$RP/t5"
+
 # The project itself made a repository (it was none when the run began).
 RB=$(as_user mktemp -d "$U_HOME/e2e-bare.XXXXXX")
 OUT=$(cd "$RB" && as_user "$LTD" run --network none -- sh -c "git init -q --bare . && git config core.bare false && git config core.worktree . && git config core.fsmonitor 'touch ran; false'" 2>&1)

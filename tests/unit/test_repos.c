@@ -221,7 +221,7 @@ Test(repos, includes_and_hooks_paths_are_said)
 	char *r;
 
 	gitdir("a/.git");
-	put("a/.git/config", "[include]\n\tpath = ../../evil.cfg\n");
+	put("a/.git/config", "[include]\n\tpath = ../../../evil.cfg\n");
 	gitdir("b/.git");
 	put("b/.git/config", "[core]\n\thooksPath = ../hooks\n");
 	r = report(all);
@@ -689,5 +689,80 @@ Test(repos, warnings_are_capped)
 	cr_assert_not_null(strstr(r, "/proj/g/.git/config"), "%s", r);
 	cr_assert_not_null(strstr(r, "more"), "%s", r);
 	cr_assert_lt(strlen(r), 20000, "%zu bytes", strlen(r));
+	free(r);
+}
+
+/* ---- the second review's ---------------------------------------------- */
+
+/* hooks/ a link to a directory in the project (ln -s ../githooks): the
+ * hooks there are judged. */
+Test(repos, hooks_behind_a_hooks_link_are_judged)
+{
+	struct timespec mid;
+	char path[512];
+	char *r;
+
+	gitdir("t/.git");
+	snprintf(path, sizeof(path), "%s/t/.git/hooks", proj);
+	rm_rf(path);
+	cr_assert_eq(symlink("../githooks", path), 0);
+	put("t/githooks/pre-commit", "#!/bin/sh\n");
+	mid = mark();
+	put("t/githooks/pre-commit", "#!/bin/sh\ntouch /tmp/x\n");
+	r = report(mid);
+	assert_lines(r, 1);
+	cr_assert_not_null(strstr(r, "/proj/t/githooks/pre-commit"), "%s", r);
+	free(r);
+}
+
+/* What git follows through a link ltd-native will not follow: said on
+ * every run (the link may be the command's). */
+Test(repos, hooks_hooks_paths_and_includes_through_a_link_are_said)
+{
+	char path[512];
+	char *r;
+
+	/* A hook link whose target's directory is now a link. */
+	gitdir("a/.git");
+	put("a/evil/pre-commit", "#!/bin/sh\n");
+	snprintf(path, sizeof(path), "%s/a/scripts", proj);
+	cr_assert_eq(symlink("evil", path), 0);
+	snprintf(path, sizeof(path), "%s/a/.git/hooks/pre-commit", proj);
+	cr_assert_eq(symlink("../../scripts/pre-commit", path), 0);
+	/* A hooks path that is a link. */
+	gitdir("b/.git");
+	put("b/.git/config", "[core]\n\thooksPath = .githooks\n");
+	put("b/evil/pre-commit", "#!/bin/sh\n");
+	snprintf(path, sizeof(path), "%s/b/.githooks", proj);
+	cr_assert_eq(symlink("evil", path), 0);
+	/* An include that is a link. */
+	gitdir("c/.git");
+	put("c/.git/config", "[include]\n\tpath = ../shared.cfg\n");
+	put("c/evil.cfg", "[core]\n\tfsmonitor = ./x\n");
+	snprintf(path, sizeof(path), "%s/c/shared.cfg", proj);
+	cr_assert_eq(symlink("evil.cfg", path), 0);
+	r = report(none);
+	cr_assert_not_null(strstr(r, "/proj/a/.git/hooks/pre-commit"), "%s", r);
+	cr_assert_not_null(strstr(r, "/proj/b/.githooks"), "%s", r);
+	cr_assert_not_null(strstr(r, "/proj/c/.git/config"), "%s", r);
+	assert_lines(r, 3);
+	free(r);
+}
+
+/* husky: core.hooksPath .husky/_ runs the scripts in .husky. */
+Test(repos, huskys_scripts_are_judged)
+{
+	struct timespec mid;
+	char *r;
+
+	gitdir("h/.git");
+	put("h/.git/config", "[core]\n\thooksPath = .husky/_\n");
+	put("h/.husky/_/pre-commit", "#!/bin/sh\n. \"$(dirname \"$0\")/h\"\n");
+	put("h/.husky/pre-commit", "npm test\n");
+	mid = mark();
+	put("h/.husky/pre-commit", "touch /tmp/x\n");
+	r = report(mid);
+	assert_lines(r, 1);
+	cr_assert_not_null(strstr(r, "/proj/h/.husky/pre-commit"), "%s", r);
 	free(r);
 }
