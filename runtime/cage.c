@@ -746,6 +746,8 @@ void ltd_cage_init(struct ltd_cage *c)
 		send_msg(c->sock, LTD_MSG_SETUP_ERROR, 0, &err);
 		_exit(1);
 	}
+	/* Nothing of ltd-native's may count against --pids-limit. */
+	ltd_netns_reap(&c->net);
 	ret = spawn_command(c, &err);
 	if (ret < 0) {
 		int type = strcmp(err.step, "exec") == 0 ? LTD_MSG_EXEC_ERROR

@@ -18,7 +18,11 @@
 static const char *const dev_nodes[] = {"null",	  "zero",    "full",
 					"random", "urandom", "tty"};
 
-/* /proc entries that leak host state or poke the kernel. */
+/* /proc entries that leak host state or poke the kernel.  Masked while
+ * init may still be in the host's network namespace (--network none joins
+ * the helper's just before pivot_root): nothing here may be per network
+ * namespace (/proc/sys/net, /proc/net), or its mask would land on the
+ * host's entries and not apply in the cage. */
 static const char *const proc_masked[] = {
 	"/proc/kcore",	      "/proc/keys",	   "/proc/latency_stats",
 	"/proc/timer_list",   "/proc/sched_debug", "/proc/sysrq-trigger",

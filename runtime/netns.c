@@ -27,6 +27,7 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "runtime/cage.h"
@@ -136,7 +137,9 @@ int ltd_netns_join(struct ltd_netns *n, struct ltd_err *err)
 	ltd_closep(&n->sock);
 	n->sock = -1;
 	/* It exits after its word (its exit unmaps a copy of init: not
-	 * waited for here); supervise() reaps it with the orphans. */
+	 * waited for here, while the mounts are made; ltd_netns_reap()
+	 * before the command starts). */
+	n->ended = n->helper;
 	n->helper = -1;
 	if (ns < 0)
 		return ns;
@@ -152,4 +155,12 @@ int ltd_netns_join(struct ltd_netns *n, struct ltd_err *err)
 				   "init is not in the cage's own network "
 				   "namespace");
 	return 0;
+}
+
+void ltd_netns_reap(struct ltd_netns *n)
+{
+	if (n->ended > 0)
+		while (waitpid(n->ended, NULL, 0) < 0 && errno == EINTR)
+			;
+	n->ended = -1;
 }

@@ -11,6 +11,7 @@
 struct ltd_netns {
 	pid_t helper; /* -1: none running */
 	int sock;     /* init's end of the helper's socket, -1 */
+	pid_t ended;  /* the helper once it has answered: to reap, -1 */
 };
 
 /* Bring lo up in the caller's network namespace. */
@@ -22,5 +23,9 @@ int ltd_netns_start(struct ltd_netns *n, struct ltd_err *err);
 /* Wait for the helper's namespace, enter it and check that init is in it
  * (and no longer in the one it started in). */
 int ltd_netns_join(struct ltd_netns *n, struct ltd_err *err);
+
+/* Reap the helper that answered (it exits right after): before the command
+ * starts, so that it never counts against the cage's process limit. */
+void ltd_netns_reap(struct ltd_netns *n);
 
 #endif

@@ -777,12 +777,17 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 		ltd_life_ended(&life, out.init_status);
 	ltd_life_finish(&life);
 	/* What follows reads what the cage wrote: nothing in it may still
-	 * run.  After EXITED, init has killed and reaped all of it (and its
-	 * own exit costs ~0.2 ms, not waited for); on any other way here it
-	 * is killed and reaped now.  What follows is gathered, then said in
-	 * plain text (the command's last output may have left the terminal
-	 * hiding what comes next). */
-	if (ret || out.type != LTD_MSG_EXITED)
+	 * run.  After EXITED, init has killed and reaped all its children
+	 * (its own exit costs ~0.2 ms, not waited for then).  Processes
+	 * joined from outside (`exec` into a named cage, or through the
+	 * namespaces a launcher got by --info-fd/--json-status-fd) are not
+	 * its children: only init's own exit, which waits for every task of
+	 * the pid namespace, says they are gone.  So on those runs, and on
+	 * any other way here, init is killed and reaped now.  What follows
+	 * is gathered, then said in plain text (the command's last output
+	 * may have left the terminal hiding what comes next). */
+	if (ret || out.type != LTD_MSG_EXITED || p->name || p->status_fd >= 0 ||
+	    p->info_fd >= 0)
 		cage_gone(init_pidfd, &init);
 	report = open_memstream(&report_text, &report_len);
 	if (!report)
