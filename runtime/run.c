@@ -29,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "netfilter/audit.h"
 #include "netfilter/dnsd.h"
 #include "netfilter/nflog.h"
 #include "netfilter/pasta.h"
@@ -594,6 +595,24 @@ static int prepare(struct ltd_policy *p, struct ltd_plan *plan,
 	return ret;
 }
 
+/* The audit log's first line of a run: the project and every risk the
+ * user waived for it (DESIGN: a waived risk is logged). */
+static void audit_start(FILE *audit, const struct ltd_policy *p)
+{
+	json_t *o, *w;
+
+	if (!audit || !(o = json_object()))
+		return;
+	w = json_array();
+	for (size_t i = 0; w && i < p->n_waived; i++)
+		json_array_append_new(w, json_string(p->waived[i]));
+	json_object_set_new(o, "event", json_string("start"));
+	json_object_set_new(o, "project", json_string(p->project));
+	if (w)
+		json_object_set_new(o, "waived", w);
+	ltd_audit_emit(audit, o);
+}
+
 /* Init killed (with what is left in its namespace) and reaped, by its
  * pidfd (the pid may be another process's once reaped); *@init is -1
  * after. */
@@ -681,6 +700,8 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 		ret = prepare_landlock(p, &plan, &ll, &pasta, &err);
 	for (size_t i = 0; !ret && i < p->n_waived; i++)
 		ltd_warn(p->waived[i]);
+	if (!ret)
+		audit_start(dns_cfg.audit, p);
 	for (size_t i = 0; !ret && i < p->n_warnings; i++)
 		ltd_warn(p->warnings[i]);
 	if (!ret && limits.cgroup) {

@@ -221,6 +221,16 @@ PY
 	expect_out "the audit log records a refusal" "^dns evil.test refused - None True\$"
 	expect_out "the audit log records a forwarded name and its rule" "^dns ok.test forwarded - --allow-domain True\$"
 	expect_out "the audit log records the opened address" "^address ok.test allowed $DNS_H4 --allow-domain True\$"
+	expect_out "the audit log starts each run with a start line" "^start None None - None True\$"
+
+	# A waived risk is logged too (DESIGN: refused unless --unsafe-..., and
+	# then logged).
+	rm -f "$PROJ/audit-w.jsonl"
+	ltd run --dns-upstream "$DNS_UP" --no-default-domains --unsafe-seccomp-log \
+		--audit-log "$PROJ/audit-w.jsonl" -- true
+	OUT=$(python3 -c 'import json,sys; l=json.loads(open(sys.argv[1]).readline()); print(l["event"], l["project"], any("--unsafe-seccomp-log" in w for w in l["waived"]))' "$PROJ/audit-w.jsonl" 2>&1)
+	expect_out "the audit log's start line names the waived risks" "^start $PROJ True\$"
+	rm -f "$PROJ/audit-w.jsonl"
 
 	# The cage cannot rewrite the log's past lines (it is read-only inside;
 	# the launcher and ltd-dnsd write through the descriptor opened before
