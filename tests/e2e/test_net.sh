@@ -100,6 +100,9 @@ else
 import json, sys
 for l in open(sys.argv[1]):
     o = json.loads(l)
+    if o["event"] == "start":  # each run's first line: project, waived risks
+        print("start", o["project"], len(o["waived"]), "time" in o)
+        continue
     print(o["event"], o["address"], o["port"], o["protocol"], o["verdict"], o["rule"], o.get("count"), "time" in o)
 PY
 )
