@@ -96,15 +96,18 @@ static bool holds_project(const struct ltd_policy *p, const char *path)
 
 /*
  * A directory git runs files from (hooks), or finds other repositories'
- * configs and hooks in, that holds the project: the command could write
- * there what git on the host runs.  Refused, naming it.  @rel is relative
- * to @base, or absolute; by the text and, where it exists, the real path.
+ * configs and hooks in, that holds the project (or a writable bind, then
+ * p->project, named by @flag): the command could write there what git on
+ * the host runs.  Refused, naming it and, when a configuration names it,
+ * @cfg and @key.  @rel is relative to @base, or absolute; by the text and,
+ * where it exists, the real path.
  */
-static int refuse_holding(const struct ltd_policy *p, const char *base,
-			  const char *rel, const char *what,
-			  struct ltd_err *err)
+static int refuse_holding(const struct ltd_policy *p, const char *flag,
+			  const char *base, const char *rel, const char *what,
+			  const char *cfg, const char *key, struct ltd_err *err)
 {
-	char joined[PATH_MAX * 2], real[PATH_MAX];
+	char joined[PATH_MAX * 2], real[PATH_MAX], named[PATH_MAX + 300] = "";
+	bool project = !strcmp(flag, "--project");
 
 	if (!rel[0] ||
 	    snprintf(joined, sizeof(joined), "%s%s%s",
@@ -116,11 +119,19 @@ static int refuse_holding(const struct ltd_policy *p, const char *base,
 	ltd_path_normalize(joined);
 	if (!holds_project(p, joined) && !(real[0] && holds_project(p, real)))
 		return 0;
-	return ltd_err_set(err, EPERM,
-			   "--project: %s lies in %s, %s: the command could "
-			   "write there what git on the host runs; choose a "
-			   "project outside it (or use --unsafe-writable-git)",
-			   p->project, joined, what);
+	if (cfg)
+		snprintf(named, sizeof(named), " (%s in %s)", key, cfg);
+	return ltd_err_set(
+		err, EPERM,
+		"%s%s%s: %s%sis or lies in %s, %s%s: the command could write "
+		"there what git on the host runs; %s",
+		flag, project ? "" : " ", project ? "" : p->project,
+		project ? p->project : "", project ? " " : "", joined, what,
+		named,
+		project ? "choose a project outside it (or use "
+			  "--unsafe-writable-git)"
+			: "bind it read-only (--ro-bind), choose another "
+			  "place, or use --unsafe-writable-git");
 }
 
 #define GIT_MAX_INCLUDE_DEPTH 10
@@ -137,6 +148,10 @@ struct cfg_walk {
 	 * the commands its configuration names there too. */
 	const char *bases[2];
 	struct ltd_cmd_scan cs; /* the commands' files, the current file's */
+	/* "--project", or a writable bind's flag: p is then a scratch
+	 * policy whose project is the bind's source, and whatever would be
+	 * protected in it refuses the bind. */
+	const char *flag;
 };
 
 static int scan_config_file(struct cfg_walk *w, const char *path, int depth,
@@ -175,7 +190,7 @@ static int on_key(struct cfg_walk *w, const char *file, int depth,
 		  struct ltd_err *err)
 {
 	struct ltd_policy *p = w->p;
-	char buf[PATH_MAX], dir[PATH_MAX], inc[PATH_MAX * 2];
+	char buf[PATH_MAX], dir[PATH_MAX], inc[PATH_MAX * 2], what[300];
 	const char *v = expand_home(val, buf, sizeof(buf)), *slash;
 	int ret = protect_command(w, section, key, val, err);
 
@@ -184,11 +199,12 @@ static int on_key(struct cfg_walk *w, const char *file, int depth,
 	if (!strcmp(section, "core") &&
 	    (!strcasecmp(key, "hookspath") ||
 	     (!strcasecmp(key, "fsmonitor") && !ltd_gitconfig_is_bool(v)))) {
+		snprintf(what, sizeof(what), "%s.%s", section, key);
 		for (size_t i = 0; !ret && i < 2 && w->bases[i]; i++)
-			ret = refuse_holding(p, w->bases[i], v,
-					     "the hooks path git's "
-					     "configuration names",
-					     err);
+			ret = refuse_holding(p, w->flag, w->bases[i], v,
+					     "the path git's configuration "
+					     "names",
+					     file, what, err);
 		for (size_t i = 0; !ret && i < 2 && w->bases[i]; i++)
 			ret = add_if_inside(p, w->bases[i], v, err);
 		/* husky's stubs in .husky/_ run the scripts in .husky. */
@@ -198,10 +214,11 @@ static int on_key(struct cfg_walk *w, const char *file, int depth,
 			memcpy(dir, v, (size_t)(slash - v));
 			dir[slash - v] = '\0';
 			for (size_t i = 0; !ret && i < 2 && w->bases[i]; i++)
-				ret = refuse_holding(p, w->bases[i], dir,
+				ret = refuse_holding(p, w->flag, w->bases[i],
+						     dir,
 						     "whose scripts husky's "
 						     "hooks run",
-						     err);
+						     file, what, err);
 			for (size_t i = 0; !ret && i < 2 && w->bases[i]; i++)
 				ret = add_if_inside(p, w->bases[i], dir, err);
 		}
@@ -232,12 +249,33 @@ struct key_ctx {
 	struct ltd_err *err;
 };
 
+/* A writable bind that holds what git runs or reads (a hooks path, a
+ * command's file, an include), named by @cfg's @section.@key. */
+static int refuse_bind_holding(const struct cfg_walk *w, const char *path,
+			       const char *cfg, const char *section,
+			       const char *key, struct ltd_err *err)
+{
+	return ltd_err_set(err, EPERM,
+			   "%s %s: holds %s, which %s.%s in %s names: the "
+			   "command could write there what git on the host "
+			   "runs; bind it read-only (--ro-bind), choose "
+			   "another place, or use --unsafe-writable-git",
+			   w->flag, w->p->project, path, section, key, cfg);
+}
+
 static int key_cb(void *ctx, const char *section, const char *key,
 		  const char *val)
 {
 	struct key_ctx *c = ctx;
+	struct ltd_policy *p = c->w->p;
+	size_t before = p->n_protected;
+	int ret = on_key(c->w, c->path, c->depth, section, key, val, c->err);
 
-	return on_key(c->w, c->path, c->depth, section, key, val, c->err);
+	if (!ret && strcmp(c->w->flag, "--project") != 0 &&
+	    p->n_protected > before)
+		ret = refuse_bind_holding(c->w, p->protected[before], c -> path,
+					  section, key, c -> err);
+	return ret;
 }
 
 /*
@@ -284,11 +322,12 @@ static int scan_config_file(struct cfg_walk *w, const char *path, int depth,
 /*
  * Every file git reads its configuration from for this project: the system
  * and global ones too, which may set a relative core.hooksPath (resolved in
- * each work tree) or include a file in the project.
+ * each work tree) or include a file in the project.  Without @common (no
+ * repository), the system and global ones alone.  @flag: see cfg_walk.
  */
-static int scan_configs(struct ltd_policy *p, const char *common,
-			const char *gitdir, const char *const bases[2],
-			struct ltd_err *err)
+static int scan_configs(struct ltd_policy *p, const char *flag,
+			const char *common, const char *gitdir,
+			const char *const bases[2], struct ltd_err *err)
 {
 	const char *home = getenv("HOME"), *xdg = getenv("XDG_CONFIG_HOME");
 	const char *sys = getenv("GIT_CONFIG_SYSTEM");
@@ -297,7 +336,8 @@ static int scan_configs(struct ltd_policy *p, const char *common,
 	char files[5][PATH_MAX + 32] = {{0}};
 	struct cfg_walk w = {.p = p,
 			     .bases = {bases[0], bases[1]},
-			     .cs = {.p = p, .refuse_links = true}};
+			     .cs = {.p = p, .refuse_links = true},
+			     .flag = flag};
 	int ret = 0;
 
 	if (!nosys || !nosys[0] || !strcmp(nosys, "0") ||
@@ -318,11 +358,29 @@ static int scan_configs(struct ltd_policy *p, const char *common,
 			snprintf(files[2], sizeof(files[0]), "%s/.gitconfig",
 				 home);
 	}
-	snprintf(files[3], sizeof(files[0]), "%s/config", common);
-	snprintf(files[4], sizeof(files[0]), "%s/config.worktree", gitdir);
+	if (common) {
+		snprintf(files[3], sizeof(files[0]), "%s/config", common);
+		snprintf(files[4], sizeof(files[0]), "%s/config.worktree",
+			 gitdir);
+	}
 	for (size_t i = 0; !ret && i < 5; i++)
 		ret = scan_config_file(&w, files[i], 0, err);
 	return ret;
+}
+
+/*
+ * The system and global configs, for a project or bind in no repository:
+ * the hooks path, fsmonitor, includes and commands they name hold for
+ * every repository the user has.  A relative one is resolved in each work
+ * tree, which is none here: absolute ones (and "~/") are what count; the
+ * commands' words are resolved at "/".
+ */
+static int scan_global(struct ltd_policy *p, const char *flag,
+		       struct ltd_err *err)
+{
+	const char *const bases[2] = {"/", NULL};
+
+	return scan_configs(p, flag, NULL, NULL, bases, err);
 }
 
 /*
@@ -331,8 +389,8 @@ static int scan_configs(struct ltd_policy *p, const char *common,
  * modules/): each one's config is read as the project's is, for the
  * submodule's work tree @wt (its path in the superproject: git's layout).
  */
-static int scan_modules(struct ltd_policy *p, const char *dir, const char *wt,
-			int depth, struct ltd_err *err)
+static int scan_modules(struct ltd_policy *p, const char *flag, const char *dir,
+			const char *wt, int depth, struct ltd_err *err)
 {
 	struct dirent *e;
 	DIR *d;
@@ -357,15 +415,16 @@ static int scan_modules(struct ltd_policy *p, const char *dir, const char *wt,
 				.p = p,
 				.bases = {subwt, NULL},
 				.cs = {.p = p, .refuse_links = true},
+				.flag = flag,
 			};
 
 			ret = scan_config_file(&w, cfg, 0, err);
 			snprintf(cfg, sizeof(cfg), "%s/modules", sub);
 			if (!ret)
-				ret = scan_modules(p, cfg, subwt, depth + 1,
-						   err);
+				ret = scan_modules(p, flag, cfg, subwt,
+						   depth + 1, err);
 		} else {
-			ret = scan_modules(p, sub, subwt, depth + 1, err);
+			ret = scan_modules(p, flag, sub, subwt, depth + 1, err);
 		}
 	}
 	closedir(d);
@@ -490,35 +549,37 @@ static bool is_git_dir(const char *dir);
  * unless the project is such a repository's own git directory, which is
  * then protected as one.
  */
-static int refuse_in_gitdir(const struct ltd_policy *p, const char *gitdir,
-			    const char *common, struct ltd_err *err)
+static int refuse_in_gitdir(const struct ltd_policy *p, const char *flag,
+			    const char *gitdir, const char *common,
+			    struct ltd_err *err)
 {
-	int ret = refuse_holding(p, common, "hooks",
-				 "where git runs hooks from", err);
+	static const char *const mods =
+		"where git keeps submodules' configs and hooks";
+	int ret = refuse_holding(p, flag, common, "hooks",
+				 "where git runs hooks from", NULL, NULL, err);
 
 	if (ret || is_git_dir(p->project))
 		return ret;
-	ret = refuse_holding(p, common, "modules",
-			     "where git keeps submodules' configs and hooks",
-			     err);
+	ret = refuse_holding(p, flag, common, "modules", mods, NULL, NULL, err);
 	if (!ret)
-		ret = refuse_holding(p, gitdir, "modules",
-				     "where git keeps submodules' configs "
-				     "and hooks",
-				     err);
+		ret = refuse_holding(p, flag, gitdir, "modules", mods, NULL,
+				     NULL, err);
 	if (!ret)
-		ret = refuse_holding(p, common, "worktrees",
-				     "where git keeps worktrees' configs", err);
+		ret = refuse_holding(p, flag, common, "worktrees",
+				     "where git keeps worktrees' configs", NULL,
+				     NULL, err);
 	return ret;
 }
 
 /*
  * What git runs from a git directory (@gitdir) and its common directory,
  * where those lie in the project: read-only.  @bases: where a relative
- * hooks path is resolved.
+ * hooks path is resolved.  @flag: see cfg_walk; *@seen is set (a
+ * repository's configs, the global ones with them, were read).
  */
-static int protect_gitdir(struct ltd_policy *p, const char *gitdir,
-			  const char *const bases[2], struct ltd_err *err)
+static int protect_gitdir(struct ltd_policy *p, const char *flag,
+			  const char *gitdir, const char *const bases[2],
+			  bool *seen, struct ltd_err *err)
 {
 	char path[PATH_MAX], common[PATH_MAX];
 	int ret;
@@ -532,7 +593,8 @@ static int protect_gitdir(struct ltd_policy *p, const char *gitdir,
 		return ret;
 	if (ret)
 		snprintf(common, sizeof(common), "%s", gitdir);
-	ret = refuse_in_gitdir(p, gitdir, common, err);
+	*seen = true;
+	ret = refuse_in_gitdir(p, flag, gitdir, common, err);
 	if (ret)
 		return ret;
 	/* Where those lie in the project (a repository nested in it), what
@@ -545,10 +607,10 @@ static int protect_gitdir(struct ltd_policy *p, const char *gitdir,
 	if (!ret)
 		ret = protect_worktrees(p, common, err);
 	if (!ret)
-		ret = scan_configs(p, common, gitdir, bases, err);
+		ret = scan_configs(p, flag, common, gitdir, bases, err);
 	if (!ret && bases[0]) {
 		snprintf(path, sizeof(path), "%s/modules", gitdir);
-		ret = scan_modules(p, path, bases[0], 0, err);
+		ret = scan_modules(p, flag, path, bases[0], 0, err);
 	}
 	if (!ret)
 		ret = scan_hooks(p, common, err);
@@ -627,7 +689,7 @@ static bool is_git_dir(const char *dir)
  * relative hooks path is resolved in both (what falls outside the project
  * is not ours).
  */
-static int protect_bare(struct ltd_policy *p, const char *dir,
+static int protect_bare(struct ltd_policy *p, const char *dir, bool *seen,
 			struct ltd_err *err)
 {
 	char parent[PATH_MAX];
@@ -642,7 +704,7 @@ static int protect_bare(struct ltd_policy *p, const char *dir,
 		if (!strncmp(fixed[i], ".git/", 5))
 			ret = add_if_inside(p, dir, fixed[i] + 5, err);
 	if (!ret)
-		ret = protect_gitdir(p, dir, bases, err);
+		ret = protect_gitdir(p, "--project", dir, bases, seen, err);
 	return ret;
 }
 
@@ -651,8 +713,8 @@ static int protect_bare(struct ltd_policy *p, const char *dir,
  * directory, or the git directory a .git file (a linked worktree, a
  * submodule) names, with a relative hooks path resolved at @top.
  */
-static int protect_worktree(struct ltd_policy *p, const char *top,
-			    struct ltd_err *err)
+static int protect_worktree(struct ltd_policy *p, const char *flag,
+			    const char *top, bool *seen, struct ltd_err *err)
 {
 	const char *bases[2] = {top, NULL};
 	char gitdir[PATH_MAX];
@@ -670,15 +732,17 @@ static int protect_worktree(struct ltd_policy *p, const char *top,
 		return 0;
 	if (ret)
 		return ret < 0 ? ret : 0;
-	return protect_gitdir(p, gitdir, bases, err);
+	return protect_gitdir(p, flag, gitdir, bases, seen, err);
 }
 
 /*
- * The repositories the project lies in, up to "/": git run there on the
- * host reads their configuration, which may name hooks or includes in the
- * project, and runs hooks from directories that may hold it.
+ * The repositories the project (or a writable bind: @flag) lies in, up to
+ * "/": git run there on the host reads their configuration, which may name
+ * hooks or includes in the project, and runs hooks from directories that
+ * may hold it.
  */
-static int protect_enclosing(struct ltd_policy *p, struct ltd_err *err)
+static int protect_enclosing(struct ltd_policy *p, const char *flag, bool *seen,
+			     struct ltd_err *err)
 {
 	char dir[PATH_MAX];
 	char *slash;
@@ -687,10 +751,46 @@ static int protect_enclosing(struct ltd_policy *p, struct ltd_err *err)
 	snprintf(dir, sizeof(dir), "%s", p->project);
 	while (!ret && strcmp(dir, "/") && (slash = strrchr(dir, '/'))) {
 		slash[slash == dir] = '\0'; /* "/x" becomes "/" */
-		ret = protect_worktree(p, dir, err);
+		ret = protect_worktree(p, flag, dir, seen, err);
 		if (!ret && is_git_dir(dir))
-			ret = protect_bare(p, dir, err);
+			ret = protect_bare(p, dir, seen, err);
 	}
+	return ret;
+}
+
+/*
+ * A writable bind @src in no git directory: judged by what git's
+ * configuration names, as the project is — the system and global configs,
+ * and those of the repositories whose work trees hold it, with what they
+ * include.  Whatever would be read-only in a project there (a hooks path,
+ * an fsmonitor, an include, the files a command value names, a hook's
+ * link target), or a hooks path that holds it, refuses the bind: a bind
+ * has no read-only paths of its own.
+ */
+static int bind_configs(const struct ltd_policy *p, const char *flag,
+			const char *src, struct ltd_err *err)
+{
+	struct ltd_policy s = {.project = (char *)src, .id = p->id};
+	bool seen = false;
+	int ret;
+
+	ret = protect_enclosing(&s, flag, &seen, err);
+	if (!ret && !seen)
+		ret = scan_global(&s, flag, err);
+	if (!ret && s.n_protected)
+		ret = ltd_err_set(err, EPERM,
+				  "%s %s: holds %s, which git on the host "
+				  "runs or reads (a repository above it "
+				  "names it); bind it read-only (--ro-bind), "
+				  "choose another place, or use "
+				  "--unsafe-writable-git",
+				  flag, src, s.protected[0]);
+	for (size_t i = 0; i < s.n_protected; i++)
+		free(s.protected[i]);
+	free(s.protected);
+	for (size_t i = 0; i < s.n_warnings; i++)
+		free(s.warnings[i]);
+	free(s.warnings);
 	return ret;
 }
 
@@ -728,7 +828,7 @@ int ltd_git_bind_check(const struct ltd_policy *p, const char *flag,
 		*slash = '\0';
 	}
 	if (!what)
-		return 0;
+		return bind_configs(p, flag, src, err);
 	return ltd_err_set(err, EPERM,
 			   "%s %s: %s (%s): the command could write there "
 			   "hooks or configuration that git on the host runs; "
@@ -741,6 +841,7 @@ int ltd_git_bind_check(const struct ltd_policy *p, const char *flag,
 int ltd_git_protected(struct ltd_policy *p, struct ltd_err *err)
 {
 	char path[PATH_MAX];
+	bool seen = false;
 	int ret = 0;
 
 	for (size_t i = 0; !ret && i < sizeof(fixed) / sizeof(fixed[0]); i++) {
@@ -751,13 +852,17 @@ int ltd_git_protected(struct ltd_policy *p, struct ltd_err *err)
 		ret = ltd_policy_protect(p, path, err);
 	}
 	if (!ret && is_git_dir(p->project))
-		ret = protect_bare(p, p->project, err);
+		ret = protect_bare(p, p->project, &seen, err);
 	/* A .git file names the repository elsewhere: the file is pinned
 	 * and read-only; what git reads there is read here. */
 	if (!ret)
-		ret = protect_worktree(p, p->project, err);
+		ret = protect_worktree(p, "--project", p->project, &seen, err);
 	if (!ret)
-		ret = protect_enclosing(p, err);
+		ret = protect_enclosing(p, "--project", &seen, err);
+	/* In no repository, the global configs still name hooks paths
+	 * (~/.gitconfig's core.hooksPath runs in every repository). */
+	if (!ret && !seen)
+		ret = scan_global(p, "--project", err);
 	return ret;
 }
 

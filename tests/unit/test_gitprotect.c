@@ -718,3 +718,216 @@ Test(gitprotect, submodule_configs_are_read)
 	cr_assert(has("/sub/.githooks"), "a submodule's hooks path");
 	cr_assert(has("/sub/deep/tools/conv.sh"), "a nested submodule's");
 }
+
+/* --- what the global configuration names, outside any repository, and
+ * writable binds (ltd_git_bind_check) ------------------------------------
+ */
+
+/* The test's tree with no repository in it: setup's .git gone. */
+static void no_repository(void)
+{
+	char cmd[300];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s/.git && mkdir -p %s/home", dir,
+		 dir);
+	cr_assert_eq(system(cmd), 0);
+}
+
+static void mkdirs(const char *rel)
+{
+	char cmd[300];
+
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/%s", dir, rel);
+	cr_assert_eq(system(cmd), 0);
+}
+
+/* `cd ~/.githooks && ltd-native run`: the project is the hooks path that
+ * ~/.gitconfig names for every repository, and lies in no repository. */
+Test(gitprotect, a_project_that_is_the_global_hooks_path_is_refused)
+{
+	struct ltd_err err = {0};
+
+	no_repository();
+	mkdirs("home/.githooks/sub");
+	put("home/.gitconfig", "[core]\n\thooksPath = ~/.githooks\n");
+	project_at("home/.githooks");
+	cr_assert_eq(ltd_git_protected(&p, &err), -EPERM, "accepted");
+	cr_assert_not_null(strstr(err.msg, "--project"), "%s", err.msg);
+	cr_assert_not_null(strstr(err.msg, "/home/.githooks"), "%s", err.msg);
+	cr_assert_not_null(strstr(err.msg, "/home/.gitconfig"), "%s", err.msg);
+	cr_assert_not_null(strstr(err.msg, "core.hooksPath"), "%s", err.msg);
+	cr_assert_not_null(strstr(err.msg, "--unsafe-writable-git"), "%s",
+			   err.msg);
+	project_at("home/.githooks/sub");
+	cr_assert_eq(ltd_git_protected(&p, &err), -EPERM, "in it: accepted");
+}
+
+/* The same from $XDG_CONFIG_HOME/git/config, through an include, and for
+ * husky's hooks (the stubs in .husky/_ run the scripts beside them). */
+Test(gitprotect, global_hooks_paths_from_every_global_file)
+{
+	struct ltd_err err = {0};
+	char text[300];
+
+	no_repository();
+	mkdirs("xdg/git");
+	mkdirs("inc");
+	mkdirs("hk/.husky/_");
+	mkdirs("fsm");
+	setenv("XDG_CONFIG_HOME", strcat(strcpy(text, dir), "/xdg"), 1);
+	snprintf(text, sizeof(text), "[include]\n\tpath = %s/inc/more.cfg\n",
+		 dir);
+	put("xdg/git/config", text);
+	snprintf(text, sizeof(text),
+		 "[core]\n\thooksPath = %s/hk/.husky/_\n"
+		 "\tfsmonitor = %s/fsm/watch.sh\n",
+		 dir, dir);
+	put("inc/more.cfg", text);
+	project_at("hk/.husky");
+	cr_assert_eq(ltd_git_protected(&p, &err), -EPERM,
+		     "husky's parent: accepted");
+	cr_assert_not_null(strstr(err.msg, "/inc/more.cfg"), "%s", err.msg);
+	/* A project that holds them: they are read-only, not refused. */
+	project_at("hk");
+	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert(has("/hk/.husky/_"), "the hooks path");
+	cr_assert(has("/hk/.husky"), "husky's scripts");
+	project_at("fsm");
+	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert(has("/fsm/watch.sh"), "core.fsmonitor");
+	project_at("inc");
+	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert(has("/inc/more.cfg"), "an included global config");
+}
+
+/* A command value of the global config names a file in a project that is
+ * in no repository: read-only, as in one. */
+Test(gitprotect, global_command_values_outside_a_repository)
+{
+	struct ltd_err err = {0};
+	char text[300];
+
+	no_repository();
+	mkdirs("tools");
+	put("tools/ed.sh", "#!/bin/sh\n");
+	snprintf(text, sizeof(text), "[core]\n\teditor = %s/tools/ed.sh\n",
+		 dir);
+	put("home/.gitconfig", text);
+	project_at("tools");
+	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert(has("/tools/ed.sh"), "core.editor's file");
+}
+
+static int bind_check(const char *rel, struct ltd_err *err)
+{
+	char src[256];
+
+	snprintf(src, sizeof(src), "%s/%s", dir, rel);
+	memset(err, 0, sizeof(*err));
+	return ltd_git_bind_check(&p, "--bind", src, err);
+}
+
+/* F6: `--bind ~/.githooks ~/.githooks`: hooks planted there run in every
+ * repository of the user's. */
+Test(gitprotect, a_bind_of_the_global_hooks_path_is_refused)
+{
+	struct ltd_err err = {0};
+
+	no_repository();
+	mkdirs("home/.githooks/sub");
+	mkdirs("plain");
+	put("home/.gitconfig", "[core]\n\thooksPath = ~/.githooks\n");
+	project_at("plain");
+	cr_assert_eq(bind_check("home/.githooks", &err), -EPERM, "accepted");
+	cr_assert_not_null(strstr(err.msg, "--bind"), "%s", err.msg);
+	cr_assert_not_null(strstr(err.msg, "/home/.githooks"), "%s", err.msg);
+	cr_assert_not_null(strstr(err.msg, "/home/.gitconfig"), "%s", err.msg);
+	cr_assert_not_null(strstr(err.msg, "core.hooksPath"), "%s", err.msg);
+	cr_assert_not_null(strstr(err.msg, "--ro-bind"), "%s", err.msg);
+	cr_assert_not_null(strstr(err.msg, "--unsafe-writable-git"), "%s",
+			   err.msg);
+	cr_assert_eq(bind_check("home/.githooks/sub", &err), -EPERM,
+		     "in it: accepted");
+	cr_assert_eq(bind_check("home", &err), -EPERM, "holding it: accepted");
+	cr_assert_eq(bind_check("plain", &err), 0, "%s", err.msg);
+	p.protect_git = false; /* --unsafe-writable-git */
+	cr_assert_eq(bind_check("home/.githooks", &err), 0, "%s", err.msg);
+}
+
+/* The global config's fsmonitor, includes and command values: a bind that
+ * holds what they name is refused. */
+Test(gitprotect, a_bind_of_what_the_global_config_runs_is_refused)
+{
+	struct ltd_err err = {0};
+	char text[600];
+
+	no_repository();
+	mkdirs("fsm");
+	mkdirs("inc");
+	mkdirs("tools");
+	mkdirs("hk/.husky/_");
+	put("tools/x.sh", "#!/bin/sh\n");
+	snprintf(text, sizeof(text),
+		 "[core]\n\tfsmonitor = %s/fsm/watch.sh\n"
+		 "[include]\n\tpath = %s/inc/more.cfg\n"
+		 "[alias]\n\tx = !%s/tools/x.sh\n",
+		 dir, dir, dir);
+	put("home/.gitconfig", text);
+	snprintf(text, sizeof(text), "[core]\n\thooksPath = %s/hk/.husky/_\n",
+		 dir);
+	put("inc/more.cfg", text);
+	project_at("home");
+	cr_assert_eq(bind_check("fsm", &err), -EPERM, "fsmonitor: accepted");
+	cr_assert_not_null(strstr(err.msg, "core.fsmonitor"), "%s", err.msg);
+	cr_assert_eq(bind_check("inc", &err), -EPERM, "an include: accepted");
+	cr_assert_eq(bind_check("tools", &err), -EPERM, "an alias: accepted");
+	cr_assert_not_null(strstr(err.msg, "/tools/x.sh"), "%s", err.msg);
+	cr_assert_not_null(strstr(err.msg, "alias.x"), "%s", err.msg);
+	cr_assert_eq(bind_check("hk/.husky", &err), -EPERM,
+		     "husky's scripts: accepted");
+	cr_assert_not_null(strstr(err.msg, "/inc/more.cfg"), "%s", err.msg);
+}
+
+/* F7: `--bind ~/other/tools` where ~/other's config names tools/hooks (or
+ * runs tools/clean.sh): git commit in ~/other runs what the cage wrote. */
+Test(gitprotect, a_bind_below_another_work_tree_is_judged_by_its_config)
+{
+	struct ltd_err err = {0};
+
+	work_tree_with_tools("[core]\n\thooksPath = tools/hooks\n"
+			     "[filter \"s\"]\n\tclean = scripts/clean.sh\n");
+	mkdirs("repo/tools/hooks/sub");
+	mkdirs("repo/scripts");
+	mkdirs("repo/src");
+	mkdirs("proj");
+	project_at("proj");
+	cr_assert_eq(bind_check("repo/tools", &err), -EPERM, "accepted");
+	cr_assert_not_null(strstr(err.msg, "--bind"), "%s", err.msg);
+	cr_assert_not_null(strstr(err.msg, "/repo/tools/hooks"), "%s", err.msg);
+	cr_assert_not_null(strstr(err.msg, "/repo/.git/config"), "%s", err.msg);
+	cr_assert_not_null(strstr(err.msg, "core.hooksPath"), "%s", err.msg);
+	cr_assert_not_null(strstr(err.msg, "--ro-bind"), "%s", err.msg);
+	cr_assert_eq(bind_check("repo/tools/hooks", &err), -EPERM, "accepted");
+	cr_assert_eq(bind_check("repo/tools/hooks/sub", &err), -EPERM,
+		     "accepted");
+	cr_assert_eq(bind_check("repo/scripts", &err), -EPERM,
+		     "a filter's script: accepted");
+	cr_assert_not_null(strstr(err.msg, "filter.s.clean"), "%s", err.msg);
+	cr_assert_eq(bind_check("repo/src", &err), 0, "%s", err.msg);
+}
+
+/* A relative hooks path in the global config is resolved in each work
+ * tree: in the one above the bind too. */
+Test(gitprotect, a_relative_global_hooks_path_in_the_repository_above)
+{
+	struct ltd_err err = {0};
+
+	work_tree_with_tools("[core]\n\tbare = false\n");
+	mkdirs("repo/.githooks");
+	mkdirs("proj");
+	put("home/.gitconfig", "[core]\n\thooksPath = .githooks\n");
+	project_at("proj");
+	cr_assert_eq(bind_check("repo/.githooks", &err), -EPERM, "accepted");
+	cr_assert_not_null(strstr(err.msg, "/home/.gitconfig"), "%s", err.msg);
+	cr_assert_eq(bind_check("repo/tools", &err), 0, "%s", err.msg);
+}

@@ -427,3 +427,67 @@ Test(validate, the_audit_log_in_a_writable_bind_is_refused)
 	cr_assert(strstr(err.msg, "--audit-log") && strstr(err.msg, file), "%s",
 		  err.msg);
 }
+
+/* The user's global git configuration names a hooks path: a writable bind
+ * of it is refused (hooks there run in every repository), read-only not. */
+Test(validate, a_writable_bind_of_the_global_hooks_path_is_refused)
+{
+	char home[256], hooks[256], proj[256], cmd[600];
+	FILE *f;
+
+	snprintf(home, sizeof(home), "%s/home", dir);
+	snprintf(hooks, sizeof(hooks), "%s/home/.githooks", dir);
+	snprintf(proj, sizeof(proj), "%s/proj", dir);
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s %s", hooks, proj);
+	cr_assert_eq(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "%s/.gitconfig", home);
+	f = fopen(cmd, "w");
+	cr_assert_not_null(f);
+	fputs("[core]\n\thooksPath = ~/.githooks\n", f);
+	fclose(f);
+	setenv("HOME", home, 1);
+	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
+	unsetenv("GIT_CONFIG_GLOBAL");
+	unsetenv("XDG_CONFIG_HOME");
+	p.project = strdup(proj);
+	add_mount(LTD_UM_BIND, hooks, hooks, "bind");
+	cr_assert_eq(ltd_policy_validate(&p, &err), -EPERM, "accepted");
+	cr_assert(strstr(err.msg, "--bind"), "%s", err.msg);
+	cr_assert(strstr(err.msg, "core.hooksPath"), "%s", err.msg);
+	ltd_policy_free(&p);
+	ltd_policy_init(&p);
+	memset(&err, 0, sizeof(err));
+	p.project = strdup(proj);
+	add_mount(LTD_UM_RO_BIND, hooks, hooks, "ro-bind");
+	cr_assert_eq(ltd_policy_validate(&p, &err), 0, "%s", err.msg);
+	/* The project as the hooks path. */
+	ltd_policy_free(&p);
+	ltd_policy_init(&p);
+	p.project = strdup(hooks);
+	cr_assert_eq(ltd_policy_validate(&p, &err), -EPERM, "accepted");
+	cr_assert(strstr(err.msg, "--project"), "%s", err.msg);
+}
+
+/* A subdirectory of another work tree that holds its hooks path. */
+Test(validate, a_writable_bind_of_another_repositorys_hooks_path_is_refused)
+{
+	char src[256], proj[256], cmd[600];
+	FILE *f;
+
+	make_repo("other");
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/other/tools/hooks %s/proj", dir,
+		 dir);
+	cr_assert_eq(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "%s/other/.git/config", dir);
+	f = fopen(cmd, "w");
+	cr_assert_not_null(f);
+	fputs("[core]\n\thooksPath = tools/hooks\n", f);
+	fclose(f);
+	snprintf(proj, sizeof(proj), "%s/proj", dir);
+	snprintf(src, sizeof(src), "%s/other/tools", dir);
+	p.project = strdup(proj);
+	add_mount(LTD_UM_BIND, src, "/x", "bind");
+	cr_assert_eq(ltd_policy_validate(&p, &err), -EPERM, "accepted");
+	cr_assert(strstr(err.msg, "--bind"), "%s", err.msg);
+	cr_assert(strstr(err.msg, "/other/.git/config"), "%s", err.msg);
+}
