@@ -772,9 +772,17 @@ static int bind_configs(const struct ltd_policy *p, const char *flag,
 {
 	struct ltd_policy s = {.project = (char *)src, .id = p->id};
 	bool seen = false;
-	int ret;
 
-	ret = protect_enclosing(&s, flag, &seen, err);
+	char dir[PATH_MAX], *slash;
+	int ret = 0;
+
+	/* The work trees above it (no directory above it is a git
+	 * directory: ltd_git_bind_check looked). */
+	snprintf(dir, sizeof(dir), "%s", src);
+	while (!ret && strcmp(dir, "/") && (slash = strrchr(dir, '/'))) {
+		slash[slash == dir] = '\0'; /* "/x" becomes "/" */
+		ret = protect_worktree(&s, flag, dir, &seen, err);
+	}
 	if (!ret && !seen)
 		ret = scan_global(&s, flag, err);
 	if (!ret && s.n_protected)
