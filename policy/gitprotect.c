@@ -49,6 +49,27 @@ static const char *const fixed[] = {
 	".mcp.json",
 };
 
+/* @path's real path, or for a path not there (yet) its longest existing
+ * prefix's with the rest appended (a hooks path through a link to where
+ * it does not exist yet leads there once made); false if none resolves. */
+static bool real_or_prefix(const char *path, char *out, size_t size)
+{
+	char tmp[PATH_MAX], real[PATH_MAX];
+	char *slash;
+
+	if (realpath(path, out))
+		return true;
+	if (snprintf(tmp, sizeof(tmp), "%s", path) >= (int)sizeof(tmp))
+		return false;
+	while ((slash = strrchr(tmp, '/')) && slash > tmp) {
+		*slash = '\0';
+		if (realpath(tmp, real))
+			return snprintf(out, size, "%s/%s", real,
+					path + (slash - tmp) + 1) < (int)size;
+	}
+	return false;
+}
+
 /*
  * Add @rel (relative to @base, or absolute) if it names a path inside the
  * project.  Resolved lexically and, where it exists, through the host's
@@ -67,8 +88,11 @@ static int add_if_inside(struct ltd_policy *p, const char *base,
 		     rel[0] == '/' ? "" : base, rel[0] == '/' ? "" : "/",
 		     rel) >= (int)sizeof(joined))
 		return 0;
-	if (!realpath(joined, real))
-		real[0] = '\0'; /* missing (yet): by the text alone */
+	/* Missing (yet): where its existing part leads, and by the text. */
+	if (!real_or_prefix(joined, real, sizeof(real)))
+		real[0] = '\0';
+	else
+		ltd_path_normalize(real);
 	/* By the text too: a link on the way is itself in the project, where
 	 * the command could re-point it (ltd_policy_check_links refuses). */
 	ltd_path_normalize(joined);
@@ -114,8 +138,10 @@ static int refuse_holding(const struct ltd_policy *p, const char *flag,
 		     rel[0] == '/' ? "" : base, rel[0] == '/' ? "" : "/",
 		     rel) >= (int)sizeof(joined))
 		return 0;
-	if (!realpath(joined, real))
+	if (!real_or_prefix(joined, real, sizeof(real)))
 		real[0] = '\0';
+	else
+		ltd_path_normalize(real);
 	ltd_path_normalize(joined);
 	if (!holds_project(p, joined) && !(real[0] && holds_project(p, real)))
 		return 0;
@@ -152,6 +178,7 @@ struct cfg_walk {
 	 * policy whose project is the bind's source, and whatever would be
 	 * protected in it refuses the bind. */
 	const char *flag;
+	bool no_worktree; /* the global configs alone: no work tree */
 };
 
 static int scan_config_file(struct cfg_walk *w, const char *path, int depth,
@@ -199,6 +226,10 @@ static int on_key(struct cfg_walk *w, const char *file, int depth,
 	if (!strcmp(section, "core") &&
 	    (!strcasecmp(key, "hookspath") ||
 	     (!strcasecmp(key, "fsmonitor") && !ltd_gitconfig_is_bool(v)))) {
+		/* Relative: a directory of each work tree; with none (the
+		 * global configs read for no repository), nothing. */
+		if (v[0] != '/' && w->no_worktree)
+			return 0;
 		snprintf(what, sizeof(what), "%s.%s", section, key);
 		for (size_t i = 0; !ret && i < 2 && w->bases[i]; i++)
 			ret = refuse_holding(p, w->flag, w->bases[i], v,
@@ -363,8 +394,30 @@ static int scan_configs(struct ltd_policy *p, const char *flag,
 		snprintf(files[4], sizeof(files[0]), "%s/config.worktree",
 			 gitdir);
 	}
-	for (size_t i = 0; !ret && i < 5; i++)
-		ret = scan_config_file(&w, files[i], 0, err);
+	w.no_worktree = !common;
+	for (size_t i = 0; !ret && i < 5; i++) {
+		if (!files[i][0])
+			continue;
+		/* git reads on past a system or global config it may not
+		 * read (a root-owned 0600 one): so does ltd-native. */
+		if (i < 3 && access(files[i], R_OK) < 0 && errno == EACCES) {
+			ret = ltd_policy_add_note(&p->warnings, &p->n_warnings,
+						  "%s: not readable, so git "
+						  "ignores it too (ltd-native "
+						  "protects what it names "
+						  "only once it can read it)",
+						  files[i]);
+			continue;
+		}
+		/* Where $GIT_CONFIG_SYSTEM / $GIT_CONFIG_GLOBAL put them,
+		 * the files themselves are never the cage's to write (the
+		 * default places are the gate's: ~/.gitconfig, ~/.config/git).
+		 */
+		if ((i == 0 && sys) || (i == 1 && global))
+			ret = add_if_inside(p, "/", files[i], err);
+		if (!ret)
+			ret = scan_config_file(&w, files[i], 0, err);
+	}
 	return ret;
 }
 
@@ -771,28 +824,51 @@ static int bind_configs(const struct ltd_policy *p, const char *flag,
 			const char *src, struct ltd_err *err)
 {
 	struct ltd_policy s = {.project = (char *)src, .id = p->id};
+	char dir[PATH_MAX], parent[PATH_MAX], *slash;
+	/* A file bound alone is judged as the directory it lies in, scanned
+	 * as a project would be (what is named there is gathered, not
+	 * refused: only the file itself is bound); a hooks path holding that
+	 * directory refuses it still. */
+	const char *as = flag;
+	const char *held = NULL;
 	bool seen = false;
-
-	char dir[PATH_MAX], *slash;
+	struct stat st;
 	int ret = 0;
 
+	if (stat(src, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		snprintf(parent, sizeof(parent), "%s", src);
+		slash = strrchr(parent, '/');
+		if (slash)
+			slash[slash == parent] = '\0';
+		s.project = parent;
+		as = "--project";
+	}
 	/* The work trees above it (no directory above it is a git
 	 * directory: ltd_git_bind_check looked). */
 	snprintf(dir, sizeof(dir), "%s", src);
 	while (!ret && strcmp(dir, "/") && (slash = strrchr(dir, '/'))) {
 		slash[slash == dir] = '\0'; /* "/x" becomes "/" */
-		ret = protect_worktree(&s, flag, dir, &seen, err);
+		ret = protect_worktree(&s, as, dir, &seen, err);
 	}
 	if (!ret && !seen)
-		ret = scan_global(&s, flag, err);
-	if (!ret && s.n_protected)
+		ret = scan_global(&s, as, err);
+	if (ret < 0 && as != flag) {
+		struct ltd_err why = *err;
+
+		ret = ltd_err_set(err, -ret, "%s %s: %s", flag, src, why.msg);
+	}
+	for (size_t i = 0; !ret && !held && i < s.n_protected; i++)
+		if (as == flag || !strcmp(s.protected[i], src))
+			held = s.protected[i];
+	if (!ret && held)
 		ret = ltd_err_set(err, EPERM,
-				  "%s %s: holds %s, which git on the host "
-				  "runs or reads (a repository above it "
-				  "names it); bind it read-only (--ro-bind), "
+				  "%s %s: %s %s, which git on the host "
+				  "runs or reads (its configuration names "
+				  "it); bind it read-only (--ro-bind), "
 				  "choose another place, or use "
 				  "--unsafe-writable-git",
-				  flag, src, s.protected[0]);
+				  flag, src, strcmp(held, src) ? "holds" : "is",
+				  held);
 	for (size_t i = 0; i < s.n_protected; i++)
 		free(s.protected[i]);
 	free(s.protected);

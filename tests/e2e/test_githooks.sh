@@ -62,5 +62,25 @@ as_user mkdir -p "$GH_R/src"
 gh_run --bind "$GH_R/src" "$GH_R/src" -- true
 expect_rc "a writable bind of another directory of that work tree runs" 0
 
+# The very file an include names, bound alone (a review: the cage added a
+# core.fsmonitor to it).
+as_user sh -c "mkdir -p '$U_HOME/e2e-dot' && echo '[user]' > '$U_HOME/e2e-dot/extra.gitconfig' && printf '[include]\n\tpath = ~/e2e-dot/extra.gitconfig\n' >> '$GH_CFG'"
+gh_run --bind "$U_HOME/e2e-dot/extra.gitconfig" "$U_HOME/e2e-dot/extra.gitconfig" -- true
+expect_rc "a writable bind of the file the global config includes is refused" 125
+as_user rm -rf "$U_HOME/e2e-dot"
+
+# A global config the user may not read (a root-owned 0600 one, left by
+# `sudo git config --global`): git ignores it, and so does a run.
+if [ "$AS_ROOT" = 1 ]; then
+	as_user rm -f "$GH_CFG"
+	printf '[user]\n\tname = root\n' > "$GH_CFG"
+	chown root:root "$GH_CFG"
+	chmod 600 "$GH_CFG"
+	gh_run -- true
+	expect_rc "an unreadable ~/.gitconfig does not stop the run" 0
+	expect_out "and the run says it was not read" "warning: $GH_CFG: not readable"
+	rm -f "$GH_CFG"
+fi
+
 as_user rm -rf "$GH_HK" "$GH_P" "$GH_R" "$GH_CFG"
 [ -e "$GH_CFG.e2e-saved" ] && as_user mv "$GH_CFG.e2e-saved" "$GH_CFG"

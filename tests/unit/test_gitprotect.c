@@ -931,3 +931,117 @@ Test(gitprotect, a_relative_global_hooks_path_in_the_repository_above)
 	cr_assert_not_null(strstr(err.msg, "/home/.gitconfig"), "%s", err.msg);
 	cr_assert_eq(bind_check("repo/tools", &err), 0, "%s", err.msg);
 }
+
+/* --- the review of the global-config change ------------------------------ */
+
+/* A bind of the very file an include or a command value names. */
+Test(gitprotect, a_bind_of_the_named_file_itself_is_refused)
+{
+	struct ltd_err err = {0};
+	char text[600];
+
+	no_repository();
+	mkdirs("dot");
+	mkdirs("tools");
+	mkdirs("plain");
+	put("dot/extra.cfg", "[user]\n");
+	put("tools/pager.sh", "#!/bin/sh\n");
+	put("tools/other.sh", "#!/bin/sh\n");
+	snprintf(text, sizeof(text),
+		 "[include]\n\tpath = %s/dot/extra.cfg\n"
+		 "[core]\n\tpager = %s/tools/pager.sh\n",
+		 dir, dir);
+	put("home/.gitconfig", text);
+	project_at("plain");
+	cr_assert_eq(bind_check("dot/extra.cfg", &err), -EPERM,
+		     "the include itself: accepted");
+	cr_assert_eq(bind_check("tools/pager.sh", &err), -EPERM,
+		     "the pager itself: accepted");
+	cr_assert_eq(bind_check("tools/other.sh", &err), 0,
+		     "a file beside it: %s", err.msg);
+	/* A file in the global hooks path: in it, refused still. */
+	mkdirs("home/.githooks");
+	put("home/.githooks/pre-commit", "#!/bin/sh\n");
+	put("home/.gitconfig", "[core]\n\thooksPath = ~/.githooks\n");
+	cr_assert_eq(bind_check("home/.githooks/pre-commit", &err), -EPERM,
+		     "a hook itself: accepted");
+	cr_assert_not_null(strstr(err.msg, "--bind"), "%s", err.msg);
+}
+
+/* $GIT_CONFIG_GLOBAL names the global config: like ~/.gitconfig, never
+ * the cage's to write. */
+Test(gitprotect, the_file_git_config_global_names_is_protected)
+{
+	struct ltd_err err = {0};
+	char path[300];
+
+	no_repository();
+	mkdirs("cfgdir");
+	mkdirs("proj2");
+	put("cfgdir/gitconfig", "[user]\n");
+	put("proj2/gitconfig", "[user]\n");
+	project_at("plain-x");
+	mkdirs("plain-x");
+	setenv("GIT_CONFIG_GLOBAL",
+	       strcat(strcpy(path, dir), "/cfgdir/gitconfig"), 1);
+	cr_assert_eq(bind_check("cfgdir", &err), -EPERM, "accepted");
+	setenv("GIT_CONFIG_GLOBAL",
+	       strcat(strcpy(path, dir), "/proj2/gitconfig"), 1);
+	project_at("proj2");
+	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert(has("/proj2/gitconfig"), "the global config in the project");
+	unsetenv("GIT_CONFIG_GLOBAL");
+}
+
+/* A hooks path that does not exist yet, named through a link: judged
+ * where the link leads. */
+Test(gitprotect, a_missing_hooks_path_through_a_link_is_judged_where_it_leads)
+{
+	struct ltd_err err = {0};
+	char a[300], b[300];
+
+	no_repository();
+	mkdirs("real");
+	mkdirs("plain");
+	snprintf(a, sizeof(a), "%s/real", dir);
+	snprintf(b, sizeof(b), "%s/home/link", dir);
+	cr_assert_eq(symlink(a, b), 0);
+	put("home/.gitconfig", "[core]\n\thooksPath = ~/link/hooks\n");
+	project_at("plain");
+	cr_assert_eq(bind_check("real", &err), -EPERM, "accepted");
+}
+
+/* git ignores a global config it may not read (a root-owned 0600 one from
+ * `sudo git config --global`): so does ltd-native, saying so. */
+Test(gitprotect, an_unreadable_global_config_does_not_stop_the_run)
+{
+	struct ltd_err err = {0};
+	char path[300];
+
+	no_repository();
+	mkdirs("plain");
+	put("home/.gitconfig", "[user]\n");
+	snprintf(path, sizeof(path), "%s/home/.gitconfig", dir);
+	chmod(path, 0);
+	if (access(path, R_OK) == 0) {
+		chmod(path, 0644);
+		cr_skip_test("running with CAP_DAC_OVERRIDE");
+	}
+	project_at("plain");
+	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+	chmod(path, 0644);
+}
+
+/* A relative core.hooksPath in the global config means a directory in
+ * each work tree: with none, nothing (not "/"). */
+Test(gitprotect, a_relative_global_hooks_path_outside_a_repository_is_nothing)
+{
+	struct ltd_err err = {0};
+
+	no_repository();
+	mkdirs("plain");
+	put("home/.gitconfig", "[core]\n\thooksPath = .\n");
+	project_at("plain");
+	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(bind_check("home", &err), 0, "%s", err.msg);
+}
