@@ -811,6 +811,26 @@ static int protect_enclosing(struct ltd_policy *p, const char *flag, bool *seen,
 	return ret;
 }
 
+/* The repositories whose work tree or git directory is @from or lies
+ * above it: what their configuration names is gathered into @p (as for
+ * the project, with @flag). */
+static int walk_up(struct ltd_policy *p, const char *flag, const char *from,
+		   bool *seen, struct ltd_err *err)
+{
+	char dir[PATH_MAX], *slash;
+	int ret = 0;
+
+	snprintf(dir, sizeof(dir), "%s", from);
+	for (;;) {
+		ret = protect_worktree(p, flag, dir, seen, err);
+		if (!ret && is_git_dir(dir))
+			ret = protect_bare(p, dir, seen, err);
+		if (ret || !strcmp(dir, "/") || !(slash = strrchr(dir, '/')))
+			return ret;
+		slash[slash == dir] = '\0'; /* "/x" becomes "/" */
+	}
+}
+
 /*
  * A writable bind @src in no git directory: judged by what git's
  * configuration names, as the project is — the system and global configs,
@@ -821,7 +841,7 @@ static int protect_enclosing(struct ltd_policy *p, const char *flag, bool *seen,
  * has no read-only paths of its own.
  */
 static int bind_configs(const struct ltd_policy *p, const char *flag,
-			const char *src, struct ltd_err *err)
+			const char *src, const char *from, struct ltd_err *err)
 {
 	struct ltd_policy s = {.project = (char *)src, .id = p->id};
 	char dir[PATH_MAX], parent[PATH_MAX], *slash;
@@ -843,15 +863,23 @@ static int bind_configs(const struct ltd_policy *p, const char *flag,
 		s.project = parent;
 		as = "--project";
 	}
-	/* The work trees above it (no directory above it is a git
-	 * directory: ltd_git_bind_check looked). */
-	snprintf(dir, sizeof(dir), "%s", src);
-	while (!ret && strcmp(dir, "/") && (slash = strrchr(dir, '/'))) {
-		slash[slash == dir] = '\0'; /* "/x" becomes "/" */
-		ret = protect_worktree(&s, as, dir, &seen, err);
+	if (!from) {
+		/* The work trees above it (no directory above it is a git
+		 * directory: ltd_git_bind_check looked), and the global
+		 * configs. */
+		snprintf(dir, sizeof(dir), "%s", src);
+		while (!ret && strcmp(dir, "/") &&
+		       (slash = strrchr(dir, '/'))) {
+			slash[slash == dir] = '\0'; /* "/x" becomes "/" */
+			ret = protect_worktree(&s, as, dir, &seen, err);
+		}
+		if (!ret && !seen)
+			ret = scan_global(&s, as, err);
+	} else {
+		/* The repositories at @from and above it (another writable
+		 * place's): what they name in the bind. */
+		ret = walk_up(&s, as, from, &seen, err);
 	}
-	if (!ret && !seen)
-		ret = scan_global(&s, as, err);
 	if (ret < 0 && as != flag) {
 		struct ltd_err why = *err;
 
@@ -912,7 +940,7 @@ int ltd_git_bind_check(const struct ltd_policy *p, const char *flag,
 		*slash = '\0';
 	}
 	if (!what)
-		return bind_configs(p, flag, src, err);
+		return bind_configs(p, flag, src, NULL, err);
 	return ltd_err_set(err, EPERM,
 			   "%s %s: %s (%s): the command could write there "
 			   "hooks or configuration that git on the host runs; "
@@ -920,6 +948,44 @@ int ltd_git_bind_check(const struct ltd_policy *p, const char *flag,
 			   "(whose git ltd-native protects), or use "
 			   "--unsafe-writable-git",
 			   flag, src, what, dir);
+}
+
+/* A bind the user asked for, writable, resolved and there. */
+static bool user_writable(const struct ltd_user_mount *m)
+{
+	struct stat st;
+
+	return m->kind == LTD_UM_BIND && !m->derived && m->src &&
+	       lstat(m->src, &st) == 0;
+}
+
+int ltd_git_cross_check(struct ltd_policy *p, struct ltd_err *err)
+{
+	char flag[48];
+	bool seen;
+	int ret = 0;
+
+	if (!p->protect_git)
+		return 0;
+	for (size_t i = 0; !ret && i < p->n_mounts; i++) {
+		const struct ltd_user_mount *b = &p->mounts[i];
+
+		if (!user_writable(b))
+			continue;
+		snprintf(flag, sizeof(flag), "--%s", b->flag);
+		/* The project by the repositories above this bind. */
+		seen = false;
+		ret = walk_up(p, "--project", b->src, &seen, err);
+		/* This bind by those above the project and the others. */
+		if (!ret)
+			ret = bind_configs(p, flag, b->src, p->project, err);
+		for (size_t j = 0; !ret && j < p->n_mounts; j++)
+			if (j != i && user_writable(&p->mounts[j]))
+				ret = bind_configs(p, flag, b->src,
+						   p->mounts[j].src, err);
+	}
+	/* What became read-only in the project: no link on its way. */
+	return ret ? ret : ltd_policy_check_links(p, err);
 }
 
 int ltd_git_protected(struct ltd_policy *p, struct ltd_err *err)

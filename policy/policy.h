@@ -312,6 +312,14 @@ bool ltd_git_is_dir(const char *dir);
 int ltd_git_bind_check(const struct ltd_policy *p, const char *flag,
 		       const char *src, struct ltd_err *err);
 
+/*
+ * Once the binds are resolved: each writable bind the user asked for is
+ * judged by the repositories above the project and above every other such
+ * bind too (refused as ltd_git_bind_check refuses), and the project by the
+ * repositories above each bind (what they name in it becomes read-only).
+ */
+int ltd_git_cross_check(struct ltd_policy *p, struct ltd_err *err);
+
 /* Fill @p->protected from the project's .git (reads the host). */
 int ltd_git_protected(struct ltd_policy *p, struct ltd_err *err);
 

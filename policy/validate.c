@@ -397,6 +397,10 @@ int ltd_policy_validate(struct ltd_policy *p, struct ltd_err *err)
 		ret = ltd_policy_derive(p, err);
 	if (!ret)
 		ret = validate_mounts(p, err);
+	/* Once the binds are resolved: each writable place by every
+	 * repository's configuration, not only those above itself. */
+	if (!ret)
+		ret = ltd_git_cross_check(p, err);
 	/* Once the binds are resolved: where the cage can write. */
 	if (!ret)
 		ret = ltd_policy_inputs(p, err);

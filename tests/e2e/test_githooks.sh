@@ -62,6 +62,21 @@ as_user mkdir -p "$GH_R/src"
 gh_run --bind "$GH_R/src" "$GH_R/src" -- true
 expect_rc "a writable bind of another directory of that work tree runs" 0
 
+# The project's own repository names a hooks path outside it, which a
+# --bind would make writable (a review's D): refused, though no repository
+# lies above the bind itself.
+GH_M=$(as_user mktemp -d "$U_HOME/e2e-ghm.XXXXXX")
+as_user sh -c "cd '$GH_M' && mkdir app shared-hooks && git -C app init -q && git -C app config core.hooksPath ../shared-hooks"
+OUT=$(cd "$GH_M/app" && as_user "$LTD" run --network none --bind "$GH_M/shared-hooks" "$GH_M/shared-hooks" -- true 2>&1)
+RC=$?
+expect_rc "a bind of the hooks path the project's own repository names is refused" 125
+expect_out "naming the bind" "--bind $GH_M/shared-hooks"
+OUT=$(cd "$GH_M/app" && as_user "$LTD" run --network none --unsafe-writable-git --bind "$GH_M/shared-hooks" "$GH_M/shared-hooks" -- sh -c "printf '#!/bin/sh\ntouch $GH_M/ran\n' > '$GH_M/shared-hooks/pre-commit' && chmod +x '$GH_M/shared-hooks/pre-commit'" 2>&1)
+(cd "$GH_M/app" && as_user "${GHC[@]}" commit -q --allow-empty -m z >/dev/null 2>&1)
+[ -e "$GH_M/ran" ] && pass "(the threat is real: the project's commit runs it)" ||
+	fail "(the threat is real: the project's commit runs it)" "$OUT"
+as_user rm -rf "$GH_M"
+
 # The very file an include names, bound alone (a review: the cage added a
 # core.fsmonitor to it).
 as_user sh -c "mkdir -p '$U_HOME/e2e-dot' && echo '[user]' > '$U_HOME/e2e-dot/extra.gitconfig' && printf '[include]\n\tpath = ~/e2e-dot/extra.gitconfig\n' >> '$GH_CFG'"

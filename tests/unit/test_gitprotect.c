@@ -1045,3 +1045,69 @@ Test(gitprotect, a_relative_global_hooks_path_outside_a_repository_is_nothing)
 	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
 	cr_assert_eq(bind_check("home", &err), 0, "%s", err.msg);
 }
+
+/* Each writable place judged by every repository's configuration, not only
+ * those above itself (the review's D, 10, 11). */
+static void add_bind(const char *rel)
+{
+	char src[256];
+
+	snprintf(src, sizeof(src), "%s/%s", dir, rel);
+	p.mounts = realloc(p.mounts, (p.n_mounts + 1) * sizeof(*p.mounts));
+	p.mounts[p.n_mounts++] = (struct ltd_user_mount){
+		.kind = LTD_UM_BIND,
+		.src = strdup(src),
+		.dst = strdup(src),
+		.flag = "bind",
+	};
+}
+
+Test(gitprotect, a_bind_is_judged_by_the_projects_own_repository)
+{
+	struct ltd_err err = {0};
+
+	/* D: the project's hooks path lies outside it, in a bind. */
+	no_repository();
+	make_gitdir("src/app/.git");
+	put("src/app/.git/config", "[core]\n\thooksPath = ../shared-hooks\n");
+	mkdirs("src/shared-hooks");
+	mkdirs("src/other");
+	project_at("src/app");
+	add_bind("src/shared-hooks");
+	cr_assert_eq(ltd_git_cross_check(&p, &err), -EPERM, "accepted");
+	cr_assert_not_null(strstr(err.msg, "--bind"), "%s", err.msg);
+	cr_assert_not_null(strstr(err.msg, "/src/shared-hooks"), "%s", err.msg);
+	project_at("src/app");
+	add_bind("src/other");
+	cr_assert_eq(ltd_git_cross_check(&p, &err), 0, "%s", err.msg);
+}
+
+Test(gitprotect, binds_and_the_project_are_judged_by_each_others_repositories)
+{
+	struct ltd_err err = {0};
+	char text[300];
+
+	/* 10: another work tree's hooks path lies in a second bind. */
+	no_repository();
+	make_gitdir("other/.git");
+	mkdirs("other/tools");
+	mkdirs("data2/hooks");
+	mkdirs("plain");
+	snprintf(text, sizeof(text), "[core]\n\thooksPath = %s/data2/hooks\n",
+		 dir);
+	put("other/.git/config", text);
+	project_at("plain");
+	add_bind("other/tools");
+	add_bind("data2");
+	cr_assert_eq(ltd_git_cross_check(&p, &err), -EPERM, "accepted");
+	cr_assert_not_null(strstr(err.msg, "/data2"), "%s", err.msg);
+	/* 11: ... or in the project: read-only there, as its own would be. */
+	mkdirs("proj/hooks");
+	snprintf(text, sizeof(text), "[core]\n\thooksPath = %s/proj/hooks\n",
+		 dir);
+	put("other/.git/config", text);
+	project_at("proj");
+	add_bind("other/tools");
+	cr_assert_eq(ltd_git_cross_check(&p, &err), 0, "%s", err.msg);
+	cr_assert(has("/proj/hooks"), "the hooks path in the project");
+}
