@@ -28,6 +28,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "policy/gitconfig.h"
@@ -350,6 +351,15 @@ static int scan_config_file(struct cfg_walk *w, const char *path, int depth,
 	return ret;
 }
 
+/* The null device (what scripts name to make git skip a config file). */
+static bool is_dev_null(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISCHR(st.st_mode) &&
+	       st.st_rdev == makedev(1, 3);
+}
+
 /*
  * Every file git reads its configuration from for this project: the system
  * and global ones too, which may set a relative core.hooksPath (resolved in
@@ -397,6 +407,9 @@ static int scan_configs(struct ltd_policy *p, const char *flag,
 	w.no_worktree = !common;
 	for (size_t i = 0; !ret && i < 5; i++) {
 		if (!files[i][0])
+			continue;
+		/* GIT_CONFIG_GLOBAL=/dev/null: git reads nothing there. */
+		if (i < 3 && is_dev_null(files[i]))
 			continue;
 		/* git reads on past a system or global config it may not
 		 * read (a root-owned 0600 one): so does ltd-native. */
@@ -881,9 +894,24 @@ static int bind_configs(const struct ltd_policy *p, const char *flag,
 		ret = walk_up(&s, as, from, &seen, err);
 	}
 	if (ret < 0 && as != flag) {
+		/* Said for a project ("--project: DIR is or lies in X, ...;
+		 * choose a project outside it"): said again for the bind. */
 		struct ltd_err why = *err;
+		const char *at = strstr(why.msg, "is or lies in ");
+		const char *end = at ? strstr(at, ": the command could") : NULL;
 
-		ret = ltd_err_set(err, -ret, "%s %s: %s", flag, src, why.msg);
+		if (at && end)
+			ret = ltd_err_set(
+				err, -ret,
+				"%s %s: %.*s: the command could write "
+				"there what git on the host runs; "
+				"bind it read-only (--ro-bind), choose "
+				"another place, or use "
+				"--unsafe-writable-git",
+				flag, src, (int)(end - at), at);
+		else
+			ret = ltd_err_set(err, -ret, "%s %s: %s", flag, src,
+					  why.msg);
 	}
 	for (size_t i = 0; !ret && !held && i < s.n_protected; i++)
 		if (as == flag || !strcmp(s.protected[i], src))
@@ -891,8 +919,9 @@ static int bind_configs(const struct ltd_policy *p, const char *flag,
 	if (!ret && held)
 		ret = ltd_err_set(err, EPERM,
 				  "%s %s: %s %s, which git on the host "
-				  "runs or reads (its configuration names "
-				  "it); bind it read-only (--ro-bind), "
+				  "runs or reads (a repository's own file, "
+				  "or one its configuration names); bind it "
+				  "read-only (--ro-bind), "
 				  "choose another place, or use "
 				  "--unsafe-writable-git",
 				  flag, src, strcmp(held, src) ? "holds" : "is",

@@ -1111,3 +1111,35 @@ Test(gitprotect, binds_and_the_project_are_judged_by_each_others_repositories)
 	cr_assert_eq(ltd_git_cross_check(&p, &err), 0, "%s", err.msg);
 	cr_assert(has("/proj/hooks"), "the hooks path in the project");
 }
+
+/* GIT_CONFIG_GLOBAL=/dev/null is how scripts make git skip the global
+ * config: an empty one, not an error. */
+Test(gitprotect, a_global_config_of_dev_null_is_empty)
+{
+	struct ltd_err err = {0};
+
+	no_repository();
+	mkdirs("plain");
+	project_at("plain");
+	setenv("GIT_CONFIG_GLOBAL", "/dev/null", 1);
+	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+	unsetenv("GIT_CONFIG_GLOBAL");
+}
+
+/* A file bound alone in a hooks path: the bind's own words. */
+Test(gitprotect, a_file_bind_in_a_hooks_path_says_bind)
+{
+	struct ltd_err err = {0};
+
+	no_repository();
+	mkdirs("home/.githooks");
+	mkdirs("plain");
+	put("home/.githooks/README", "x\n");
+	put("home/.gitconfig", "[core]\n\thooksPath = ~/.githooks\n");
+	project_at("plain");
+	cr_assert_eq(bind_check("home/.githooks/README", &err), -EPERM,
+		     "accepted");
+	cr_assert_null(strstr(err.msg, "--project"), "%s", err.msg);
+	cr_assert_not_null(strstr(err.msg, "--ro-bind"), "%s", err.msg);
+	cr_assert_not_null(strstr(err.msg, "core.hooksPath"), "%s", err.msg);
+}
