@@ -72,6 +72,27 @@ static bool real_or_prefix(const char *path, char *out, size_t size)
 }
 
 /*
+ * @rel (relative to @base, or absolute) as git names it: by the text into
+ * @joined (PATH_MAX * 2), and where it (or, missing yet, its existing
+ * part) really leads into @real (PATH_MAX; "" if nowhere), both
+ * normalized.  False for an empty or overlong name.
+ */
+static bool place_of(const char *base, const char *rel, char *joined,
+		     char *real)
+{
+	if (!rel[0] ||
+	    snprintf(joined, PATH_MAX * 2, "%s%s%s", rel[0] == '/' ? "" : base,
+		     rel[0] == '/' ? "" : "/", rel) >= PATH_MAX * 2)
+		return false;
+	if (real_or_prefix(joined, real, PATH_MAX))
+		ltd_path_normalize(real);
+	else
+		real[0] = '\0';
+	ltd_path_normalize(joined);
+	return true;
+}
+
+/*
  * Add @rel (relative to @base, or absolute) if it names a path inside the
  * project.  Resolved lexically and, where it exists, through the host's
  * links: a path that leads out of the project is not ours to protect (the
@@ -83,20 +104,10 @@ static int add_if_inside(struct ltd_policy *p, const char *base,
 	char joined[PATH_MAX * 2], real[PATH_MAX];
 	size_t n = strlen(p->project);
 
-	if (!rel[0])
+	if (!place_of(base, rel, joined, real))
 		return 0;
-	if (snprintf(joined, sizeof(joined), "%s%s%s",
-		     rel[0] == '/' ? "" : base, rel[0] == '/' ? "" : "/",
-		     rel) >= (int)sizeof(joined))
-		return 0;
-	/* Missing (yet): where its existing part leads, and by the text. */
-	if (!real_or_prefix(joined, real, sizeof(real)))
-		real[0] = '\0';
-	else
-		ltd_path_normalize(real);
 	/* By the text too: a link on the way is itself in the project, where
 	 * the command could re-point it (ltd_policy_check_links refuses). */
-	ltd_path_normalize(joined);
 	if (!strncmp(joined, p->project, n) && joined[n] == '/') {
 		int ret = ltd_policy_protect(p, joined, err);
 
@@ -134,16 +145,8 @@ static int refuse_holding(const struct ltd_policy *p, const char *flag,
 	char joined[PATH_MAX * 2], real[PATH_MAX], named[PATH_MAX + 300] = "";
 	bool project = !strcmp(flag, "--project");
 
-	if (!rel[0] ||
-	    snprintf(joined, sizeof(joined), "%s%s%s",
-		     rel[0] == '/' ? "" : base, rel[0] == '/' ? "" : "/",
-		     rel) >= (int)sizeof(joined))
+	if (!place_of(base, rel, joined, real))
 		return 0;
-	if (!real_or_prefix(joined, real, sizeof(real)))
-		real[0] = '\0';
-	else
-		ltd_path_normalize(real);
-	ltd_path_normalize(joined);
 	if (!holds_project(p, joined) && !(real[0] && holds_project(p, real)))
 		return 0;
 	if (cfg)
