@@ -908,13 +908,8 @@ int ltd_agent_protected(struct ltd_policy *p, struct ltd_err *err)
 	char path[PATH_MAX];
 	int ret = 0;
 
-	for (size_t i = 0; !ret && i < sizeof(dirs) / sizeof(dirs[0]); i++) {
-		if (snprintf(path, sizeof(path), "%s/%s", p->project,
-			     dirs[i]) >= (int)sizeof(path))
-			return ltd_err_set(err, ENAMETOOLONG,
-					   "--project: too long");
-		ret = ltd_policy_protect(p, path, err);
-	}
+	ret = ltd_policy_protect_names(p, dirs, sizeof(dirs) / sizeof(*dirs),
+				       err);
 	for (size_t i = 0; !ret && i < sizeof(files) / sizeof(files[0]); i++) {
 		json_t *j;
 

@@ -1022,17 +1022,11 @@ int ltd_git_cross_check(struct ltd_policy *p, struct ltd_err *err)
 
 int ltd_git_protected(struct ltd_policy *p, struct ltd_err *err)
 {
-	char path[PATH_MAX];
 	bool seen = false;
-	int ret = 0;
+	int ret;
 
-	for (size_t i = 0; !ret && i < sizeof(fixed) / sizeof(fixed[0]); i++) {
-		if (snprintf(path, sizeof(path), "%s/%s", p->project,
-			     fixed[i]) >= (int)sizeof(path))
-			return ltd_err_set(err, ENAMETOOLONG,
-					   "--project: path too long");
-		ret = ltd_policy_protect(p, path, err);
-	}
+	ret = ltd_policy_protect_names(p, fixed, sizeof(fixed) / sizeof(*fixed),
+				       err);
 	if (!ret && is_git_dir(p->project))
 		ret = protect_bare(p, p->project, &seen, err);
 	/* A .git file names the repository elsewhere: the file is pinned

@@ -374,6 +374,10 @@ const struct passwd *ltd_policy_passwd(uid_t uid);
 int ltd_policy_protect(struct ltd_policy *p, const char *path,
 		       struct ltd_err *err);
 
+/* Add each of @names (@n, relative to the project) to @p->protected. */
+int ltd_policy_protect_names(struct ltd_policy *p, const char *const *names,
+			     size_t n, struct ltd_err *err);
+
 /* Resolve ".", ".." and "//" in an absolute path, in place, by the text. */
 void ltd_path_normalize(char *path);
 

@@ -6,6 +6,7 @@
 #include "policy/policy.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -59,6 +60,22 @@ int ltd_policy_protect(struct ltd_policy *p, const char *path,
 		return ltd_err_set(err, ENOMEM, "out of memory");
 	p->n_protected++;
 	return 0;
+}
+
+int ltd_policy_protect_names(struct ltd_policy *p, const char *const *names,
+			     size_t n, struct ltd_err *err)
+{
+	char path[PATH_MAX];
+	int ret = 0;
+
+	for (size_t i = 0; !ret && i < n; i++) {
+		if (snprintf(path, sizeof(path), "%s/%s", p->project,
+			     names[i]) >= (int)sizeof(path))
+			return ltd_err_set(err, ENAMETOOLONG,
+					   "--project: path too long");
+		ret = ltd_policy_protect(p, path, err);
+	}
+	return ret;
 }
 
 void ltd_path_normalize(char *path)
