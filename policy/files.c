@@ -252,31 +252,13 @@ int ltd_sha256_hex(const void *data, size_t len, char hex[65],
 	return 0;
 }
 
-/* A project's file is the agent's to replace: no link is followed in it. */
-int ltd_policy_read_file(int dirfd, const char *path, const char *shown,
-			 char **text, size_t *len, struct ltd_err *err)
+int ltd_policy_read_fd(int fd, const char *shown, char **text, size_t *len,
+		       struct ltd_err *err)
 {
-	struct open_how how = {
-		.flags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC,
-		.resolve = dirfd == AT_FDCWD
-				   ? 0
-				   : RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
-					     RESOLVE_NO_MAGICLINKS,
-	};
-	_cleanup_close_ int fd = -1;
 	_cleanup_free_ char *buf = NULL;
 	struct stat st;
 	size_t off = 0;
 
-	fd = (int)syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
-	if (fd < 0 && errno == ELOOP)
-		return ltd_err_set(err, ELOOP,
-				   "%s: is or passes through a symbolic link; "
-				   "ltd-native reads policy files only by "
-				   "their real path",
-				   shown);
-	if (fd < 0)
-		return ltd_err_sys(err, "%s", shown);
 	if (fstat(fd, &st) < 0)
 		return ltd_err_sys(err, "%s", shown);
 	if (!S_ISREG(st.st_mode))
@@ -306,4 +288,29 @@ int ltd_policy_read_file(int dirfd, const char *path, const char *shown,
 	*len = off;
 	*text = ltd_steal_ptr(&buf);
 	return 0;
+}
+
+/* A project's file is the agent's to replace: no link is followed in it. */
+int ltd_policy_read_file(int dirfd, const char *path, const char *shown,
+			 char **text, size_t *len, struct ltd_err *err)
+{
+	struct open_how how = {
+		.flags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC,
+		.resolve = dirfd == AT_FDCWD
+				   ? 0
+				   : RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
+					     RESOLVE_NO_MAGICLINKS,
+	};
+	_cleanup_close_ int fd = -1;
+
+	fd = (int)syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
+	if (fd < 0 && errno == ELOOP)
+		return ltd_err_set(err, ELOOP,
+				   "%s: is or passes through a symbolic link; "
+				   "ltd-native reads policy files only by "
+				   "their real path",
+				   shown);
+	if (fd < 0)
+		return ltd_err_sys(err, "%s", shown);
+	return ltd_policy_read_fd(fd, shown, text, len, err);
 }

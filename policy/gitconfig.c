@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -339,5 +340,16 @@ const char *ltd_gitconfig_command(const char *section, const char *key,
 		return NULL; /* longer than any path */
 	buf[n++] = '\'';
 	buf[n] = '\0';
+	return buf;
+}
+
+const char *ltd_git_expand_home(const char *v, char *buf, size_t size)
+{
+	const char *home = getenv("HOME");
+
+	if (strncmp(v, "~/", 2) != 0 || !home)
+		return v;
+	if (snprintf(buf, size, "%s/%s", home, v + 2) >= (int)size)
+		return "";
 	return buf;
 }

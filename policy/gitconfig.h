@@ -34,4 +34,8 @@ bool ltd_gitconfig_is_bool(const char *v);
 const char *ltd_gitconfig_command(const char *section, const char *key,
 				  const char *val, char *buf, size_t size);
 
+/* A path value as git expands it: "~/x" under $HOME (into @buf; "" when
+ * too long), anything else as it is. */
+const char *ltd_git_expand_home(const char *v, char *buf, size_t size);
+
 #endif

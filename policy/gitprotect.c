@@ -204,25 +204,13 @@ static int protect_command(struct cfg_walk *w, const char *section,
 	return ret;
 }
 
-/* "~/x" under $HOME; anything else as it is. */
-static const char *expand_home(const char *v, char *buf, size_t size)
-{
-	const char *home = getenv("HOME");
-
-	if (strncmp(v, "~/", 2) != 0 || !home)
-		return v;
-	if (snprintf(buf, size, "%s/%s", home, v + 2) >= (int)size)
-		return "";
-	return buf;
-}
-
 static int on_key(struct cfg_walk *w, const char *file, int depth,
 		  const char *section, const char *key, const char *val,
 		  struct ltd_err *err)
 {
 	struct ltd_policy *p = w->p;
 	char buf[PATH_MAX], dir[PATH_MAX], inc[PATH_MAX * 2], what[300];
-	const char *v = expand_home(val, buf, sizeof(buf)), *slash;
+	const char *v = ltd_git_expand_home(val, buf, sizeof(buf)), *slash;
 	int ret = protect_command(w, section, key, val, err);
 
 	if (ret)

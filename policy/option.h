@@ -96,6 +96,10 @@ int ltd_opts_apply(struct ltd_policy *p, const struct ltd_opt_list *l,
 int ltd_policy_read_file(int dirfd, const char *path, const char *shown,
 			 char **text, size_t *len, struct ltd_err *err);
 
+/* The same, from the open descriptor @fd (a regular file). */
+int ltd_policy_read_fd(int fd, const char *shown, char **text, size_t *len,
+		       struct ltd_err *err);
+
 /* "--unsafe-..." name (without dashes) of an LTD_UNSAFE_* bit. */
 const char *ltd_unsafe_flag(unsigned bit);
 

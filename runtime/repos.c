@@ -5,11 +5,12 @@
  * One walk, after the cage is gone: every directory is opened beneath the
  * one above it with openat2 (no link, no other mount), so the walk goes
  * nowhere the command could send it.  git takes a directory for a git
- * directory when it holds HEAD and either objects and refs or a commondir
- * (setup.c's is_git_directory); that is judged from the names alone, so a
- * directory costs one open and its reads.  "Changed during the run" is
- * the ctime, which the command can move forward (any change does) but
- * never back.
+ * directory when it holds HEAD and objects and refs, or a commondir
+ * (setup.c's is_git_directory, which asks only that they be reachable);
+ * the walk takes HEAD and any of the three, of any type, judged from the
+ * names alone, so a directory costs one open and its reads.  "Changed during
+ * the run" is the ctime, which the command can move forward (any change does)
+ * but never back.
  */
 #include "runtime/repos.h"
 
@@ -187,17 +188,6 @@ static void say_unfollowed(struct walk *w, const char *at, const char *name,
 	say_at(w, at, name, msg, strerror(-err));
 }
 
-/* "~/x" under $HOME, as git expands it; anything else as it is. */
-static const char *expand_home(const char *v, char *buf, size_t size)
-{
-	const char *home = getenv("HOME");
-
-	if (strncmp(v, "~/", 2) != 0 || !home ||
-	    snprintf(buf, size, "%s/%s", home, v + 2) >= (int)size)
-		return v;
-	return buf;
-}
-
 /* What a repository's configuration makes git run: the first key, the
  * hooks path, and whether any file of it changed during the run. */
 struct cfg {
@@ -212,7 +202,8 @@ struct cfg {
 	int depth;
 };
 
-static void read_config(struct cfg *c, int fd, const char *shown);
+static int read_config(struct cfg *c, int fd, const char *shown,
+		       struct ltd_err *err);
 
 static int on_key(void *ctx, const char *section, const char *key,
 		  const char *val)
@@ -248,7 +239,7 @@ static int on_key(void *ctx, const char *section, const char *key,
 		char was_file[PATH_MAX], was_base[PATH_MAX], home[PATH_MAX];
 		int n, fd;
 
-		val = expand_home(val, home, sizeof(home));
+		val = ltd_git_expand_home(val, home, sizeof(home));
 		fd = open_in_root(c->w, c->base, val, O_RDONLY | O_NONBLOCK,
 				  shown, sizeof(shown));
 
@@ -278,7 +269,8 @@ static int on_key(void *ctx, const char *section, const char *key,
 			*(strrchr(c->base, '/') ? strrchr(c->base, '/')
 						: c->base) = '\0';
 			c->depth++;
-			read_config(c, fd, shown);
+			/* An include git cannot read is no error to git. */
+			read_config(c, fd, shown, &(struct ltd_err){0});
 			c->depth--;
 			memcpy(c->file, was_file, sizeof(c->file));
 			memcpy(c->base, was_base, sizeof(c->base));
@@ -287,65 +279,41 @@ static int on_key(void *ctx, const char *section, const char *key,
 	return 0;
 }
 
-/* A regular file at @fd, whole, of at most LTD_POLICY_MAX_FILE bytes
- * (NUL-terminated); -errno otherwise. */
-static int read_fd(int fd, const struct stat *st, char **text, size_t *len)
-{
-	_cleanup_free_ char *buf = NULL;
-	size_t off = 0;
-	ssize_t n;
-
-	if (!S_ISREG(st->st_mode))
-		return -EINVAL;
-	if (st->st_size > LTD_POLICY_MAX_FILE)
-		return -EFBIG;
-	buf = malloc((size_t)st->st_size + 1);
-	if (!buf)
-		return -ENOMEM;
-	while ((n = read(fd, buf + off, (size_t)st->st_size - off)) > 0 ||
-	       (n < 0 && errno == EINTR))
-		off += n > 0 ? (size_t)n : 0;
-	if (n < 0)
-		return -errno;
-	buf[off] = '\0';
-	*len = off;
-	*text = ltd_steal_ptr(&buf);
-	return 0;
-}
-
-/* The config at @fd (closed here): its ctime, its keys. */
-static void read_config(struct cfg *c, int fd, const char *shown)
+/* The config at @fd (closed here), shown as @shown: its ctime, its keys;
+ * 0, or a negative errno and @err when it cannot be read. */
+static int read_config(struct cfg *c, int fd, const char *shown,
+		       struct ltd_err *err)
 {
 	_cleanup_free_ char *text = NULL;
 	struct stat st;
 	size_t len;
+	int ret;
 
 	c->files++;
-	if (fstat(fd, &st) == 0) {
-		if (changed(&st, c->w->since))
-			c->changed = true;
-		if (shown != c->file)
-			snprintf(c->file, sizeof(c->file), "%s", shown);
-		if (read_fd(fd, &st, &text, &len) == 0)
-			ltd_gitconfig_parse(text, len, on_key, c);
-	}
+	if (fstat(fd, &st) == 0 && changed(&st, c->w->since))
+		c->changed = true;
+	if (shown != c->file)
+		snprintf(c->file, sizeof(c->file), "%s", shown);
+	ret = ltd_policy_read_fd(fd, shown, &text, &len, err);
+	if (!ret)
+		ltd_gitconfig_parse(text, len, on_key, c);
 	close(fd);
+	return ret;
 }
 
 /* config or config.worktree of the git directory @dir. */
 static void config_file(struct walk *w, struct cfg *c, int dir,
 			const char *name)
 {
-	_cleanup_free_ char *text = NULL;
+	struct ltd_err err = {0};
 	struct stat st;
-	size_t len;
-	int fd, ret;
+	int fd;
 
 	if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return;
 	if (changed(&st, w->since))
 		c->changed = true;
-	if (S_ISLNK(st.st_mode) || !S_ISREG(st.st_mode)) {
+	if (!S_ISREG(st.st_mode)) {
 		if (changed(&st, w->since))
 			say(w, name,
 			    "the command made this git configuration a "
@@ -354,24 +322,16 @@ static void config_file(struct walk *w, struct cfg *c, int dir,
 			    NULL);
 		return;
 	}
-	fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	ret = fd < 0 ? -errno : fstat(fd, &st) < 0 ? -errno : 0;
-	if (!ret)
-		ret = read_fd(fd, &st, &text, &len);
-	if (ret) {
-		say(w, name, "ltd-native could not read this git configuration",
-		    strerror(-ret));
-		if (fd >= 0)
-			close(fd);
-		return;
-	}
-	lseek(fd, 0, SEEK_SET);
 	if (snprintf(c->file, sizeof(c->file), "%s/%s", w->path, name) >=
 	    (int)sizeof(c->file))
 		c->file[0] = '\0';
 	snprintf(c->base, sizeof(c->base), "%s", here(w));
 	c->depth = 0;
-	read_config(c, fd, c->file);
+	fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 ? ltd_err_sys(&err, "%s", name) < 0
+		   : read_config(c, fd, c->file, &err) < 0)
+		say(w, name, "ltd-native could not read this git configuration",
+		    err.msg);
 }
 
 /* One hook, @name in the directory @dir (shown as @dir_shown, relative
@@ -495,7 +455,7 @@ static void judge_hooks(struct walk *w, int dir, const char *hooks_path)
 	slash = strrchr(base, '/');
 	if (!strcmp(slash ? slash + 1 : base, ".git"))
 		base[slash ? slash - base : 0] = '\0';
-	hp = expand_home(hooks_path, home, sizeof(home));
+	hp = ltd_git_expand_home(hooks_path, home, sizeof(home));
 	/* husky's stubs in .husky/_ run the scripts in .husky: both. */
 	for (int i = 0; i < 2; i++) {
 		if (i == 1) {
