@@ -645,6 +645,22 @@ static int note(struct ltd_cmd_scan *s, bool *said, const char *msg,
 	return 0;
 }
 
+/* @path's last component ends as a script an interpreter runs does. */
+static bool script_name(const char *path)
+{
+	static const char *const ext[] = {
+		".sh", ".bash", ".zsh", ".fish", ".py", ".js",	".mjs", ".cjs",
+		".ts", ".mts",	".cts", ".rb",	 ".pl", ".php", ".lua", ".ps1",
+	};
+	const char *base = strrchr(path, '/'), *dot;
+
+	dot = strrchr(base ? base + 1 : path, '.');
+	for (size_t i = 0; dot && i < sizeof(ext) / sizeof(*ext); i++)
+		if (!strcmp(dot, ext[i]))
+			return true;
+	return false;
+}
+
 /* One place a command names, on the host. */
 static int place(struct ltd_cmd_scan *s, const char *path,
 		 enum ltd_cmd_kind kind, bool dirs, struct ltd_err *err)
@@ -681,8 +697,12 @@ static int place(struct ltd_cmd_scan *s, const char *path,
 	}
 	if (lstat(path, &st) < 0)
 		/* A path by its text, reported if the cage makes it; a bare
-		 * word that is no file (`npx`, `jq`) is no place. */
-		return kind == LTD_CMD_BARE ? 0 : protect(s, path, err);
+		 * word that is no file (`npx`, `jq`) is no place, unless it
+		 * has a script's name (`bash stop-hook.sh`: the cage could
+		 * write it). */
+		return kind == LTD_CMD_BARE && !script_name(path)
+			       ? 0
+			       : protect(s, path, err);
 	if (S_ISDIR(st.st_mode) && !dirs)
 		return 0; /* a directory the command works in */
 	return protect(s, path, err);

@@ -448,6 +448,17 @@ else
 fi
 as_user rm -rf "$PROJ/.claude" "$PROJ/.mcp.json" "$PROJ/scripts" "$PROJ/tools"
 
+# A script a hook runs by a bare name, not there yet (`bash stop-hook.sh`):
+# the cage can make it (nothing to bind read-only), and the run says so at
+# exit — the next Stop on the host would run it.
+as_user mkdir -p "$PROJ/.claude"
+as_user tee "$PROJ/.claude/settings.json" >/dev/null <<'JSON'
+{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "bash stop-hook.sh"}]}]}}
+JSON
+ltd run -- sh -c "echo 'touch /tmp/pwned' > '$PROJ/stop-hook.sh'"
+expect_out "a hook's script made by the cage under a bare name is said at exit" "warning: the command created $PROJ/stop-hook\.sh"
+as_user rm -rf "$PROJ/.claude" "$PROJ/stop-hook.sh"
+
 # A Claude Code settings file the command creates (git-ignored, so no
 # git status shows it; its SessionStart hooks would run at the next
 # session on the host) is moved aside when the run ends, with a warning.

@@ -414,3 +414,22 @@ Test(agentfiles, too_many_files_refuse_the_run)
 	cr_assert_eq(ltd_agent_protected(&p, &err), -E2BIG);
 	cr_assert(strstr(err.msg, "more than 256"), "%s", err.msg);
 }
+
+/* A script named by a bare word that is not there yet (`bash stop.sh`):
+ * watched by its text, so the cage making it is said at exit; a bare word
+ * with no script's name (`npx`, `jq`) is no place. */
+Test(agentfiles, a_missing_script_named_by_a_bare_word_is_watched)
+{
+	put(".claude/settings.json",
+	    "{\"hooks\": {\"Stop\": [{\"hooks\": [{\"type\": \"command\", "
+	    "\"command\": \"bash stop-hook.sh && python3 after.py | jq "
+	    ".x\"}]}]},"
+	    " \"statusLine\": {\"type\": \"command\", \"command\": "
+	    "\"node status.mjs\"}}");
+	cr_assert_eq(ltd_agent_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert(protects("stop-hook.sh"), "bash's script");
+	cr_assert(protects("after.py"), "python's script");
+	cr_assert(protects("status.mjs"), "node's script");
+	cr_assert(!protects("jq"), "a program's name");
+	cr_assert(!protects(".x"), "an argument that is no script");
+}
