@@ -201,12 +201,17 @@ static bool desc_is(json_t *desc, const char *hex)
 	return d && !strncmp(d, "sha256:", 7) && !strcmp(d + 7, hex);
 }
 
+/* Indexes one search may read: a layout listing the same index many times
+ * over four levels would otherwise cost their product. */
+#define MAX_INDEX_READS 64
+
 /*
  * The descriptor of sha256:@want in @index, or in an index it lists (read
- * and verified, depth first): 1 and a new reference in *@out, or 0.
+ * and verified, depth first, at most MAX_INDEX_READS in all, counted in
+ * *@reads): 1 and a new reference in *@out, or 0.
  */
 static int find_digest(int dirfd, json_t *index, const char *want, int depth,
-		       json_t **out, struct ltd_err *err)
+		       unsigned *reads, json_t **out, struct ltd_err *err)
 {
 	json_t *ms = json_object_get(index, "manifests"), *d;
 	size_t i;
@@ -225,10 +230,15 @@ static int find_digest(int dirfd, json_t *index, const char *want, int depth,
 
 		if (!is_index(d))
 			continue;
+		if (++*reads > MAX_INDEX_READS)
+			return ltd_err_set(err, E2BIG,
+					   "--digest: the image lists more "
+					   "than %d nested indexes",
+					   MAX_INDEX_READS);
 		ret = read_desc(dirfd, d, &sub, err);
 		if (ret == 0)
-			ret = find_digest(dirfd, sub, want, depth + 1, out,
-					  err);
+			ret = find_digest(dirfd, sub, want, depth + 1, reads,
+					  out, err);
 		if (ret != 0)
 			return ret;
 	}
@@ -271,13 +281,14 @@ static int read_oci_manifest(int dirfd, const char *want, json_t **m,
 			     char digest[LTD_HEX_LEN + 1], struct ltd_err *err)
 {
 	_cleanup_json_ json_t *index = NULL, *desc = NULL;
+	unsigned reads = 0;
 	int ret;
 
 	ret = read_json(dirfd, "index.json", NULL, &index, err);
 	if (ret < 0)
 		return ret;
 	if (want) {
-		ret = find_digest(dirfd, index, want, 0, &desc, err);
+		ret = find_digest(dirfd, index, want, 0, &reads, &desc, err);
 		if (ret == 0)
 			return not_the_image(index, want, err);
 		if (ret < 0)

@@ -406,3 +406,36 @@ Test(image_digest, docker_save_of_two_images_selects_one, .fini = drop)
 	cr_assert_lt(ltd_image_read(dfd, ZEROS, &img, &err), 0);
 	cr_assert(strstr(err.msg, ca) && strstr(err.msg, cb), "%s", err.msg);
 }
+
+/* A hostile layout: four levels of indexes, each listing the one below 30
+ * times (~800,000 reads if each were followed).  The search reads a bounded
+ * number of indexes and says so. */
+Test(image_digest, nested_indexes_are_read_a_bounded_number_of_times,
+     .init = make_oci, .fini = drop, .timeout = 60)
+{
+	char a[LTD_HEX_LEN + 1], hex[LTD_HEX_LEN + 1];
+	_cleanup_free_ char *d = NULL;
+	char buf[16384];
+	struct ltd_image img;
+
+	manifest('a', a);
+	d = desc(MT_MANIFEST, a, ARCH);
+	for (int level = 0; level <= 4; level++) {
+		int n = snprintf(buf, sizeof(buf),
+				 "{\"schemaVersion\":2,\"manifests\":[");
+
+		for (int k = 0; k < (level ? 30 : 1); k++)
+			n += snprintf(buf + n, sizeof(buf) - (size_t)n, "%s%s",
+				      k ? "," : "", d);
+		snprintf(buf + n, sizeof(buf) - (size_t)n, "]}");
+		if (level == 4) {
+			put("index.json", buf);
+			break;
+		}
+		blob(buf, hex);
+		free(d);
+		d = desc(MT_INDEX, hex, NULL);
+	}
+	cr_assert_lt(ltd_image_read(dfd, ZEROS, &img, &err), 0);
+	cr_assert(strstr(err.msg, "indexes"), "%s", err.msg);
+}
