@@ -14,7 +14,8 @@
  * connected (runtime/dnsproc.h).  A destination may be named only on the
  * cage's UDP socket (its replies, which stay in the cage's namespace):
  * sendto with an address on any other descriptor, and sendmsg on any
- * other (seccomp cannot read msg_name), get ENOSYS.  Unlisted calls get
+ * other (seccomp cannot read msg_name), get ENOSYS; and the cage's socket
+ * cannot be closed (its number reused).  Unlisted calls get
  * ENOSYS too, as in the cage's profile.
  */
 #include "seccomp/profile.h"
@@ -34,7 +35,6 @@ static const int dnsd_allowed[] = {
 	SCMP_SYS(write),
 	SCMP_SYS(readv),
 	SCMP_SYS(writev),
-	SCMP_SYS(close),
 	SCMP_SYS(fstat), /* a descriptor only; newfstatat takes a path */
 	SCMP_SYS(lseek),
 	SCMP_SYS(poll),
@@ -102,6 +102,20 @@ int ltd_seccomp_dnsd_profile_new(scmp_filter_ctx *out, struct ltd_err *err)
 				   "profile's attributes");
 	for (size_t i = 0; !ret && i < ARRAY_SIZE(dnsd_allowed); i++)
 		ret = add(ctx, SCMP_ACT_ALLOW, dnsd_allowed[i], 0, NULL, err);
+	/* close() of any descriptor but the cage's socket: were it closed,
+	 * the next upstream socket the launcher hands over would take its
+	 * number, and a destination may be named on that number.  seccomp
+	 * has no "not equal" under a mask (the kernel reads an unsigned
+	 * int): allowed when any one of the low 32 bits differs from
+	 * LTD_DNSH_FD_UDP's. */
+	for (int b = 0; !ret && b < 32; b++) {
+		const struct scmp_arg_cmp differs =
+			SCMP_CMP(0, SCMP_CMP_MASKED_EQ, 1ULL << b,
+				 ~(uint64_t)LTD_DNSH_FD_UDP & (1ULL << b));
+
+		ret = add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(close), 1, &differs,
+			  err);
+	}
 	/* send() (no address) anywhere; an address on the cage's socket. */
 	if (!ret)
 		ret = add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(sendto), 1, &no_dest,

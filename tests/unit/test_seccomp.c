@@ -545,6 +545,7 @@ static const struct call dnsd_allowed_calls[] = {
 	{"fcntl(F_GETFL)", SYS_fcntl, {0, F_GETFL}, 0},
 	{"fcntl(F_GETFD)", SYS_fcntl, {0, F_GETFD}, 0},
 	{"fstat(fd)", SYS_fstat, {0, (long)&dnsd_stat_buf}, 0},
+	{"close(0)", SYS_close, {0}, 0},
 };
 
 static const struct call dnsd_refused_calls[] = {
@@ -559,6 +560,14 @@ static const struct call dnsd_refused_calls[] = {
 	{"fcntl(F_SETFL | 1 << 32)",
 	 SYS_fcntl,
 	 {0, (long)(F_SETFL | 1ULL << 32), 0},
+	 ENOSYS},
+	/* The cage's socket, the one descriptor a destination may be named
+	 * on, stays: closed, an upstream socket the launcher hands over
+	 * next would take its number and send anywhere. */
+	{"close(LTD_DNSH_FD_UDP)", SYS_close, {LTD_DNSH_FD_UDP}, ENOSYS},
+	{"close(LTD_DNSH_FD_UDP | 1 << 32)",
+	 SYS_close,
+	 {(long)(LTD_DNSH_FD_UDP | 1ULL << 32)},
 	 ENOSYS},
 	/* Landlock has no right for stat: any path would answer. */
 	{"newfstatat(/etc/passwd)",
