@@ -227,10 +227,13 @@ static void child(const struct ltd_dnsproc *h, pid_t parent, int ctl,
 		if (src[i] >= 0 && dup2(src[i], LTD_DNSH_FD_CONFIG + i) < 0)
 			_exit(127);
 	/* Everything else closes at exec (the helper's own descriptor is
-	 * needed until then; an ELF file runs from a close-on-exec one). */
-	syscall(SYS_close_range,
-		LTD_DNSH_FD_CONFIG + N_HELPER_FDS - (audit_fd < 0), ~0U,
-		CLOSE_RANGE_CLOEXEC);
+	 * needed until then; an ELF file runs from a close-on-exec one).
+	 * Fail closed: a kernel without it (before 5.11) would hand the
+	 * helper whatever the launcher holds. */
+	if (syscall(SYS_close_range,
+		    LTD_DNSH_FD_CONFIG + N_HELPER_FDS - (audit_fd < 0), ~0U,
+		    CLOSE_RANGE_CLOEXEC) < 0)
+		_exit(127);
 	syscall(SYS_execveat, exe, "", argv, envp, AT_EMPTY_PATH);
 	_exit(127);
 }
