@@ -127,8 +127,11 @@ void ltd_term_plain(FILE *out)
 {
 	/* CAN and ST end a control sequence or string (an OSC title left
 	 * open swallows all that follows); SI and ESC ( B bring back the
-	 * ASCII set; SGR 0 ends hidden, blinking or same-colour text. */
-	static const char seq[] = "\x18\x1b\\\x0f\x1b(B\x1b[0m";
+	 * ASCII set; SGR 0 ends hidden, blinking or same-colour text; the
+	 * scroll region back to the whole screen (DECSTBM homes the cursor:
+	 * saved and restored around it), autowrap back on. */
+	static const char seq[] = "\030\033\\\017\033(B\033[0m"
+				  "\0337\033[r\0338\033[?7h";
 
 	if (isatty(fileno(out)))
 		fwrite(seq, 1, sizeof(seq) - 1, out);

@@ -228,23 +228,27 @@ rm -rf "$TS"
 # text (SGR 8).  The warning of a repository it planted must show.
 TH=$(mktemp -d /tmp/ltd-e2e-hide.XXXXXX); chmod 777 "$TH"
 tmh() { as_user tmux -L "ltd-e2e-hide-$$" "$@"; }
-for how in conceal osc; do
+for how in conceal osc margins; do
 	case $how in
 	conceal) tail='done\033[8m' ;;
 	osc) tail='done\033]0;' ;;
+	# A two-line scroll region and no autowrap: the warning cut at the
+	# margin, drawn over earlier lines.
+	margins) tail='done\033[1;2r\033[?7l' ;;
 	esac
 	rm -f "$TH/rc"
 	tmh new-session -d -x 200 -y 40 -c "$PROJ" \
 		"$LTD run --ro-bind $STAGE $STAGE --network none -- sh -c \"git init -q hide-$how && git -C hide-$how config core.pager 'sh ./p'; printf '$tail'\" </dev/null; echo \$? > $TH/rc; sleep 60"
 	for _ in $(seq 100); do [ -s "$TH/rc" ] && break; sleep 0.1; done
 	sleep 0.3
-	tmh capture-pane -e -p > "$TH/pane"
-	# Visible: the warning's text is on the screen, and no hiding
+	tmh capture-pane -e -p -J > "$TH/pane"
+	# Visible: the warning's text is on the screen whole, and no hiding
 	# attribute is in force where it starts.
 	if python3 - "$TH/pane" "hide-$how" <<'PY'; then
 import re, sys
 pane = open(sys.argv[1], encoding="utf-8", errors="replace").read()
-m = re.search(r"ltd-native: warning: [^\n]*" + re.escape(sys.argv[2]), pane)
+m = re.search(r"ltd-native: warning: [^\n]*" + re.escape(sys.argv[2]) +
+              r"[^\n]*review it before you run git there on the host", pane)
 if not m:
     sys.exit(1)
 at = m.start()
