@@ -598,8 +598,6 @@ static int protect_worktrees(struct ltd_policy *p, const char *common,
 	return ret;
 }
 
-static bool is_git_dir(const char *dir);
-
 /*
  * The project in a git directory's hooks (where git runs them from), or
  * in its modules or worktrees (other repositories' configs and hooks)
@@ -615,7 +613,7 @@ static int refuse_in_gitdir(const struct ltd_policy *p, const char *flag,
 	int ret = refuse_holding(p, flag, common, "hooks",
 				 "where git runs hooks from", NULL, NULL, err);
 
-	if (ret || is_git_dir(p->project))
+	if (ret || ltd_git_is_dir(p->project))
 		return ret;
 	ret = refuse_holding(p, flag, common, "modules", mods, NULL, NULL, err);
 	if (!ret)
@@ -713,7 +711,7 @@ static bool valid_head(const char *dir)
  * a valid HEAD here, objects/ and refs/ in the common directory.  One whose
  * commondir cannot be read counts as one (protect_gitdir() then refuses).
  */
-static bool is_git_dir(const char *dir)
+bool ltd_git_is_dir(const char *dir)
 {
 	char path[PATH_MAX], common[PATH_MAX];
 	struct ltd_err rerr = {0};
@@ -809,7 +807,7 @@ static int protect_enclosing(struct ltd_policy *p, const char *flag, bool *seen,
 	while (!ret && strcmp(dir, "/") && (slash = strrchr(dir, '/'))) {
 		slash[slash == dir] = '\0'; /* "/x" becomes "/" */
 		ret = protect_worktree(p, flag, dir, seen, err);
-		if (!ret && is_git_dir(dir))
+		if (!ret && ltd_git_is_dir(dir))
 			ret = protect_bare(p, dir, seen, err);
 	}
 	return ret;
@@ -827,7 +825,7 @@ static int walk_up(struct ltd_policy *p, const char *flag, const char *from,
 	snprintf(dir, sizeof(dir), "%s", from);
 	for (;;) {
 		ret = protect_worktree(p, flag, dir, seen, err);
-		if (!ret && is_git_dir(dir))
+		if (!ret && ltd_git_is_dir(dir))
 			ret = protect_bare(p, dir, seen, err);
 		if (ret || !strcmp(dir, "/") || !(slash = strrchr(dir, '/')))
 			return ret;
@@ -926,11 +924,6 @@ static int bind_configs(const struct ltd_policy *p, const char *flag,
 	return ret;
 }
 
-bool ltd_git_is_dir(const char *dir)
-{
-	return is_git_dir(dir);
-}
-
 int ltd_git_bind_check(const struct ltd_policy *p, const char *flag,
 		       const char *src, struct ltd_err *err)
 {
@@ -950,7 +943,7 @@ int ltd_git_bind_check(const struct ltd_policy *p, const char *flag,
 	/* The bind itself, or a directory above it, a git directory: its
 	 * hooks, config, modules... */
 	while (!what) {
-		if (is_git_dir(dir)) {
+		if (ltd_git_is_dir(dir)) {
 			what = "is or lies in a git directory";
 			break;
 		}
@@ -1015,7 +1008,7 @@ int ltd_git_protected(struct ltd_policy *p, struct ltd_err *err)
 
 	ret = ltd_policy_protect_names(p, fixed, sizeof(fixed) / sizeof(*fixed),
 				       err);
-	if (!ret && is_git_dir(p->project))
+	if (!ret && ltd_git_is_dir(p->project))
 		ret = protect_bare(p, p->project, &seen, err);
 	/* A .git file names the repository elsewhere: the file is pinned
 	 * and read-only; what git reads there is read here. */

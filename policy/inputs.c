@@ -192,8 +192,7 @@ int ltd_policy_inputs(struct ltd_policy *p, struct ltd_err *err)
 {
 	static const char *const local[] = {
 		"/.config/ltd-native/policy",
-		"/.config/ltd-native/allowed-domains.txt",
-		"/.config/lamp-the-djinn/allowed-domains.txt",
+		LTD_LOCAL_DOMAIN_FILES,
 	};
 	char path[PATH_MAX];
 	int ret = 0;

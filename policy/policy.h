@@ -303,6 +303,11 @@ int ltd_policy_derive(struct ltd_policy *p, struct ltd_err *err);
 /* @dir is a git directory, as git's is_git_directory() judges one. */
 bool ltd_git_is_dir(const char *dir);
 
+/* The machine-local domain allowlists, under the user's home. */
+#define LTD_LOCAL_DOMAIN_FILES                                                 \
+	"/.config/ltd-native/allowed-domains.txt",                             \
+		"/.config/lamp-the-djinn/allowed-domains.txt"
+
 /*
  * A writable bind (@flag, the real path @src) that holds a git
  * repository's .git, or is or lies in a git directory, is refused unless

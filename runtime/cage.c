@@ -403,8 +403,8 @@ const struct ltd_step ltd_init_steps[] = {
 	{"scrub-memory", "the launcher's environment stays outside",
 	 step_scrub_memory},
 	{"outputs",
-	 "stdout and stderr: the launcher's relay, where its terminal could "
-	 "not be reopened write-only",
+	 "stdout and stderr: the launcher's relay where either is a "
+	 "terminal",
 	 step_outputs},
 	{"close-fds", "no inherited descriptor reaches the cage",
 	 step_close_fds},

@@ -45,8 +45,8 @@ struct ltd_outputs {
 
 /*
  * Before the command is started (and only without a pty): a terminal on
- * stdout or stderr is reopened write-only in place, or else relayed
- * through a pipe whose write end is left in @o->cmd for the command.
+ * stdout or stderr is relayed through a pipe whose write end is left in
+ * @o->cmd for the command (the command never holds the terminal).
  */
 int ltd_outputs_prepare(struct ltd_outputs *o, struct ltd_err *err);
 

@@ -717,9 +717,6 @@ void ltd_repos_report(FILE *out, const char *root, unsigned skip,
 	if (w->root_len >= sizeof(w->path))
 		return;
 	memcpy(w->path, root, w->root_len + 1);
-	w->bufs = calloc(w->lim.depth + 1, sizeof(*w->bufs));
-	if (!w->bufs)
-		return;
 	fd = (int)syscall(SYS_openat2, AT_FDCWD, root, &how, sizeof(how));
 	if (fd < 0 || (w->root = dup(fd)) < 0) {
 		say(w, NULL,
@@ -728,6 +725,12 @@ void ltd_repos_report(FILE *out, const char *root, unsigned skip,
 		    strerror(errno));
 		if (fd >= 0)
 			close(fd);
+		return;
+	}
+	w->bufs = calloc(w->lim.depth + 1, sizeof(*w->bufs));
+	if (!w->bufs) {
+		close(fd);
+		close(w->root);
 		return;
 	}
 	walk(w, fd, 0);

@@ -419,10 +419,7 @@ static int prepare_network(struct ltd_policy *p, struct ltd_pasta *pa,
  */
 static int load_domains(struct ltd_policy *p, struct ltd_err *err)
 {
-	static const char *const local[] = {
-		"/.config/ltd-native/allowed-domains.txt",
-		"/.config/lamp-the-djinn/allowed-domains.txt",
-	};
+	static const char *const local[] = {LTD_LOCAL_DOMAIN_FILES};
 	char path[4096];
 	int ret = 0;
 
