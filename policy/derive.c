@@ -152,8 +152,9 @@ static int trusted_tier(struct ltd_policy *p, size_t *at, struct ltd_err *err)
 	/* Live, credentials included: that is what trusted means. */
 	snprintf(src, sizeof(src), "%s/.claude", H);
 	snprintf(dst, sizeof(dst), "%s/.claude", C);
-	ret = add_derived(p, at, LTD_UM_BIND, "--trusted", src, dst,
-			  LTD_STATE_DIR, LTD_UNSAFE_BIND_CREDENTIALS, err);
+	ret = add_derived(
+		p, at, LTD_UM_BIND, "--trusted", src, dst, LTD_STATE_DIR,
+		LTD_UNSAFE_BIND_CREDENTIALS | LTD_UNSAFE_BIND_STARTUP, err);
 	for (size_t i = 0; !ret && i < ARRAY_SIZE(caches); i++) {
 		snprintf(src, sizeof(src), "%s/%s", H, caches[i]);
 		snprintf(dst, sizeof(dst), "%s/%s", C, caches[i]);

@@ -79,6 +79,12 @@ if [ "$(cat "$CL/settings.json")" = trusted ] && [ -e "$U_HOME/.npm/e2e" ]; then
 else
 	fail "--trusted: edits to ~/.claude and the package cache reach the host" "$OUT"
 fi
+# Claude Code's user settings run hooks on the host: a writable bind of
+# ~/.claude (or of ~/.claude.json, its MCP servers) needs the opt-in.
+as_user mkdir -p "$U_HOME/.claude"
+ltd run --unsafe-bind-credentials --bind "$U_HOME/.claude" "$U_HOME/.claude" -- true
+expect_rc "a writable bind of ~/.claude is refused (its credentials waived)" 125
+expect_out "naming the opt-in" "Claude Code's user .*--unsafe-bind-startup-files"
 ltd run -- sh -c 'ls ~/.npm 2>&1'
 expect_out "strict: no package cache from the host" "No such file"
 

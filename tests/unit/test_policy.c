@@ -626,9 +626,16 @@ Test(policy, gate_path_directories_in_the_home)
 /* What the host runs code from: refused writable, read-only implied. */
 Test(policy, gate_startup_files_only_when_writable)
 {
-	static const char *const rels[] = {"/.bashrc", "/.config/git",
-					   "/.local/bin", "/.zshenv",
-					   "/.config/systemd"};
+	/* Also the agents' own: Claude Code's user settings (hooks) and
+	 * ~/.claude.json (MCP servers it starts), Codex's config. */
+	static const char *const rels[] = {
+		"/.bashrc",	    "/.config/git",
+		"/.local/bin",	    "/.zshenv",
+		"/.config/systemd", "/.claude.json",
+		"/.claude",	    "/.claude/settings.json",
+		"/.claude/hooks",   "/.codex/config.toml",
+		"/.config/tmux",
+	};
 	char home[192], path[256];
 	size_t waived;
 
