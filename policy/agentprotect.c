@@ -708,11 +708,20 @@ static int place(struct ltd_cmd_scan *s, const char *path,
 	return protect(s, path, err);
 }
 
+/* The directory of @pattern's first component that holds a wildcard. */
+static void pattern_dir(const char *pattern, char *dir, size_t size)
+{
+	size_t n = strcspn(pattern, "*?[");
+
+	snprintf(dir, size, "%.*s", (int)n, pattern);
+	*(strrchr(dir, '/') ?: dir) = '\0';
+}
+
 int ltd_protect_command(struct ltd_cmd_scan *s, const char *cmd,
 			const char *base, bool dirs, struct ltd_err *err)
 {
 	struct ltd_cmd_path *v = NULL;
-	char msg[2 * PATH_MAX];
+	char msg[2 * PATH_MAX], dir[PATH_MAX];
 	size_t n = 0;
 	int ret = ltd_command_paths(cmd, base, s->p->id.home, &v, &n);
 
@@ -740,6 +749,13 @@ int ltd_protect_command(struct ltd_cmd_scan *s, const char *cmd,
 		case LTD_CMD_GLOB:
 			if (!inside(s->p->project, v[i].path))
 				break;
+			/* Every match runs, also one the cage adds: the
+			 * directory they lie in, where it can be protected. */
+			pattern_dir(v[i].path, dir, sizeof(dir));
+			if (inside(s->p->project, dir)) {
+				ret = place(s, dir, LTD_CMD_PATH, true, err);
+				break;
+			}
 			if (glob(v[i].path, GLOB_NOSORT, NULL, &g) == 0)
 				for (size_t k = 0;
 				     !ret && k < g.gl_pathc && k < GLOB_MAX;
@@ -747,6 +763,13 @@ int ltd_protect_command(struct ltd_cmd_scan *s, const char *cmd,
 					ret = place(s, g.gl_pathv[k],
 						    LTD_CMD_PATH, dirs, err);
 			globfree(&g);
+			snprintf(msg, sizeof(msg),
+				 "a command runs what %.*s matches: a match "
+				 "the cage adds at the project's top stays "
+				 "unwatched",
+				 PATH_MAX, v[i].path);
+			if (!ret)
+				ret = note(s, &s->said_unknown, msg, err);
 			break;
 		case LTD_CMD_BARE:
 		case LTD_CMD_PATH:

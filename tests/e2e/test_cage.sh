@@ -459,6 +459,17 @@ ltd run -- sh -c "echo 'touch /tmp/pwned' > '$PROJ/stop-hook.sh'"
 expect_out "a hook's script made by the cage under a bare name is said at exit" "warning: the command created $PROJ/stop-hook\.sh"
 as_user rm -rf "$PROJ/.claude" "$PROJ/stop-hook.sh"
 
+# A hook that runs every script a pattern matches: one the cage adds there
+# would run too, so the directory is read-only.
+as_user mkdir -p "$PROJ/.claude" "$PROJ/tools/hooks"
+as_user sh -c "echo original > '$PROJ/tools/hooks/a.sh'"
+as_user tee "$PROJ/.claude/settings.json" >/dev/null <<'JSON'
+{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "for f in $CLAUDE_PROJECT_DIR/tools/hooks/*.sh; do bash \"$f\"; done"}]}]}}
+JSON
+ltd run -- "$PROBE" write "$PROJ/tools/hooks/b.sh" 'touch /tmp/pwned'
+expect_out "a script added where a hook's pattern matches is refused" "^write err EROFS"
+as_user rm -rf "$PROJ/.claude" "$PROJ/tools"
+
 # A Claude Code settings file the command creates (git-ignored, so no
 # git status shows it; its SessionStart hooks would run at the next
 # session on the host) is moved aside when the run ends, with a warning.

@@ -433,3 +433,23 @@ Test(agentfiles, a_missing_script_named_by_a_bare_word_is_watched)
 	cr_assert(!protects("jq"), "a program's name");
 	cr_assert(!protects(".x"), "an argument that is no script");
 }
+
+/* A hook that runs every file a pattern matches: the directory they lie
+ * in is protected (a file the cage adds there would run too); at the
+ * project's top, where it cannot be, the run says so. */
+Test(agentfiles, a_pattern_protects_the_directory_its_matches_lie_in)
+{
+	mkd("tools");
+	mkd("tools/hooks");
+	put("tools/hooks/a.sh", "#!/bin/sh\n");
+	put("top.sh", "#!/bin/sh\n");
+	put(".claude/settings.json",
+	    "{\"hooks\": {\"Stop\": [{\"hooks\": [{\"type\": \"command\", "
+	    "\"command\": \"for f in $CLAUDE_PROJECT_DIR/tools/hooks/*.sh; "
+	    "do bash $f; done; for g in $CLAUDE_PROJECT_DIR/*.sh; do sh $g; "
+	    "done\"}]}]}}");
+	cr_assert_eq(ltd_agent_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert(protects("tools/hooks"), "the directory of the matches");
+	cr_assert(protects("top.sh"), "a match at the top, as before");
+	cr_assert(warned("*.sh"), "new matches at the top are said");
+}
