@@ -16,7 +16,7 @@ CC	?= cc
 # rootfs entries, ldns (DNS wire format) and jansson (the audit log) for
 # the DNS filter;
 # libseccomp is used at build time (the filter is compiled into the binary,
-# see seccomp/gen.c) and by the tests.
+# see cli/seccomp-gen.c) and by the tests.
 PKGS	:= libcap libmnl libnftnl nettle ldns jansson
 # ltd-rootfs also links libarchive (image layers); nettle hashes the
 # pinned rootfs manifests and files, jansson reads the image JSON.
@@ -32,12 +32,15 @@ SECCOMP_LIBS := $(shell pkg-config --libs libseccomp)
 ROOTFS_LIBS := $(shell pkg-config --libs $(ROOTFS_PKGS))
 
 B	:= build
-# The store and manifest code is shared: the runtime checks an entry
-# before it runs it; the rest of rootfs-tools/ is ltd-rootfs's alone.
-STORE_SRC := rootfs-tools/store.c rootfs-tools/manifest.c
-LIB_SRC	:= $(filter-out runtime/main.c seccomp/gen.c netfilter/dnsd_main.c,$(wildcard runtime/*.c policy/*.c seccomp/*.c netfilter/*.c)) $(STORE_SRC)
+# The folders, from the bottom (docs/ARCHITECTURE.md): each is one
+# concern and uses only the folders below it that the graph allows
+# (make check-layout).  cli/ holds the programs' main()s.
+LIB_DIRS := common policy protect confine rootfs netfilter dnsd runtime
+LIB_SRC	:= $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
 LIB_OBJ	:= $(LIB_SRC:%.c=$(B)/%.o) $(B)/gen/seccomp_blobs.o
-ROOTFS_SRC := $(filter-out rootfs-tools/main.c $(STORE_SRC),$(wildcard rootfs-tools/*.c))
+# ltd-rootfs's own (the store and manifest in rootfs/ are shared: the
+# runtime checks an entry before it runs it).
+ROOTFS_SRC := $(wildcard rootfs-tools/*.c)
 ROOTFS_OBJ := $(ROOTFS_SRC:%.c=$(B)/%.o)
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_OBJ := $(UNIT_SRC:%.c=$(B)/%.o)
@@ -50,7 +53,7 @@ $(B)/%.o: %.c
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 # The seccomp programs, compiled from the profile when the binary is built.
-$(B)/seccomp-gen: $(B)/seccomp/gen.o $(B)/seccomp/profile.o $(B)/seccomp/profile_dnsd.o $(B)/seccomp/bpf.o $(B)/runtime/error.o
+$(B)/seccomp-gen: $(B)/cli/seccomp-gen.o $(B)/confine/profile.o $(B)/dnsd/profile.o $(B)/confine/bpf.o $(B)/common/error.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(SECCOMP_LIBS)
 
 $(B)/gen/seccomp_blobs.c: $(B)/seccomp-gen
@@ -60,8 +63,10 @@ $(B)/gen/seccomp_blobs.c: $(B)/seccomp-gen
 $(B)/gen/seccomp_blobs.o: $(B)/gen/seccomp_blobs.c
 	$(CC) $(CFLAGS) -c -o $@ $<
 
+# Made afresh: two folders may hold files of one name (an update in place
+# would replace the first member of that name).
 $(B)/libltd.a: $(LIB_OBJ)
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 
 # ltd-native links jansson, libnftnl, nettle and libcap statically:
 # loading a library dynamically costs every start (mapping, relocations;
@@ -76,16 +81,16 @@ RUNTIME_LIBS := -Wl,-Bstatic -lnettle -ljansson -lnftnl -lcap \
 DNSD_LIBS := -Wl,-Bstatic -lldns -lcrypto -ljansson -lnftnl \
 		-Wl,-Bdynamic $(shell pkg-config --libs libmnl)
 
-$(B)/ltd-native: $(B)/runtime/main.o $(B)/libltd.a
+$(B)/ltd-native: $(B)/cli/ltd-native.o $(B)/libltd.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(RUNTIME_LIBS)
 
-$(B)/ltd-dnsd: $(B)/netfilter/dnsd_main.o $(B)/libltd.a
+$(B)/ltd-dnsd: $(B)/cli/ltd-dnsd.o $(B)/libltd.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(DNSD_LIBS)
 
 $(B)/librootfs.a: $(ROOTFS_OBJ)
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 
-$(B)/ltd-rootfs: $(B)/rootfs-tools/main.o $(B)/librootfs.a $(B)/libltd.a
+$(B)/ltd-rootfs: $(B)/cli/ltd-rootfs.o $(B)/librootfs.a $(B)/libltd.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(ROOTFS_LIBS) $(LDLIBS)
 
 # The probe runs inside the cage and reports what it sees.
@@ -109,17 +114,17 @@ check-e2e: $(B)/ltd-native $(B)/ltd-dnsd $(B)/ltd-rootfs $(B)/probe
 FUZZ_CC	?= clang
 FUZZ_SECONDS ?= 25
 FUZZ_CMD_SECONDS ?= 10
-FUZZ_SRC := fuzz/dns_query.c netfilter/dnsmsg.c netfilter/domains.c \
-	    netfilter/cidr.c runtime/error.c
-$(B)/fuzz-dns-query: $(FUZZ_SRC) netfilter/dnsmsg.h netfilter/domains.h
+FUZZ_SRC := fuzz/dns_query.c dnsd/dnsmsg.c policy/domains.c \
+	    policy/cidr.c common/error.c
+$(B)/fuzz-dns-query: $(FUZZ_SRC) dnsd/dnsmsg.h policy/domains.h
 	@mkdir -p $(B)
 	$(FUZZ_CC) -g -O1 -std=gnu11 -D_GNU_SOURCE -I. \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		-o $@ $(FUZZ_SRC) $(shell pkg-config --libs ldns)
 
 # The command lines of a project's Claude Code settings (agentprotect.c).
-FUZZ_CMD_SRC := fuzz/command_paths.c policy/agentprotect.c policy/protect.c \
-	    runtime/error.c
+FUZZ_CMD_SRC := fuzz/command_paths.c protect/agentprotect.c policy/lists.c \
+	    common/error.c
 $(B)/fuzz-command-paths: $(FUZZ_CMD_SRC) policy/policy.h
 	@mkdir -p $(B)
 	$(FUZZ_CC) -g -O1 -std=gnu11 -D_GNU_SOURCE -I. \
@@ -173,5 +178,5 @@ format-check:
 clean:
 	rm -rf $(B)
 
--include $(LIB_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(ROOTFS_OBJ:.o=.d) $(B)/runtime/main.d $(B)/netfilter/dnsd_main.d $(B)/seccomp/gen.d \
-	$(B)/bench/export_bpf.d $(B)/rootfs-tools/main.d
+-include $(LIB_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(ROOTFS_OBJ:.o=.d) \
+	$(wildcard $(B)/cli/*.d) $(B)/bench/export_bpf.d

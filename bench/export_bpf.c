@@ -7,7 +7,7 @@
  */
 #include <stdio.h>
 
-#include "seccomp/seccomp.h"
+#include "confine/seccomp.h"
 
 int main(int argc, char **argv)
 {

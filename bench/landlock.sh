@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Landlock's cost on the path walk: openat+close of a file in the project,
 # bare and inside ltd-native, for one or more ltd-native binaries (e.g. the
-# build before and after a change to runtime/landlock.c).  Seccomp is off in
+# build before and after a change to confine/landlock.c).  Seccomp is off in
 # the ltd-native rows (--unsafe-no-seccomp) so that what differs is the
 # Landlock domain; a row with seccomp on shows the whole.
 #

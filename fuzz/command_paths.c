@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * libFuzzer target for the command lines of a project's Claude Code
- * settings (policy/agentprotect.c): a cloned repository's settings are the
+ * settings (protect/agentprotect.c): a cloned repository's settings are the
  * launcher's input before any cage exists.  Checks beyond ASan + UBSan:
  * every place returned is absolute and normalized (but an unknown word,
  * returned as written).

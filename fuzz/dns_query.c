@@ -18,8 +18,8 @@
 
 #include <ldns/ldns.h>
 
-#include "netfilter/dnsmsg.h"
-#include "netfilter/domains.h"
+#include "dnsd/dnsmsg.h"
+#include "policy/domains.h"
 
 static struct ltd_domains list;
 

@@ -16,7 +16,7 @@
 #include <libmnl/libmnl.h>
 
 #include "netfilter/audit.h"
-#include "runtime/cleanup.h"
+#include "common/cleanup.h"
 
 #define NFLOG_PACKET ((NFNL_SUBSYS_ULOG << 8) | NFULNL_MSG_PACKET)
 #define NFLOG_CONFIG ((NFNL_SUBSYS_ULOG << 8) | NFULNL_MSG_CONFIG)

@@ -24,7 +24,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "runtime/error.h"
+#include "common/error.h"
 
 #define LTD_NFLOG_GROUP	 1
 #define LTD_NFLOG_PREFIX "ltd-refused"

@@ -11,7 +11,7 @@
 
 #include <libmnl/libmnl.h>
 
-#include "runtime/cleanup.h"
+#include "common/cleanup.h"
 
 int ltd_nft_socket(struct ltd_err *err)
 {

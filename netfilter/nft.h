@@ -9,7 +9,7 @@
 #define LTD_NET_NFT_H
 
 #include "netfilter/ruleset.h"
-#include "runtime/error.h"
+#include "common/error.h"
 
 /*
  * Send @b on @fd (a NETLINK_NETFILTER socket, or -1 to open and close one

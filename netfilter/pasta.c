@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "netfilter/pasta.h"
 
-#include "runtime/signals.h"
+#include "common/signals.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,7 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "runtime/cleanup.h"
+#include "common/cleanup.h"
 
 /* pasta's descriptors: the readiness pipe, the namespaces it joins. */
 #define READY_FD  3

@@ -29,8 +29,8 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "runtime/error.h"
-#include "runtime/landlock.h"
+#include "common/error.h"
+#include "confine/landlock.h"
 
 /* The cage's address plan.  198.18.0.0/15 is reserved for benchmarking
  * (RFC 2544) and never routed; the ULA prefix is ours (RFC 4193). */

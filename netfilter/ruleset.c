@@ -26,7 +26,7 @@
 #include <libnftnl/table.h>
 
 #include "netfilter/nflog.h"
-#include "runtime/cleanup.h"
+#include "common/cleanup.h"
 
 /* nft's type ids, for the set key types (nft's datatype.h). */
 #define TYPE_IPADDR	  7

@@ -21,7 +21,7 @@
 #include <libnftnl/set.h>
 #include <libnftnl/table.h>
 
-#include "runtime/cleanup.h"
+#include "common/cleanup.h"
 
 static int oom(struct ltd_err *err)
 {

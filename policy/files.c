@@ -18,8 +18,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "runtime/cleanup.h"
-#include "runtime/error.h"
+#include "common/cleanup.h"
+#include "common/error.h"
 
 #define LTD_POLICY_MAX_ARGS 4 /* the name, up to 2 arguments, one extra */
 #define LTD_POLICY_MAX_WORD 4096

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "runtime/cleanup.h"
+#include "common/cleanup.h"
 
 /* What the host runs code from without being asked (class STARTUP): gated
  * only for writable binds, and a writable directory that would hold one is

@@ -7,7 +7,7 @@
  */
 #include "policy/option.h"
 
-#include "rootfs-tools/store.h"
+#include "rootfs/store.h"
 
 #include <errno.h>
 #include <limits.h>

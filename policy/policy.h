@@ -17,10 +17,10 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "netfilter/cidr.h"
-#include "netfilter/domains.h"
-#include "runtime/error.h"
-#include "seccomp/seccomp.h"
+#include "policy/cidr.h"
+#include "policy/domains.h"
+#include "common/error.h"
+#include "confine/seccomp.h"
 
 enum ltd_network {
 	LTD_NET_NONE = 0,  /* loopback only */
@@ -175,7 +175,7 @@ struct ltd_policy {
 	unsigned limits_explicit; /* LTD_LIMIT_*: given by the user */
 	bool allow_unenforced_limits;
 
-	/* Landlock (runtime/landlock.h): a kernel without it is an error
+	/* Landlock (confine/landlock.h): a kernel without it is an error
 	 * rather than a warning; TCP connect only to the policy's ports. */
 	bool require_landlock;
 	bool restrict_tcp_ports;

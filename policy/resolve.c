@@ -28,7 +28,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "runtime/cleanup.h"
+#include "common/cleanup.h"
 
 #define LTD_PROJECT_POLICY ".ltd-native/policy"
 

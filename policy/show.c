@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "runtime/cleanup.h"
+#include "common/cleanup.h"
 
 /* One line of output.  Paths come from the user's tree and git's
  * configuration, values from the command line: control bytes are shown as

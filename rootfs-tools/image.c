@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "rootfs-tools/layer.h"
-#include "runtime/cleanup.h"
+#include "common/cleanup.h"
 
 #define JSON_MAX (8u << 20)
 

@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#include "rootfs-tools/manifest.h"
+#include "rootfs/manifest.h"
 
 struct ltd_layer_ref {
 	char *path; /* relative to the image directory */

@@ -24,7 +24,7 @@
 #include "rootfs-tools/image.h"
 #include "rootfs-tools/tree.h"
 #include "rootfs-tools/unpack.h"
-#include "runtime/cleanup.h"
+#include "common/cleanup.h"
 
 struct stage {
 	const char *store;

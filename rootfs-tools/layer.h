@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "runtime/error.h"
+#include "common/error.h"
 
 /*
  * Clean a tar entry's name into a path relative to the tree's root:

@@ -14,7 +14,7 @@
 
 #include "rootfs-tools/tree.h"
 #include "rootfs-tools/unpack.h"
-#include "runtime/cleanup.h"
+#include "common/cleanup.h"
 
 static int cmp(const void *a, const void *b)
 {

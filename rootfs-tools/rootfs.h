@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 
-#include "rootfs-tools/store.h"
+#include "rootfs/store.h"
 #include "rootfs-tools/unpack.h"
 
 struct ltd_build_opts {

@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 #include "rootfs-tools/layer.h"
-#include "rootfs-tools/manifest.h"
+#include "rootfs/manifest.h"
 #include "rootfs-tools/unpack.h"
 
 /*

@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "rootfs-tools/layer.h"
-#include "rootfs-tools/manifest.h"
+#include "rootfs/manifest.h"
 
 struct ltd_progress {
 	bool tty;	   /* stderr is a terminal: show progress */

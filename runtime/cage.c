@@ -26,17 +26,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "netfilter/dnsd.h"
+#include "dnsd/dnsd.h"
 #include "netfilter/nflog.h"
 #include "netfilter/nft.h"
-#include "runtime/cleanup.h"
-#include "runtime/landlock.h"
+#include "common/cleanup.h"
+#include "confine/landlock.h"
 #include "runtime/limits.h"
 #include "runtime/outputs.h"
 #include "runtime/pty.h"
 #include "runtime/registry.h"
-#include "runtime/signals.h"
-#include "seccomp/seccomp.h"
+#include "common/signals.h"
+#include "confine/seccomp.h"
 
 extern char **environ;
 

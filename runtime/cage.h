@@ -13,7 +13,7 @@
 #include <sys/types.h>
 
 #include "policy/policy.h"
-#include "runtime/error.h"
+#include "common/error.h"
 #include "runtime/mounts.h"
 #include "runtime/netns.h"
 

@@ -25,7 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "runtime/cleanup.h"
+#include "common/cleanup.h"
 
 static ssize_t read_text(const char *dir, const char *name, char *buf,
 			 size_t size)

@@ -18,7 +18,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "runtime/cleanup.h"
+#include "common/cleanup.h"
 
 #define LTD_COPY_MAX_BYTES (256ULL << 20)
 #define LTD_COPY_MAX_FILES 20000

@@ -2,7 +2,7 @@
 #ifndef LTD_COPYTREE_H
 #define LTD_COPYTREE_H
 
-#include "runtime/error.h"
+#include "common/error.h"
 
 /* Open a copy source for reading without following any link (beneath
  * @dirfd unless it is AT_FDCWD); never blocks on a FIFO. */

@@ -15,11 +15,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "runtime/cleanup.h"
+#include "common/cleanup.h"
 #include "runtime/exec.h"
 #include "runtime/registry.h"
 #include "runtime/run.h"
-#include "runtime/signals.h"
+#include "common/signals.h"
 
 /* How long `kill` waits after SIGTERM before SIGKILL. */
 #define LTD_KILL_GRACE_MS 10000

@@ -21,11 +21,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "netfilter/dnswire.h"
-#include "netfilter/domains.h"
+#include "dnsd/dnswire.h"
+#include "policy/domains.h"
 #include "netfilter/nft.h"
 #include "netfilter/ruleset.h"
-#include "runtime/cleanup.h"
+#include "common/cleanup.h"
 
 /* How long the launcher waits for the summary at the end. */
 #define FINISH_MS     2000  /* in all */

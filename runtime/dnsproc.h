@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The DNS filter as a process of its own: ltd-dnsd (netfilter/dnsd_main.c),
+ * The DNS filter as a process of its own: ltd-dnsd (cli/ltd-dnsd.c),
  * installed beside ltd-native.  The launcher links neither ldns nor
  * libcrypto (they cost every start ~0.3 ms of relocations, see
  * docs/DECISIONS.md), and the untrusted DNS parsing runs outside the
@@ -40,8 +40,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "netfilter/dnsd.h"
-#include "runtime/error.h"
+#include "dnsd/dnsd.h"
+#include "common/error.h"
 
 #define LTD_DNSH_NAME	   "ltd-dnsd"
 #define LTD_DNSH_FD_CONFIG 3 /* the memfd, read once */

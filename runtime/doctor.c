@@ -24,8 +24,8 @@
 #include "netfilter/nft.h"
 #include "netfilter/pasta.h"
 #include "netfilter/ruleset.h"
-#include "runtime/cleanup.h"
-#include "runtime/landlock.h"
+#include "common/cleanup.h"
+#include "confine/landlock.h"
 #include "runtime/limits.h"
 
 static long read_sysctl(const char *path)

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "runtime/error.h"
+#include "common/error.h"
 
 void ltd_doctor_userns(const struct ltd_userns_facts *f, struct ltd_check *c)
 {

@@ -42,16 +42,16 @@
 #include <unistd.h>
 
 #include "runtime/cage.h"
-#include "runtime/cleanup.h"
-#include "runtime/landlock.h"
+#include "common/cleanup.h"
+#include "confine/landlock.h"
 #include "runtime/lifecycle.h"
 #include "runtime/limits.h"
 #include "runtime/outputs.h"
 #include "runtime/pty.h"
 #include "runtime/registry.h"
 #include "runtime/run.h"
-#include "runtime/signals.h"
-#include "seccomp/seccomp.h"
+#include "common/signals.h"
+#include "confine/seccomp.h"
 
 struct joined {
 	struct ltd_exec_info info;

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "runtime/cleanup.h"
+#include "common/cleanup.h"
 
 /* Read a small regular file whole; on any failure leave *data NULL (it is
  * then bound instead of copied).  A read shorter than asked is its end (a

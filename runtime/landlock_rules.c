@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The Landlock ruleset as a pure function of the mount plan and the policy
- * (runtime/landlock.h).  No syscalls: the launcher builds it before clone()
+ * (confine/landlock.h).  No syscalls: the launcher builds it before clone()
  * and the unit tests feed it plans.
  */
-#include "runtime/landlock.h"
+#include "confine/landlock.h"
 
 #include <errno.h>
 #include <netinet/in.h>

@@ -19,8 +19,8 @@
 #include <unistd.h>
 
 #include "runtime/cage.h"
-#include "runtime/cleanup.h"
-#include "runtime/landlock.h"
+#include "common/cleanup.h"
+#include "confine/landlock.h"
 #include "runtime/limits.h"
 #include "runtime/status.h"
 

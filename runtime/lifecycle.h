@@ -16,7 +16,7 @@
 #include <sys/types.h>
 
 #include "policy/policy.h"
-#include "runtime/error.h"
+#include "common/error.h"
 #include "runtime/outputs.h"
 #include "runtime/pty.h"
 #include "runtime/registry.h"

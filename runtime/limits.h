@@ -17,7 +17,7 @@
 #include <sys/types.h>
 
 #include "policy/policy.h"
-#include "runtime/error.h"
+#include "common/error.h"
 
 /* The controllers we need, as bits. */
 enum {

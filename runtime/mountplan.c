@@ -5,9 +5,9 @@
  */
 #include "runtime/mountplan.h"
 
-#include "netfilter/dnsd.h"
+#include "dnsd/dnsd.h"
 #include "netfilter/pasta.h"
-#include "runtime/cleanup.h"
+#include "common/cleanup.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -320,7 +320,7 @@ static int plan_generated_etc(struct ltd_plan *plan, const struct ltd_policy *p,
 	else if (!ret)
 		ret = ltd_err_set(err, ENOMEM, "out of memory");
 	/* No resolver in --network none: say so rather than point anywhere.
-	 * In allowlist mode, the launcher's DNS filter (netfilter/dnsd.h). */
+	 * In allowlist mode, the launcher's DNS filter (dnsd/dnsd.h). */
 	if (!ret && p->network == LTD_NET_ALLOWLIST)
 		ret = add_file(plan, "/etc/resolv.conf",
 			       strdup("# ltd-native: the DNS filter (names "

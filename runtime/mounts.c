@@ -13,7 +13,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "runtime/cleanup.h"
+#include "common/cleanup.h"
 #include "runtime/copytree.h"
 
 /* Where the new root is attached before pivot_root: any directory works,

@@ -31,7 +31,7 @@
 #include <unistd.h>
 
 #include "runtime/cage.h"
-#include "runtime/cleanup.h"
+#include "common/cleanup.h"
 
 int ltd_netns_lo_up(struct ltd_err *err)
 {

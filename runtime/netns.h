@@ -6,7 +6,7 @@
 
 #include <sys/types.h>
 
-#include "runtime/error.h"
+#include "common/error.h"
 
 struct ltd_netns {
 	pid_t helper; /* -1: none running */

@@ -18,7 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "runtime/error.h"
+#include "common/error.h"
 
 #define LTD_OUTPUTS_BUF 8192
 

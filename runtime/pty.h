@@ -17,7 +17,7 @@
 #include <sys/ioctl.h>
 #include <termios.h>
 
-#include "runtime/error.h"
+#include "common/error.h"
 
 /* Whether to give the command a terminal: stdin is one. */
 bool ltd_pty_wanted(void);

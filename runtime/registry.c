@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "runtime/cleanup.h"
+#include "common/cleanup.h"
 
 const char *const ltd_ns_names[LTD_NS_COUNT] = {
 	"user", "mnt", "pid", "net", "ipc", "uts", "cgroup",

@@ -23,7 +23,7 @@
 #include <sys/types.h>
 
 #include "policy/policy.h"
-#include "runtime/error.h"
+#include "common/error.h"
 
 /* The namespaces of a cage, in the order they are joined (user first: it
  * gives the capabilities the others need). */

@@ -30,25 +30,25 @@
 #include <unistd.h>
 
 #include "netfilter/audit.h"
-#include "netfilter/dnsd.h"
+#include "dnsd/dnsd.h"
 #include "netfilter/nflog.h"
 #include "netfilter/pasta.h"
 #include "netfilter/ruleset.h"
 #include "runtime/cage.h"
-#include "runtime/cleanup.h"
+#include "common/cleanup.h"
 #include "runtime/dnsproc.h"
-#include "runtime/landlock.h"
+#include "confine/landlock.h"
 #include "runtime/lifecycle.h"
 #include "runtime/limits.h"
 #include "runtime/mountplan.h"
 #include "runtime/outputs.h"
-#include "runtime/protected.h"
+#include "protect/protected.h"
 #include "runtime/pty.h"
-#include "runtime/repos.h"
+#include "protect/repos.h"
 #include "runtime/rootfs.h"
-#include "runtime/signals.h"
+#include "common/signals.h"
 #include "runtime/state.h"
-#include "seccomp/seccomp.h"
+#include "confine/seccomp.h"
 
 extern char **environ;
 

@@ -16,7 +16,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "runtime/cleanup.h"
+#include "common/cleanup.h"
 
 static int open_dir_beneath(int dirfd, const char *name)
 {

@@ -483,7 +483,7 @@ expect_out "... and the run says where, and why" \
 as_user rm -rf "$PROJ/.claude"
 
 # The post-run quarantine of a Claude Code settings file the command
-# created (runtime/protected.c) must not be defeatable from inside: the
+# created (protect/protected.c) must not be defeatable from inside: the
 # rename is RENAME_NOREPLACE in a directory the cage can write and chmod.
 # Each case: the command creates a settings file with a SessionStart hook
 # and arranges that the rename fails; the file must not stay in place.

@@ -21,9 +21,9 @@
 #include <linux/netfilter/nf_tables.h>
 #include <linux/netfilter/nfnetlink.h>
 
-#include "netfilter/dnsd.h"
-#include "netfilter/dnsmsg.h"
-#include "netfilter/domains.h"
+#include "dnsd/dnsd.h"
+#include "dnsd/dnsmsg.h"
+#include "policy/domains.h"
 #include "netfilter/ruleset.h"
 #include "policy/policy.h"
 

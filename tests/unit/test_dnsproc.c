@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "netfilter/domains.h"
+#include "policy/domains.h"
 #include "runtime/dnsproc.h"
 
 typedef void (*helper_fn)(int fd);

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "netfilter/dnswire.h"
+#include "dnsd/dnswire.h"
 
 static struct ltd_err err;
 

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "runtime/error.h"
+#include "common/error.h"
 
 static char *shown(const char *s)
 {

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "rootfs-tools/image.h"
-#include "runtime/cleanup.h"
+#include "common/cleanup.h"
 
 #define MT_MANIFEST "application/vnd.oci.image.manifest.v1+json"
 #define MT_INDEX    "application/vnd.oci.image.index.v1+json"

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/landlock.h"
+#include "confine/landlock.h"
 
 static struct ltd_policy p;
 static struct ltd_hostfs host;

@@ -8,7 +8,7 @@
 #include <sys/wait.h>
 
 #include "runtime/exec.h"
-#include "runtime/landlock.h"
+#include "confine/landlock.h"
 #include "runtime/lifecycle.h"
 #include "runtime/registry.h"
 #include "runtime/status.h"

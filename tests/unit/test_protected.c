@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "runtime/protected.h"
+#include "protect/protected.h"
 
 static struct ltd_policy p;
 static char dir[] = "/tmp/ltd-prot.XXXXXX";

@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "runtime/repos.h"
+#include "protect/repos.h"
 
 static char dir[] = "/tmp/ltd-repos.XXXXXX";
 /* The project's own: the root and its .git are not judged. */

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "rootfs-tools/layer.h"
-#include "rootfs-tools/manifest.h"
-#include "rootfs-tools/store.h"
+#include "rootfs/manifest.h"
+#include "rootfs/store.h"
 #include "runtime/mountplan.h"
 
 static struct ltd_err err;

@@ -25,7 +25,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "netfilter/cidr.h"
+#include "policy/cidr.h"
 #include "netfilter/pasta.h"
 #include "netfilter/ruleset.h"
 

@@ -45,7 +45,7 @@
 #include <unistd.h>
 
 #include "runtime/dnsproc.h"
-#include "seccomp/seccomp.h"
+#include "confine/seccomp.h"
 #include "tests/common/syscall_cases.h"
 
 #ifndef LTD_GOLDEN_DIR

@@ -1,0 +1,350 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "dnsd/dnsmsg.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include <ldns/ldns.h>
+
+#define CHAIN_MAX 16 /* names a CNAME chain may pass through */
+
+static inline void pkt_freep(ldns_pkt **p)
+{
+	if (*p)
+		ldns_pkt_free(*p);
+}
+
+#define _cleanup_pkt_ __attribute__((cleanup(pkt_freep)))
+
+/*
+ * A domain name (an rdf that ldns has already checked) as lower-case
+ * text without the final dot.  False for a byte outside letters, digits,
+ * '-' and '_': such a name can match no allowlist entry, and text with
+ * escapes ("a\.b") could be mistaken for more labels than it has.
+ */
+static bool dname_text(const ldns_rdf *rdf, char *out, size_t size)
+{
+	const uint8_t *p;
+	size_t len, o = 0;
+
+	if (!rdf || ldns_rdf_get_type(rdf) != LDNS_RDF_TYPE_DNAME)
+		return false;
+	p = ldns_rdf_data(rdf);
+	len = ldns_rdf_size(rdf);
+	for (size_t i = 0; i < len;) {
+		size_t l = p[i++];
+
+		if (l == 0)
+			break;
+		if (l > 63 || i + l > len || o + l + 2 > size)
+			return false;
+		if (o)
+			out[o++] = '.';
+		for (size_t j = 0; j < l; j++) {
+			char c = (char)p[i + j];
+
+			if (c >= 'A' && c <= 'Z')
+				c = (char)(c - 'A' + 'a');
+			if (!((c >= 'a' && c <= 'z') ||
+			      (c >= '0' && c <= '9') || c == '-' || c == '_'))
+				return false;
+			out[o++] = c;
+		}
+		i += l;
+	}
+	out[o] = '\0';
+	return true;
+}
+
+/* A reply to @q with @rcode, the question copied when it has one. */
+static int make_reply(const ldns_pkt *q, uint8_t rcode, uint16_t id,
+		      uint8_t **wire, size_t *len)
+{
+	_cleanup_pkt_ ldns_pkt *r = ldns_pkt_new();
+	ldns_rr_list *qs = ldns_pkt_question(q);
+
+	if (!r)
+		return -ENOMEM;
+	ldns_pkt_set_id(r, id);
+	ldns_pkt_set_qr(r, true);
+	ldns_pkt_set_opcode(r, ldns_pkt_get_opcode(q));
+	ldns_pkt_set_rd(r, ldns_pkt_rd(q));
+	ldns_pkt_set_ra(r, true);
+	ldns_pkt_set_rcode(r, rcode);
+	if (ldns_rr_list_rr_count(qs) == 1) {
+		ldns_rr *rr = ldns_rr_clone(ldns_rr_list_rr(qs, 0));
+
+		if (!rr || !ldns_pkt_push_rr(r, LDNS_SECTION_QUESTION, rr)) {
+			ldns_rr_free(rr);
+			return -ENOMEM;
+		}
+	}
+	return ldns_pkt2wire(wire, r, len) == LDNS_STATUS_OK ? 0 : -ENOMEM;
+}
+
+/*
+ * The query the upstream gets: the one question, the RD and CD bits, the
+ * EDNS buffer size and DO bit, and nothing else of what the cage sent
+ * (no other sections, no EDNS options: nothing to carry data out in).
+ */
+static int make_forward(const ldns_pkt *q, uint16_t id, uint8_t **wire,
+			size_t *len)
+{
+	_cleanup_pkt_ ldns_pkt *f = ldns_pkt_new();
+	ldns_rr *rr;
+
+	if (!f)
+		return -ENOMEM;
+	ldns_pkt_set_id(f, id);
+	ldns_pkt_set_opcode(f, LDNS_PACKET_QUERY);
+	ldns_pkt_set_rd(f, ldns_pkt_rd(q));
+	ldns_pkt_set_cd(f, ldns_pkt_cd(q));
+	rr = ldns_rr_clone(ldns_rr_list_rr(ldns_pkt_question(q), 0));
+	if (!rr || !ldns_pkt_push_rr(f, LDNS_SECTION_QUESTION, rr)) {
+		ldns_rr_free(rr);
+		return -ENOMEM;
+	}
+	if (ldns_pkt_edns(q)) {
+		uint16_t size = ldns_pkt_edns_udp_size(q);
+
+		ldns_pkt_set_edns_udp_size(f, size < 512 ? 512 : size);
+		ldns_pkt_set_edns_do(f, ldns_pkt_edns_do(q));
+	}
+	return ldns_pkt2wire(wire, f, len) == LDNS_STATUS_OK ? 0 : -ENOMEM;
+}
+
+/* Past the name at @off: its labels, or a compression pointer (which ends
+ * it, and must point back into the message before the name).  0 when it
+ * runs out of the message. */
+static size_t skip_name(const uint8_t *buf, size_t len, size_t off)
+{
+	size_t start = off;
+
+	while (off < len) {
+		uint8_t l = buf[off];
+
+		if ((l & 0xc0) == 0xc0) {
+			size_t to;
+
+			if (off + 2 > len)
+				return 0;
+			to = (size_t)(l & 0x3f) << 8 | buf[off + 1];
+			return to < start ? off + 2 : 0;
+		}
+		if (l & 0xc0)
+			return 0;
+		off += 1 + (size_t)l;
+		if (!l)
+			return off <= len ? off : 0;
+	}
+	return 0;
+}
+
+/*
+ * Walk the message's sections as the header counts them: every name,
+ * fixed field and rdata inside @len.  With @ceiling, lower each record's
+ * TTL to it in place (but OPT's, whose TTL field is EDNS flags); without
+ * (a query to parse), refuse TSIG.  -EBADMSG for a message that does not
+ * hold together.
+ */
+static int walk(uint8_t *buf, size_t len, const uint32_t *ceiling)
+{
+	size_t off = 12, qd, rr;
+
+	if (len < 12)
+		return -EBADMSG;
+	qd = (size_t)buf[4] << 8 | buf[5];
+	rr = ((size_t)buf[6] << 8 | buf[7]) + ((size_t)buf[8] << 8 | buf[9]) +
+	     ((size_t)buf[10] << 8 | buf[11]);
+	for (size_t i = 0; i < qd; i++) {
+		off = skip_name(buf, len, off);
+		if (!off || off + 4 > len)
+			return -EBADMSG;
+		off += 4;
+	}
+	for (size_t i = 0; i < rr; i++) {
+		uint16_t type, rdlen;
+		uint32_t ttl;
+
+		off = skip_name(buf, len, off);
+		if (!off || off + 10 > len)
+			return -EBADMSG;
+		type = (uint16_t)(buf[off] << 8 | buf[off + 1]);
+		ttl = (uint32_t)buf[off + 4] << 24 |
+		      (uint32_t)buf[off + 5] << 16 |
+		      (uint32_t)buf[off + 6] << 8 | buf[off + 7];
+		rdlen = (uint16_t)(buf[off + 8] << 8 | buf[off + 9]);
+		/* A query from the cage signs nothing: ldns 1.8.3 leaks the
+		 * TSIG records of a message that carries two. */
+		if (!ceiling && type == LDNS_RR_TYPE_TSIG)
+			return -EBADMSG;
+		if (ceiling && type != LDNS_RR_TYPE_OPT && ttl > *ceiling) {
+			buf[off + 4] = (uint8_t)(*ceiling >> 24);
+			buf[off + 5] = (uint8_t)(*ceiling >> 16);
+			buf[off + 6] = (uint8_t)(*ceiling >> 8);
+			buf[off + 7] = (uint8_t)*ceiling;
+		}
+		off += 10 + (size_t)rdlen;
+		if (off > len)
+			return -EBADMSG;
+	}
+	return 0;
+}
+
+int ltd_dns_cap_ttls(uint8_t *buf, size_t len, uint32_t ceiling)
+{
+	return walk(buf, len, &ceiling);
+}
+
+/*
+ * ldns's parser, for a message that holds together: ldns 1.8.3 leaks the
+ * records it has read when a later section runs out of the message (75
+ * bytes a packet, found by the fuzz target), and the cage sends what it
+ * likes.
+ */
+static ldns_status parse(ldns_pkt **p, const uint8_t *buf, size_t len)
+{
+	if (walk((uint8_t *)buf, len, NULL) < 0)
+		return LDNS_STATUS_PACKET_OVERFLOW;
+	return ldns_wire2pkt(p, buf, len);
+}
+
+int ltd_dns_query_decide(const struct ltd_domains *l, const uint8_t *buf,
+			 size_t len, uint16_t upstream_id,
+			 struct ltd_dns_query *q)
+{
+	_cleanup_pkt_ ldns_pkt *p = NULL;
+	const ldns_rr *rr;
+	uint8_t rcode = LDNS_RCODE_REFUSED;
+
+	memset(q, 0, sizeof(*q));
+	if (len > 65535 || parse(&p, buf, len) != LDNS_STATUS_OK) {
+		q->why = "malformed";
+		return 0;
+	}
+	q->id = ldns_pkt_id(p);
+	if (ldns_pkt_qr(p)) {
+		q->why = "not a query";
+		return 0;
+	}
+	q->verdict = LTD_DNS_REFUSE;
+	if (ldns_pkt_get_opcode(p) != LDNS_PACKET_QUERY) {
+		q->why = "not a standard query";
+		rcode = LDNS_RCODE_NOTIMPL;
+	} else if (ldns_rr_list_rr_count(ldns_pkt_question(p)) != 1) {
+		q->why = "not one question";
+		rcode = LDNS_RCODE_FORMERR;
+	} else {
+		rr = ldns_rr_list_rr(ldns_pkt_question(p), 0);
+		q->qtype = (uint16_t)ldns_rr_get_type(rr);
+		if (!dname_text(ldns_rr_owner(rr), q->name, sizeof(q->name))) {
+			q->name[0] = '\0';
+			q->why = "not a host name";
+		} else if (ldns_rr_get_class(rr) != LDNS_RR_CLASS_IN) {
+			q->why = "not class IN";
+		} else {
+			q->rule = ltd_domains_match(l, q->name, q->ports,
+						    &q->n_ports);
+			q->why = q->rule ? NULL : "not in the allowlist";
+		}
+	}
+	if (q->rule) {
+		q->verdict = LTD_DNS_FORWARD;
+		return make_forward(p, upstream_id, &q->wire, &q->len);
+	}
+	return make_reply(p, rcode, q->id, &q->wire, &q->len);
+}
+
+int ltd_dns_servfail(const uint8_t *buf, size_t len, uint16_t id, uint8_t **out,
+		     size_t *out_len)
+{
+	_cleanup_pkt_ ldns_pkt *p = NULL;
+
+	if (parse(&p, buf, len) != LDNS_STATUS_OK)
+		return -EINVAL;
+	return make_reply(p, LDNS_RCODE_SERVFAIL, id, out, out_len);
+}
+
+static bool in_chain(char names[][LTD_DOMAIN_MAX], size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(names[i], s) == 0)
+			return true;
+	return false;
+}
+
+int ltd_dns_answer_addrs(const uint8_t *buf, size_t len, uint16_t id,
+			 const char *name, struct ltd_dns_addr *out, size_t max,
+			 size_t *n)
+{
+	_cleanup_pkt_ ldns_pkt *p = NULL;
+	char names[CHAIN_MAX][LTD_DOMAIN_MAX], owner[LTD_DOMAIN_MAX];
+	ldns_rr_list *an;
+	size_t count, n_names = 1;
+	bool grew = true;
+
+	*n = 0;
+	if (parse(&p, buf, len) != LDNS_STATUS_OK || ldns_pkt_id(p) != id ||
+	    !ldns_pkt_qr(p) ||
+	    ldns_rr_list_rr_count(ldns_pkt_question(p)) != 1 ||
+	    !dname_text(ldns_rr_owner(ldns_rr_list_rr(ldns_pkt_question(p), 0)),
+			owner, sizeof(owner)) ||
+	    strcmp(owner, name) != 0)
+		return -EBADMSG;
+	snprintf(names[0], sizeof(names[0]), "%s", name);
+	an = ldns_pkt_answer(p);
+	count = ldns_rr_list_rr_count(an);
+	/* The chain, in whatever order the records come. */
+	while (grew && n_names < CHAIN_MAX) {
+		grew = false;
+		for (size_t i = 0; i < count && n_names < CHAIN_MAX; i++) {
+			const ldns_rr *rr = ldns_rr_list_rr(an, i);
+
+			if (ldns_rr_get_type(rr) != LDNS_RR_TYPE_CNAME ||
+			    ldns_rr_rd_count(rr) != 1 ||
+			    !dname_text(ldns_rr_owner(rr), owner,
+					sizeof(owner)) ||
+			    !in_chain(names, n_names, owner) ||
+			    !dname_text(ldns_rr_rdf(rr, 0), names[n_names],
+					sizeof(names[0])) ||
+			    in_chain(names, n_names, names[n_names]))
+				continue;
+			n_names++;
+			grew = true;
+		}
+	}
+	for (size_t i = 0; i < count && *n < max; i++) {
+		const ldns_rr *rr = ldns_rr_list_rr(an, i);
+		ldns_rr_type t = ldns_rr_get_type(rr);
+		const ldns_rdf *rd;
+		struct ltd_dns_addr *a = &out[*n];
+
+		if ((t != LDNS_RR_TYPE_A && t != LDNS_RR_TYPE_AAAA) ||
+		    ldns_rr_get_class(rr) != LDNS_RR_CLASS_IN ||
+		    ldns_rr_rd_count(rr) != 1 ||
+		    !dname_text(ldns_rr_owner(rr), owner, sizeof(owner)) ||
+		    !in_chain(names, n_names, owner))
+			continue;
+		rd = ldns_rr_rdf(rr, 0);
+		a->family = t == LDNS_RR_TYPE_A ? AF_INET : AF_INET6;
+		if (ldns_rdf_size(rd) != (t == LDNS_RR_TYPE_A ? 4u : 16u))
+			continue;
+		memcpy(a->addr, ldns_rdf_data(rd), ldns_rdf_size(rd));
+		a->ttl = ldns_rr_ttl(rr);
+		(*n)++;
+	}
+	return (int)ldns_pkt_get_rcode(p);
+}
+
+const char *ltd_dns_type_str(uint16_t type, char *buf, size_t size)
+{
+	char *s = ldns_rr_type2str((ldns_rr_type)type);
+
+	snprintf(buf, size, "%s", s ? s : "?");
+	free(s);
+	return buf;
+}

@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * A protected path that did not exist when the cage started cannot be
+ * mounted read-only (its mount point would have to be created on the host),
+ * so the command may create it.  Say so when it did: code there runs when
+ * the user next uses git in the project.
+ *
+ * Each path is looked at from the project's directory, never through a
+ * link: the command could have made a missing .git a link to anywhere on
+ * the host (an automount that hangs, another repository), and a walk
+ * through it would compare the wrong file.
+ */
+#include "protect/protected.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "common/cleanup.h"
+#include "runtime/mountplan.h"
+
+/* @rel under the project's directory @proj: what it is, or absent, or
+ * unreachable without a link (or a mount, or a directory we may not
+ * search) on the way. */
+static struct ltd_protected_id identify(int proj, const char *rel)
+{
+	const struct ltd_protected_id unreachable = {
+		.type = LTD_PROTECTED_UNREACHABLE};
+	/* O_PATH|O_NOFOLLOW: a link as the last component is itself the
+	 * answer (RESOLVE_NO_SYMLINKS allows that one case); no automount
+	 * is triggered by the last component, and none lies on a way
+	 * without links inside the project unless the user put it there. */
+	struct open_how how = {
+		.flags = O_PATH | O_NOFOLLOW | O_CLOEXEC,
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
+			   RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV,
+	};
+	_cleanup_close_ int fd = -1;
+	struct stat st;
+
+	if (proj < 0)
+		return unreachable;
+	/* EAGAIN: a rename elsewhere raced the walk; try again (only then:
+	 * a missing path, the common case, is one call, not three). */
+	for (int i = 0; i < 3 && fd < 0; i++) {
+		fd = (int)syscall(SYS_openat2, proj, rel, &how, sizeof(how));
+		if (fd < 0 && errno != EAGAIN)
+			break;
+	}
+	if (fd < 0 && (errno == ENOENT || errno == ENOTDIR))
+		return (struct ltd_protected_id){0};
+	if (fd < 0 || fstat(fd, &st) < 0)
+		return unreachable;
+	return (struct ltd_protected_id){st.st_dev, st.st_ino,
+					 st.st_mode & S_IFMT};
+}
+
+/* Protected path @i lies in an earlier one found absent (.git/hooks in a
+ * missing .git): absent too, without looking. */
+static bool in_absent(const struct ltd_policy *p,
+		      const struct ltd_protected_id *ids, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (!ids[j].type &&
+		    ltd_path_is_under(p->protected[i], p -> protected[j]) &&
+		    strcmp(p->protected[i], p -> protected[j]) != 0 &&
+		    !strncmp(p->protected[j], p -> project,
+			     strlen(p->project)) &&
+		    p->protected[j][strlen(p->project)] == '/')
+			return true;
+	return false;
+}
+
+struct ltd_protected_id *ltd_protected_ids(const struct ltd_policy *p)
+{
+	struct ltd_protected_id *ids = calloc(p->n_protected + 1, sizeof(*ids));
+	/* The project is named by its real path (validation refuses a
+	 * link), and the cage cannot change what lies above it. */
+	struct open_how how = {
+		.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+		.resolve = RESOLVE_NO_SYMLINKS,
+	};
+	_cleanup_close_ int proj = -1;
+	size_t n = strlen(p->project);
+
+	if (!ids)
+		return NULL;
+	proj = (int)syscall(SYS_openat2, AT_FDCWD, p->project, &how,
+			    sizeof(how));
+	for (size_t i = 0; i < p->n_protected; i++) {
+		const char *path = p->protected[i];
+
+		/* Every protected path lies in the project; one that did
+		 * not would not be the cage's to change. */
+		if (strncmp(path, p->project, n) != 0 || path[n] != '/' ||
+		    in_absent(p, ids, i))
+			continue;
+		ids[i] = identify(proj, path + n + 1);
+	}
+	return ids;
+}
+
+/* Any path created, replaced or redirected during the run; control bytes
+ * shown as '?' (the names come from git's configuration). */
+void ltd_protected_report(FILE *out, const struct ltd_policy *p,
+			  const struct ltd_protected_id *before,
+			  const struct ltd_protected_id *after)
+{
+	const char *covered = NULL;
+
+	for (size_t i = 0; before && after && i < p->n_protected; i++) {
+		const struct ltd_protected_id *a = &after[i], *b = &before[i];
+
+		if (!a->type || (a->type == b->type && a->dev == b->dev &&
+				 a->ino == b->ino))
+			continue;
+		/* A new .git covers all that lies in it. */
+		if (covered && ltd_path_is_under(p->protected[i], covered))
+			continue;
+		fputs("ltd-native: warning: ", out);
+		if (a->type == LTD_PROTECTED_UNREACHABLE) {
+			ltd_fput_shown(out, p->protected[i]);
+			fputs(", which git, Claude Code or ltd-native runs "
+			      "from or reads its configuration from, can no "
+			      "longer be reached without following a symbolic "
+			      "link (or crossing a mount): the command may "
+			      "have redirected it; ltd-native did not follow "
+			      "it: review it before running git, Claude Code "
+			      "or ltd-native on the host\n",
+			      out);
+		} else {
+			fputs("the command created ", out);
+			ltd_fput_shown(out, p->protected[i]);
+			fputs(", which git, Claude Code or ltd-native runs "
+			      "from or reads its configuration from: review "
+			      "it before running git, Claude Code or "
+			      "ltd-native on the host\n",
+			      out);
+		}
+		covered = p->protected[i];
+	}
+}
+
+#define QUARANTINE ".ltd-native-quarantine"
+
+/* @dirrel under @proj ("." for the project), opened for renaming and
+ * chmod, reached without a link or a mount on the way. */
+static int open_dir(int proj, const char *dirrel)
+{
+	struct open_how how = {
+		.flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC,
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
+			   RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV,
+	};
+
+	return (int)syscall(SYS_openat2, proj, dirrel, &how, sizeof(how));
+}
+
+/*
+ * @base in @dir renamed to @base.ltd-native-quarantine (or .1 ... .9 after
+ * it, never over a file): the command may have taken the name first, or
+ * made the directory read-only (it is the user's own: write permission is
+ * given back).  The name it got in @to; 0, or -errno.
+ */
+static int move_aside(int dir, const char *base, char *to, size_t size)
+{
+	struct stat st;
+	int ret = -EEXIST;
+
+	for (int k = 0; k < 10 && ret == -EEXIST; k++) {
+		if (k)
+			snprintf(to, size, "%s" QUARANTINE ".%d", base, k);
+		else
+			snprintf(to, size, "%s" QUARANTINE, base);
+		ret = renameat2(dir, base, dir, to, RENAME_NOREPLACE) < 0
+			      ? -errno
+			      : 0;
+		if (ret == -EACCES && fstat(dir, &st) == 0 &&
+		    !(st.st_mode & S_IWUSR) &&
+		    fchmod(dir, (st.st_mode & 07777) | S_IWUSR | S_IXUSR) == 0)
+			ret = -EEXIST; /* try again, now writable */
+	}
+	return ret;
+}
+
+void ltd_protected_quarantine(FILE *out, const struct ltd_policy *p,
+			      const struct ltd_protected_id *before,
+			      struct ltd_protected_id *after)
+{
+	static const char *const settings[] = {
+		".claude/settings.json",
+		".claude/settings.local.json",
+		".mcp.json",
+	};
+	size_t n = strlen(p->project);
+	_cleanup_close_ int proj = (int)syscall(
+		SYS_openat2, AT_FDCWD, p->project,
+		&(struct open_how){.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+				   .resolve = RESOLVE_NO_SYMLINKS},
+		sizeof(struct open_how));
+
+	for (size_t i = 0; before && after && i < p->n_protected; i++) {
+		const char *path = p->protected[i], *rel, *slash;
+		char dirrel[64], base[64], to[96];
+		_cleanup_close_ int dir = -1;
+		bool ours = false, linked = false;
+		struct stat st;
+		int ret;
+
+		if (before[i].type || !after[i].type ||
+		    strncmp(path, p->project, n) != 0 || path[n] != '/')
+			continue;
+		rel = path + n + 1;
+		for (size_t k = 0; k < sizeof(settings) / sizeof(*settings);
+		     k++)
+			ours |= !strcmp(rel, settings[k]);
+		if (!ours)
+			continue;
+		/* Created, whatever it is (a link Claude Code would follow
+		 * too).  Its directory the command made a link or something
+		 * else (.claude did not exist, or it would have been pinned):
+		 * that goes aside. */
+		slash = strrchr(rel, '/');
+		snprintf(dirrel, sizeof(dirrel), "%.*s",
+			 slash ? (int)(slash - rel) : 1, slash ? rel : ".");
+		snprintf(base, sizeof(base), "%s", slash ? slash + 1 : rel);
+		if (slash && (fstatat(proj, dirrel, &st, AT_SYMLINK_NOFOLLOW) ||
+			      !S_ISDIR(st.st_mode))) {
+			snprintf(base, sizeof(base), "%s", dirrel);
+			snprintf(dirrel, sizeof(dirrel), ".");
+			linked = true;
+		}
+		dir = proj < 0 ? -1 : open_dir(proj, dirrel);
+		/* Gone with a directory moved aside for another of them. */
+		if (dir >= 0 &&
+		    fstatat(dir, base, &st, AT_SYMLINK_NOFOLLOW) < 0 &&
+		    errno == ENOENT) {
+			after[i] = (struct ltd_protected_id){0};
+			continue;
+		}
+		ret = dir < 0 ? -errno : move_aside(dir, base, to, sizeof(to));
+		fputs("ltd-native: warning: the command created ", out);
+		ltd_fput_shown(out, path);
+		if (linked) {
+			fputs(" through a symbolic link (or a non-directory) "
+			      "of its own, ",
+			      out);
+			ltd_fput_shown(out, base);
+		}
+		if (ret < 0) {
+			fprintf(out,
+				", which Claude Code on the host reads (and "
+				"runs the hooks it names) at its next start, "
+				"and it could NOT be moved aside (%s): remove "
+				"it before you start Claude Code here\n",
+				strerror(-ret));
+			continue;
+		}
+		fputs(", which Claude Code on the host would read (and run the "
+		      "hooks it names) at its next start: moved ",
+		      out);
+		ltd_fput_shown(out, base);
+		fputs(" aside to ", out);
+		ltd_fput_shown(out, to);
+		fputs(" in its directory; review it, then move it back\n", out);
+		after[i] = (struct ltd_protected_id){0};
+	}
+}
