@@ -1,6 +1,8 @@
 # ltd-native — build, test, benchmark.
 #   make            build ./build/ltd-native
 #   make check      unit tests (Criterion) + end-to-end tests (as a test user)
+#   make check-layout  each folder uses only what docs/ARCHITECTURE.md allows
+#   make format-check  the C files are as .clang-format says
 #   make bench      start-up benchmark against bubblewrap and unshare
 #   make bench-seccomp  the seccomp filter's cost (syscall loop, git status)
 #   make bench-egress   throughput and start-up through pasta + the firewall
@@ -45,7 +47,7 @@ ROOTFS_OBJ := $(ROOTFS_SRC:%.c=$(B)/%.o)
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_OBJ := $(UNIT_SRC:%.c=$(B)/%.o)
 
-.PHONY: format-check all check check-unit check-e2e check-build bench bench-seccomp bench-egress bench-dns bench-landlock fuzz format clean
+.PHONY: check-layout format-check all check check-unit check-e2e check-build bench bench-seccomp bench-egress bench-dns bench-landlock fuzz format clean
 all: $(B)/ltd-native $(B)/ltd-dnsd $(B)/ltd-rootfs $(B)/probe
 
 $(B)/%.o: %.c
@@ -53,7 +55,7 @@ $(B)/%.o: %.c
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 # The seccomp programs, compiled from the profile when the binary is built.
-$(B)/seccomp-gen: $(B)/cli/seccomp-gen.o $(B)/confine/profile.o $(B)/dnsd/profile.o $(B)/confine/bpf.o $(B)/common/error.o
+$(B)/seccomp-gen: $(B)/cli/seccomp-gen.o $(B)/confine/profile.o $(B)/dnsd/seccomp_profile.o $(B)/confine/bpf.o $(B)/common/error.o $(B)/common/text.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(SECCOMP_LIBS)
 
 $(B)/gen/seccomp_blobs.c: $(B)/seccomp-gen
@@ -115,7 +117,7 @@ FUZZ_CC	?= clang
 FUZZ_SECONDS ?= 25
 FUZZ_CMD_SECONDS ?= 10
 FUZZ_SRC := fuzz/dns_query.c dnsd/dnsmsg.c policy/domains.c \
-	    policy/cidr.c common/error.c
+	    policy/cidr.c common/error.c common/text.c
 $(B)/fuzz-dns-query: $(FUZZ_SRC) dnsd/dnsmsg.h policy/domains.h
 	@mkdir -p $(B)
 	$(FUZZ_CC) -g -O1 -std=gnu11 -D_GNU_SOURCE -I. \
@@ -123,8 +125,8 @@ $(B)/fuzz-dns-query: $(FUZZ_SRC) dnsd/dnsmsg.h policy/domains.h
 		-o $@ $(FUZZ_SRC) $(shell pkg-config --libs ldns)
 
 # The command lines of a project's Claude Code settings (agentprotect.c).
-FUZZ_CMD_SRC := fuzz/command_paths.c protect/agentprotect.c policy/lists.c \
-	    common/error.c
+FUZZ_CMD_SRC := fuzz/command_paths.c protect/agentprotect.c policy/lists.c common/path.c \
+	    common/error.c common/text.c
 $(B)/fuzz-command-paths: $(FUZZ_CMD_SRC) policy/policy.h
 	@mkdir -p $(B)
 	$(FUZZ_CC) -g -O1 -std=gnu11 -D_GNU_SOURCE -I. \
@@ -167,6 +169,11 @@ bench-dns: $(B)/ltd-native $(B)/ltd-dnsd
 
 bench-landlock: $(B)/ltd-native $(B)/bench/syscall_loop $(B)/probe
 	PROBE=$(B)/probe bash bench/landlock.sh $(B)/bench/syscall_loop $(B)/ltd-native
+
+# The folders' dependency graph (docs/ARCHITECTURE.md), checked on the
+# includes and on the objects' symbols.
+check-layout: $(B)/ltd-native $(B)/ltd-dnsd $(B)/ltd-rootfs $(B)/seccomp-gen
+	python3 tests/layout/check_layout.py $(B)
 
 format:
 	git ls-files '*.c' '*.h' | xargs clang-format -i

@@ -24,12 +24,13 @@
 
 #include <jansson.h>
 
-#include "dnsd/dnsd.h"
-#include "dnsd/dnswire.h"
-#include "netfilter/ruleset.h"
-#include "runtime/dnsproc.h"
+#include "common/text.h"
 #include "confine/landlock.h"
 #include "confine/seccomp.h"
+#include "dnsd/dnsd.h"
+#include "dnsd/dnswire.h"
+#include "dnsd/proto.h"
+#include "netfilter/ruleset.h"
 
 #define CONFIG_MAX (64u << 20)
 #define NOFILE_MAX                                                             \

@@ -92,7 +92,7 @@ static int cmd_policy(int argc, char **argv)
 		ltd_policy_init(&p);
 		ret = ltd_policy_resolve(&p, &in, &err);
 		if (!ret)
-			ret = ltd_policy_validate(&p, &err);
+			ret = ltd_run_check(&p, &err);
 		if (!ret)
 			ltd_policy_show(stdout, &p);
 		ltd_policy_free(&p);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/text.h"
 #include "rootfs-tools/image.h"
 #include "rootfs-tools/rootfs.h"
 

@@ -7,13 +7,17 @@
 #include <stdio.h>
 
 #include "confine/seccomp.h"
+#include "dnsd/seccomp_profile.h"
 
 static int emit(enum ltd_seccomp_mode mode, const char *name)
 {
 	struct ltd_err err = {0};
 	struct ltd_bpf bpf = {0};
+	int ret = mode == LTD_SECCOMP_DNSD
+			  ? ltd_dnsd_seccomp_build(&bpf, &err)
+			  : ltd_seccomp_build(mode, &bpf, &err);
 
-	if (ltd_seccomp_build(mode, &bpf, &err) < 0) {
+	if (ret < 0) {
 		fprintf(stderr, "seccomp-gen: %s\n", err.msg);
 		return -1;
 	}

@@ -9,7 +9,7 @@
  * those the pass gave before; the cage opens every path again without
  * following links (runtime/mounts.c).
  */
-#include "policy/policy.h"
+#include "common/lstatmemo.h"
 
 #include <dirent.h>
 #include <fcntl.h>

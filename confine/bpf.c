@@ -50,8 +50,8 @@ static int read_all(int fd, void *buf, size_t size, struct ltd_err *err)
  * (seccomp_export_bpf_mem() arrived in 2.6): export into an anonymous
  * memfd and read it back.
  */
-static int export_bpf(scmp_filter_ctx ctx, struct ltd_bpf *out,
-		      struct ltd_err *err)
+int ltd_seccomp_export_bpf(scmp_filter_ctx ctx, struct ltd_bpf *out,
+			   struct ltd_err *err)
 {
 	_cleanup_close_ int fd = -1;
 	_cleanup_free_ struct sock_filter *insns = NULL;
@@ -104,7 +104,7 @@ int ltd_seccomp_build(enum ltd_seccomp_mode mode, struct ltd_bpf *out,
 	ret = ltd_seccomp_profile_new(mode, &ctx, err);
 	if (ret < 0)
 		return ret;
-	return export_bpf(ctx, out, err);
+	return ltd_seccomp_export_bpf(ctx, out, err);
 }
 
 int ltd_seccomp_export_pfc(enum ltd_seccomp_mode mode, int fd,

@@ -4,7 +4,7 @@
  * ambient, inheritable, permitted, effective.  The securebits are locked
  * first so that no later execve (even of a uid-0 binary) can give any back.
  */
-#include "runtime/cage.h"
+#include "confine/caps.h"
 
 #include <errno.h>
 #include <linux/securebits.h>

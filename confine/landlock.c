@@ -116,3 +116,11 @@ int ltd_landlock_confine(const struct ltd_landlock *ll, struct ltd_err *err)
 		return ltd_err_sys(err, "landlock_restrict_self");
 	return 0;
 }
+
+void ltd_landlock_free(struct ltd_landlock *ll)
+{
+	for (size_t i = 0; i < ll->n_rules; i++)
+		free(ll->rules[i].path);
+	free(ll->rules);
+	*ll = (struct ltd_landlock){0};
+}

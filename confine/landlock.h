@@ -2,11 +2,11 @@
 /*
  * Landlock, the second wall behind the mount plan.
  *
- * ltd_landlock_build() is pure: from the mount plan and the policy it
- * derives the ruleset (which rights are handled, one (path, rights) rule
- * per mount the command may use, the TCP ports it may connect to).  The
- * launcher builds it before clone(); the command's "landlock" step opens
- * each path (O_PATH, no link followed) and restricts itself with
+ The ruleset is built before clone() from the mount plan and the policy
+ * (runtime/landlock_rules.h: which rights are handled, one (path, rights)
+ * rule per mount the command may use, the TCP ports it may connect to);
+ * the command's "landlock" step, pasta's child and ltd-dnsd open each path
+ * (O_PATH, no link followed) and restrict themselves with
  * ltd_landlock_confine().
  *
  * Landlock grants add up down the tree: a rule cannot take away what a
@@ -21,9 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "policy/policy.h"
 #include "common/error.h"
-#include "runtime/mountplan.h"
 
 /* Filesystem rights, as the kernel numbers them (ABI 1-5). */
 #define LTD_LL_FS_EXECUTE     (1ULL << 0)
@@ -100,39 +98,7 @@ struct ltd_landlock {
 /* The kernel's Landlock ABI version, 0 when Landlock is unavailable. */
 int ltd_landlock_abi(void);
 
-/*
- * Pure: what Landlock ABI @abi (from ltd_landlock_abi()) means for this
- * policy.  Returns 0 when the run may go on (with @warning filled, or ""),
- * or a negative errno with @err naming what is missing: --require-landlock
- * on a kernel below LTD_LL_MIN_REQUIRED_ABI, --restrict-tcp-ports below
- * LTD_LL_NET_ABI.
- */
-int ltd_landlock_decide(const struct ltd_policy *p, int abi, char *warning,
-			size_t size, struct ltd_err *err);
-
-/*
- * Pure: the ruleset for @plan and @p on ABI @abi (0: an empty ruleset).
- * Errors name the flag (--restrict-tcp-ports with a block allowed on every
- * port).
- */
-int ltd_landlock_build(const struct ltd_plan *plan, const struct ltd_policy *p,
-		       int abi, struct ltd_landlock *ll, struct ltd_err *err);
-
-/*
- * Pure: the wall pasta runs under (allowlist mode, ABI 4 and later).  pasta
- * makes the cage's TCP connections on the host, so it may connect only to
- * the ports the network policy allows: a second wall behind nftables at
- * the only way out, which the cage's own loopback never passes — and
- * bind no TCP port at all (it forwards nothing in).  No filesystem right
- * and no scope is handled.  @ll->abi stays 0 (no wall) below ABI 4 and
- * outside allowlist mode; where no port list can say the policy (a block
- * open on every port, more than LTD_LL_MAX_PORTS ports) only bind is
- * handled, and @note (of @size) says why, for the run to print ("" when
- * the wall is whole or absent for want of ABI 4).
- */
-int ltd_landlock_build_egress(const struct ltd_policy *p, int abi,
-			      struct ltd_landlock *ll, char *note, size_t size,
-			      struct ltd_err *err);
+/* Free @ll's rules. */
 void ltd_landlock_free(struct ltd_landlock *ll);
 
 /* Confine the calling thread (no_new_privs set) to @ll's rules. */

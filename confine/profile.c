@@ -23,9 +23,8 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 
+#include "common/base.h"
 #include "common/cleanup.h"
-
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /*
  * The kernel reads these arguments as 32-bit ints and ignores the high
@@ -474,8 +473,6 @@ int ltd_seccomp_profile_new(enum ltd_seccomp_mode mode, scmp_filter_ctx *out,
 	struct profile p = {.mode = mode};
 	int ret;
 
-	if (mode == LTD_SECCOMP_DNSD)
-		return ltd_seccomp_dnsd_profile_new(out, err);
 	if (mode != LTD_SECCOMP_ENFORCE && mode != LTD_SECCOMP_LOG)
 		return ltd_err_set(err, EINVAL,
 				   "seccomp: no profile for mode %d",

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Internal to seccomp/: the profile as a libseccomp context. */
+/* The profiles as libseccomp contexts: for the build-time generator
+ * (cli/seccomp-gen.c), ltd-dnsd's profile and the tests. */
 #ifndef LTD_SECCOMP_PROFILE_H
 #define LTD_SECCOMP_PROFILE_H
 
@@ -19,7 +20,8 @@ static inline void ltd_seccomp_releasep(scmp_filter_ctx *ctx)
 int ltd_seccomp_profile_new(enum ltd_seccomp_mode mode, scmp_filter_ctx *out,
 			    struct ltd_err *err);
 
-/* ltd-dnsd's profile (LTD_SECCOMP_DNSD), dnsd/profile.c. */
-int ltd_seccomp_dnsd_profile_new(scmp_filter_ctx *out, struct ltd_err *err);
+/* Export @ctx as BPF into @out (ltd_bpf_free()). */
+int ltd_seccomp_export_bpf(scmp_filter_ctx ctx, struct ltd_bpf *out,
+			   struct ltd_err *err);
 
 #endif

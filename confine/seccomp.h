@@ -19,6 +19,8 @@
 
 #include "common/error.h"
 
+/* The programs: the cage's (its values are the policy's enum
+ * ltd_syscall_filter), and ltd-dnsd's own. */
 enum ltd_seccomp_mode {
 	LTD_SECCOMP_ENFORCE = 0, /* refuse what the profile refuses */
 	LTD_SECCOMP_LOG,	 /* same profile, log instead of refusing */

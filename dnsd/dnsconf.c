@@ -14,8 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "netfilter/nft.h"
 #include "common/cleanup.h"
+#include "netfilter/nft.h"
 
 /* ---- upstream address -------------------------------------------------- */
 

@@ -14,10 +14,10 @@
 #include <jansson.h>
 #include <ldns/ldns.h>
 
-#include "netfilter/audit.h"
-#include "dnsd/dnsmsg.h"
-#include "netfilter/ruleset.h"
 #include "common/cleanup.h"
+#include "dnsd/dnsmsg.h"
+#include "netfilter/audit.h"
+#include "netfilter/ruleset.h"
 
 #define MSG_MAX	  65535
 #define ADDRS_MAX 64 /* addresses one answer may open */

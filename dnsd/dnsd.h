@@ -25,9 +25,9 @@
 #include <stdio.h>
 #include <sys/socket.h>
 
+#include "common/error.h"
 #include "policy/cidr.h"
 #include "policy/domains.h"
-#include "common/error.h"
 
 /* The resolver inside the cage: on its loopback, so it exists before pasta
  * has configured eth0, and no packet to it ever leaves the namespace. */

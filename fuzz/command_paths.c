@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "policy/policy.h"
+#include "protect/protect.h"
 
 #define PROJECT "/home/u/app"
 

@@ -15,8 +15,8 @@
 #include <jansson.h>
 #include <libmnl/libmnl.h>
 
-#include "netfilter/audit.h"
 #include "common/cleanup.h"
+#include "netfilter/audit.h"
 
 #define NFLOG_PACKET ((NFNL_SUBSYS_ULOG << 8) | NFULNL_MSG_PACKET)
 #define NFLOG_CONFIG ((NFNL_SUBSYS_ULOG << 8) | NFULNL_MSG_CONFIG)

@@ -8,8 +8,8 @@
 #ifndef LTD_NET_NFT_H
 #define LTD_NET_NFT_H
 
-#include "netfilter/ruleset.h"
 #include "common/error.h"
+#include "netfilter/ruleset.h"
 
 /*
  * Send @b on @fd (a NETLINK_NETFILTER socket, or -1 to open and close one

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "common/text.h"
 
 /* pasta's descriptors: the readiness pipe, the namespaces it joins. */
 #define READY_FD  3

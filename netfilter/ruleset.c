@@ -25,8 +25,8 @@
 #include <libnftnl/set.h>
 #include <libnftnl/table.h>
 
-#include "netfilter/nflog.h"
 #include "common/cleanup.h"
+#include "netfilter/nflog.h"
 
 /* nft's type ids, for the set key types (nft's datatype.h). */
 #define TYPE_IPADDR	  7

@@ -56,8 +56,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "policy/cidr.h"
 #include "common/error.h"
+#include "policy/cidr.h"
 
 #define LTD_NFT_TABLE	   "ltd"
 #define LTD_NFT_CHAIN	   "output"

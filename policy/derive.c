@@ -16,6 +16,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/base.h"
+
 /* The part of ~/.claude a strict run gets a disposable copy of. */
 static const char *const claude_copied[] = {
 	"settings.json", "CLAUDE.md", "commands", "agents", "skills", "hooks",
@@ -30,8 +32,6 @@ static const char *const caches[] = {
 /* The credential persistence of the seeds: host dir -> cage dir. */
 #define LTD_AUTH_HOST ".cache/lamp-the-djinn/auth"
 #define LTD_AUTH_CAGE ".config/ltd-auth"
-
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 static int oom(struct ltd_err *err)
 {

@@ -9,8 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "policy/cidr.h"
 #include "common/cleanup.h"
+#include "policy/cidr.h"
 
 /*
  * The baked-in list: what an agent needs to install packages and fetch

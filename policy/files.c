@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
-#include <nettle/sha2.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +19,7 @@
 
 #include "common/cleanup.h"
 #include "common/error.h"
+#include "common/text.h"
 
 #define LTD_POLICY_MAX_ARGS 4 /* the name, up to 2 arguments, one extra */
 #define LTD_POLICY_MAX_WORD 4096
@@ -236,20 +236,6 @@ const char *ltd_opt_quote(const char *s, char *buf, size_t size)
 	buf[j++] = '"';
 	buf[j] = '\0';
 	return buf;
-}
-
-int ltd_sha256_hex(const void *data, size_t len, char hex[65],
-		   struct ltd_err *err)
-{
-	uint8_t md[SHA256_DIGEST_SIZE];
-	struct sha256_ctx ctx;
-
-	sha256_init(&ctx);
-	sha256_update(&ctx, len, data);
-	sha256_digest(&ctx, sizeof(md), md);
-	for (unsigned i = 0; i < sizeof(md); i++)
-		snprintf(hex + 2 * i, 3, "%02x", md[i]);
-	return 0;
 }
 
 int ltd_policy_read_fd(int fd, const char *shown, char **text, size_t *len,

@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 
 #include "common/cleanup.h"
+#include "common/lstatmemo.h"
 
 /* What the host runs code from without being asked (class STARTUP): gated
  * only for writable binds, and a writable directory that would hold one is

@@ -10,7 +10,7 @@
  * writable binds (its /tmp and $HOME are tmpfs of its own).  A file in a
  * writable bind is refused, with the fix; one in the project is added to
  * the protected paths (bound read-only over itself, its directories
- * pinned, no link in the project on its way: ltd_policy_check_links).  The
+ * pinned, no link in the project on its way: protect/ checks that).  The
  * audit log is written by the launcher and ltd-dnsd through the descriptor
  * the launcher opened before the cage existed, so read-only inside costs
  * it nothing.  Judged by the real path (links resolved) and by the text.
@@ -24,6 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "common/path.h"
 
 enum input_kind {
 	IN_POLICY,  /* read by the resolver: as given */
@@ -215,6 +217,7 @@ int ltd_policy_inputs(struct ltd_policy *p, struct ltd_err *err)
 			continue;
 		ret = judge(p, path, path, IN_LOCAL, WIDEN, NULL, err);
 	}
-	/* What was added: no link in the project on its way. */
-	return ret ? ret : ltd_policy_check_links(p, err);
+	/* What was added is checked for links in the project on its way
+	 * with the rest of the protected paths (ltd_policy_check_links). */
+	return ret;
 }

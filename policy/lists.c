@@ -78,34 +78,6 @@ int ltd_policy_protect_names(struct ltd_policy *p, const char *const *names,
 	return ret;
 }
 
-void ltd_path_normalize(char *path)
-{
-	char *out = path, *in = path;
-
-	while (*in) {
-		while (*in == '/')
-			in++;
-		if (!*in)
-			break;
-		size_t n = strcspn(in, "/");
-
-		if (n == 1 && in[0] == '.') {
-			/* nothing */
-		} else if (n == 2 && in[0] == '.' && in[1] == '.') {
-			while (out > path && *--out != '/')
-				;
-		} else {
-			*out++ = '/';
-			memmove(out, in, n);
-			out += n;
-		}
-		in += n;
-	}
-	if (out == path)
-		*out++ = '/';
-	*out = '\0';
-}
-
 int ltd_policy_add_note(char ***list, size_t *n, const char *fmt, ...)
 {
 	char *s = NULL, **v;

@@ -7,13 +7,13 @@
  */
 #include "policy/option.h"
 
-#include "rootfs/store.h"
-
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+#include "common/names.h"
 
 static int need_abs(const struct ltd_option *opt, const char *path,
 		    struct ltd_err *err)
@@ -316,9 +316,9 @@ static int opt_writable_git(struct ltd_policy *p, const struct ltd_option *opt,
 }
 
 static int set_seccomp(struct ltd_policy *p, const struct ltd_option *opt,
-		       enum ltd_seccomp_mode mode, struct ltd_err *err)
+		       enum ltd_syscall_filter mode, struct ltd_err *err)
 {
-	if (p->seccomp != LTD_SECCOMP_ENFORCE && p->seccomp != mode)
+	if (p->seccomp != LTD_FILTER_ENFORCE && p->seccomp != mode)
 		return ltd_err_set(err, EINVAL,
 				   "--%s: conflicts with an earlier seccomp "
 				   "option",
@@ -330,13 +330,13 @@ static int set_seccomp(struct ltd_policy *p, const struct ltd_option *opt,
 static int opt_seccomp_log(struct ltd_policy *p, const struct ltd_option *opt,
 			   char **args, struct ltd_err *err)
 {
-	return set_seccomp(p, opt, LTD_SECCOMP_LOG, err);
+	return set_seccomp(p, opt, LTD_FILTER_LOG, err);
 }
 
 static int opt_no_seccomp(struct ltd_policy *p, const struct ltd_option *opt,
 			  char **args, struct ltd_err *err)
 {
-	return set_seccomp(p, opt, LTD_SECCOMP_OFF, err);
+	return set_seccomp(p, opt, LTD_FILTER_OFF, err);
 }
 
 static int opt_policy(struct ltd_policy *p, const struct ltd_option *opt,
@@ -550,16 +550,13 @@ static int opt_restrict_tcp_ports(struct ltd_policy *p,
 }
 
 /* A name for exec, ps and kill: what a user types, what a file may be
- * called.  runtime/registry.c checks the same rule (ltd_name_valid). */
+ * called (common/names.h; the registry checks the same rule). */
 static int opt_name(struct ltd_policy *p, const struct ltd_option *opt,
 		    char **args, struct ltd_err *err)
 {
 	const char *s = args[0];
-	size_t n = strlen(s);
 
-	if (n == 0 || n > LTD_NAME_MAX || s[0] == '.' || s[0] == '-' ||
-	    strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-		      "0123456789_.-") != n)
+	if (!ltd_name_ok(s))
 		return ltd_err_set(err, EINVAL,
 				   "--name: '%s' is not a valid name (1-%d "
 				   "letters, digits, '_', '.', '-'; not "

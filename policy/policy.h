@@ -17,16 +17,23 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "common/error.h"
+#include "common/names.h"
 #include "policy/cidr.h"
 #include "policy/domains.h"
-#include "common/error.h"
-#include "confine/seccomp.h"
 
 enum ltd_network {
 	LTD_NET_NONE = 0,  /* loopback only */
 	LTD_NET_ALLOWLIST, /* pasta + default-deny firewall (the default) */
 	LTD_NET_HOST,	   /* the host's network: only with
 			      --unsafe-host-network */
+};
+
+/* The system-call filter the command runs under (confine/seccomp.h). */
+enum ltd_syscall_filter {
+	LTD_FILTER_ENFORCE = 0, /* refuse what the profile refuses */
+	LTD_FILTER_LOG,		/* log instead (--unsafe-seccomp-log) */
+	LTD_FILTER_OFF,		/* none (--unsafe-no-seccomp) */
 };
 
 /* How much of the user's agent configuration the cage gets. */
@@ -148,7 +155,7 @@ struct ltd_policy {
 	size_t n_policy_files;
 	bool quiet; /* no refusal summary at exit */
 
-	enum ltd_seccomp_mode seccomp;
+	enum ltd_syscall_filter seccomp;
 
 	enum ltd_tier tier;
 	unsigned unsafe; /* LTD_UNSAFE_*: the --unsafe-... flags given */
@@ -200,9 +207,6 @@ struct ltd_policy {
 };
 
 #define LTD_DEFAULT_HOSTNAME "ltd-sandbox"
-
-/* A cage's name (--name): at most this many bytes. */
-#define LTD_NAME_MAX 64
 
 /* Fixed places in the cage. */
 #define LTD_SECRETS_DIR	   "/run/secrets"
@@ -269,10 +273,6 @@ int ltd_policy_allow(const struct ltd_policy_input *in, FILE *out,
 /* Print the resolved (and validated) policy with each item's source. */
 void ltd_policy_show(FILE *out, const struct ltd_policy *p);
 
-/* SHA-256 of @len bytes as 64 lowercase hex digits and a NUL. */
-int ltd_sha256_hex(const void *data, size_t len, char hex[65],
-		   struct ltd_err *err);
-
 /*
  * The gate: refuse a host path that is or holds a sensitive place unless
  * its class is in @allow; record each waived one in p->waived.  @real is
@@ -287,53 +287,29 @@ int ltd_policy_gate(struct ltd_policy *p, const char *flag, const char *real,
 void ltd_policy_print_help(FILE *out);
 
 /*
- * Resolve and check everything against the host: paths exist, are absolute,
- * and nothing would be created on the host.  Fills @p->id and resolves
- * paths.  No namespaces, no side effects.
+ * Resolve and check the policy against the host, before the project's
+ * protection (protect/protect.h): who runs, the gated options, the
+ * project.  Fills @p->id and resolves paths.  No namespaces, no side
+ * effects.  Then, once the project is protected,
+ * ltd_policy_validate_binds(): what the tier and the seam add
+ * (ltd_policy_derive), every bind (exists, absolute, gated, of its type;
+ * nothing would be created on the host), the files the next run reads
+ * (ltd_policy_inputs), --chdir, the launcher interface.
  */
 int ltd_policy_validate(struct ltd_policy *p, struct ltd_err *err);
+int ltd_policy_validate_binds(struct ltd_policy *p, struct ltd_err *err);
 
 /*
  * Add what the trust tier, the provider seam and --ssh-agent imply: copies,
  * binds of persistent state, environment, host port.  Reads the host (what
- * exists), creates nothing.  Called by ltd_policy_validate().
+ * exists), creates nothing.  Called by ltd_policy_validate_binds().
  */
 int ltd_policy_derive(struct ltd_policy *p, struct ltd_err *err);
-
-/* @dir is a git directory, as git's is_git_directory() judges one. */
-bool ltd_git_is_dir(const char *dir);
 
 /* The machine-local domain allowlists, under the user's home. */
 #define LTD_LOCAL_DOMAIN_FILES                                                 \
 	"/.config/ltd-native/allowed-domains.txt",                             \
 		"/.config/lamp-the-djinn/allowed-domains.txt"
-
-/*
- * A writable bind (@flag, the real path @src) that holds a git
- * repository's .git, or is or lies in a git directory, is refused unless
- * git protection is off (--unsafe-writable-git): its hooks and config
- * would be the cage's to write, and git on the host runs them.
- */
-int ltd_git_bind_check(const struct ltd_policy *p, const char *flag,
-		       const char *src, struct ltd_err *err);
-
-/*
- * Once the binds are resolved: each writable bind the user asked for is
- * judged by the repositories above the project and above every other such
- * bind too (refused as ltd_git_bind_check refuses), and the project by the
- * repositories above each bind (what they name in it becomes read-only).
- */
-int ltd_git_cross_check(struct ltd_policy *p, struct ltd_err *err);
-
-/* Fill @p->protected from the project's .git (reads the host). */
-int ltd_git_protected(struct ltd_policy *p, struct ltd_err *err);
-
-/*
- * Refuse a protected path that is, or passes through, a symbolic link in
- * the project: the read-only bind would cover the target, and the command
- * could re-point the link itself.
- */
-int ltd_policy_check_links(const struct ltd_policy *p, struct ltd_err *err);
 
 /*
  * The files that this run names and the next run reads again (--policy,
@@ -344,30 +320,9 @@ int ltd_policy_check_links(const struct ltd_policy *p, struct ltd_err *err);
  * (read-only inside, no link in the project on its way).  Domain files and
  * the audit log are replaced by the real path judged, so that the
  * launcher reads and writes exactly that.  Reads the host; called by
- * ltd_policy_validate() once the mounts are resolved.
+ * ltd_policy_validate_binds() once the mounts are resolved.
  */
 int ltd_policy_inputs(struct ltd_policy *p, struct ltd_err *err);
-
-/* lstat(@path), answered once per memo (one pass of the gate or of the
- * link check): LTD_LSTAT_MISSING (any failure), _LINK or _OTHER.  With
- * @list_dir set, the names directly in that directory are answered from
- * one listing of it, made at the first such question (a small directory
- * only; else each is lstat'ed). */
-enum { LTD_LSTAT_MISSING, LTD_LSTAT_LINK, LTD_LSTAT_OTHER };
-#define LTD_LSTAT_MEMO_MAX 64
-struct ltd_lstat_memo {
-	size_t n;
-	struct {
-		char *path;
-		int state;
-	} e[LTD_LSTAT_MEMO_MAX];
-	const char *list_dir; /* set by the caller; not owned */
-	int listed;	      /* 0 not yet, 1 listed, -1 could not */
-	char *list;	      /* its getdents64 records */
-	size_t list_len;
-};
-int ltd_lstat_memo(struct ltd_lstat_memo *m, const char *path);
-void ltd_lstat_memo_free(struct ltd_lstat_memo *m);
 
 /* getpwuid(@uid), asked once a process (policy resolution and validation
  * both need it: glibc reads /etc/passwd again each time).  Only pw_name,
@@ -382,73 +337,6 @@ int ltd_policy_protect(struct ltd_policy *p, const char *path,
 /* Add each of @names (@n, relative to the project) to @p->protected. */
 int ltd_policy_protect_names(struct ltd_policy *p, const char *const *names,
 			     size_t n, struct ltd_err *err);
-
-/* Resolve ".", ".." and "//" in an absolute path, in place, by the text. */
-void ltd_path_normalize(char *path);
-
-/*
- * Add to @p->protected what Claude Code on the host runs from the project
- * by itself: the project's .claude/hooks, and the project files that the
- * commands of .claude/settings.json, .claude/settings.local.json (hooks,
- * statusLine, the *Helper commands, env) and .mcp.json (servers' command
- * and args) name; what cannot be resolved is added to @p->warnings.  A
- * settings file that is there but is not JSON ltd-native can read, or not a
- * regular file, is an error naming it (nothing would say what it runs).
- */
-int ltd_agent_protected(struct ltd_policy *p, struct ltd_err *err);
-
-enum ltd_cmd_kind {
-	LTD_CMD_PATH,	 /* a word with a '/': an absolute, normalized path */
-	LTD_CMD_BARE,	 /* a word without: absolute, in its directory */
-	LTD_CMD_GLOB,	 /* an unquoted pattern, absolute */
-	LTD_CMD_UNKNOWN, /* a path-like word that cannot be resolved: as
-			    written */
-};
-
-/* A place that a command line names. */
-struct ltd_cmd_path {
-	char *path;
-	enum ltd_cmd_kind kind;
-	bool input; /* the target of a `<` */
-};
-
-/*
- * Pure: the words of shell command line @cmd that may name a place, read
- * as sh splits them (quotes, escapes, line joins, ; & | ( ) and
- * redirections), with $CLAUDE_PROJECT_DIR (any ${...} form), $PWD,
- * $(git rev-parse --show-toplevel), $HOME and a leading ~ (with @home)
- * expanded; relative words are taken from @project (Claude Code runs hooks
- * there) or from where a `cd` in command position moved, within its
- * subshell.  Options are skipped (their =VALUE is read); output targets
- * too.  At most 1024 places (-E2BIG).
- */
-int ltd_command_paths(const char *cmd, const char *project, const char *home,
-		      struct ltd_cmd_path **out, size_t *n);
-void ltd_command_paths_free(struct ltd_cmd_path *v, size_t n);
-
-/* Where the commands being read come from, and what they added so far. */
-struct ltd_cmd_scan {
-	struct ltd_policy *p;
-	const char *file;  /* the file that holds them, for messages */
-	size_t added;	   /* paths protected so far (at most 256) */
-	bool said_unknown; /* one warning per file */
-	/* A path through a link in the project: protected by its text, so
-	 * that ltd_policy_check_links refuses the run (git's config), or an
-	 * error here (Claude Code's settings). */
-	bool refuse_links;
-};
-
-/*
- * Add to @s->p->protected the places in the project that command line
- * @cmd, run in @base, names (ltd_command_paths): a path with a '/' by its
- * text, a bare word when it is a file there, a glob's matches; not a
- * directory unless @dirs.  What cannot be resolved is added to
- * @s->p->warnings; a path through a link in the project is protected by
- * its text with @s->refuse_links (ltd_policy_check_links then refuses the
- * run naming the link), and is an error (-ELOOP) without.
- */
-int ltd_protect_command(struct ltd_cmd_scan *s, const char *cmd,
-			const char *base, bool dirs, struct ltd_err *err);
 
 /*
  * The command's environment, built from @host (the launcher's environ) by

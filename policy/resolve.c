@@ -29,6 +29,8 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "common/sha256.h"
+#include "common/text.h"
 
 #define LTD_PROJECT_POLICY ".ltd-native/policy"
 
@@ -90,7 +92,7 @@ static int read_into(struct ltd_opt_list *l, int dirfd, const char *path,
 	if (ret == -ENOENT && missing_ok)
 		return 1;
 	if (!ret && hash)
-		ret = ltd_sha256_hex(text, len, hash, err);
+		ltd_sha256_hex(text, len, hash);
 	if (!ret)
 		ret = ltd_opts_from_text(l, text, len, shown, home, forbid,
 					 err);
@@ -198,13 +200,10 @@ static int collect(struct layers *ly, const struct ltd_policy_input *in,
 static int approval_path(const struct layers *ly, char *out, size_t size,
 			 struct ltd_err *err)
 {
-	char key[65];
-	int ret = ltd_sha256_hex(ly->project_dir, strlen(ly->project_dir), key,
-				 err);
+	char key[LTD_SHA256_HEX_LEN + 1];
 
-	if (!ret)
-		ret = pathf(out, size, err, "%s/approved/%s", ly->cfg, key);
-	return ret;
+	ltd_sha256_hex(ly->project_dir, strlen(ly->project_dir), key);
+	return pathf(out, size, err, "%s/approved/%s", ly->cfg, key);
 }
 
 static int approved_hash(const struct layers *ly, char hash[65],
@@ -354,7 +353,7 @@ int ltd_policy_allow(const struct ltd_policy_input *in, FILE *out,
 					 LTD_OPT_CLI_ONLY | LTD_OPT_NOT_PROJECT,
 					 err);
 	if (!ret)
-		ret = ltd_sha256_hex(text, len, hash, err);
+		ltd_sha256_hex(text, len, hash);
 	if (!ret)
 		ret = approval_path(&ly, path, sizeof(path), err);
 	if (!ret)

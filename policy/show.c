@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "common/cleanup.h"
+#include "common/text.h"
 
 /* One line of output.  Paths come from the user's tree and git's
  * configuration, values from the command line: control bytes are shown as

@@ -227,8 +227,6 @@ static int validate_mounts(struct ltd_policy *p, struct ltd_err *err)
 					      p->unsafe | m->waive, err);
 		if (!ret && !state_missing(m))
 			ret = check_type(m, flag, &p->id, err);
-		if (!ret && m->kind == LTD_UM_BIND && !state_missing(m))
-			ret = ltd_git_bind_check(p, flag, m->src, err);
 		if (ret)
 			return ret;
 	}
@@ -254,11 +252,11 @@ static int gated_options(struct ltd_policy *p, struct ltd_err *err)
 					  "namespace, no egress filter: the "
 					  "host's services and network are "
 					  "reachable");
-	if (!ret && p->seccomp == LTD_SECCOMP_OFF)
+	if (!ret && p->seccomp == LTD_FILTER_OFF)
 		ret = ltd_policy_add_note(&p->waived, &p->n_waived,
 					  "--unsafe-no-seccomp: the command "
 					  "runs without a system-call filter");
-	if (!ret && p->seccomp == LTD_SECCOMP_LOG)
+	if (!ret && p->seccomp == LTD_FILTER_LOG)
 		ret = ltd_policy_add_note(
 			&p->waived, &p->n_waived,
 			"--unsafe-seccomp-log: the system-call "
@@ -297,18 +295,6 @@ static int test_hooks(struct ltd_policy *p, struct ltd_err *err)
 				"writable at %s without a Landlock rule",
 				p->mounts[i].src, p->mounts[i].dst);
 	return ret < 0 ? ltd_err_set(err, ENOMEM, "out of memory") : 0;
-}
-
-/* The project's own policy file: read-only inside, like .git/config
- * (the approval would refuse a changed one; this keeps it from changing). */
-static int protect_policy_dir(struct ltd_policy *p, struct ltd_err *err)
-{
-	char path[PATH_MAX];
-
-	if (snprintf(path, sizeof(path), "%s/.ltd-native", p->project) >=
-	    (int)sizeof(path))
-		return ltd_err_set(err, ENAMETOOLONG, "--project: too long");
-	return ltd_policy_protect(p, path, err);
 }
 
 /* The launcher interface: a kept cage must be reachable by name, and the
@@ -385,22 +371,16 @@ int ltd_policy_validate(struct ltd_policy *p, struct ltd_err *err)
 		ret = test_hooks(p, err);
 	if (!ret)
 		ret = validate_project(p, err);
-	if (!ret && p->protect_git)
-		ret = ltd_git_protected(p, err);
-	if (!ret && p->protect_git)
-		ret = ltd_agent_protected(p, err);
-	if (!ret)
-		ret = protect_policy_dir(p, err);
-	if (!ret)
-		ret = ltd_policy_check_links(p, err);
-	if (!ret)
-		ret = ltd_policy_derive(p, err);
+	return ret;
+}
+
+int ltd_policy_validate_binds(struct ltd_policy *p, struct ltd_err *err)
+{
+	int ret;
+
+	ret = ltd_policy_derive(p, err);
 	if (!ret)
 		ret = validate_mounts(p, err);
-	/* Once the binds are resolved: each writable place by every
-	 * repository's configuration, not only those above itself. */
-	if (!ret)
-		ret = ltd_git_cross_check(p, err);
 	/* Once the binds are resolved: where the cage can write. */
 	if (!ret)
 		ret = ltd_policy_inputs(p, err);

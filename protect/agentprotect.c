@@ -34,8 +34,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "policy/option.h"
 #include "common/cleanup.h"
+#include "common/path.h"
+#include "policy/option.h"
+#include "protect/protect.h"
 
 #define PROJECT_VAR   "CLAUDE_PROJECT_DIR"
 #define TOPLEVEL_CMD  "git rev-parse --show-toplevel"

@@ -31,9 +31,12 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "protect/gitconfig.h"
-#include "policy/option.h"
 #include "common/cleanup.h"
+#include "common/lstatmemo.h"
+#include "common/path.h"
+#include "policy/option.h"
+#include "protect/gitconfig.h"
+#include "protect/protect.h"
 
 /* .git first (pinned); then what git, and Claude Code on the host, run or
  * are configured by (Claude Code runs the hooks of a project's settings). */

@@ -23,7 +23,8 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
-#include "runtime/mountplan.h"
+#include "common/path.h"
+#include "common/text.h"
 
 /* @rel under the project's directory @proj: what it is, or absent, or
  * unreachable without a link (or a mount, or a directory we may not

@@ -27,11 +27,13 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "protect/gitconfig.h"
-#include "policy/option.h"
-#include "policy/policy.h"
 #include "common/cleanup.h"
 #include "common/error.h"
+#include "common/path.h"
+#include "common/text.h"
+#include "policy/option.h"
+#include "policy/policy.h"
+#include "protect/gitconfig.h"
 
 struct walk {
 	FILE *out;

@@ -12,8 +12,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "rootfs-tools/layer.h"
 #include "common/cleanup.h"
+#include "common/names.h"
+#include "rootfs-tools/layer.h"
 
 #define JSON_MAX (8u << 20)
 
@@ -62,7 +63,7 @@ static int read_json(int dirfd, const char *path, const char *hex, json_t **out,
 	       (r = read(fd, buf + n, (size_t)st.st_size - n)) > 0)
 		n += (size_t)r;
 	if (hex) {
-		ltd_hash_buf(buf, n, found);
+		ltd_sha256_hex(buf, n, found);
 		if (strcmp(found, hex) != 0)
 			return ltd_err_set(err, EBADMSG,
 					   "%s: expected sha256:%s, found "

@@ -21,10 +21,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/cleanup.h"
+#include "common/names.h"
+#include "common/text.h"
 #include "rootfs-tools/image.h"
 #include "rootfs-tools/tree.h"
 #include "rootfs-tools/unpack.h"
-#include "common/cleanup.h"
 
 struct stage {
 	const char *store;
@@ -313,7 +315,7 @@ static int stage_commit(struct stage *s, const char *name,
 		ret = ltd_err_set(err, ENOMEM, "out of memory");
 	if (ret < 0)
 		return ret;
-	ltd_hash_buf(buf, len, hex);
+	ltd_sha256_hex(buf, len, hex);
 	/* After every chmod of the tree: the manifest's ctime is the seal
 	 * that the run's fast check compares against. */
 	fd = openat(s->dirfd, "manifest",

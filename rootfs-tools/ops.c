@@ -12,9 +12,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/cleanup.h"
+#include "common/text.h"
 #include "rootfs-tools/tree.h"
 #include "rootfs-tools/unpack.h"
-#include "common/cleanup.h"
 
 static int cmp(const void *a, const void *b)
 {

@@ -5,8 +5,8 @@
 
 #include <stdbool.h>
 
-#include "rootfs/store.h"
 #include "rootfs-tools/unpack.h"
+#include "rootfs/store.h"
 
 struct ltd_build_opts {
 	const char *suite;    /* default bookworm */

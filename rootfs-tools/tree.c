@@ -32,22 +32,21 @@ static int hash_file(struct walk *w, struct node *n, struct ltd_err *err)
 {
 	_cleanup_close_ int fd =
 		openat(n->dirfd, n->name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	struct ltd_hash ctx = {0};
+	struct ltd_sha256 ctx;
 	uint8_t buf[1 << 16];
 	uint64_t total = 0;
 	ssize_t r;
 
 	if (fd < 0)
 		return ltd_err_sys(err, "'%s'", n->e.path);
-	if (ltd_hash_init(&ctx) < 0)
-		return ltd_err_set(err, ENOMEM, "out of memory");
+	ltd_sha256_init(&ctx);
 	while ((r = read(fd, buf, sizeof(buf))) > 0) {
-		ltd_hash_update(&ctx, buf, (size_t)r);
+		ltd_sha256_update(&ctx, buf, (size_t)r);
 		total += (uint64_t)r;
 		w->bytes += (uint64_t)r;
 		ltd_progress_show(w->progress, w->bytes, false);
 	}
-	ltd_hash_done(&ctx, n->e.hash);
+	ltd_sha256_done(&ctx, n->e.hash);
 	if (r < 0)
 		return ltd_err_sys(err, "'%s'", n->e.path);
 	if (!n->e.hash[0])

@@ -10,8 +10,8 @@
 #include <stdio.h>
 
 #include "rootfs-tools/layer.h"
-#include "rootfs/manifest.h"
 #include "rootfs-tools/unpack.h"
+#include "rootfs/manifest.h"
 
 /*
  * Seal the tree under @root: hash every file, write the manifest (modes

@@ -21,7 +21,7 @@
 
 struct blob {
 	int fd;
-	struct ltd_hash ctx;
+	struct ltd_sha256 ctx;
 	uint64_t n;
 	struct ltd_progress *progress;
 	char buf[1 << 16];
@@ -40,7 +40,7 @@ static ssize_t blob_read(struct archive *a, void *data, const void **out)
 		archive_set_error(a, errno, "read: %s", strerror(errno));
 		return -1;
 	}
-	ltd_hash_update(&b->ctx, b->buf, (size_t)r);
+	ltd_sha256_update(&b->ctx, b->buf, (size_t)r);
 	b->n += (uint64_t)r;
 	ltd_progress_show(b->progress, b->n, false);
 	*out = b->buf;
@@ -721,11 +721,7 @@ int ltd_unpack_layer(struct ltd_unpack *u, int fd, const char *expect_hex,
 	b->fd = fd;
 	b->progress = &u->progress;
 	u->progress.shown_at = 0;
-	if (ltd_hash_init(&b->ctx) < 0) {
-		archive_read_free(a);
-		free(b);
-		return ltd_err_set(err, ENOMEM, "out of memory");
-	}
+	ltd_sha256_init(&b->ctx);
 	archive_read_support_filter_all(a);
 	archive_read_support_format_tar(a);
 	if (archive_read_open(a, b, NULL, blob_read, NULL) != ARCHIVE_OK)
@@ -737,7 +733,7 @@ int ltd_unpack_layer(struct ltd_unpack *u, int fd, const char *expect_hex,
 	 * whatever parse error it caused. */
 	if (blob_drain(b) < 0 && ret == 0)
 		ret = ltd_err_sys(&tar_err, "read");
-	ltd_hash_done(&b->ctx, found_hex);
+	ltd_sha256_done(&b->ctx, found_hex);
 	ltd_progress_show(&u->progress, b->n, true);
 	if (expect_hex && strcmp(expect_hex, found_hex) != 0)
 		ret = ltd_err_set(err, EBADMSG,

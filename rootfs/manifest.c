@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/names.h"
+
 static bool needs_escape(unsigned char c)
 {
 	return c <= 0x20 || c >= 0x7f || c == '%';
@@ -94,13 +96,6 @@ char *ltd_mf_format(const struct ltd_mf_entry *e)
 	free(path);
 	free(fifth);
 	return ret < 0 ? NULL : line;
-}
-
-bool ltd_hex_ok(const char *s)
-{
-	size_t n = strspn(s, "0123456789abcdef");
-
-	return n == LTD_HEX_LEN && s[n] == '\0';
 }
 
 /* A decimal number without sign, leading zeros or overflow. */
@@ -272,43 +267,4 @@ mode_t ltd_mf_disk_mode(char type, unsigned mode)
 	if (type == 'd')
 		return (mode & 0555) | 0500;
 	return (mode & 0555) | 0400;
-}
-
-static void to_hex(const unsigned char *d, size_t n, char *out)
-{
-	static const char hex[] = "0123456789abcdef";
-
-	for (size_t i = 0; i < n; i++) {
-		out[2 * i] = hex[d[i] >> 4];
-		out[2 * i + 1] = hex[d[i] & 15];
-	}
-	out[2 * n] = '\0';
-}
-
-int ltd_hash_init(struct ltd_hash *h)
-{
-	sha256_init(&h->ctx);
-	return 0;
-}
-
-void ltd_hash_update(struct ltd_hash *h, const void *buf, size_t len)
-{
-	sha256_update(&h->ctx, len, buf);
-}
-
-void ltd_hash_done(struct ltd_hash *h, char out[LTD_HEX_LEN + 1])
-{
-	uint8_t md[SHA256_DIGEST_SIZE];
-
-	sha256_digest(&h->ctx, sizeof(md), md);
-	to_hex(md, sizeof(md), out);
-}
-
-void ltd_hash_buf(const void *buf, size_t len, char out[LTD_HEX_LEN + 1])
-{
-	struct ltd_hash h;
-
-	ltd_hash_init(&h);
-	ltd_hash_update(&h, buf, len);
-	ltd_hash_done(&h, out);
 }

@@ -24,12 +24,11 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include <nettle/sha2.h>
-
 #include "common/error.h"
+#include "common/names.h"
+#include "common/sha256.h"
 
 #define LTD_MANIFEST_HEADER "ltd-rootfs manifest 1\n"
-#define LTD_HEX_LEN	    64 /* a SHA-256 in hex */
 
 struct ltd_mf_entry {
 	char type;     /* 'd', 'f' or 'l' */
@@ -70,19 +69,5 @@ mode_t ltd_mf_disk_mode(char type, unsigned mode);
 char *ltd_mf_escape(const char *in);
 /* Undo ltd_mf_escape() in place; -EINVAL for a malformed escape or NUL. */
 int ltd_mf_unescape(char *s);
-
-/* SHA-256 with nettle (as the policy code), in lowercase hex. */
-struct ltd_hash {
-	struct sha256_ctx ctx;
-};
-
-int ltd_hash_init(struct ltd_hash *h); /* 0 (it cannot fail) */
-void ltd_hash_update(struct ltd_hash *h, const void *buf, size_t len);
-/* Finish into @out and free the context (also after a failed update). */
-void ltd_hash_done(struct ltd_hash *h, char out[LTD_HEX_LEN + 1]);
-void ltd_hash_buf(const void *buf, size_t len, char out[LTD_HEX_LEN + 1]);
-
-/* Is @s exactly LTD_HEX_LEN lowercase hex digits? */
-bool ltd_hex_ok(const char *s);
 
 #endif

@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "common/names.h"
+#include "common/text.h"
 
 int ltd_store_path(char **path, struct ltd_err *err)
 {
@@ -31,17 +33,6 @@ int ltd_store_path(char **path, struct ltd_err *err)
 	return ret < 0 ? ltd_err_set(err, ENOMEM, "out of memory") : 0;
 }
 
-bool ltd_pin_name_ok(const char *name)
-{
-	static const char more[] = "abcdefghijklmnopqrstuvwxyz"
-				   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-";
-	size_t n = strlen(name);
-
-	return n > 0 && n <= LTD_PIN_NAME_MAX && strchr(more, name[0]) &&
-	       name[0] != '.' && name[0] != '_' && name[0] != '-' &&
-	       strspn(name, more) == n;
-}
-
 int ltd_pin_parse(const char *buf, size_t len, char hex[LTD_HEX_LEN + 1],
 		  struct ltd_err *err)
 {
@@ -58,26 +49,6 @@ int ltd_pin_parse(const char *buf, size_t len, char hex[LTD_HEX_LEN + 1],
 		return ltd_err_set(err, EINVAL,
 				   "malformed pin (expected "
 				   "'sha256:<64 hex digits>')");
-	return 0;
-}
-
-int ltd_ref_parse(const char *ref, char hex[LTD_HEX_LEN + 1],
-		  struct ltd_err *err)
-{
-	if (strncmp(ref, "sha256:", 7) == 0) {
-		if (!ltd_hex_ok(ref + 7))
-			return ltd_err_set(err, EINVAL,
-					   "'%s': a digest is sha256: and 64 "
-					   "lowercase hex digits",
-					   ref);
-		memcpy(hex, ref + 7, LTD_HEX_LEN + 1);
-		return 1;
-	}
-	if (!ltd_pin_name_ok(ref))
-		return ltd_err_set(err, EINVAL,
-				   "'%s' is neither a rootfs name (letters, "
-				   "digits, '.', '_', '-') nor sha256:DIGEST",
-				   ref);
 	return 0;
 }
 
@@ -160,7 +131,7 @@ int ltd_store_open(const char *store, const char *ref, const char *hex,
 		errno = -ret;
 		return ltd_err_sys(err, "rootfs '%s': %s", ref, mpath);
 	}
-	ltd_hash_buf(buf, len, found);
+	ltd_sha256_hex(buf, len, found);
 	if (strcmp(found, hex) != 0)
 		return ltd_err_set(err, EBADMSG,
 				   "rootfs '%s': expected sha256:%s, found "

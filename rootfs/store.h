@@ -25,8 +25,6 @@
 
 #include "rootfs/manifest.h"
 
-#define LTD_PIN_NAME_MAX 128
-
 struct ltd_store_entry {
 	char hex[LTD_HEX_LEN + 1];
 	char *dir;  /* real path of entries/HEX */
@@ -38,18 +36,8 @@ struct ltd_store_entry {
 /* The store's path from the environment (not resolved, may not exist). */
 int ltd_store_path(char **path, struct ltd_err *err);
 
-/* Pure: a pin name is [A-Za-z0-9][A-Za-z0-9._-]*, at most 128 bytes. */
-bool ltd_pin_name_ok(const char *name);
-
 /* Pure: a pin file's content, "sha256:HEX\n". */
 int ltd_pin_parse(const char *buf, size_t len, char hex[LTD_HEX_LEN + 1],
-		  struct ltd_err *err);
-
-/*
- * Pure: a reference on the command line, NAME or sha256:HEX.  Returns 1
- * for a digest (filled into @hex), 0 for a valid pin name.
- */
-int ltd_ref_parse(const char *ref, char hex[LTD_HEX_LEN + 1],
 		  struct ltd_err *err);
 
 /* The digest @ref names: a digest as is, or the one NAME's pin records. */

@@ -26,17 +26,18 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/cleanup.h"
+#include "common/signals.h"
+#include "confine/caps.h"
+#include "confine/landlock.h"
+#include "confine/seccomp.h"
 #include "dnsd/dnsd.h"
 #include "netfilter/nflog.h"
 #include "netfilter/nft.h"
-#include "common/cleanup.h"
-#include "confine/landlock.h"
 #include "runtime/limits.h"
 #include "runtime/outputs.h"
 #include "runtime/pty.h"
 #include "runtime/registry.h"
-#include "common/signals.h"
-#include "confine/seccomp.h"
 
 extern char **environ;
 
@@ -774,4 +775,13 @@ void ltd_cage_init(struct ltd_cage *c)
 			close(pidfd);
 	}
 	supervise(c, sfd);
+}
+
+const struct ltd_bpf *ltd_cage_filter(int filter)
+{
+	if (filter == LTD_FILTER_OFF)
+		return NULL;
+	return ltd_seccomp_program(filter == LTD_FILTER_LOG
+					   ? LTD_SECCOMP_LOG
+					   : LTD_SECCOMP_ENFORCE);
 }

@@ -12,8 +12,8 @@
 #include <sys/socket.h>
 #include <sys/types.h>
 
-#include "policy/policy.h"
 #include "common/error.h"
+#include "policy/policy.h"
 #include "runtime/mounts.h"
 #include "runtime/netns.h"
 
@@ -107,17 +107,16 @@ __attribute__((noreturn)) void ltd_cage_command_main(struct ltd_cage *c);
  * (0) or the error the child wrote. */
 int ltd_cage_wait_exec(struct ltd_cage *c, struct ltd_err *err);
 
+/* The system-call filter the policy's @filter (enum ltd_syscall_filter)
+ * names: NULL only for LTD_FILTER_OFF; any value it does not know is the
+ * enforcing filter (fails closed). */
+const struct ltd_bpf *ltd_cage_filter(int filter);
+
 /* Send one message with up to LTD_MSG_MAX_FDS descriptors. */
 int ltd_msg_send_fds(int sock, int type, int value, const int *fds, size_t n);
 
 /* The descriptors a received message carried: at most @max into @fds (the
  * rest closed); returns how many. */
 size_t ltd_msg_take_fds(struct msghdr *mh, int *fds, size_t max);
-
-/* Drop every capability set and lock the securebits (before execve). */
-int ltd_caps_drop_all(struct ltd_err *err);
-
-/* Clear the effective, permitted and inheritable sets only (init). */
-int ltd_caps_clear(struct ltd_err *err);
 
 #endif

@@ -16,10 +16,11 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "common/signals.h"
+#include "common/text.h"
 #include "runtime/exec.h"
 #include "runtime/registry.h"
 #include "runtime/run.h"
-#include "common/signals.h"
 
 /* How long `kill` waits after SIGTERM before SIGKILL. */
 #define LTD_KILL_GRACE_MS 10000

@@ -21,11 +21,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/cleanup.h"
+#include "common/text.h"
 #include "dnsd/dnswire.h"
-#include "policy/domains.h"
 #include "netfilter/nft.h"
 #include "netfilter/ruleset.h"
-#include "common/cleanup.h"
+#include "policy/domains.h"
 
 /* How long the launcher waits for the summary at the end. */
 #define FINISH_MS     2000  /* in all */

@@ -21,11 +21,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/cleanup.h"
+#include "confine/landlock.h"
 #include "netfilter/nft.h"
 #include "netfilter/pasta.h"
 #include "netfilter/ruleset.h"
-#include "common/cleanup.h"
-#include "confine/landlock.h"
 #include "runtime/limits.h"
 
 static long read_sysctl(const char *path)

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "common/error.h"
+#include "common/text.h"
 
 void ltd_doctor_userns(const struct ltd_userns_facts *f, struct ltd_check *c)
 {

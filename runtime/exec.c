@@ -41,17 +41,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "runtime/cage.h"
 #include "common/cleanup.h"
+#include "common/signals.h"
 #include "confine/landlock.h"
+#include "confine/seccomp.h"
+#include "runtime/cage.h"
 #include "runtime/lifecycle.h"
 #include "runtime/limits.h"
 #include "runtime/outputs.h"
 #include "runtime/pty.h"
 #include "runtime/registry.h"
 #include "runtime/run.h"
-#include "common/signals.h"
-#include "confine/seccomp.h"
 
 struct joined {
 	struct ltd_exec_info info;
@@ -306,7 +306,7 @@ int ltd_exec(int argc, char **argv)
 	pol.project = j.info.cwd;
 	pol.argv = argv;
 	c.policy = &pol;
-	c.seccomp = ltd_seccomp_program((enum ltd_seccomp_mode)j.info.seccomp);
+	c.seccomp = ltd_cage_filter(j.info.seccomp);
 	c.landlock = &j.ll;
 	c.envp = j.envp;
 	c.outputs[0] = outs.cmd[0];

@@ -4,13 +4,15 @@
  * (confine/landlock.h).  No syscalls: the launcher builds it before clone()
  * and the unit tests feed it plans.
  */
-#include "confine/landlock.h"
+#include "runtime/landlock_rules.h"
 
 #include <errno.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "common/path.h"
 
 /* Every filesystem right this ABI knows, so each one is handled. */
 static uint64_t fs_rights(int abi)
@@ -298,12 +300,4 @@ int ltd_landlock_build(const struct ltd_plan *plan, const struct ltd_policy *p,
 	if (ret < 0)
 		ltd_landlock_free(ll);
 	return ret;
-}
-
-void ltd_landlock_free(struct ltd_landlock *ll)
-{
-	for (size_t i = 0; i < ll->n_rules; i++)
-		free(ll->rules[i].path);
-	free(ll->rules);
-	*ll = (struct ltd_landlock){0};
 }

@@ -18,17 +18,17 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "runtime/cage.h"
 #include "common/cleanup.h"
 #include "confine/landlock.h"
+#include "runtime/cage.h"
 #include "runtime/limits.h"
 #include "runtime/status.h"
 
-static const char *seccomp_name(enum ltd_seccomp_mode m)
+static const char *seccomp_name(enum ltd_syscall_filter m)
 {
-	return m == LTD_SECCOMP_ENFORCE ? "enforce"
-	       : m == LTD_SECCOMP_LOG	? "log"
-					: "off";
+	return m == LTD_FILTER_ENFORCE ? "enforce"
+	       : m == LTD_FILTER_LOG   ? "log"
+				       : "off";
 }
 
 static int sock_addr(struct sockaddr_un *sa, int dir, const char *name)

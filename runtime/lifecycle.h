@@ -15,8 +15,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "policy/policy.h"
 #include "common/error.h"
+#include "policy/policy.h"
 #include "runtime/outputs.h"
 #include "runtime/pty.h"
 #include "runtime/registry.h"
@@ -29,7 +29,7 @@ struct ltd_limits_plan;
  * got (ltd_ll_pack()).  The descriptors are the LTD_NS_* namespaces, the
  * cage's root, and the cage's cgroup if any. */
 struct ltd_exec_info {
-	int32_t seccomp; /* enum ltd_seccomp_mode */
+	int32_t seccomp; /* enum ltd_syscall_filter */
 	int32_t has_cgroup;
 	uint64_t rlimit_data; /* 0: none (the cage has a cgroup, or none) */
 	uint64_t rlimit_nproc;

@@ -16,8 +16,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "policy/policy.h"
 #include "common/error.h"
+#include "policy/policy.h"
 
 /* The controllers we need, as bits. */
 enum {

@@ -5,14 +5,17 @@
  */
 #include "runtime/mountplan.h"
 
+#include "common/cleanup.h"
 #include "dnsd/dnsd.h"
 #include "netfilter/pasta.h"
-#include "common/cleanup.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "common/base.h"
+#include "common/path.h"
 
 /* Device nodes bound from the host; nothing else of /dev goes in. */
 static const char *const dev_nodes[] = {"null",	  "zero",    "full",
@@ -34,18 +37,6 @@ static const char *const proc_masked[] = {
 };
 static const char *const proc_ro[] = {"/proc/sys", "/proc/irq", "/proc/bus",
 				      "/proc/fs"};
-
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-
-bool ltd_path_is_under(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-
-	if (strcmp(dir, "/") == 0)
-		return path[0] == '/';
-	return strncmp(path, dir, n) == 0 &&
-	       (path[n] == '\0' || path[n] == '/');
-}
 
 const char *ltd_plan_op_name(enum ltd_plan_op op)
 {

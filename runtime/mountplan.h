@@ -124,7 +124,4 @@ void ltd_plan_free(struct ltd_plan *plan);
 
 const char *ltd_plan_op_name(enum ltd_plan_op op);
 
-/* Pure helpers, exported for tests. */
-bool ltd_path_is_under(const char *path, const char *dir);
-
 #endif

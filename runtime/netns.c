@@ -30,8 +30,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "runtime/cage.h"
 #include "common/cleanup.h"
+#include "runtime/cage.h"
 
 int ltd_netns_lo_up(struct ltd_err *err)
 {

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "common/names.h"
 
 const char *const ltd_ns_names[LTD_NS_COUNT] = {
 	"user", "mnt", "pid", "net", "ipc", "uts", "cgroup",
@@ -31,15 +32,6 @@ const int ltd_ns_types[LTD_NS_COUNT] = {
 };
 
 #define ENTRY_MAX (64 * 1024)
-
-bool ltd_name_valid(const char *name)
-{
-	size_t n = strlen(name);
-
-	return n > 0 && n <= LTD_NAME_MAX && name[0] != '.' && name[0] != '-' &&
-	       strspn(name, "abcdefghijklmnopqrstuvwxyz"
-			    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") == n;
-}
 
 char *ltd_entry_format(const struct ltd_entry *e)
 {
@@ -115,7 +107,7 @@ int ltd_entry_parse(const char *text, struct ltd_entry *e, struct ltd_err *err)
 	copy_str(e->project, sizeof(e->project), json_object_get(o, "project"));
 	e->started_at = json_integer_value(json_object_get(o, "started_at"));
 	e->keep_running = json_is_true(json_object_get(o, "keep_running"));
-	if (!ltd_name_valid(e->name) || e->launcher_pid <= 0 ||
+	if (!ltd_name_ok(e->name) || e->launcher_pid <= 0 ||
 	    e->launcher_start == 0)
 		ret = ltd_err_set(err, EINVAL,
 				  "registry entry: no valid name "
@@ -290,7 +282,7 @@ int ltd_registry_claim(int dir, const char *name, struct ltd_err *err)
 	_cleanup_close_ int fd = -1;
 	int ret;
 
-	if (!ltd_name_valid(name))
+	if (!ltd_name_ok(name))
 		return ltd_err_set(err, EINVAL,
 				   "--name: '%s' is not a valid "
 				   "name",
@@ -362,7 +354,7 @@ int ltd_registry_load(int dir, const char *name, struct ltd_entry *e,
 	ssize_t n;
 	int ret;
 
-	if (!ltd_name_valid(name))
+	if (!ltd_name_ok(name))
 		return ltd_err_set(err, EINVAL, "'%s' is not a valid cage name",
 				   name);
 	ret = open_entry(dir, name, &fd);

@@ -22,8 +22,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "policy/policy.h"
 #include "common/error.h"
+#include "policy/policy.h"
 
 /* The namespaces of a cage, in the order they are joined (user first: it
  * gives the capabilities the others need). */
@@ -58,10 +58,6 @@ struct ltd_entry {
 	char *const *waived;
 	size_t n_waived;
 };
-
-/* Pure: NAME is 1-LTD_NAME_MAX of [A-Za-z0-9_.-], not starting with '.'
- * or '-' (so it is a file name, never "..", never an option). */
-bool ltd_name_valid(const char *name);
 
 /* Pure: the entry as one JSON object and a newline; malloc'd. */
 char *ltd_entry_format(const struct ltd_entry *e);

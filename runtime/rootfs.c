@@ -10,8 +10,8 @@
 #include <sys/file.h>
 #include <unistd.h>
 
-#include "rootfs/store.h"
 #include "common/cleanup.h"
+#include "rootfs/store.h"
 
 /* A small /etc file of the image, read for copying; NULL to bind it. */
 static char *read_small(const char *tree, const char *rel, uint64_t size,

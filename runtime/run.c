@@ -29,26 +29,29 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "netfilter/audit.h"
+#include "common/cleanup.h"
+#include "common/signals.h"
+#include "common/text.h"
+#include "confine/landlock.h"
+#include "confine/seccomp.h"
 #include "dnsd/dnsd.h"
+#include "netfilter/audit.h"
 #include "netfilter/nflog.h"
 #include "netfilter/pasta.h"
 #include "netfilter/ruleset.h"
+#include "protect/protect.h"
+#include "protect/protected.h"
+#include "protect/repos.h"
 #include "runtime/cage.h"
-#include "common/cleanup.h"
 #include "runtime/dnsproc.h"
-#include "confine/landlock.h"
+#include "runtime/landlock_rules.h"
 #include "runtime/lifecycle.h"
 #include "runtime/limits.h"
 #include "runtime/mountplan.h"
 #include "runtime/outputs.h"
-#include "protect/protected.h"
 #include "runtime/pty.h"
-#include "protect/repos.h"
 #include "runtime/rootfs.h"
-#include "common/signals.h"
 #include "runtime/state.h"
-#include "confine/seccomp.h"
 
 extern char **environ;
 
@@ -546,6 +549,19 @@ static int prepare_landlock(const struct ltd_policy *p,
 	return ret;
 }
 
+int ltd_run_check(struct ltd_policy *p, struct ltd_err *err)
+{
+	int ret = ltd_policy_validate(p, err);
+
+	if (!ret)
+		ret = ltd_protect_project(p, err);
+	if (!ret)
+		ret = ltd_policy_validate_binds(p, err);
+	if (!ret)
+		ret = ltd_protect_binds(p, err);
+	return ret;
+}
+
 /* Everything that can fail for a reason the user can fix, before clone. */
 static int prepare(struct ltd_policy *p, struct ltd_plan *plan,
 		   struct ltd_pasta *pa, struct ltd_nft_batch nft[2],
@@ -557,7 +573,7 @@ static int prepare(struct ltd_policy *p, struct ltd_plan *plan,
 	struct ltd_pinned pinned = {0};
 	int ret;
 
-	ret = ltd_policy_validate(p, err);
+	ret = ltd_run_check(p, err);
 	/* Before anything is created on the host: an explicit limit that
 	 * cannot be enforced stops the run here. */
 	if (!ret)
@@ -753,7 +769,7 @@ int ltd_run(struct ltd_policy *p, char **launcher_argv)
 		struct ltd_cage c = {
 			.policy = p,
 			.plan = &plan,
-			.seccomp = ltd_seccomp_program(p->seccomp),
+			.seccomp = ltd_cage_filter(p->seccomp),
 			.landlock = &ll,
 			.nft = p->network == LTD_NET_ALLOWLIST ? &nft[0] : NULL,
 			.nft_plain = &nft[1],

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "policy/policy.h"
+#include "protect/protect.h"
 
 #define PROJ "/home/u/app"
 #define HOME "/home/u"

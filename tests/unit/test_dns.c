@@ -23,8 +23,8 @@
 
 #include "dnsd/dnsd.h"
 #include "dnsd/dnsmsg.h"
-#include "policy/domains.h"
 #include "netfilter/ruleset.h"
+#include "policy/domains.h"
 #include "policy/policy.h"
 
 static struct ltd_domains list(const char *const *entries)

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "common/text.h"
 
 static char *shown(const char *s)
 {

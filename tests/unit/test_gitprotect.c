@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "policy/policy.h"
+#include "protect/protect.h"
 
 static struct ltd_policy p;
 static char dir[] = "/tmp/ltd-git.XXXXXX";

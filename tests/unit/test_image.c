@@ -15,8 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "rootfs-tools/image.h"
 #include "common/cleanup.h"
+#include "rootfs-tools/image.h"
 
 #define MT_MANIFEST "application/vnd.oci.image.manifest.v1+json"
 #define MT_INDEX    "application/vnd.oci.image.index.v1+json"
@@ -51,7 +51,7 @@ static void blob(const char *content, char hex[LTD_HEX_LEN + 1])
 {
 	char rel[128];
 
-	ltd_hash_buf(content, strlen(content), hex);
+	ltd_sha256_hex(content, strlen(content), hex);
 	snprintf(rel, sizeof(rel), "blobs/sha256/%s", hex);
 	put(rel, content);
 }
@@ -351,7 +351,7 @@ static void make_docker(char a, char b, char ca[LTD_HEX_LEN + 1],
 			 "{\"rootfs\":{\"type\":\"layers\",\"diff_ids\":"
 			 "[\"sha256:%s\"]}}",
 			 l);
-		ltd_hash_buf(buf, strlen(buf), cfg[i]);
+		ltd_sha256_hex(buf, strlen(buf), cfg[i]);
 		snprintf(rel, sizeof(rel), "%s.json", cfg[i]);
 		put(rel, buf);
 	}

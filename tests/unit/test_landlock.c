@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "confine/landlock.h"
+#include "runtime/landlock_rules.h"
 
 static struct ltd_policy p;
 static struct ltd_hostfs host;

@@ -7,8 +7,9 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "runtime/exec.h"
+#include "common/names.h"
 #include "confine/landlock.h"
+#include "runtime/exec.h"
 #include "runtime/lifecycle.h"
 #include "runtime/registry.h"
 #include "runtime/status.h"
@@ -21,15 +22,15 @@ Test(lifecycle, names)
 	char longest[LTD_NAME_MAX + 2];
 
 	for (int i = 0; good[i]; i++)
-		cr_assert(ltd_name_valid(good[i]), "%s", good[i]);
+		cr_assert(ltd_name_ok(good[i]), "%s", good[i]);
 	for (int i = 0; bad[i]; i++)
-		cr_assert_not(ltd_name_valid(bad[i]), "%s", bad[i]);
+		cr_assert_not(ltd_name_ok(bad[i]), "%s", bad[i]);
 	memset(longest, 'x', sizeof(longest));
 	longest[LTD_NAME_MAX] = '\0';
-	cr_assert(ltd_name_valid(longest));
+	cr_assert(ltd_name_ok(longest));
 	longest[LTD_NAME_MAX] = 'x';
 	longest[LTD_NAME_MAX + 1] = '\0';
-	cr_assert_not(ltd_name_valid(longest));
+	cr_assert_not(ltd_name_ok(longest));
 }
 
 Test(lifecycle, entry_round_trip)

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/lstatmemo.h"
 #include "policy/policy.h"
 
 static char dir[] = "/tmp/ltd-lstatmemo.XXXXXX";

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/path.h"
 #include "runtime/mountplan.h"
 
 static struct ltd_policy p;

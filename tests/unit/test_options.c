@@ -36,7 +36,7 @@ Test(options, defaults)
 	cr_assert_null(p.argv[1]);
 	cr_assert(p.protect_git);
 	cr_assert_eq(p.network, LTD_NET_ALLOWLIST);
-	cr_assert_eq(p.seccomp, LTD_SECCOMP_ENFORCE);
+	cr_assert_eq(p.seccomp, LTD_FILTER_ENFORCE);
 	cr_assert_null(p.project);
 	cr_assert_eq(p.n_mounts, 0);
 }
@@ -255,11 +255,11 @@ Test(options, seccomp_modes)
 {
 	cr_assert_eq(PARSE("--unsafe-seccomp-log", "--", "true"), 0, "%s",
 		     err.msg);
-	cr_assert_eq(p.seccomp, LTD_SECCOMP_LOG);
+	cr_assert_eq(p.seccomp, LTD_FILTER_LOG);
 	ltd_policy_free(&p);
 	ltd_policy_init(&p);
 	cr_assert_eq(PARSE("--unsafe-no-seccomp", "--", "true"), 0);
-	cr_assert_eq(p.seccomp, LTD_SECCOMP_OFF);
+	cr_assert_eq(p.seccomp, LTD_FILTER_OFF);
 	ltd_policy_free(&p);
 	ltd_policy_init(&p);
 	cr_assert_lt(
@@ -276,7 +276,7 @@ Test(options, seccomp_log_is_an_unsafe_option)
 	cr_assert(strstr(err.msg, "'--seccomp-log'") &&
 			  strstr(err.msg, "--unsafe-seccomp-log"),
 		  "%s", err.msg);
-	cr_assert_eq(p.seccomp, LTD_SECCOMP_ENFORCE);
+	cr_assert_eq(p.seccomp, LTD_FILTER_ENFORCE);
 }
 
 static char *help_text(void)

@@ -13,7 +13,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/sha256.h"
 #include "policy/option.h"
+#include "runtime/run.h"
 
 static struct ltd_policy p;
 static struct ltd_err err;
@@ -312,7 +314,7 @@ Test(policy, sha256)
 {
 	char hex[65];
 
-	cr_assert_eq(ltd_sha256_hex("abc", 3, hex, &err), 0);
+	ltd_sha256_hex("abc", 3, hex);
 	cr_assert_str_eq(hex, "ba7816bf8f01cfea414140de5dae2223"
 			      "b00361a396177a9cb410ff61f20015ad");
 }
@@ -719,14 +721,14 @@ Test(policy, host_network_is_gated)
 {
 	p.project = strdup(dir);
 	p.network = LTD_NET_HOST;
-	cr_assert_eq(ltd_policy_validate(&p, &err), -EPERM);
+	cr_assert_eq(ltd_run_check(&p, &err), -EPERM);
 	cr_assert(strstr(err.msg, "--unsafe-host-network"), "%s", err.msg);
 	ltd_policy_free(&p);
 	ltd_policy_init(&p);
 	cr_assert_eq(RESOLVE("--network", "host", "--unsafe-host-network",
 			     "--project", dir, "--", "true"),
 		     0, "%s", err.msg);
-	cr_assert_eq(ltd_policy_validate(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_run_check(&p, &err), 0, "%s", err.msg);
 	cr_assert_eq(p.n_waived, 1);
 	cr_assert(strstr(p.waived[0], "no egress filter"));
 }
@@ -736,7 +738,7 @@ Test(policy, no_seccomp_is_recorded)
 	cr_assert_eq(
 		RESOLVE("--unsafe-no-seccomp", "--project", dir, "--", "true"),
 		0, "%s", err.msg);
-	cr_assert_eq(ltd_policy_validate(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_run_check(&p, &err), 0, "%s", err.msg);
 	cr_assert(strstr(p.waived[0], "--unsafe-no-seccomp"));
 }
 
@@ -747,7 +749,7 @@ Test(policy, seccomp_log_is_recorded)
 	cr_assert_eq(
 		RESOLVE("--unsafe-seccomp-log", "--project", dir, "--", "true"),
 		0, "%s", err.msg);
-	cr_assert_eq(ltd_policy_validate(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_run_check(&p, &err), 0, "%s", err.msg);
 	cr_assert_eq(p.n_waived, 1);
 	cr_assert(strstr(p.waived[0], "--unsafe-seccomp-log") &&
 			  strstr(p.waived[0], "refuses nothing"),
@@ -774,7 +776,7 @@ Test(policy, project_policy_cannot_log_instead_of_refusing)
 		ltd_policy_free(&p);
 		ltd_policy_init(&p);
 		cr_assert_lt(RESOLVE("--", "true"), 0);
-		cr_assert_eq(p.seccomp, LTD_SECCOMP_ENFORCE);
+		cr_assert_eq(p.seccomp, LTD_FILTER_ENFORCE);
 	}
 	fclose(devnull);
 }
@@ -819,7 +821,7 @@ Test(policy, test_hooks_are_waived)
 				 "true"),
 		     0, "%s", err.msg);
 	cr_assert_eq(p.n_fw_holes, 1);
-	cr_assert_eq(ltd_policy_validate(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_run_check(&p, &err), 0, "%s", err.msg);
 	cr_assert_eq(p.n_waived, 2);
 	cr_assert(strstr(p.waived[0], "--test-firewall-hole") &&
 			  strstr(p.waived[0], "192.0.2.1/32:9090"),
@@ -873,7 +875,7 @@ Test(policy, bind_from_a_file_is_gated_with_its_source)
 	snprintf(user, sizeof(user), "%s/policy", cfg);
 	put(user, "bind /proc /hostproc\n");
 	cr_assert_eq(RESOLVE("--project", dir, "--", "true"), 0, "%s", err.msg);
-	cr_assert_eq(ltd_policy_validate(&p, &err), -EPERM);
+	cr_assert_eq(ltd_run_check(&p, &err), -EPERM);
 	cr_assert(strstr(err.msg, "unsafe-bind-kernel"), "%s", err.msg);
 }
 
@@ -918,7 +920,7 @@ Test(policy, provider_env_and_port)
 
 	cr_assert_eq(RESOLVE("--model", "m1", "--project", dir, "--", "true"),
 		     0, "%s", err.msg);
-	cr_assert_eq(ltd_policy_validate(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_run_check(&p, &err), 0, "%s", err.msg);
 	cr_assert_eq(p.n_host_ports, 1);
 	cr_assert_eq(p.host_ports[0], 4000, "--model alone: LiteLLM's port");
 	envp = ltd_env_build(&p, (char *[]){"OPENAI_API_KEY=sk-real", NULL},
@@ -939,7 +941,7 @@ Test(policy, no_provider_no_proxy)
 	char **envp;
 
 	cr_assert_eq(RESOLVE("--project", dir, "--", "true"), 0, "%s", err.msg);
-	cr_assert_eq(ltd_policy_validate(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_run_check(&p, &err), 0, "%s", err.msg);
 	cr_assert_eq(p.n_host_ports, 0);
 	envp = ltd_env_build(&p, NULL, &err);
 	for (char **e = envp; *e; e++)
@@ -953,7 +955,7 @@ Test(policy, proxy_needs_a_network)
 			     "--network", "none", "--project", dir, "--",
 			     "true"),
 		     0, "%s", err.msg);
-	cr_assert_lt(ltd_policy_validate(&p, &err), 0);
+	cr_assert_lt(ltd_run_check(&p, &err), 0);
 	cr_assert(strstr(err.msg, "--network none"), "%s", err.msg);
 }
 
@@ -982,7 +984,7 @@ Test(policy, secrets_are_files_at_run_secrets)
 				     "true"),
 			     0, "%s", err.msg);
 	}
-	cr_assert_eq(ltd_policy_validate(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_run_check(&p, &err), 0, "%s", err.msg);
 	for (size_t i = 0; i < p.n_mounts; i++)
 		if (!strcmp(p.mounts[i].dst, "/run/secrets/tok")) {
 			cr_assert_eq(p.mounts[i].kind, LTD_UM_RO_BIND);
@@ -1003,7 +1005,7 @@ Test(policy, secret_must_be_a_regular_file)
 	snprintf(arg, sizeof(arg), "d=%s", sub);
 	cr_assert_eq(RESOLVE("--secret", arg, "--project", dir, "--", "true"),
 		     0, "%s", err.msg);
-	cr_assert_eq(ltd_policy_validate(&p, &err), -EINVAL);
+	cr_assert_eq(ltd_run_check(&p, &err), -EINVAL);
 	cr_assert(strstr(err.msg, "regular file"), "%s", err.msg);
 }
 
@@ -1019,7 +1021,7 @@ Test(policy, ssh_agent_must_be_a_socket)
 	char *args[] = {"--ssh-agent", "--project", dir, "--", "true"};
 
 	cr_assert_eq(resolve_env(env, 5, args), 0, "%s", err.msg);
-	cr_assert_eq(ltd_policy_validate(&p, &err), -EINVAL);
+	cr_assert_eq(ltd_run_check(&p, &err), -EINVAL);
 	cr_assert(strstr(err.msg, "not a socket"), "%s", err.msg);
 }
 
@@ -1043,7 +1045,7 @@ Test(policy, a_policy_file_in_the_project_is_protected)
 	put(file, "hostname from-file\n");
 	cr_assert_eq(RESOLVE("--project", proj, "--policy", file, "--", "true"),
 		     0, "%s", err.msg);
-	cr_assert_eq(ltd_policy_validate(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_run_check(&p, &err), 0, "%s", err.msg);
 	cr_assert(is_protected(file), "not protected: %s", file);
 }
 
@@ -1059,7 +1061,7 @@ Test(policy, a_policy_file_in_a_writable_bind_is_refused)
 	cr_assert_eq(RESOLVE("--project", proj, "--policy", file, "--bind",
 			     share, "/mnt", "--", "true"),
 		     0, "%s", err.msg);
-	cr_assert_eq(ltd_policy_validate(&p, &err), -EPERM);
+	cr_assert_eq(ltd_run_check(&p, &err), -EPERM);
 	cr_assert(strstr(err.msg, "--policy") && strstr(err.msg, file) &&
 			  strstr(err.msg, "--ro-bind"),
 		  "%s", err.msg);
@@ -1077,6 +1079,6 @@ Test(policy, the_allow_domains_file_variable_is_judged_as_the_option)
 	char *args[] = {"--project", proj, "--", "true"};
 
 	cr_assert_eq(resolve_env(env, 4, args), 0, "%s", err.msg);
-	cr_assert_eq(ltd_policy_validate(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_run_check(&p, &err), 0, "%s", err.msg);
 	cr_assert(is_protected(file), "not protected: %s", file);
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/names.h"
 #include "rootfs-tools/layer.h"
 #include "rootfs/manifest.h"
 #include "rootfs/store.h"
@@ -119,7 +120,7 @@ Test(manifest, digest_is_the_sha256_of_its_bytes)
 {
 	char hex[LTD_HEX_LEN + 1];
 
-	ltd_hash_buf("abc", 3, hex);
+	ltd_sha256_hex("abc", 3, hex);
 	cr_assert_str_eq(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9c"
 			      "b410ff61f20015ad");
 	cr_assert(ltd_hex_ok(hex));
@@ -132,22 +133,22 @@ Test(manifest, streamed_digest_matches_across_blocks)
 {
 	static char a[1000];
 	char one[LTD_HEX_LEN + 1], hex[LTD_HEX_LEN + 1];
-	struct ltd_hash h;
+	struct ltd_sha256 h;
 	size_t done = 0, step = 1;
 
 	memset(a, 'a', sizeof(a));
-	cr_assert_eq(ltd_hash_init(&h), 0);
+	ltd_sha256_init(&h);
 	while (done < 1000000) {
 		size_t n = step < 1000000 - done ? step : 1000000 - done;
 
-		ltd_hash_update(&h, a, n > sizeof(a) ? sizeof(a) : n);
+		ltd_sha256_update(&h, a, n > sizeof(a) ? sizeof(a) : n);
 		done += n > sizeof(a) ? sizeof(a) : n;
 		step = step * 7 % 997 + 1;
 	}
-	ltd_hash_done(&h, hex);
+	ltd_sha256_done(&h, hex);
 	cr_assert_str_eq(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e"
 			      "046d39ccc7112cd0");
-	ltd_hash_buf("", 0, one);
+	ltd_sha256_hex("", 0, one);
 	cr_assert_str_eq(one, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934c"
 			      "a495991b7852b855");
 }

@@ -25,9 +25,9 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "policy/cidr.h"
 #include "netfilter/pasta.h"
 #include "netfilter/ruleset.h"
+#include "policy/cidr.h"
 
 #ifndef LTD_GOLDEN_DIR
 #define LTD_GOLDEN_DIR "tests/unit/golden"

@@ -44,8 +44,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "runtime/dnsproc.h"
 #include "confine/seccomp.h"
+#include "dnsd/seccomp_profile.h"
+#include "runtime/dnsproc.h"
 #include "tests/common/syscall_cases.h"
 
 #ifndef LTD_GOLDEN_DIR
@@ -66,7 +67,8 @@ typedef long (*probe_fn)(const void *arg);
 static void build(enum ltd_seccomp_mode mode, struct ltd_bpf *bpf)
 {
 	struct ltd_err err = {0};
-	int ret = ltd_seccomp_build(mode, bpf, &err);
+	int ret = mode == LTD_SECCOMP_DNSD ? ltd_dnsd_seccomp_build(bpf, &err)
+					   : ltd_seccomp_build(mode, bpf, &err);
 
 	cr_assert_eq(ret, 0, "ltd_seccomp_build: %s", err.msg);
 }

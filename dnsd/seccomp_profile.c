@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * ltd-dnsd's own profile (runtime/dnsproc.h): the DNS filter parses what
+ * ltd-dnsd's own profile (dnsd/proto.h): the DNS filter parses what
  * the cage sends, so after it has read its configuration it may only do
  * what serving DNS takes: read and write the descriptors it holds (fcntl
  * only to read flags, or to set close-on-exec: O_NONBLOCK is set before
@@ -11,23 +11,22 @@
  *
  * It runs in the host's network namespace, so it opens no socket and
  * connects nothing: the launcher hands it each upstream socket already
- * connected (runtime/dnsproc.h).  A destination may be named only on the
+ * connected (dnsd/proto.h).  A destination may be named only on the
  * cage's UDP socket (its replies, which stay in the cage's namespace):
  * sendto with an address on any other descriptor, and sendmsg on any
  * other (seccomp cannot read msg_name), get ENOSYS; and the cage's socket
  * cannot be closed (its number reused).  Unlisted calls get
  * ENOSYS too, as in the cage's profile.
  */
-#include "confine/profile.h"
+#include "dnsd/seccomp_profile.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/socket.h>
 
+#include "common/base.h"
 #include "common/cleanup.h"
-#include "runtime/dnsproc.h"
-
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#include "dnsd/proto.h"
 
 static const int dnsd_allowed[] = {
 	/* its descriptors */
@@ -80,7 +79,7 @@ static int add(scmp_filter_ctx ctx, uint32_t action, int nr, unsigned int n,
 		       : 0;
 }
 
-int ltd_seccomp_dnsd_profile_new(scmp_filter_ctx *out, struct ltd_err *err)
+static int profile_new(scmp_filter_ctx *out, struct ltd_err *err)
 {
 	_cleanup_seccomp_ scmp_filter_ctx ctx =
 		seccomp_init(SCMP_ACT_ERRNO(ENOSYS));
@@ -137,4 +136,12 @@ int ltd_seccomp_dnsd_profile_new(scmp_filter_ctx *out, struct ltd_err *err)
 		return ret;
 	*out = ltd_steal_ptr(&ctx);
 	return 0;
+}
+
+int ltd_dnsd_seccomp_build(struct ltd_bpf *out, struct ltd_err *err)
+{
+	_cleanup_seccomp_ scmp_filter_ctx ctx = NULL;
+	int ret = profile_new(&ctx, err);
+
+	return ret < 0 ? ret : ltd_seccomp_export_bpf(ctx, out, err);
 }

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "common/path.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+bool ltd_path_is_under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	if (strcmp(dir, "/") == 0)
+		return path[0] == '/';
+	return strncmp(path, dir, n) == 0 &&
+	       (path[n] == '\0' || path[n] == '/');
+}
+
+void ltd_path_normalize(char *path)
+{
+	char *out = path, *in = path;
+
+	while (*in) {
+		while (*in == '/')
+			in++;
+		if (!*in)
+			break;
+		size_t n = strcspn(in, "/");
+
+		if (n == 1 && in[0] == '.') {
+			/* nothing */
+		} else if (n == 2 && in[0] == '.' && in[1] == '.') {
+			while (out > path && *--out != '/')
+				;
+		} else {
+			*out++ = '/';
+			memmove(out, in, n);
+			out += n;
+		}
+		in += n;
+	}
+	if (out == path)
+		*out++ = '/';
+	*out = '\0';
+}
+
+int ltd_path_fmt(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, size, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= size) {
+		if (size)
+			buf[0] = '\0';
+		return -ENAMETOOLONG;
+	}
+	return 0;
+}
+
+int ltd_path_join(char *buf, size_t size, const char *a, const char *b)
+{
+	size_t la = strlen(a);
+
+	while (la > 1 && a[la - 1] == '/')
+		la--;
+	while (*b == '/')
+		b++;
+	if (!*b)
+		return ltd_path_fmt(buf, size, "%.*s", (int)la, a);
+	return ltd_path_fmt(buf, size, "%.*s%s%s", (int)la, a,
+			    la == 1 && a[0] == '/' ? "" : "/", b);
+}
