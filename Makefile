@@ -72,10 +72,11 @@ $(B)/libltd.a: $(LIB_OBJ)
 
 # ltd-native links jansson, libnftnl, nettle and libcap statically:
 # loading a library dynamically costs every start (mapping, relocations;
-# libcap alone ~60 us here), see docs/DECISIONS.md.  libmnl has no static
-# archive in Debian.  It links neither ldns nor libcrypto (~0.3 ms of
-# relocations per start): the DNS filter, which needs them, is a process
-# of its own, ltd-dnsd, installed beside ltd-native (runtime/dnsproc.h).
+# libcap alone ~60 us here), see docs/decisions/0074-libcap-static.md.
+# libmnl has no static archive in Debian.  It links neither ldns nor
+# libcrypto (~0.3 ms of relocations per start): the DNS filter, which
+# needs them, is a process of its own, ltd-dnsd, installed beside
+# ltd-native (runtime/dnsproc.h).
 RUNTIME_LIBS := -Wl,-Bstatic -lnettle -ljansson -lnftnl -lcap \
 		-Wl,-Bdynamic $(shell pkg-config --libs libmnl)
 # ltd-dnsd: ldns (and the libcrypto its DNSSEC code needs) statically too:

@@ -12,7 +12,8 @@
  * Landlock grants add up down the tree: a rule cannot take away what a
  * rule on an ancestor grants.  Read-only places inside writable ones (the
  * protected paths in the project, a --ro-bind under a --bind) therefore
- * stay read-only by their read-only mounts alone; see DECISIONS.md.
+ * stay read-only by their read-only mounts alone; see
+ * docs/decisions/0021-landlock-rules-from-mount-plan.md.
  */
 #ifndef LTD_LANDLOCK_H
 #define LTD_LANDLOCK_H

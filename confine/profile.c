@@ -132,7 +132,8 @@ static const int allowed[] = {
 	SCMP_SYS(pidfd_open), SCMP_SYS(pidfd_send_signal),
 	SCMP_SYS(process_mrelease),
 	/* debuggers: ptrace is bounded by the pid namespace, the uid and the
-	 * non-dumpable cage init; see docs/seccomp.md, "Decisions" */
+	 * non-dumpable cage init; see
+	 * docs/decisions/0010-seccomp-ptrace-allowed.md */
 	SCMP_SYS(ptrace), SCMP_SYS(process_vm_readv),
 	/* scheduling and limits */
 	SCMP_SYS(sched_yield), SCMP_SYS(sched_getaffinity),

@@ -21,10 +21,11 @@ struct ltd_progress {
 };
 
 /*
- * Bounds on what untrusted layers may make us write and hash (DECISIONS,
- * "Limits on what an import unpacks").  A file's size is its declared
- * size, holes of a sparse file included; a hard link counts its target's
- * size again (sealing hashes it again).
+ * Bounds on what untrusted layers may make us write and hash
+ * (docs/decisions/0058-rootfs-import-limits.md, "Limits on what an import
+ * unpacks").  A file's size is its declared size, holes of a sparse file
+ * included; a hard link counts its target's size again (sealing hashes it
+ * again).
  */
 struct ltd_limits {
 	uint64_t bytes;	     /* all entries' sizes, over all layers */

@@ -3,8 +3,8 @@
  * The DNS filter as a process of its own: ltd-dnsd (cli/ltd-dnsd.c),
  * installed beside ltd-native.  The launcher links neither ldns nor
  * libcrypto (they cost every start ~0.3 ms of relocations, see
- * docs/DECISIONS.md), and the untrusted DNS parsing runs outside the
- * launcher, in a process with no filesystem.
+ * docs/decisions/0072-ltd-dnsd-process.md), and the untrusted DNS parsing
+ * runs outside the launcher, in a process with no filesystem.
  *
  * Before clone: find the helper beside the launcher's own resolved
  * executable (never through PATH) and write its configuration into a

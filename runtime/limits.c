@@ -194,10 +194,11 @@ int ltd_limits_decide(const struct ltd_policy *p, const struct ltd_cg_facts *f,
 					   pl->missing);
 	}
 	/* Per process, counting only private writable memory: see
-	 * DECISIONS.md on RLIMIT_DATA.  RLIMIT_NPROC is set by the cage's
-	 * init inside its own user namespace, where the kernel counts it
-	 * per namespace (Linux 5.14): a bound on the cage alone.  On an
-	 * older kernel it counts all the user's processes: not set. */
+	 * docs/decisions/0039-rlimits-without-cgroup.md on RLIMIT_DATA.
+	 * RLIMIT_NPROC is set by the cage's init inside its own user
+	 * namespace, where the kernel counts it per namespace (Linux 5.14):
+	 * a bound on the cage alone.  On an older kernel it counts all the
+	 * user's processes: not set. */
 	pl->rlimit_data = p->memory_bytes;
 	pl->rlimit_nproc = f->nproc_per_userns ? p->pids_limit : 0;
 	return 0;

@@ -552,7 +552,8 @@ int ltd_plan_build(const struct ltd_policy *p, const struct ltd_hostfs *h,
 	/* Every tmpfs the command can write is capped at --memory: without a
 	 * cgroup nothing else would stop it filling the host's RAM there
 	 * (tmpfs pages are not process memory); with one, they are charged
-	 * to the cage's memory.max as well.  DECISIONS.md. */
+	 * to the cage's memory.max as well.
+	 * docs/decisions/0040-tmpfs-capped-at-memory.md */
 	if (!ret)
 		ret = add_tmpfs(plan, "/tmp", 01777, p->memory_bytes, "tmp",
 				err);

@@ -1,8 +1,9 @@
 # shellcheck shell=bash
-# The rootfs importer against hostile images (DECISIONS: "Limits on what an
-# import unpacks"): bombs, deep trees, FIFOs, damaged or racing entries,
-# stale staging, hard links with two modes.  Every image is small on disk;
-# limits are lowered with the import options where a bomb would be large.
+# The rootfs importer against hostile images ("Limits on what an import
+# unpacks", docs/decisions/0058-rootfs-import-limits.md): bombs, deep
+# trees, FIFOs, damaged or racing entries, stale staging, hard links with
+# two modes.  Every image is small on disk; limits are lowered with the
+# import options where a bomb would be large.
 
 LIM_DATA=$(as_user mktemp -d "$U_HOME/e2e-rfslim.XXXXXX")
 LIM_IMG=$(as_user mktemp -d "$U_HOME/e2e-rfslim-img.XXXXXX")
