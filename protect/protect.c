@@ -23,7 +23,6 @@ static int protect_policy_dir(struct ltd_policy *p, struct ltd_err *err)
 	return ltd_policy_protect(p, path, err);
 }
 
-
 int ltd_protect_project(struct ltd_policy *p, struct ltd_err *err)
 {
 	int ret = 0;
