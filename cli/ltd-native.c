@@ -1,13 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The CLI: pick the subcommand, call one library entry point, choose the
- * exit status.  Nothing else lives here.
+ * The CLI: one table of commands; each parses its words, calls one library
+ * entry point, says what went wrong and picks the exit status.  The
+ * library prints no usage and chooses no exit status.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/base.h"
+#include "common/text.h"
 #include "policy/policy.h"
 #include "runtime/doctor.h"
 #include "runtime/exec.h"
@@ -17,16 +22,52 @@
 #define LTD_VERSION "0.1.0"
 #endif
 
+extern char **environ;
+
+struct command {
+	const char *name;
+	const char *usage; /* after "ltd-native ", one or more lines */
+	int (*run)(int argc, char **argv, char **launcher_argv);
+};
+
+static int cmd_run(int argc, char **argv, char **launcher_argv);
+static int cmd_exec(int argc, char **argv, char **launcher_argv);
+static int cmd_ps(int argc, char **argv, char **launcher_argv);
+static int cmd_kill(int argc, char **argv, char **launcher_argv);
+static int cmd_policy(int argc, char **argv, char **launcher_argv);
+static int cmd_doctor(int argc, char **argv, char **launcher_argv);
+
+static const struct command commands[] = {
+	{"run", "run [OPTIONS] -- COMMAND [ARGS...]", cmd_run},
+	{"exec", "exec NAME [--] COMMAND [ARGS...]", cmd_exec},
+	{"ps", "ps [--json]", cmd_ps},
+	{"kill", "kill NAME [SIGNAL]", cmd_kill},
+	{"policy",
+	 "policy show [OPTIONS] [-- COMMAND...]\n"
+	 "policy allow [--project DIR]",
+	 cmd_policy},
+	{"doctor", "doctor [--json]", cmd_doctor},
+};
+
+/* @c's usage lines, the first after *@lead, the rest aligned with it. */
+static void print_usage(FILE *out, const struct command *c, const char **lead)
+{
+	for (const char *u = c->usage; *u;) {
+		size_t n = strcspn(u, "\n");
+
+		fprintf(out, "%sltd-native %.*s\n", *lead, (int)n, u);
+		*lead = "       ";
+		u += n + (u[n] == '\n');
+	}
+}
+
 static void usage(FILE *out)
 {
-	fputs("usage: ltd-native run [OPTIONS] -- COMMAND [ARGS...]\n"
-	      "       ltd-native exec NAME [--] COMMAND [ARGS...]\n"
-	      "       ltd-native ps [--json]\n"
-	      "       ltd-native kill NAME [SIGNAL]\n"
-	      "       ltd-native policy show [OPTIONS] [-- COMMAND...]\n"
-	      "       ltd-native policy allow [--project DIR]\n"
-	      "       ltd-native doctor [--json]\n"
-	      "       ltd-native --help | --version\n"
+	const char *lead = "usage: ";
+
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		print_usage(out, &commands[i], &lead);
+	fputs("       ltd-native --help | --version\n"
 	      "\n"
 	      "Run COMMAND in a rootless cage: its own user, mount, pid, net,\n"
 	      "ipc, uts and cgroup namespaces; the host's /usr read-only; the\n"
@@ -45,7 +86,65 @@ static void usage(FILE *out)
 	      out);
 }
 
-extern char **environ;
+/* A usage error: the command's usage line(s), exit 125. */
+static int usage_of(const char *name)
+{
+	const char *lead = "usage: ";
+
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		if (strcmp(commands[i].name, name) == 0)
+			print_usage(stderr, &commands[i], &lead);
+	return LTD_EXIT_RUNTIME;
+}
+
+static int failed(const struct ltd_err *err)
+{
+	ltd_term_plain(stderr);
+	ltd_err_print(err);
+	return LTD_EXIT_RUNTIME;
+}
+
+static int wait_status_code(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return LTD_EXIT_RUNTIME;
+}
+
+/* A command that could not be executed: 127 if it is not there. */
+static int exec_failed(const struct ltd_err *err)
+{
+	ltd_err_print(err);
+	return err->code == ENOENT ? LTD_EXIT_NOT_FOUND : LTD_EXIT_CANNOT_EXEC;
+}
+
+static int run_exit_code(const struct ltd_run_result *r)
+{
+	switch (r->end) {
+	case LTD_RUN_EXITED:
+		return wait_status_code(r->status);
+	case LTD_RUN_KILLED:
+		fprintf(stderr, "ltd-native: the cage was killed (signal %d)\n",
+			WTERMSIG(r->status));
+		return r->cmd_exited ? wait_status_code(r->cmd_status)
+				     : 128 + WTERMSIG(r->status);
+	case LTD_RUN_EXEC_FAILED:
+		return exec_failed(&r->err);
+	case LTD_RUN_FAILED:
+		break;
+	}
+	if (!r->in_cage)
+		return failed(&r->err);
+	/* Everything a user can fix was checked before clone: what fails in
+	 * the cage is the host refusing something. */
+	ltd_err_print(&r->err);
+	if (strcmp(r->err.step, "chdir") != 0)
+		fprintf(stderr, "ltd-native: 'ltd-native doctor' checks what "
+				"this host supports\n");
+	return LTD_EXIT_RUNTIME;
+}
 
 static int cmd_run(int argc, char **argv, char **launcher_argv)
 {
@@ -53,6 +152,8 @@ static int cmd_run(int argc, char **argv, char **launcher_argv)
 				      .argv = argv,
 				      .need_command = true,
 				      .env = environ};
+	struct ltd_run_host host = LTD_RUN_HOST_INIT;
+	struct ltd_run_result res;
 	struct ltd_policy p;
 	struct ltd_err err = {0};
 	int ret;
@@ -67,18 +168,58 @@ static int cmd_run(int argc, char **argv, char **launcher_argv)
 	}
 	ltd_policy_init(&p);
 	ret = ltd_policy_resolve(&p, &in, &err);
+	if (!ret)
+		ret = ltd_run_resolve(&p, &host, &err);
 	if (ret < 0) {
-		ltd_err_print(&err);
-		ltd_policy_free(&p);
-		return LTD_EXIT_RUNTIME;
+		ret = failed(&err);
+	} else {
+		ltd_run(&p, &host, launcher_argv, &res);
+		ret = run_exit_code(&res);
 	}
-	ret = ltd_run(&p, launcher_argv);
+	ltd_run_host_free(&host);
 	ltd_policy_free(&p);
 	return ret;
 }
 
+/* `exec NAME [--] COMMAND [ARGS...]`. */
+static int cmd_exec(int argc, char **argv, char **launcher_argv)
+{
+	struct ltd_err err = {0};
+	int status = 0;
+	char **cmd;
+
+	if (argc < 2 || (strcmp(argv[1], "--") == 0 && argc < 3))
+		return usage_of("exec");
+	cmd = argv + (strcmp(argv[1], "--") == 0 ? 2 : 1);
+	if (ltd_exec(argv[0], cmd, &status, &err) == 0)
+		return status;
+	if (strcmp(err.step, "exec") == 0)
+		return exec_failed(&err);
+	return failed(&err);
+}
+
+static int cmd_ps(int argc, char **argv, char **launcher_argv)
+{
+	struct ltd_err err = {0};
+
+	if (argc > 1 || (argc == 1 && strcmp(argv[0], "--json") != 0))
+		return usage_of("ps");
+	return ltd_ps(argc == 1, stdout, &err) < 0 ? failed(&err) : 0;
+}
+
+static int cmd_kill(int argc, char **argv, char **launcher_argv)
+{
+	struct ltd_err err = {0};
+
+	if (argc < 1 || argc > 2)
+		return usage_of("kill");
+	if (ltd_kill(argv[0], argc == 2 ? argv[1] : NULL, &err) < 0)
+		return failed(&err);
+	return 0;
+}
+
 /* `policy show [run flags]`, `policy allow [--project DIR]`. */
-static int cmd_policy(int argc, char **argv)
+static int cmd_policy(int argc, char **argv, char **launcher_argv)
 {
 	struct ltd_policy_input in = {
 		.argc = argc - 1, .argv = argv + 1, .env = environ};
@@ -86,26 +227,27 @@ static int cmd_policy(int argc, char **argv)
 	struct ltd_policy p;
 	int ret;
 
-	if (argc >= 1 && strcmp(argv[0], "allow") == 0) {
-		ret = ltd_policy_allow(&in, stdout, &err);
-	} else if (argc >= 1 && strcmp(argv[0], "show") == 0) {
-		ltd_policy_init(&p);
-		ret = ltd_policy_resolve(&p, &in, &err);
-		if (!ret)
-			ret = ltd_run_check(&p, &err);
-		if (!ret)
-			ltd_policy_show(stdout, &p);
-		ltd_policy_free(&p);
-	} else {
-		ret = ltd_err_set(&err, EINVAL,
-				  "usage: ltd-native policy "
-				  "show|allow [OPTIONS]");
-	}
-	if (ret < 0) {
-		ltd_err_print(&err);
-		return LTD_EXIT_RUNTIME;
-	}
-	return 0;
+	if (argc >= 1 && strcmp(argv[0], "allow") == 0)
+		return ltd_policy_allow(&in, stdout, &err) < 0 ? failed(&err)
+							       : 0;
+	if (argc < 1 || strcmp(argv[0], "show") != 0)
+		return usage_of("policy");
+	ltd_policy_init(&p);
+	ret = ltd_policy_resolve(&p, &in, &err);
+	if (!ret)
+		ret = ltd_run_check(&p, &err);
+	if (!ret)
+		ltd_policy_show(stdout, &p);
+	ltd_policy_free(&p);
+	return ret < 0 ? failed(&err) : 0;
+}
+
+/* `doctor [--json]`: exit 1 when a default run will not work here. */
+static int cmd_doctor(int argc, char **argv, char **launcher_argv)
+{
+	if (argc > 1 || (argc == 1 && strcmp(argv[0], "--json") != 0))
+		return usage_of("doctor");
+	return ltd_doctor(argc == 1);
 }
 
 int main(int argc, char **argv)
@@ -124,26 +266,9 @@ int main(int argc, char **argv)
 		printf("ltd-native %s\n", LTD_VERSION);
 		return 0;
 	}
-	if (strcmp(argv[1], "run") == 0)
-		return cmd_run(argc - 2, argv + 2, argv);
-	if (strcmp(argv[1], "policy") == 0)
-		return cmd_policy(argc - 2, argv + 2);
-	if (strcmp(argv[1], "exec") == 0)
-		return ltd_exec(argc - 2, argv + 2);
-	if (strcmp(argv[1], "ps") == 0) {
-		if (argc == 2 || (argc == 3 && strcmp(argv[2], "--json") == 0))
-			return ltd_ps(argc == 3);
-		fprintf(stderr, "usage: ltd-native ps [--json]\n");
-		return LTD_EXIT_RUNTIME;
-	}
-	if (strcmp(argv[1], "kill") == 0)
-		return ltd_kill(argc - 2, argv + 2);
-	if (strcmp(argv[1], "doctor") == 0) {
-		if (argc == 2 || (argc == 3 && strcmp(argv[2], "--json") == 0))
-			return ltd_doctor(argc == 3);
-		fprintf(stderr, "usage: ltd-native doctor [--json]\n");
-		return LTD_EXIT_RUNTIME;
-	}
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		if (strcmp(argv[1], commands[i].name) == 0)
+			return commands[i].run(argc - 2, argv + 2, argv);
 	ltd_err_set(&unknown, EINVAL,
 		    "unknown command '%s' (see 'ltd-native --help')", argv[1]);
 	ltd_err_print(&unknown);

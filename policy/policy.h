@@ -270,6 +270,27 @@ int ltd_policy_resolve(struct ltd_policy *p, const struct ltd_policy_input *in,
 int ltd_policy_allow(const struct ltd_policy_input *in, FILE *out,
 		     struct ltd_err *err);
 
+/*
+ * What the host says, for the decisions that need it: probed before
+ * ltd_policy_decide() by the folders that own each fact (netfilter/ finds
+ * pasta, runtime/ loads a pinned root filesystem).
+ */
+struct ltd_host_facts {
+	bool pasta_ok;	       /* pasta found and usable here */
+	const char *pasta_why; /* if not: why (one line) */
+	bool rootfs_has_shell; /* --rootfs: the image holds p->id.shell */
+};
+
+/*
+ * The last decisions, from the host's facts: allowlist mode without pasta
+ * (an error if the user asked for networking, else --network none with a
+ * warning), the login shell a pinned root filesystem lacks (/bin/sh), the
+ * domain allowlist's files read once.  After this the launcher only reads
+ * the policy.
+ */
+int ltd_policy_decide(struct ltd_policy *p, const struct ltd_host_facts *f,
+		      struct ltd_err *err);
+
 /* Print the resolved (and validated) policy with each item's source. */
 void ltd_policy_show(FILE *out, const struct ltd_policy *p);
 

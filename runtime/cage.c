@@ -111,8 +111,9 @@ static int write_file(const char *path, const char *text, struct ltd_err *err)
 	return 0;
 }
 
-static int step_die_with_launcher(struct ltd_cage *c, struct ltd_err *err)
+static int step_die_with_launcher(void *ctx, struct ltd_err *err)
 {
+	struct ltd_cage *c = ctx;
 	struct pollfd pfd = {.fd = c->launcher_pidfd, .events = POLLIN};
 
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
@@ -125,8 +126,9 @@ static int step_die_with_launcher(struct ltd_cage *c, struct ltd_err *err)
 	return 0;
 }
 
-static int step_non_dumpable(struct ltd_cage *c, struct ltd_err *err)
+static int step_non_dumpable(void *ctx, struct ltd_err *err)
 {
+	struct ltd_cage *c = ctx;
 	/* pasta opens /proc/<init>/ns/{user,net}, which a non-dumpable init
 	 * refuses: in allowlist mode this waits until pasta is attached
 	 * (wait_network), still before anything else runs in the cage. */
@@ -142,8 +144,9 @@ static int step_non_dumpable(struct ltd_cage *c, struct ltd_err *err)
  * environment and arguments, which /proc/1/environ and /proc/1/cmdline
  * would show.  Non-dumpable hides environ; wipe both anyway.
  */
-static int step_scrub_memory(struct ltd_cage *c, struct ltd_err *err)
+static int step_scrub_memory(void *ctx, struct ltd_err *err)
 {
+	struct ltd_cage *c = ctx;
 	char **a = c->launcher_argv;
 	size_t len;
 
@@ -173,18 +176,21 @@ static int close_fds_but(int keep, struct ltd_err *err)
 	return 0;
 }
 
-static int step_outputs(struct ltd_cage *c, struct ltd_err *err)
+static int step_outputs(void *ctx, struct ltd_err *err)
 {
+	struct ltd_cage *c = ctx;
 	return ltd_outputs_attach(c->outputs, err);
 }
 
-static int step_close_fds(struct ltd_cage *c, struct ltd_err *err)
+static int step_close_fds(void *ctx, struct ltd_err *err)
 {
+	struct ltd_cage *c = ctx;
 	return close_fds_but(c->sock, err);
 }
 
-static int step_id_maps(struct ltd_cage *c, struct ltd_err *err)
+static int step_id_maps(void *ctx, struct ltd_err *err)
 {
+	struct ltd_cage *c = ctx;
 	const struct ltd_identity *id = &c->policy->id;
 	char map[64];
 	int ret;
@@ -209,22 +215,24 @@ static int step_id_maps(struct ltd_cage *c, struct ltd_err *err)
  * bound covers the cage's processes and not the user's others (set in the
  * launcher, before clone, it would count those too).
  */
-static int step_rlimits(struct ltd_cage *c, struct ltd_err *err)
+static int step_rlimits(void *ctx, struct ltd_err *err)
 {
+	struct ltd_cage *c = ctx;
 	if (!c->limits || c->limits->cgroup)
 		return 0;
 	return ltd_limits_apply_rlimits(c->limits, err);
 }
 
-static int step_new_session(struct ltd_cage *c, struct ltd_err *err)
+static int step_new_session(void *ctx, struct ltd_err *err)
 {
 	if (setsid() < 0)
 		return ltd_err_sys(err, "setsid");
 	return 0;
 }
 
-static int step_hostname(struct ltd_cage *c, struct ltd_err *err)
+static int step_hostname(void *ctx, struct ltd_err *err)
 {
+	struct ltd_cage *c = ctx;
 	const char *h = c->policy->hostname ? c->policy->hostname
 					    : LTD_DEFAULT_HOSTNAME;
 
@@ -236,18 +244,21 @@ static int step_hostname(struct ltd_cage *c, struct ltd_err *err)
 /* --network none with a second CPU: the namespace comes from a helper,
  * made while the mounts are (runtime/netns.c); init is in the host's until
  * network-join. */
-static int step_network_start(struct ltd_cage *c, struct ltd_err *err)
+static int step_network_start(void *ctx, struct ltd_err *err)
 {
+	struct ltd_cage *c = ctx;
 	return c->net_helper ? ltd_netns_start(&c->net, err) : 0;
 }
 
-static int step_network_join(struct ltd_cage *c, struct ltd_err *err)
+static int step_network_join(void *ctx, struct ltd_err *err)
 {
+	struct ltd_cage *c = ctx;
 	return c->net_helper ? ltd_netns_join(&c->net, err) : 0;
 }
 
-static int step_loopback(struct ltd_cage *c, struct ltd_err *err)
+static int step_loopback(void *ctx, struct ltd_err *err)
 {
+	struct ltd_cage *c = ctx;
 	/* --network host: the host's lo, which is not ours to touch; the
 	 * helper's namespace: it brought its lo up. */
 	if (c->policy->network == LTD_NET_HOST || c->net_helper)
@@ -257,8 +268,9 @@ static int step_loopback(struct ltd_cage *c, struct ltd_err *err)
 
 /* The egress firewall, one atomic batch, before any other process runs in
  * this namespace and before pasta can deliver a packet to it. */
-static int step_firewall(struct ltd_cage *c, struct ltd_err *err)
+static int step_firewall(void *ctx, struct ltd_err *err)
 {
+	struct ltd_cage *c = ctx;
 	struct ltd_err first = {0};
 	int ret;
 
@@ -284,8 +296,9 @@ static int step_firewall(struct ltd_cage *c, struct ltd_err *err)
  * refusing rules log to) and CAP_NET_BIND_SERVICE (port 53).  The launcher
  * serves them; init keeps no copy.
  */
-static int step_dns_sockets(struct ltd_cage *c, struct ltd_err *err)
+static int step_dns_sockets(void *ctx, struct ltd_err *err)
 {
+	struct ltd_cage *c = ctx;
 	int fds[LTD_DNS_FDS], value = 0, ret;
 
 	if (!c->nft)
@@ -319,28 +332,32 @@ static int step_dns_sockets(struct ltd_cage *c, struct ltd_err *err)
 	return 0;
 }
 
-static int step_mount_private(struct ltd_cage *c, struct ltd_err *err)
+static int step_mount_private(void *ctx, struct ltd_err *err)
 {
 	return ltd_mounts_make_private(err);
 }
 
-static int step_open_sources(struct ltd_cage *c, struct ltd_err *err)
+static int step_open_sources(void *ctx, struct ltd_err *err)
 {
+	struct ltd_cage *c = ctx;
 	return ltd_mounts_open_sources(c->plan, &c->mnt, err);
 }
 
-static int step_root_tmpfs(struct ltd_cage *c, struct ltd_err *err)
+static int step_root_tmpfs(void *ctx, struct ltd_err *err)
 {
+	struct ltd_cage *c = ctx;
 	return ltd_mounts_make_root(&c->mnt, err);
 }
 
-static int step_mount_plan(struct ltd_cage *c, struct ltd_err *err)
+static int step_mount_plan(void *ctx, struct ltd_err *err)
 {
+	struct ltd_cage *c = ctx;
 	return ltd_mounts_apply(c->plan, &c->mnt, err);
 }
 
-static int step_pivot_root(struct ltd_cage *c, struct ltd_err *err)
+static int step_pivot_root(void *ctx, struct ltd_err *err)
 {
+	struct ltd_cage *c = ctx;
 	return ltd_mounts_pivot(&c->mnt, err);
 }
 
@@ -351,8 +368,9 @@ static int step_pivot_root(struct ltd_cage *c, struct ltd_err *err)
  * command's terminal, from the cage's own devpts.  The launcher holds
  * them; nothing in the cage can reach the launcher.
  */
-static int step_handover(struct ltd_cage *c, struct ltd_err *err)
+static int step_handover(void *ctx, struct ltd_err *err)
 {
+	struct ltd_cage *c = ctx;
 	int fds[LTD_NS_COUNT + 1], master = -1, ret = 0;
 	char path[32];
 	size_t n = 0;
@@ -453,25 +471,27 @@ const struct ltd_step ltd_init_steps[] = {
 	{NULL, NULL, NULL},
 };
 
-static int cmd_new_session(struct ltd_cage *c, struct ltd_err *err)
+static int cmd_new_session(void *ctx, struct ltd_err *err)
 {
 	if (setsid() < 0)
 		return ltd_err_sys(err, "setsid");
 	return 0;
 }
 
-static int cmd_terminal(struct ltd_cage *c, struct ltd_err *err)
+static int cmd_terminal(void *ctx, struct ltd_err *err)
 {
+	struct ltd_cage *c = ctx;
 	return c->pty_slave >= 0 ? ltd_pty_attach(c->pty_slave, err) : 0;
 }
 
-static int cmd_signals(struct ltd_cage *c, struct ltd_err *err)
+static int cmd_signals(void *ctx, struct ltd_err *err)
 {
 	return ltd_signals_reset(err);
 }
 
-static int cmd_chdir(struct ltd_cage *c, struct ltd_err *err)
+static int cmd_chdir(void *ctx, struct ltd_err *err)
 {
+	struct ltd_cage *c = ctx;
 	const char *dir =
 		c->policy->chdir ? c->policy->chdir : c->policy->project;
 
@@ -480,31 +500,34 @@ static int cmd_chdir(struct ltd_cage *c, struct ltd_err *err)
 	return 0;
 }
 
-static int cmd_close_fds(struct ltd_cage *c, struct ltd_err *err)
+static int cmd_close_fds(void *ctx, struct ltd_err *err)
 {
+	struct ltd_cage *c = ctx;
 	/* Only stdio and the close-on-exec error pipe remain. */
 	return close_fds_but(c->exec_pipe[1], err);
 }
 
-static int cmd_drop_caps(struct ltd_cage *c, struct ltd_err *err)
+static int cmd_drop_caps(void *ctx, struct ltd_err *err)
 {
 	return ltd_caps_drop_all(err);
 }
 
-static int cmd_no_new_privs(struct ltd_cage *c, struct ltd_err *err)
+static int cmd_no_new_privs(void *ctx, struct ltd_err *err)
 {
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		return ltd_err_sys(err, "PR_SET_NO_NEW_PRIVS");
 	return 0;
 }
 
-static int cmd_landlock(struct ltd_cage *c, struct ltd_err *err)
+static int cmd_landlock(void *ctx, struct ltd_err *err)
 {
+	struct ltd_cage *c = ctx;
 	return ltd_landlock_confine(c->landlock, err);
 }
 
-static int cmd_seccomp(struct ltd_cage *c, struct ltd_err *err)
+static int cmd_seccomp(void *ctx, struct ltd_err *err)
 {
+	struct ltd_cage *c = ctx;
 	return c->seccomp ? ltd_seccomp_load(c->seccomp, err) : 0;
 }
 
@@ -533,25 +556,11 @@ const struct ltd_step ltd_command_steps[] = {
 	{NULL, NULL, NULL},
 };
 
-static int run_steps(const struct ltd_step *steps, struct ltd_cage *c,
-		     struct ltd_err *err)
-{
-	for (const struct ltd_step *s = steps; s->name; s++) {
-		int ret = s->run(c, err);
-
-		if (ret < 0) {
-			ltd_err_step(err, s->name);
-			return ret;
-		}
-	}
-	return 0;
-}
-
 __attribute__((noreturn)) void ltd_cage_command_main(struct ltd_cage *c)
 {
 	struct ltd_err err = {0};
 
-	if (run_steps(ltd_command_steps, c, &err) == 0) {
+	if (ltd_steps_run(ltd_command_steps, c, NULL, &err) == 0) {
 		environ = c->envp;
 		execvp(c->policy->argv[0], c->policy->argv);
 		ltd_err_sys(&err, "cannot execute '%s'", c->policy->argv[0]);
@@ -728,7 +737,7 @@ void ltd_cage_init(struct ltd_cage *c)
 	c->mnt.mask_dir = -1;
 	c->net = (struct ltd_netns){.helper = -1, .sock = -1};
 	c->pty_slave = -1;
-	ret = run_steps(ltd_init_steps, c, &err);
+	ret = ltd_steps_run(ltd_init_steps, c, NULL, &err);
 	if (ret < 0) {
 		send_msg(c->sock, LTD_MSG_SETUP_ERROR, 0, &err);
 		_exit(1);

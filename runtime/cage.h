@@ -13,6 +13,7 @@
 #include <sys/types.h>
 
 #include "common/error.h"
+#include "common/steps.h"
 #include "policy/policy.h"
 #include "runtime/mounts.h"
 #include "runtime/netns.h"
@@ -81,12 +82,6 @@ struct ltd_cage {
 	int exec_pipe[2];     /* command -> init: why execve failed */
 	int pty_slave;	      /* the command's terminal, -1 for none */
 	pid_t cmd_pid;
-};
-
-struct ltd_step {
-	const char *name;
-	const char *why;
-	int (*run)(struct ltd_cage *c, struct ltd_err *err);
 };
 
 /* The ordered setup steps, exported so tests and --explain can list them. */

@@ -53,18 +53,19 @@ static void uptime(char *buf, size_t size, long long s)
 		snprintf(buf, size, "%lldh%02lldm", s / 3600, s / 60 % 60);
 }
 
-int ltd_ps(bool json)
+int ltd_ps(bool json, FILE *out, struct ltd_err *err)
 {
-	struct ltd_err err = {0};
-	_cleanup_close_ int dir = ltd_registry_open(&err);
+	_cleanup_close_ int dir = ltd_registry_open(err);
 	_cleanup_free_ struct ltd_entry *v = NULL;
 	long long now = (long long)time(NULL);
 	size_t n = 0;
+	int ret;
 
-	if (dir < 0 || ltd_registry_list(dir, &v, &n, &err) < 0) {
-		ltd_err_print(&err);
-		return LTD_EXIT_RUNTIME;
-	}
+	if (dir < 0)
+		return dir;
+	ret = ltd_registry_list(dir, &v, &n, err);
+	if (ret < 0)
+		return ret;
 	if (json) {
 		json_t *a = json_array();
 		char *s;
@@ -73,12 +74,12 @@ int ltd_ps(bool json)
 			json_array_append_new(a, entry_json(&v[i], now));
 		s = json_dumps(a, JSON_COMPACT | JSON_PRESERVE_ORDER);
 		json_decref(a);
-		printf("%s\n", s ? s : "[]");
+		fprintf(out, "%s\n", s ? s : "[]");
 		free(s);
 		return 0;
 	}
-	printf("%-20s %8s %8s  %-9s %s\n", "NAME", "PID", "UPTIME", "NETWORK",
-	       "PROJECT");
+	fprintf(out, "%-20s %8s %8s  %-9s %s\n", "NAME", "PID", "UPTIME",
+		"NETWORK", "PROJECT");
 	for (size_t i = 0; i < n; i++) {
 		char up[32];
 
@@ -86,11 +87,12 @@ int ltd_ps(bool json)
 		/* The name is checked when an entry is read; the network
 		 * is the launcher's word; the project is any directory of
 		 * the user's tree, any bytes: shown. */
-		printf("%-20s %8d %8s  ", v[i].name, (int)v[i].init_pid, up);
-		ltd_fput_shown(stdout, v[i].network);
-		printf("%*s ", (int)(9 - strnlen(v[i].network, 9)), "");
-		ltd_fput_shown(stdout, v[i].project);
-		putchar('\n');
+		fprintf(out, "%-20s %8d %8s  ", v[i].name, (int)v[i].init_pid,
+			up);
+		ltd_fput_shown(out, v[i].network);
+		fprintf(out, "%*s ", (int)(9 - strnlen(v[i].network, 9)), "");
+		ltd_fput_shown(out, v[i].project);
+		fputc('\n', out);
 	}
 	return 0;
 }
@@ -132,49 +134,38 @@ static bool wait_gone(int pidfd, int ms)
 	return poll(&pfd, 1, ms) > 0;
 }
 
-int ltd_kill(int argc, char **argv)
+int ltd_kill(const char *name, const char *signame, struct ltd_err *err)
 {
-	struct ltd_err err = {0};
 	_cleanup_close_ int dir = -1, lpidfd = -1, ipidfd = -1;
 	struct ltd_entry e;
-	int sig = SIGTERM;
+	int sig = SIGTERM, ret;
 
-	if (argc < 1 || argc > 2) {
-		fprintf(stderr, "usage: ltd-native kill NAME [SIGNAL]\n");
-		return LTD_EXIT_RUNTIME;
-	}
-	if (argc == 2 && !(sig = ltd_signal_parse(argv[1]))) {
-		ltd_err_set(&err, EINVAL, "kill: unknown signal '%s'", argv[1]);
-		ltd_err_print(&err);
-		return LTD_EXIT_RUNTIME;
-	}
+	if (signame && !(sig = ltd_signal_parse(signame)))
+		return ltd_err_set(err, EINVAL, "kill: unknown signal '%s'",
+				   signame);
 	/* The launcher passes on what it forwards anyway; SIGKILL goes to
 	 * the cage's init (the launcher then cleans up).  A stop signal to
 	 * the launcher would only freeze the supervisor. */
-	if (sig != SIGKILL && !forwarded(sig)) {
-		ltd_err_set(&err, EINVAL,
-			    "kill: %s is not passed on to a cage (use INT, "
-			    "TERM, HUP, QUIT, USR1, USR2, WINCH or KILL)",
-			    sigabbrev_np(sig) ? sigabbrev_np(sig) : argv[1]);
-		ltd_err_print(&err);
-		return LTD_EXIT_RUNTIME;
-	}
-	dir = ltd_registry_open(&err);
-	if (dir < 0 || ltd_registry_load(dir, argv[0], &e, &err) < 0) {
-		ltd_err_print(&err);
-		return LTD_EXIT_RUNTIME;
-	}
+	if (sig != SIGKILL && !forwarded(sig))
+		return ltd_err_set(
+			err, EINVAL,
+			"kill: %s is not passed on to a cage (use INT, TERM, "
+			"HUP, QUIT, USR1, USR2, WINCH or KILL)",
+			sigabbrev_np(sig) ? sigabbrev_np(sig) : signame);
+	dir = ltd_registry_open(err);
+	if (dir < 0)
+		return dir;
+	ret = ltd_registry_load(dir, name, &e, err);
+	if (ret < 0)
+		return ret;
 	lpidfd = ltd_pidfd_verified(e.launcher_pid, e.launcher_start);
 	ipidfd = ltd_pidfd_verified(e.init_pid, e.init_start);
-	if (lpidfd < 0 || ipidfd < 0) {
-		ltd_err_set(&err, ESRCH, "no cage named '%s' is running",
-			    argv[0]);
-		ltd_err_print(&err);
-		return LTD_EXIT_RUNTIME;
-	}
+	if (lpidfd < 0 || ipidfd < 0)
+		return ltd_err_set(err, ESRCH, "no cage named '%s' is running",
+				   name);
 	if (sig != SIGKILL) {
 		pidfd_send_signal(lpidfd, sig, NULL, 0);
-		if (argc == 2)
+		if (signame)
 			return 0; /* a signal, as asked: not an ending */
 		if (wait_gone(lpidfd, LTD_KILL_GRACE_MS))
 			return 0;
@@ -186,6 +177,6 @@ int ltd_kill(int argc, char **argv)
 	 * leaves is stale (its lock is gone) and removed here. */
 	pidfd_send_signal(lpidfd, SIGKILL, NULL, 0);
 	wait_gone(lpidfd, LTD_KILL_CLEANUP_MS);
-	ltd_registry_load(dir, argv[0], &e, &err);
+	ltd_registry_load(dir, name, &e, &(struct ltd_err){0});
 	return 0;
 }

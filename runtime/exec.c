@@ -259,10 +259,9 @@ static int wait_command(int pidfd, struct ltd_relay *r, struct ltd_outputs *o,
 	return si.si_code == CLD_EXITED ? si.si_status : 128 + si.si_status;
 }
 
-int ltd_exec(int argc, char **argv)
+int ltd_exec(const char *name, char **argv, int *status, struct ltd_err *err)
 {
 	struct joined j = {.fds = {-1, -1, -1, -1, -1, -1, -1, -1, -1}};
-	struct ltd_err err = {0};
 	struct ltd_policy pol = {0};
 	struct ltd_relay relay = {.master = -1};
 	struct ltd_outputs outs = LTD_OUTPUTS_INIT;
@@ -270,36 +269,27 @@ int ltd_exec(int argc, char **argv)
 	struct winsize ws = {0};
 	_cleanup_close_ int pidfd = -1;
 	int master = -1, ret;
-	const char *name;
 
-	if (argc < 1 || (argc >= 2 && strcmp(argv[1], "--") == 0 && argc < 3) ||
-	    argc < 2) {
-		fprintf(stderr, "usage: ltd-native exec NAME [--] COMMAND "
-				"[ARGS...]\n");
-		return LTD_EXIT_RUNTIME;
-	}
-	name = argv[0];
-	argv += strcmp(argv[1], "--") == 0 ? 2 : 1;
 	/* Before anything of the cage is near us. */
 	if (prctl(PR_SET_DUMPABLE, 0) < 0) {
-		ret = ltd_err_sys(&err, "PR_SET_DUMPABLE");
+		ret = ltd_err_sys(err, "PR_SET_DUMPABLE");
 		goto out;
 	}
-	ret = find_cage(name, &j, &err);
+	ret = find_cage(name, &j, err);
 	if (!ret && ltd_pty_wanted())
 		ioctl(STDIN_FILENO, TIOCGWINSZ, &ws);
 	else if (!ret)
-		ret = ltd_outputs_prepare(&outs, &err);
+		ret = ltd_outputs_prepare(&outs, err);
 	if (!ret)
-		ret = ltd_signals_block(&err);
+		ret = ltd_signals_block(err);
 	if (!ret)
-		ret = join(&j, &err);
+		ret = join(&j, err);
 	/* The terminal comes from the cage's own devpts, as the first
 	 * command's did. */
 	if (!ret && ltd_pty_wanted())
 		/* A devpts of its own: the agent must not read what a user
 		 * types into an exec session (ttyname() finds no path). */
-		ret = ltd_pty_open(&master, &c.pty_slave, &ws, true, &err);
+		ret = ltd_pty_open(&master, &c.pty_slave, &ws, true, err);
 	if (ret < 0)
 		goto out;
 	pol.chdir = j.info.cwd;
@@ -311,37 +301,29 @@ int ltd_exec(int argc, char **argv)
 	c.envp = j.envp;
 	c.outputs[0] = outs.cmd[0];
 	c.outputs[1] = outs.cmd[1];
-	ret = spawn(&c, &j, &pidfd, &err);
+	ret = spawn(&c, &j, &pidfd, err);
 	if (c.pty_slave >= 0)
 		close(c.pty_slave);
 	ltd_outputs_cloned(&outs);
 	if (ret < 0)
 		goto out;
-	ret = ltd_cage_wait_exec(&c, &err);
+	ret = ltd_cage_wait_exec(&c, err);
 	if (ret < 0) {
 		waitid(P_PIDFD, (id_t)pidfd, &(siginfo_t){0}, WEXITED);
-		if (master >= 0)
-			close(master);
-		ltd_outputs_finish(&outs);
-		ltd_err_print(&err);
-		joined_free(&j);
-		if (strcmp(err.step, "exec") != 0)
-			return LTD_EXIT_RUNTIME;
-		return err.code == ENOENT ? LTD_EXIT_NOT_FOUND
-					  : LTD_EXIT_CANNOT_EXEC;
+		goto out;
 	}
 	if (master >= 0)
 		ltd_relay_start(&relay, master);
-	ret = wait_command(pidfd, &relay, &outs, &err);
+	ret = wait_command(pidfd, &relay, &outs, err);
 	ltd_relay_finish(&relay);
+	if (ret >= 0) {
+		*status = ret;
+		ret = 0;
+	}
 out:
+	if (master >= 0 && relay.master < 0)
+		close(master);
 	ltd_outputs_finish(&outs);
 	joined_free(&j);
-	if (ret < 0) {
-		if (master >= 0 && relay.master < 0)
-			close(master);
-		ltd_err_print(&err);
-		return LTD_EXIT_RUNTIME;
-	}
 	return ret;
 }

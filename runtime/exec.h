@@ -1,21 +1,28 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The lifecycle commands besides `run`: exec, ps, kill.  Each returns the
- * process exit status (125 for an error of ltd-native, printed).
+ * The lifecycle commands besides `run`: exec, ps, kill.  Each returns 0 or
+ * a negative errno with @err filled; the CLI says it and picks the exit
+ * status.
  */
 #ifndef LTD_EXEC_H
 #define LTD_EXEC_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
-/* `exec NAME [--] CMD...`: @argv starts at NAME. */
-int ltd_exec(int argc, char **argv);
+#include "common/error.h"
 
-/* `ps [--json]`. */
-int ltd_ps(bool json);
+/* `exec NAME -- CMD...`: run @argv in the named cage; *@status is its
+ * exit status (128+N for signal N).  A command that cannot be executed
+ * fails with @err's step "exec". */
+int ltd_exec(const char *name, char **argv, int *status, struct ltd_err *err);
 
-/* `kill NAME [SIGNAL]`: @argv starts at NAME. */
-int ltd_kill(int argc, char **argv);
+/* `ps [--json]`, to @out. */
+int ltd_ps(bool json, FILE *out, struct ltd_err *err);
+
+/* `kill NAME [SIGNAL]`: @signame NULL for the default ending (TERM, then
+ * KILL after a grace period). */
+int ltd_kill(const char *name, const char *signame, struct ltd_err *err);
 
 /* Pure: "TERM", "SIGTERM", "15" -> 15; 0 if unknown. */
 int ltd_signal_parse(const char *s);

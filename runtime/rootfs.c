@@ -78,19 +78,8 @@ static int collect(const struct ltd_store_entry *e, const char *dir,
 	return 0;
 }
 
-/* The user's shell, unless the image lacks it. */
-static int pick_shell(struct ltd_policy *p, const struct ltd_store_entry *e,
-		      struct ltd_err *err)
-{
-	if (ltd_mf_find(&e->mf, p->id.shell))
-		return 0;
-	free(p->id.shell);
-	p->id.shell = strdup("/bin/sh");
-	return p->id.shell ? 0 : ltd_err_set(err, ENOMEM, "out of memory");
-}
-
-int ltd_rootfs_load(struct ltd_policy *p, struct ltd_pinned *pin, int *lock,
-		    struct ltd_err *err)
+int ltd_rootfs_load(const struct ltd_policy *p, struct ltd_pinned *pin,
+		    int *lock, bool *has_shell, struct ltd_err *err)
 {
 	_cleanup_free_ char *path = NULL, *store = NULL;
 	char hex[LTD_HEX_LEN + 1];
@@ -124,15 +113,12 @@ int ltd_rootfs_load(struct ltd_policy *p, struct ltd_pinned *pin, int *lock,
 	if (ret == 0)
 		ret = collect(&e, "/etc", true, &pin->etc, &pin->n_etc, err);
 	if (ret == 0)
-		ret = pick_shell(p, &e, err);
+		*has_shell = ltd_mf_find(&e.mf, p->id.shell) != NULL;
 	if (ret == 0)
 		pin->tree = ltd_steal_ptr(&e.tree);
 	ltd_store_entry_free(&e);
 	if (ret < 0) {
-		char msg[LTD_ERR_MSG_MAX];
-
-		memcpy(msg, err->msg, sizeof(msg));
-		ltd_err_set(err, -ret, "--rootfs: %s", msg);
+		ltd_err_prefix(err, "--rootfs");
 		ltd_pinned_free(pin);
 		ltd_closep(lock);
 		*lock = -1;

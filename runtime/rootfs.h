@@ -7,7 +7,9 @@
  * with the digests expected and found, and nothing runs.
  *
  * *@lock is the entry's lock, held shared (close-on-exec): the caller
- * keeps it open for as long as the cage may use the entry.
+ * keeps it open for as long as the cage may use the entry.  *@has_shell
+ * says whether the image holds the user's login shell (the policy then
+ * decides: policy/decide.c).
  */
 #ifndef LTD_RUNTIME_ROOTFS_H
 #define LTD_RUNTIME_ROOTFS_H
@@ -15,8 +17,8 @@
 #include "policy/policy.h"
 #include "runtime/mountplan.h"
 
-int ltd_rootfs_load(struct ltd_policy *p, struct ltd_pinned *pin, int *lock,
-		    struct ltd_err *err);
+int ltd_rootfs_load(const struct ltd_policy *p, struct ltd_pinned *pin,
+		    int *lock, bool *has_shell, struct ltd_err *err);
 void ltd_pinned_free(struct ltd_pinned *pin);
 
 #endif

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "runtime/cage.h"
+#include "runtime/launch.h"
 
 static int index_of(const struct ltd_step *steps, const char *name)
 {
@@ -82,6 +83,43 @@ Test(steps, every_step_says_why)
 {
 	for (const struct ltd_step *s = ltd_init_steps; s->name; s++)
 		cr_assert(s->why && s->why[0] && s->run, "%s", s->name);
+	for (const struct ltd_step *s = ltd_launch_steps; s->name; s++)
+		cr_assert(s->why && *s->why && s->run, "%s", s->name);
 	for (const struct ltd_step *s = ltd_command_steps; s->name; s++)
 		cr_assert(s->why && s->why[0] && s->run, "%s", s->name);
+}
+
+Test(steps, launch_order)
+{
+	const struct ltd_step *s = ltd_launch_steps;
+
+	cr_assert_eq(index_of(s, "limits"), 0,
+		     "an unenforceable limit stops the run before anything is "
+		     "made on the host");
+	cr_assert_eq(index_of(s, "state"), 1,
+		     "the persistent state is the first (and only) thing made "
+		     "on the host");
+	cr_assert_lt(index_of(s, "state"), index_of(s, "mount-plan"),
+		     "the plan checks that every bind's source exists");
+	cr_assert_lt(index_of(s, "mount-plan"), index_of(s, "landlock"),
+		     "Landlock's rules come from the plan");
+	cr_assert_lt(index_of(s, "firewall"), index_of(s, "landlock"),
+		     "pasta's wall is built once its arguments are");
+	cr_assert_lt(index_of(s, "dns"), index_of(s, "dns-helper"));
+	cr_assert_lt(index_of(s, "say"), index_of(s, "clone"),
+		     "waived risks are said before anything runs");
+	cr_assert_lt(index_of(s, "cgroup"), index_of(s, "clone"),
+		     "init is cloned into the cage's cgroup");
+	cr_assert_lt(index_of(s, "dns-helper"), index_of(s, "clone"),
+		     "a missing DNS helper stops the run before the cage");
+	cr_assert_lt(index_of(s, "register"), index_of(s, "clone"),
+		     "a taken name stops the run before the cage");
+	cr_assert_lt(index_of(s, "channel"), index_of(s, "clone"),
+		     "signals are blocked before init inherits the mask");
+	cr_assert_lt(index_of(s, "snapshot"), index_of(s, "clone"),
+		     "the post-run checks compare with the paths before "
+		     "anything of the cage ran");
+	cr_assert_eq(index_of(s, "pasta"), count(s) - 1,
+		     "pasta attaches to the namespaces init made");
+	cr_assert_eq(index_of(s, "clone"), count(s) - 2);
 }
