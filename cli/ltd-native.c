@@ -97,10 +97,15 @@ static int usage_of(const char *name)
 	return LTD_EXIT_RUNTIME;
 }
 
+/* An error of ltd-native outside the cage: its message names the flag or
+ * the file at fault (the launcher's step is not the user's business). */
 static int failed(const struct ltd_err *err)
 {
+	struct ltd_err said = *err;
+
+	said.step[0] = '\0';
 	ltd_term_plain(stderr);
-	ltd_err_print(err);
+	ltd_err_print(&said);
 	return LTD_EXIT_RUNTIME;
 }
 
@@ -195,7 +200,10 @@ static int cmd_exec(int argc, char **argv, char **launcher_argv)
 		return status;
 	if (strcmp(err.step, "exec") == 0)
 		return exec_failed(&err);
-	return failed(&err);
+	/* A step of the command's in the cage says which. */
+	ltd_term_plain(stderr);
+	ltd_err_print(&err);
+	return LTD_EXIT_RUNTIME;
 }
 
 static int cmd_ps(int argc, char **argv, char **launcher_argv)

@@ -51,6 +51,36 @@ struct ltd_opt_list {
 
 #define LTD_SRC_CLI "command line"
 
+/* The network options' handlers (opt_net.c), for the table. */
+int ltd_opt_network(struct ltd_policy *p, const struct ltd_option *opt,
+		    char **args, struct ltd_err *err);
+int ltd_opt_allow_cidr(struct ltd_policy *p, const struct ltd_option *opt,
+		       char **args, struct ltd_err *err);
+int ltd_opt_fw_hole(struct ltd_policy *p, const struct ltd_option *opt,
+		    char **args, struct ltd_err *err);
+int ltd_opt_allow_host_port(struct ltd_policy *p, const struct ltd_option *opt,
+			    char **args, struct ltd_err *err);
+int ltd_opt_allow_domain(struct ltd_policy *p, const struct ltd_option *opt,
+			 char **args, struct ltd_err *err);
+int ltd_opt_allow_domains_file(struct ltd_policy *p,
+			       const struct ltd_option *opt, char **args,
+			       struct ltd_err *err);
+int ltd_opt_no_default_domains(struct ltd_policy *p,
+			       const struct ltd_option *opt, char **args,
+			       struct ltd_err *err);
+int ltd_opt_dns_upstream(struct ltd_policy *p, const struct ltd_option *opt,
+			 char **args, struct ltd_err *err);
+int ltd_opt_audit_log(struct ltd_policy *p, const struct ltd_option *opt,
+		      char **args, struct ltd_err *err);
+int ltd_opt_quiet(struct ltd_policy *p, const struct ltd_option *opt,
+		  char **args, struct ltd_err *err);
+
+/* Shared by the handlers: *@slot becomes a copy of @val. */
+int ltd_opt_set_str(char **slot, const char *val, struct ltd_err *err);
+/* @path must be absolute (and fit a path). */
+int ltd_opt_need_abs(const struct ltd_option *opt, const char *path,
+		     struct ltd_err *err);
+
 const struct ltd_option *ltd_option_find(const char *name);
 
 /* An option's former name: refused, with its new name and why it changed. */

@@ -15,8 +15,8 @@
 
 #include "common/names.h"
 
-static int need_abs(const struct ltd_option *opt, const char *path,
-		    struct ltd_err *err)
+int ltd_opt_need_abs(const struct ltd_option *opt, const char *path,
+		     struct ltd_err *err)
 {
 	if (path[0] != '/')
 		return ltd_err_set(err, EINVAL,
@@ -28,7 +28,7 @@ static int need_abs(const struct ltd_option *opt, const char *path,
 	return 0;
 }
 
-static int set_str(char **slot, const char *val, struct ltd_err *err)
+int ltd_opt_set_str(char **slot, const char *val, struct ltd_err *err)
 {
 	char *copy = strdup(val);
 
@@ -42,7 +42,7 @@ static int set_str(char **slot, const char *val, struct ltd_err *err)
 static int opt_project(struct ltd_policy *p, const struct ltd_option *opt,
 		       char **args, struct ltd_err *err)
 {
-	return set_str(&p->project, args[0], err);
+	return ltd_opt_set_str(&p->project, args[0], err);
 }
 
 static int add_mount(struct ltd_policy *p, enum ltd_user_mount_kind kind,
@@ -52,7 +52,7 @@ static int add_mount(struct ltd_policy *p, enum ltd_user_mount_kind kind,
 	struct ltd_user_mount *m;
 	int ret;
 
-	ret = need_abs(opt, dst, err);
+	ret = ltd_opt_need_abs(opt, dst, err);
 	if (ret < 0)
 		return ret;
 	m = realloc(p->mounts, (p->n_mounts + 1) * sizeof(*m));
@@ -61,8 +61,8 @@ static int add_mount(struct ltd_policy *p, enum ltd_user_mount_kind kind,
 	p->mounts = m;
 	m = &p->mounts[p->n_mounts];
 	*m = (struct ltd_user_mount){.kind = kind, .flag = opt->name};
-	if ((src && set_str(&m->src, src, err) < 0) ||
-	    set_str(&m->dst, dst, err) < 0) {
+	if ((src && ltd_opt_set_str(&m->src, src, err) < 0) ||
+	    ltd_opt_set_str(&m->dst, dst, err) < 0) {
 		free(m->src);
 		return -ENOMEM;
 	}
@@ -115,8 +115,8 @@ static int add_env(struct ltd_policy *p, const struct ltd_option *opt,
 	p->env = e;
 	e = &p->env[p->n_env];
 	*e = (struct ltd_env_op){0};
-	if (set_str(&e->key, key, err) < 0 ||
-	    (val && set_str(&e->val, val, err) < 0)) {
+	if (ltd_opt_set_str(&e->key, key, err) < 0 ||
+	    (val && ltd_opt_set_str(&e->val, val, err) < 0)) {
 		free(e->key);
 		return -ENOMEM;
 	}
@@ -139,9 +139,9 @@ static int opt_unsetenv(struct ltd_policy *p, const struct ltd_option *opt,
 static int opt_chdir(struct ltd_policy *p, const struct ltd_option *opt,
 		     char **args, struct ltd_err *err)
 {
-	int ret = need_abs(opt, args[0], err);
+	int ret = ltd_opt_need_abs(opt, args[0], err);
 
-	return ret < 0 ? ret : set_str(&p->chdir, args[0], err);
+	return ret < 0 ? ret : ltd_opt_set_str(&p->chdir, args[0], err);
 }
 
 /* RFC 1123 label rules, at most 64 bytes as sethostname() allows. */
@@ -157,140 +157,7 @@ static int opt_hostname(struct ltd_policy *p, const struct ltd_option *opt,
 		return ltd_err_set(err, EINVAL,
 				   "--%s: '%s' is not a valid host name",
 				   opt->name, h);
-	return set_str(&p->hostname, h, err);
-}
-
-static int opt_network(struct ltd_policy *p, const struct ltd_option *opt,
-		       char **args, struct ltd_err *err)
-{
-	if (strcmp(args[0], "none") == 0) {
-		p->network = LTD_NET_NONE;
-	} else if (strcmp(args[0], "allowlist") == 0) {
-		p->network = LTD_NET_ALLOWLIST;
-	} else if (strcmp(args[0], "host") == 0) {
-		/* Gated: validation refuses it without --unsafe-host-network.
-		 */
-		p->network = LTD_NET_HOST;
-	} else {
-		return ltd_err_set(err, EINVAL,
-				   "--%s: unknown mode '%s' (expected "
-				   "allowlist, none or host)",
-				   opt->name, args[0]);
-	}
-	p->network_set = true;
-	return 0;
-}
-
-/* --allow-cidr and --test-firewall-hole: a block appended to @list. */
-static int add_dest(struct ltd_net_dest **list, size_t *n,
-		    const struct ltd_option *opt, const char *arg,
-		    struct ltd_err *err)
-{
-	struct ltd_net_dest d, *a;
-	char flag[48];
-	int ret;
-
-	snprintf(flag, sizeof(flag), "--%s", opt->name);
-	ret = ltd_net_dest_parse(arg, flag, &d, err);
-	if (ret < 0)
-		return ret;
-	a = realloc(*list, (*n + 1) * sizeof(*a));
-	if (!a)
-		return ltd_err_set(err, ENOMEM, "out of memory");
-	*list = a;
-	a[(*n)++] = d;
-	return 0;
-}
-
-static int opt_allow_cidr(struct ltd_policy *p, const struct ltd_option *opt,
-			  char **args, struct ltd_err *err)
-{
-	return add_dest(&p->allow, &p->n_allow, opt, args[0], err);
-}
-
-static int opt_fw_hole(struct ltd_policy *p, const struct ltd_option *opt,
-		       char **args, struct ltd_err *err)
-{
-	return add_dest(&p->fw_holes, &p->n_fw_holes, opt, args[0], err);
-}
-
-static int opt_allow_host_port(struct ltd_policy *p,
-			       const struct ltd_option *opt, char **args,
-			       struct ltd_err *err)
-{
-	struct ltd_net_ports r[1];
-	char flag[48];
-	uint16_t *hp;
-	size_t n;
-	int ret;
-
-	snprintf(flag, sizeof(flag), "--%s", opt->name);
-	ret = ltd_net_ports_parse(args[0], flag, r, 1, &n, err);
-	if (ret < 0)
-		return ret;
-	if (r[0].lo != r[0].hi)
-		return ltd_err_set(err, EINVAL, "%s: one port, not a range",
-				   flag);
-	for (size_t i = 0; i < p->n_host_ports; i++)
-		if (p->host_ports[i] == r[0].lo)
-			return 0;
-	hp = realloc(p->host_ports, (p->n_host_ports + 1) * sizeof(*hp));
-	if (!hp)
-		return ltd_err_set(err, ENOMEM, "out of memory");
-	p->host_ports = hp;
-	p->host_ports[p->n_host_ports++] = r[0].lo;
-	return 0;
-}
-
-static int opt_allow_domain(struct ltd_policy *p, const struct ltd_option *opt,
-			    char **args, struct ltd_err *err)
-{
-	return ltd_domains_add(&p->domains, args[0], "--allow-domain", err);
-}
-
-static int opt_allow_domains_file(struct ltd_policy *p,
-				  const struct ltd_option *opt, char **args,
-				  struct ltd_err *err)
-{
-	char **v;
-	int ret;
-
-	v = realloc(p->domain_files, (p->n_domain_files + 1) * sizeof(*v));
-	if (!v)
-		return ltd_err_set(err, ENOMEM, "out of memory");
-	p->domain_files = v;
-	v[p->n_domain_files] = NULL;
-	ret = set_str(&v[p->n_domain_files], args[0], err);
-	if (ret == 0)
-		p->n_domain_files++;
-	return ret;
-}
-
-static int opt_no_default_domains(struct ltd_policy *p,
-				  const struct ltd_option *opt, char **args,
-				  struct ltd_err *err)
-{
-	p->no_default_domains = true;
-	return 0;
-}
-
-static int opt_dns_upstream(struct ltd_policy *p, const struct ltd_option *opt,
-			    char **args, struct ltd_err *err)
-{
-	return set_str(&p->dns_upstream, args[0], err);
-}
-
-static int opt_audit_log(struct ltd_policy *p, const struct ltd_option *opt,
-			 char **args, struct ltd_err *err)
-{
-	return set_str(&p->audit_log, args[0], err);
-}
-
-static int opt_quiet(struct ltd_policy *p, const struct ltd_option *opt,
-		     char **args, struct ltd_err *err)
-{
-	p->quiet = true;
-	return 0;
+	return ltd_opt_set_str(&p->hostname, h, err);
 }
 
 static int opt_rootfs(struct ltd_policy *p, const struct ltd_option *opt,
@@ -305,7 +172,7 @@ static int opt_rootfs(struct ltd_policy *p, const struct ltd_option *opt,
 		memcpy(msg, err->msg, sizeof(msg));
 		return ltd_err_set(err, -ret, "--%s: %s", opt->name, msg);
 	}
-	return set_str(&p->rootfs, args[0], err);
+	return ltd_opt_set_str(&p->rootfs, args[0], err);
 }
 
 static int opt_writable_git(struct ltd_policy *p, const struct ltd_option *opt,
@@ -352,7 +219,7 @@ static int opt_policy(struct ltd_policy *p, const struct ltd_option *opt,
 		return ltd_err_set(err, ENOMEM, "out of memory");
 	p->policy_files = v;
 	v[p->n_policy_files] = NULL;
-	ret = set_str(&v[p->n_policy_files], args[0], err);
+	ret = ltd_opt_set_str(&v[p->n_policy_files], args[0], err);
 	if (ret == 0)
 		p->n_policy_files++;
 	return ret;
@@ -379,7 +246,7 @@ static int opt_model(struct ltd_policy *p, const struct ltd_option *opt,
 		return ltd_err_set(err, EINVAL,
 				   "--%s: '%s' is not a model name", opt->name,
 				   args[0]);
-	return set_str(&p->model, args[0], err);
+	return ltd_opt_set_str(&p->model, args[0], err);
 }
 
 static int opt_proxy_url(struct ltd_policy *p, const struct ltd_option *opt,
@@ -394,7 +261,7 @@ static int opt_proxy_url(struct ltd_policy *p, const struct ltd_option *opt,
 				   "expected http[s]://127.0.0.1:PORT[/PATH] "
 				   "(or localhost, [::1])",
 				   opt->name, args[0]);
-	return set_str(&p->proxy_url, args[0], err);
+	return ltd_opt_set_str(&p->proxy_url, args[0], err);
 }
 
 /* NAME=FILE: FILE read-only at /run/secrets/NAME.  A later one of the
@@ -417,14 +284,14 @@ static int opt_secret(struct ltd_policy *p, const struct ltd_option *opt,
 				   opt->name, args[0]);
 	memcpy(name, args[0], n);
 	name[n] = '\0';
-	ret = need_abs(opt, eq + 1, err);
+	ret = ltd_opt_need_abs(opt, eq + 1, err);
 	if (ret < 0)
 		return ret;
 	snprintf(dst, sizeof(dst), LTD_SECRETS_DIR "/%s", name);
 	for (size_t i = 0; i < p->n_mounts; i++)
 		if (p->mounts[i].flag == opt->name &&
 		    strcmp(p->mounts[i].dst, dst) == 0)
-			return set_str(&p->mounts[i].src, eq + 1, err);
+			return ltd_opt_set_str(&p->mounts[i].src, eq + 1, err);
 	ret = add_mount(p, LTD_UM_RO_BIND, opt, eq + 1, dst, err);
 	if (!ret)
 		p->mounts[p->n_mounts - 1].want = S_IFREG;
@@ -562,7 +429,7 @@ static int opt_name(struct ltd_policy *p, const struct ltd_option *opt,
 				   "letters, digits, '_', '.', '-'; not "
 				   "starting with '.' or '-')",
 				   s, LTD_NAME_MAX);
-	return set_str(&p->name, s, err);
+	return ltd_opt_set_str(&p->name, s, err);
 }
 
 static int opt_keep_running(struct ltd_policy *p, const struct ltd_option *opt,
@@ -639,40 +506,41 @@ static const struct ltd_option options[] = {
 	 "allowlist (default): egress only where --allow-* says; none: "
 	 "loopback only; host: the host's network (needs "
 	 "--unsafe-host-network)",
-	 opt_network, 0, NULL, "allowlist"},
+	 ltd_opt_network, 0, NULL, "allowlist"},
 	{"allow-cidr", 1, "CIDR[:PORTS]",
 	 "allow egress to an address block (e.g. 192.0.2.0/24:443, "
 	 "fd00::/64, [fd00::7]:80,443)",
-	 opt_allow_cidr, LTD_OPT_LIST},
+	 ltd_opt_allow_cidr, LTD_OPT_LIST},
 	{"test-firewall-hole", 1, "CIDR[:PORTS]",
 	 "test only: the firewall admits CIDR[:PORTS] but pasta's Landlock "
 	 "wall does not (connections there must still fail: the wall holds "
 	 "on its own)",
-	 opt_fw_hole, LTD_OPT_LIST | LTD_OPT_CLI_ONLY | LTD_OPT_TEST_HOOK},
+	 ltd_opt_fw_hole, LTD_OPT_LIST | LTD_OPT_CLI_ONLY | LTD_OPT_TEST_HOOK},
 	{"allow-host-port", 1, "PORT",
 	 "allow TCP to a port on the host's loopback, reached as "
 	 "host.ltd.internal",
-	 opt_allow_host_port, LTD_OPT_LIST},
+	 ltd_opt_allow_host_port, LTD_OPT_LIST},
 	{"allow-domain", 1, "NAME[:PORTS]",
 	 "allow a name (or *.suffix: the names below it) and the addresses "
 	 "DNS gives for it, on PORTS (default 80,443)",
-	 opt_allow_domain, LTD_OPT_LIST},
+	 ltd_opt_allow_domain, LTD_OPT_LIST},
 	{"allow-domains-file", 1, "FILE",
 	 "allow the names in FILE, one per line (also "
 	 "LTD_ALLOW_DOMAINS_FILE); read once, before the command runs",
-	 opt_allow_domains_file, LTD_OPT_LIST | LTD_OPT_NOT_PROJECT},
+	 ltd_opt_allow_domains_file, LTD_OPT_LIST | LTD_OPT_NOT_PROJECT},
 	{"no-default-domains", 0, NULL,
 	 "drop the built-in list (npm, PyPI, GitHub, crates.io, Go proxy, "
 	 "container registries)",
-	 opt_no_default_domains},
+	 ltd_opt_no_default_domains},
 	{"dns-upstream", 1, "ADDR[:PORT]",
 	 "resolver for allowed names (default: the first nameserver of the "
 	 "host's /etc/resolv.conf)",
-	 opt_dns_upstream, LTD_OPT_NOT_PROJECT},
+	 ltd_opt_dns_upstream, LTD_OPT_NOT_PROJECT},
 	{"audit-log", 1, "FILE",
 	 "append one JSON line per DNS decision and opened address to FILE",
-	 opt_audit_log, LTD_OPT_NOT_PROJECT},
-	{"quiet", 0, NULL, "no summary of refused names at exit", opt_quiet},
+	 ltd_opt_audit_log, LTD_OPT_NOT_PROJECT},
+	{"quiet", 0, NULL, "no summary of refused names at exit",
+	 ltd_opt_quiet},
 	{"memory", 1, "SIZE",
 	 "memory for the whole cage, k/m/g suffixes (default: 4g)", opt_memory,
 	 0, NULL, "4g"},
@@ -793,21 +661,6 @@ const struct ltd_renamed_option *ltd_option_renamed(const char *name)
 	return NULL;
 }
 
-static int copy_argv(char ***out, int argc, char **argv, struct ltd_err *err)
-{
-	char **v = calloc((size_t)argc + 1, sizeof(char *));
-
-	if (!v)
-		return ltd_err_set(err, ENOMEM, "out of memory");
-	*out = v;
-	for (int i = 0; i < argc; i++) {
-		v[i] = strdup(argv[i]);
-		if (!v[i])
-			return ltd_err_set(err, ENOMEM, "out of memory");
-	}
-	return 0;
-}
-
 const struct ltd_option *ltd_option_find(const char *name)
 {
 	for (size_t i = 0; i < N_OPTIONS; i++)
@@ -833,148 +686,4 @@ void ltd_policy_print_help(FILE *out)
 			 o->metavar ? " " : "", o->metavar ? o->metavar : "");
 		fprintf(out, "  %-26s %s\n", head, o->help);
 	}
-}
-
-int ltd_opts_add(struct ltd_opt_list *l, const struct ltd_option *opt,
-		 char *const *args, const char *source, struct ltd_err *err)
-{
-	struct ltd_opt_entry *e;
-
-	e = realloc(l->e, (l->n + 1) * sizeof(*e));
-	if (!e)
-		return ltd_err_set(err, ENOMEM, "out of memory");
-	l->e = e;
-	e = &l->e[l->n];
-	*e = (struct ltd_opt_entry){.opt = opt, .source = strdup(source)};
-	for (int i = 0; i < opt->nargs; i++)
-		e->args[i] = strdup(args[i]);
-	if (!e->source || (opt->nargs > 0 && !e->args[0]) ||
-	    (opt->nargs > 1 && !e->args[1])) {
-		free(e->source);
-		free(e->args[0]);
-		free(e->args[1]);
-		return ltd_err_set(err, ENOMEM, "out of memory");
-	}
-	l->n++;
-	return 0;
-}
-
-void ltd_opts_free(struct ltd_opt_list *l)
-{
-	for (size_t i = 0; i < l->n; i++) {
-		free(l->e[i].args[0]);
-		free(l->e[i].args[1]);
-		free(l->e[i].source);
-	}
-	free(l->e);
-	*l = (struct ltd_opt_list){0};
-}
-
-int ltd_opts_from_argv(struct ltd_opt_list *l, int argc, char **argv,
-		       bool need_cmd, char ***cmd, struct ltd_err *err)
-{
-	int i = 0, ret;
-
-	*cmd = NULL;
-	while (i < argc) {
-		const struct ltd_option *opt;
-		const char *arg = argv[i];
-
-		if (strcmp(arg, "--") == 0) {
-			if (i + 1 >= argc)
-				return ltd_err_set(err, EINVAL,
-						   "no command after '--'");
-			return copy_argv(cmd, argc - i - 1, &argv[i + 1], err);
-		}
-		if (strncmp(arg, "--", 2) != 0)
-			return ltd_err_set(
-				err, EINVAL,
-				"'%s': expected a flag or '--' before "
-				"the command",
-				arg);
-		opt = ltd_option_find(arg + 2);
-		if (!opt && ltd_option_renamed(arg + 2))
-			return ltd_err_set(err, EINVAL,
-					   "'%s' is now '--%s' (%s)", arg,
-					   ltd_option_renamed(arg + 2)->now,
-					   ltd_option_renamed(arg + 2)->why);
-		if (!opt)
-			return ltd_err_set(err, EINVAL,
-					   "unknown flag '%s' (see 'ltd-native "
-					   "run --help')",
-					   arg);
-		if (i + opt->nargs >= argc)
-			return ltd_err_set(
-				err, EINVAL, "%s needs %d argument%s: %s", arg,
-				opt->nargs, opt->nargs > 1 ? "s" : "",
-				opt->metavar);
-		ret = ltd_opts_add(l, opt, &argv[i + 1], LTD_SRC_CLI, err);
-		if (ret < 0)
-			return ret;
-		i += 1 + opt->nargs;
-	}
-	if (need_cmd)
-		return ltd_err_set(err, EINVAL,
-				   "missing '--' before the command");
-	return 0;
-}
-
-static int add_origin(struct ltd_policy *p, const struct ltd_opt_entry *e,
-		      struct ltd_err *err)
-{
-	struct ltd_origin *o;
-
-	o = realloc(p->origins, (p->n_origins + 1) * sizeof(*o));
-	if (!o)
-		return ltd_err_set(err, ENOMEM, "out of memory");
-	p->origins = o;
-	o = &p->origins[p->n_origins];
-	*o = (struct ltd_origin){.opt = e->opt->name};
-	o->source = strdup(e->source);
-	for (int i = 0; i < e->opt->nargs; i++)
-		o->args[i] = strdup(e->args[i]);
-	p->n_origins++;
-	if (!o->source || (e->opt->nargs > 0 && !o->args[0]) ||
-	    (e->opt->nargs > 1 && !o->args[1]))
-		return ltd_err_set(err, ENOMEM, "out of memory");
-	return 0;
-}
-
-int ltd_opts_apply(struct ltd_policy *p, const struct ltd_opt_list *l,
-		   struct ltd_err *err)
-{
-	for (size_t i = 0; i < l->n; i++) {
-		const struct ltd_opt_entry *e = &l->e[i];
-		int ret = e->opt->apply(p, e->opt, (char **)e->args, err);
-
-		if (ret < 0) {
-			/* "--bind: ..." from a file: say which line. */
-			if (strcmp(e->source, LTD_SRC_CLI) != 0) {
-				char msg[sizeof(err->msg)];
-				int n = snprintf(msg, sizeof(msg), "%s: %s",
-						 e->source, err->msg);
-
-				if (n > 0)
-					memcpy(err->msg, msg, sizeof(msg));
-			}
-			return ret;
-		}
-		ret = add_origin(p, e, err);
-		if (ret < 0)
-			return ret;
-	}
-	return 0;
-}
-
-int ltd_policy_parse_run(struct ltd_policy *p, int argc, char **argv,
-			 struct ltd_err *err)
-{
-	struct ltd_opt_list l = {0};
-	int ret;
-
-	ret = ltd_opts_from_argv(&l, argc, argv, true, &p->argv, err);
-	if (!ret)
-		ret = ltd_opts_apply(p, &l, err);
-	ltd_opts_free(&l);
-	return ret;
 }

@@ -272,12 +272,18 @@ int ltd_dnsproc_start(struct ltd_dnsproc *h, const int fds[3], int audit_fd,
 	return 0;
 }
 
+/* How the helper ended, if it has within about a second: its socket
+ * closing comes before its exit is reported, a little before on an idle
+ * machine, longer on a busy one. */
 static void describe_end(pid_t pid, char *buf, size_t size)
 {
-	int st = 0;
+	int st = 0, tries = 100;
+	pid_t r;
 
 	buf[0] = '\0';
-	if (waitpid(pid, &st, WNOHANG) != pid)
+	while ((r = waitpid(pid, &st, WNOHANG)) == 0 && tries-- > 0)
+		usleep(10000);
+	if (r != pid)
 		return;
 	if (WIFSIGNALED(st))
 		snprintf(buf, size, " (killed by signal %d)", WTERMSIG(st));
@@ -463,9 +469,7 @@ int ltd_dnsproc_readable(struct ltd_dnsproc *h, struct ltd_err *err)
 		if (take_messages(h))
 			return 0;
 	}
-	/* An end nobody asked for, or a byte the protocol does not have.
-	 * Give the kernel a moment to report the exit. */
-	usleep(10000);
+	/* An end nobody asked for, or a byte the protocol does not have. */
 	describe_end(h->pid, how, sizeof(how));
 	if (how[0])
 		h->pid = 0;

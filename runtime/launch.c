@@ -217,9 +217,8 @@ static int step_landlock(void *ctx, struct ltd_err *err)
 		ltd_warn(warning);
 	ret = ltd_landlock_build(&l->plan, l->p, abi, &l->ll, err);
 	if (!ret)
-		ret = ltd_landlock_build_egress(l->p, abi,
-						&l->host->pasta.wall, warning,
-						sizeof(warning), err);
+		ret = ltd_landlock_build_egress(l->p, abi, &l->host->pasta.wall,
+						warning, sizeof(warning), err);
 	if (!ret && warning[0] && !l->p->quiet)
 		ltd_warn(warning);
 	return ret;
@@ -427,8 +426,8 @@ static int step_clone(void *ctx, struct ltd_err *err)
 	struct ltd_launch *l = ctx;
 
 	l->net_helper = net_helper_pays(l->p);
-	l->init = clone_init(l->p, l->net_helper, &l->init_pidfd, l->cg.fd,
-			     err);
+	l->init =
+		clone_init(l->p, l->net_helper, &l->init_pidfd, l->cg.fd, err);
 	if (l->init < 0) {
 		int ret = l->init;
 
@@ -476,11 +475,11 @@ const struct ltd_step ltd_launch_steps[] = {
 	 step_environment},
 	{"landlock", "the second wall's rules, for the command and for pasta",
 	 step_landlock},
-	{"say", "waived risks and warnings, before anything runs",
-	 step_say},
+	{"say", "waived risks and warnings, before anything runs", step_say},
 	{"cgroup", "the cage's own cgroup, entered at clone", step_cgroup},
-	{"dns-helper", "ltd-dnsd found and configured: a missing one stops "
-		       "the run here",
+	{"dns-helper",
+	 "ltd-dnsd found and configured: a missing one stops "
+	 "the run here",
 	 step_dns_helper},
 	{"register",
 	 "a name is claimed before the cage exists: a second cage of that "
