@@ -9,7 +9,7 @@
 #include <string.h>
 
 int ltd_opt_network(struct ltd_policy *p, const struct ltd_option *opt,
-		       char **args, struct ltd_err *err)
+		    char **args, struct ltd_err *err)
 {
 	if (strcmp(args[0], "none") == 0) {
 		p->network = LTD_NET_NONE;
@@ -51,20 +51,19 @@ static int add_dest(struct ltd_net_dest **list, size_t *n,
 }
 
 int ltd_opt_allow_cidr(struct ltd_policy *p, const struct ltd_option *opt,
-			  char **args, struct ltd_err *err)
+		       char **args, struct ltd_err *err)
 {
 	return add_dest(&p->allow, &p->n_allow, opt, args[0], err);
 }
 
 int ltd_opt_fw_hole(struct ltd_policy *p, const struct ltd_option *opt,
-		       char **args, struct ltd_err *err)
+		    char **args, struct ltd_err *err)
 {
 	return add_dest(&p->fw_holes, &p->n_fw_holes, opt, args[0], err);
 }
 
-int ltd_opt_allow_host_port(struct ltd_policy *p,
-			       const struct ltd_option *opt, char **args,
-			       struct ltd_err *err)
+int ltd_opt_allow_host_port(struct ltd_policy *p, const struct ltd_option *opt,
+			    char **args, struct ltd_err *err)
 {
 	struct ltd_net_ports r[1];
 	char flag[48];
@@ -91,14 +90,14 @@ int ltd_opt_allow_host_port(struct ltd_policy *p,
 }
 
 int ltd_opt_allow_domain(struct ltd_policy *p, const struct ltd_option *opt,
-			    char **args, struct ltd_err *err)
+			 char **args, struct ltd_err *err)
 {
 	return ltd_domains_add(&p->domains, args[0], "--allow-domain", err);
 }
 
 int ltd_opt_allow_domains_file(struct ltd_policy *p,
-				  const struct ltd_option *opt, char **args,
-				  struct ltd_err *err)
+			       const struct ltd_option *opt, char **args,
+			       struct ltd_err *err)
 {
 	char **v;
 	int ret;
@@ -115,29 +114,28 @@ int ltd_opt_allow_domains_file(struct ltd_policy *p,
 }
 
 int ltd_opt_no_default_domains(struct ltd_policy *p,
-				  const struct ltd_option *opt, char **args,
-				  struct ltd_err *err)
+			       const struct ltd_option *opt, char **args,
+			       struct ltd_err *err)
 {
 	p->no_default_domains = true;
 	return 0;
 }
 
 int ltd_opt_dns_upstream(struct ltd_policy *p, const struct ltd_option *opt,
-			    char **args, struct ltd_err *err)
+			 char **args, struct ltd_err *err)
 {
 	return ltd_opt_set_str(&p->dns_upstream, args[0], err);
 }
 
 int ltd_opt_audit_log(struct ltd_policy *p, const struct ltd_option *opt,
-			 char **args, struct ltd_err *err)
+		      char **args, struct ltd_err *err)
 {
 	return ltd_opt_set_str(&p->audit_log, args[0], err);
 }
 
 int ltd_opt_quiet(struct ltd_policy *p, const struct ltd_option *opt,
-		     char **args, struct ltd_err *err)
+		  char **args, struct ltd_err *err)
 {
 	p->quiet = true;
 	return 0;
 }
-
