@@ -43,7 +43,7 @@ bool ltd_nftb_reserve(struct builder *bl)
 
 /* Start a message that asks for an acknowledgement. */
 struct nlmsghdr *ltd_nftb_msg_begin(struct builder *bl, uint16_t type,
-				  uint16_t flags)
+				    uint16_t flags)
 {
 	if (!ltd_nftb_reserve(bl))
 		return NULL;
@@ -53,7 +53,7 @@ struct nlmsghdr *ltd_nftb_msg_begin(struct builder *bl, uint16_t type,
 }
 
 int ltd_nftb_msg_end(struct builder *bl, struct nlmsghdr *nlh,
-		   struct ltd_err *err, const char *fmt, ...)
+		     struct ltd_err *err, const char *fmt, ...)
 {
 	struct ltd_nft_batch *b = bl->b;
 	va_list ap;

@@ -156,8 +156,8 @@ static int add_dest_elems(struct builder *bl, const struct elem *el, size_t n,
 			  const struct ltd_net_dest *d, struct ltd_err *err)
 {
 	const char *name = d->family == AF_INET6 ? LTD_NFT_SET6 : LTD_NFT_SET4;
-	_cleanup_set_ struct nftnl_set *s =
-		ltd_nftb_set_new(name, d->family == AF_INET6 ? SET6_ID : SET4_ID);
+	_cleanup_set_ struct nftnl_set *s = ltd_nftb_set_new(
+		name, d->family == AF_INET6 ? SET6_ID : SET4_ID);
 	struct nlmsghdr *nlh;
 	char text[96];
 	size_t count = 0;
@@ -186,7 +186,8 @@ static int add_dest_elems(struct builder *bl, const struct elem *el, size_t n,
 		return ltd_nftb_oom(err);
 	nftnl_set_elems_nlmsg_build_payload(nlh, s);
 	ltd_net_dest_format(d, text, sizeof(text));
-	return ltd_nftb_msg_end(bl, nlh, err, "set %s: elements for %s", name, text);
+	return ltd_nftb_msg_end(bl, nlh, err, "set %s: elements for %s", name,
+				text);
 }
 
 int ltd_nftb_add_elems(struct builder *bl, struct ltd_err *err)
@@ -258,8 +259,9 @@ static int learned_flush(struct builder *bl, struct nftnl_set **s, bool v6,
 	if (!nlh)
 		return ltd_nftb_oom(err);
 	nftnl_set_elems_nlmsg_build_payload(nlh, *s);
-	ret = ltd_nftb_msg_end(bl, nlh, err, "set %s: addresses learned from DNS",
-		      v6 ? LTD_NFT_SET6 : LTD_NFT_SET4);
+	ret = ltd_nftb_msg_end(bl, nlh, err,
+			       "set %s: addresses learned from DNS",
+			       v6 ? LTD_NFT_SET6 : LTD_NFT_SET4);
 	nftnl_set_free(*s);
 	*s = learned_set(v6);
 	*in_msg = 0;
@@ -348,4 +350,3 @@ int ltd_nft_build_learned(const struct ltd_nft_learned *l, size_t n,
 		*n_added = ret < 0 ? 0 : count;
 	return ret;
 }
-

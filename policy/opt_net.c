@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/vec.h"
+
 int ltd_opt_network(struct ltd_policy *p, const struct ltd_option *opt,
 		    char **args, struct ltd_err *err)
 {
@@ -42,11 +44,11 @@ static int add_dest(struct ltd_net_dest **list, size_t *n,
 	ret = ltd_net_dest_parse(arg, flag, &d, err);
 	if (ret < 0)
 		return ret;
-	a = realloc(*list, (*n + 1) * sizeof(*a));
+	a = ltd_vec_push(list, *n);
 	if (!a)
 		return ltd_err_set(err, ENOMEM, "out of memory");
-	*list = a;
-	a[(*n)++] = d;
+	*a = d;
+	(*n)++;
 	return 0;
 }
 
@@ -81,11 +83,11 @@ int ltd_opt_allow_host_port(struct ltd_policy *p, const struct ltd_option *opt,
 	for (size_t i = 0; i < p->n_host_ports; i++)
 		if (p->host_ports[i] == r[0].lo)
 			return 0;
-	hp = realloc(p->host_ports, (p->n_host_ports + 1) * sizeof(*hp));
+	hp = ltd_vec_push(&p->host_ports, p->n_host_ports);
 	if (!hp)
 		return ltd_err_set(err, ENOMEM, "out of memory");
-	p->host_ports = hp;
-	p->host_ports[p->n_host_ports++] = r[0].lo;
+	*hp = r[0].lo;
+	p->n_host_ports++;
 	return 0;
 }
 
@@ -99,18 +101,10 @@ int ltd_opt_allow_domains_file(struct ltd_policy *p,
 			       const struct ltd_option *opt, char **args,
 			       struct ltd_err *err)
 {
-	char **v;
-	int ret;
 
-	v = realloc(p->domain_files, (p->n_domain_files + 1) * sizeof(*v));
-	if (!v)
+	if (ltd_strv_push(&p->domain_files, &p->n_domain_files, args[0]) < 0)
 		return ltd_err_set(err, ENOMEM, "out of memory");
-	p->domain_files = v;
-	v[p->n_domain_files] = NULL;
-	ret = ltd_opt_set_str(&v[p->n_domain_files], args[0], err);
-	if (ret == 0)
-		p->n_domain_files++;
-	return ret;
+	return 0;
 }
 
 int ltd_opt_no_default_domains(struct ltd_policy *p,

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "common/names.h"
+#include "common/vec.h"
 
 int ltd_opt_need_abs(const struct ltd_option *opt, const char *path,
 		     struct ltd_err *err)
@@ -55,11 +56,9 @@ static int add_mount(struct ltd_policy *p, enum ltd_user_mount_kind kind,
 	ret = ltd_opt_need_abs(opt, dst, err);
 	if (ret < 0)
 		return ret;
-	m = realloc(p->mounts, (p->n_mounts + 1) * sizeof(*m));
+	m = ltd_vec_push(&p->mounts, p->n_mounts);
 	if (!m)
 		return ltd_err_set(err, ENOMEM, "out of memory");
-	p->mounts = m;
-	m = &p->mounts[p->n_mounts];
 	*m = (struct ltd_user_mount){.kind = kind, .flag = opt->name};
 	if ((src && ltd_opt_set_str(&m->src, src, err) < 0) ||
 	    ltd_opt_set_str(&m->dst, dst, err) < 0) {
@@ -109,12 +108,9 @@ static int add_env(struct ltd_policy *p, const struct ltd_option *opt,
 		return ltd_err_set(err, EINVAL,
 				   "--%s: '%s' is not a valid variable name",
 				   opt->name, key);
-	e = realloc(p->env, (p->n_env + 1) * sizeof(*e));
+	e = ltd_vec_push(&p->env, p->n_env);
 	if (!e)
 		return ltd_err_set(err, ENOMEM, "out of memory");
-	p->env = e;
-	e = &p->env[p->n_env];
-	*e = (struct ltd_env_op){0};
 	if (ltd_opt_set_str(&e->key, key, err) < 0 ||
 	    (val && ltd_opt_set_str(&e->val, val, err) < 0)) {
 		free(e->key);
@@ -209,20 +205,12 @@ static int opt_no_seccomp(struct ltd_policy *p, const struct ltd_option *opt,
 static int opt_policy(struct ltd_policy *p, const struct ltd_option *opt,
 		      char **args, struct ltd_err *err)
 {
-	char **v;
-	int ret;
 
 	/* Read by the resolver, before anything else; kept to judge where
 	 * it lies (ltd_policy_inputs). */
-	v = realloc(p->policy_files, (p->n_policy_files + 1) * sizeof(*v));
-	if (!v)
+	if (ltd_strv_push(&p->policy_files, &p->n_policy_files, args[0]) < 0)
 		return ltd_err_set(err, ENOMEM, "out of memory");
-	p->policy_files = v;
-	v[p->n_policy_files] = NULL;
-	ret = ltd_opt_set_str(&v[p->n_policy_files], args[0], err);
-	if (ret == 0)
-		p->n_policy_files++;
-	return ret;
+	return 0;
 }
 
 static int opt_trusted(struct ltd_policy *p, const struct ltd_option *opt,

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/vec.h"
+
 static int copy_argv(char ***out, int argc, char **argv, struct ltd_err *err)
 {
 	char **v = calloc((size_t)argc + 1, sizeof(char *));
@@ -31,11 +33,9 @@ int ltd_opts_add(struct ltd_opt_list *l, const struct ltd_option *opt,
 {
 	struct ltd_opt_entry *e;
 
-	e = realloc(l->e, (l->n + 1) * sizeof(*e));
+	e = ltd_vec_push(&l->e, l->n);
 	if (!e)
 		return ltd_err_set(err, ENOMEM, "out of memory");
-	l->e = e;
-	e = &l->e[l->n];
 	*e = (struct ltd_opt_entry){.opt = opt, .source = strdup(source)};
 	for (int i = 0; i < opt->nargs; i++)
 		e->args[i] = strdup(args[i]);
@@ -115,11 +115,9 @@ static int add_origin(struct ltd_policy *p, const struct ltd_opt_entry *e,
 {
 	struct ltd_origin *o;
 
-	o = realloc(p->origins, (p->n_origins + 1) * sizeof(*o));
+	o = ltd_vec_push(&p->origins, p->n_origins);
 	if (!o)
 		return ltd_err_set(err, ENOMEM, "out of memory");
-	p->origins = o;
-	o = &p->origins[p->n_origins];
 	*o = (struct ltd_origin){.opt = e->opt->name};
 	o->source = strdup(e->source);
 	for (int i = 0; i < e->opt->nargs; i++)

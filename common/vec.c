@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "common/vec.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+void *ltd_vec_grow(void **v, size_t n, size_t size)
+{
+	char *a = reallocarray(*v, n + 1, size);
+
+	if (!a)
+		return NULL;
+	*v = a;
+	memset(a + n * size, 0, size);
+	return a + n * size;
+}
+
+int ltd_strv_push(char ***v, size_t *n, const char *s)
+{
+	char *copy = strdup(s);
+	char **slot;
+
+	if (!copy)
+		return -ENOMEM;
+	slot = ltd_vec_push(v, *n);
+	if (!slot) {
+		free(copy);
+		return -ENOMEM;
+	}
+	*slot = copy;
+	(*n)++;
+	return 0;
+}
+
+void ltd_strv_free(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
