@@ -16,6 +16,7 @@
 #include "policy/policy.h"
 #include "runtime/doctor.h"
 #include "runtime/exec.h"
+#include "runtime/hostuser.h"
 #include "runtime/run.h"
 
 #ifndef LTD_VERSION
@@ -153,7 +154,8 @@ static int run_exit_code(const struct ltd_run_result *r)
 
 static int cmd_run(int argc, char **argv, char **launcher_argv)
 {
-	struct ltd_policy_input in = {.argc = argc,
+	struct ltd_policy_input in = {.user = ltd_host_user(),
+				      .argc = argc,
 				      .argv = argv,
 				      .need_command = true,
 				      .env = environ};
@@ -229,8 +231,10 @@ static int cmd_kill(int argc, char **argv, char **launcher_argv)
 /* `policy show [run flags]`, `policy allow [--project DIR]`. */
 static int cmd_policy(int argc, char **argv, char **launcher_argv)
 {
-	struct ltd_policy_input in = {
-		.argc = argc - 1, .argv = argv + 1, .env = environ};
+	struct ltd_policy_input in = {.user = ltd_host_user(),
+				      .argc = argc - 1,
+				      .argv = argv + 1,
+				      .env = environ};
 	struct ltd_err err = {0};
 	struct ltd_policy p;
 	int ret;

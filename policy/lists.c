@@ -1,47 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The list of protected paths, and paths by their text (no filesystem
- * access), and the notes list: shared by gitprotect.c, agentprotect.c and
- * gate.c.  And the user's passwd entry, asked once (resolve.c, validate.c). */
+/* The list of protected paths and the notes list: shared by protect/ and
+ * gate.c. */
 #include "policy/option.h"
 #include "policy/policy.h"
 
 #include <errno.h>
 #include <limits.h>
-#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-const struct passwd *ltd_policy_passwd(uid_t uid)
-{
-	static struct {
-		bool done;
-		uid_t uid;
-		struct passwd pw;
-		bool found;
-	} c;
-	struct passwd *pw;
-
-	if (c.done && c.uid == uid)
-		return c.found ? &c.pw : NULL;
-	free(c.pw.pw_name);
-	free(c.pw.pw_dir);
-	free(c.pw.pw_shell);
-	c.pw = (struct passwd){0};
-	pw = getpwuid(uid);
-	c.found = pw && (c.pw.pw_name = strdup(pw->pw_name)) &&
-		  (c.pw.pw_dir = strdup(pw->pw_dir)) &&
-		  (c.pw.pw_shell = strdup(pw->pw_shell));
-	/* Out of memory: not remembered, asked again next time. */
-	c.done = !pw || c.found;
-	c.uid = uid;
-	if (c.found) {
-		c.pw.pw_uid = pw->pw_uid;
-		c.pw.pw_gid = pw->pw_gid;
-	}
-	return c.found ? &c.pw : NULL;
-}
 
 int ltd_policy_protect(struct ltd_policy *p, const char *path,
 		       struct ltd_err *err)

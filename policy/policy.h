@@ -243,9 +243,24 @@ void ltd_policy_free(struct ltd_policy *p);
 int ltd_policy_parse_run(struct ltd_policy *p, int argc, char **argv,
 			 struct ltd_err *err);
 
+/*
+ * The user who runs ltd-native, as the host's user database says: a host
+ * fact, probed by runtime/ (ltd_host_user()) and passed in.
+ */
+struct ltd_host_user {
+	uid_t uid;
+	gid_t gid;
+	const char *name;  /* NULL: no passwd entry */
+	const char *home;  /* its home directory, or NULL */
+	const char *shell; /* its login shell, or NULL */
+	const char *group; /* the name of @gid, or NULL */
+	bool shell_runs;   /* @shell is a file it may execute */
+};
+
 /* Everything the policy is resolved from, besides the built-in defaults. */
 struct ltd_policy_input {
-	int argc; /* run flags [-- COMMAND...] */
+	const struct ltd_host_user *user; /* who runs: required */
+	int argc;			  /* run flags [-- COMMAND...] */
 	char **argv;
 	bool need_command;	/* `run`: yes; `policy show`: no */
 	char *const *env;	/* LTD_MODEL, LTD_PROXY_URL, SSH_AUTH_SOCK */
@@ -317,7 +332,8 @@ void ltd_policy_print_help(FILE *out);
  * nothing would be created on the host), the files the next run reads
  * (ltd_policy_inputs), --chdir, the launcher interface.
  */
-int ltd_policy_validate(struct ltd_policy *p, struct ltd_err *err);
+int ltd_policy_validate(struct ltd_policy *p, const struct ltd_host_user *u,
+			struct ltd_err *err);
 int ltd_policy_validate_binds(struct ltd_policy *p, struct ltd_err *err);
 
 /*
@@ -344,12 +360,6 @@ int ltd_policy_derive(struct ltd_policy *p, struct ltd_err *err);
  * ltd_policy_validate_binds() once the mounts are resolved.
  */
 int ltd_policy_inputs(struct ltd_policy *p, struct ltd_err *err);
-
-/* getpwuid(@uid), asked once a process (policy resolution and validation
- * both need it: glibc reads /etc/passwd again each time).  Only pw_name,
- * pw_dir, pw_shell, pw_uid and pw_gid are filled; NULL: no entry. */
-struct passwd;
-const struct passwd *ltd_policy_passwd(uid_t uid);
 
 /* Add @path (absolute, in the project) to @p->protected, once. */
 int ltd_policy_protect(struct ltd_policy *p, const char *path,

@@ -136,11 +136,14 @@ static int collect(struct layers *ly, const struct ltd_policy_input *in,
 		{"LTD_PROXY_URL", "proxy-url"},
 		/* Judged as the option is (ltd_policy_inputs). */
 		{"LTD_ALLOW_DOMAINS_FILE", "allow-domains-file"}};
-	const struct passwd *pw = ltd_policy_passwd(getuid());
+	const struct ltd_host_user *u = in->user;
 	const char *project = NULL;
 	char path[PATH_MAX + 16], cwd[PATH_MAX];
 	int ret;
 
+	if (!u)
+		return ltd_err_set(err, EINVAL,
+				   "who runs ltd-native is not known");
 	ret = ltd_opts_from_argv(&ly->cli, in->argc, in->argv, in->need_command,
 				 &ly->cmd, err);
 	if (!ret)
@@ -148,7 +151,7 @@ static int collect(struct layers *ly, const struct ltd_policy_input *in,
 	if (ret < 0)
 		return ret;
 	snprintf(ly->home, sizeof(ly->home), "%s",
-		 pw && pw->pw_dir[0] == '/' ? pw->pw_dir : "/");
+		 u->home && u->home[0] == '/' ? u->home : "/");
 	if (in->config_dir)
 		ret = pathf(ly->cfg, sizeof(ly->cfg), err, "%s",
 			    in->config_dir);

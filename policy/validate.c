@@ -8,10 +8,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <linux/openat2.h>
 #include <limits.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,18 +42,16 @@ static bool path_is_normal(const char *p)
 	return true;
 }
 
-static int resolve_identity(struct ltd_identity *id, struct ltd_err *err)
+static int resolve_identity(struct ltd_identity *id,
+			    const struct ltd_host_user *u, struct ltd_err *err)
 {
-	const struct passwd *pw;
-	struct group *gr;
 	char buf[PATH_MAX];
 	int ret;
 
-	id->uid = getuid();
-	id->gid = getgid();
-	pw = ltd_policy_passwd(id->uid);
-	if (pw && pw->pw_name[0]) {
-		ret = dup_into(&id->user, pw->pw_name, err);
+	id->uid = u->uid;
+	id->gid = u->gid;
+	if (u->name && u->name[0]) {
+		ret = dup_into(&id->user, u->name, err);
 	} else {
 		snprintf(buf, sizeof(buf), "user%u", (unsigned)id->uid);
 		ret = dup_into(&id->user, buf, err);
@@ -63,24 +59,23 @@ static int resolve_identity(struct ltd_identity *id, struct ltd_err *err)
 	if (ret)
 		return ret;
 	/* A home of "/" or none would cover the whole cage with a tmpfs. */
-	if (pw && pw->pw_dir[0] == '/' && pw->pw_dir[1] != '\0' &&
-	    path_is_normal(pw->pw_dir))
-		ret = dup_into(&id->home, pw->pw_dir, err);
+	if (u->home && u->home[0] == '/' && u->home[1] != '\0' &&
+	    path_is_normal(u->home))
+		ret = dup_into(&id->home, u->home, err);
 	else {
 		snprintf(buf, sizeof(buf), "/home/%s", id->user);
 		ret = dup_into(&id->home, buf, err);
 	}
 	if (ret)
 		return ret;
-	gr = getgrgid(id->gid);
-	ret = dup_into(&id->group, gr ? gr->gr_name : id->user, err);
+	ret = dup_into(&id->group, u->group ? u->group : id->user, err);
 	if (ret)
 		return ret;
 	/* The shell must exist inside: only /usr and its links go in. */
-	if (pw && pw->pw_shell[0] == '/' && access(pw->pw_shell, X_OK) == 0 &&
-	    (strncmp(pw->pw_shell, "/usr/", 5) == 0 ||
-	     strncmp(pw->pw_shell, "/bin/", 5) == 0))
-		return dup_into(&id->shell, pw->pw_shell, err);
+	if (u->shell && u->shell[0] == '/' && u->shell_runs &&
+	    (strncmp(u->shell, "/usr/", 5) == 0 ||
+	     strncmp(u->shell, "/bin/", 5) == 0))
+		return dup_into(&id->shell, u->shell, err);
 	return dup_into(&id->shell, "/bin/sh", err);
 }
 
@@ -356,11 +351,12 @@ static int note_writable_self(struct ltd_policy *p)
 	return 0;
 }
 
-int ltd_policy_validate(struct ltd_policy *p, struct ltd_err *err)
+int ltd_policy_validate(struct ltd_policy *p, const struct ltd_host_user *u,
+			struct ltd_err *err)
 {
 	int ret;
 
-	ret = resolve_identity(&p->id, err);
+	ret = resolve_identity(&p->id, u, err);
 	if (!ret) {
 		/* The gate and the tier look at the home as it really is. */
 		free(p->host_home);

@@ -21,12 +21,13 @@
 #include "protect/protect.h"
 #include "protect/repos.h"
 #include "runtime/cage.h"
+#include "runtime/hostuser.h"
 #include "runtime/launch.h"
 #include "runtime/rootfs.h"
 
 int ltd_run_check(struct ltd_policy *p, struct ltd_err *err)
 {
-	int ret = ltd_policy_validate(p, err);
+	int ret = ltd_policy_validate(p, ltd_host_user(), err);
 
 	if (!ret)
 		ret = ltd_protect_project(p, err);

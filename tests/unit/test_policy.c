@@ -15,6 +15,7 @@
 
 #include "common/sha256.h"
 #include "policy/option.h"
+#include "runtime/hostuser.h"
 #include "runtime/run.h"
 
 static struct ltd_policy p;
@@ -60,7 +61,8 @@ TestSuite(policy, .init = setup, .fini = teardown);
 
 static int resolve_env(char **env, int argc, char **argv)
 {
-	struct ltd_policy_input in = {.argc = argc,
+	struct ltd_policy_input in = {.user = ltd_host_user(),
+				      .argc = argc,
 				      .argv = argv,
 				      .env = env,
 				      .config_dir = cfg,
@@ -297,7 +299,8 @@ Test(policy, show_needs_no_command)
 	cr_assert_null(p.argv);
 	{
 		char *args[] = {"--hostname", "x"};
-		struct ltd_policy_input in = {.argc = 2,
+		struct ltd_policy_input in = {.user = ltd_host_user(),
+					      .argc = 2,
 					      .argv = args,
 					      .need_command = true,
 					      .config_dir = cfg,
@@ -322,8 +325,10 @@ Test(policy, sha256)
 Test(policy, project_policy_needs_approval)
 {
 	char pol[192];
-	struct ltd_policy_input in = {
-		.env = NULL, .config_dir = cfg, .cwd = proj};
+	struct ltd_policy_input in = {.user = ltd_host_user(),
+				      .env = NULL,
+				      .config_dir = cfg,
+				      .cwd = proj};
 	FILE *devnull = fopen("/dev/null", "w");
 
 	snprintf(pol, sizeof(pol), "%s/.ltd-native/policy", proj);
@@ -354,7 +359,8 @@ Test(policy, project_policy_needs_approval)
 Test(policy, allow_shows_what_it_approves)
 {
 	char ep[192], pol[224], out[4096] = "";
-	struct ltd_policy_input in = {.config_dir = cfg, .cwd = ep};
+	struct ltd_policy_input in = {
+		.user = ltd_host_user(), .config_dir = cfg, .cwd = ep};
 	FILE *f;
 
 	snprintf(ep, sizeof(ep), "%s/p\x1b]0;title\x07", dir);
@@ -379,7 +385,8 @@ Test(policy, allow_shows_what_it_approves)
 Test(policy, project_policy_cannot_loosen_the_cage)
 {
 	char pol[192];
-	struct ltd_policy_input in = {.config_dir = cfg, .cwd = proj};
+	struct ltd_policy_input in = {
+		.user = ltd_host_user(), .config_dir = cfg, .cwd = proj};
 	FILE *devnull = fopen("/dev/null", "w");
 
 	snprintf(pol, sizeof(pol), "%s/.ltd-native/policy", proj);
@@ -762,7 +769,8 @@ Test(policy, project_policy_cannot_log_instead_of_refusing)
 	static const char *const lines[] = {"unsafe-seccomp-log\n",
 					    "seccomp-log\n"};
 	char pol[192];
-	struct ltd_policy_input in = {.config_dir = cfg, .cwd = proj};
+	struct ltd_policy_input in = {
+		.user = ltd_host_user(), .config_dir = cfg, .cwd = proj};
 	FILE *devnull = fopen("/dev/null", "w");
 
 	snprintf(pol, sizeof(pol), "%s/.ltd-native/policy", proj);
@@ -836,8 +844,10 @@ Test(policy, test_hooks_never_from_a_policy_file)
 {
 	char *on[] = {"LTD_NATIVE_TEST_HOOKS=1", NULL};
 	char user[192], other[192], pol[192];
-	struct ltd_policy_input in = {
-		.env = on, .config_dir = cfg, .cwd = proj};
+	struct ltd_policy_input in = {.user = ltd_host_user(),
+				      .env = on,
+				      .config_dir = cfg,
+				      .cwd = proj};
 	FILE *devnull = fopen("/dev/null", "w");
 
 	snprintf(user, sizeof(user), "%s/policy", cfg);
