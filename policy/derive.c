@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "common/base.h"
+#include "common/path.h"
 
 /* The part of ~/.claude a strict run gets a disposable copy of. */
 static const char *const claude_copied[] = {
@@ -92,6 +93,13 @@ static int warn(struct ltd_policy *p, const char *what, const char *path,
 	return 0;
 }
 
+/* A home so long that its tier's paths do not fit: refused, never cut. */
+static int too_long(const char *home, struct ltd_err *err)
+{
+	return ltd_err_set(err, ENAMETOOLONG,
+			   "the home directory '%s' is too long a path", home);
+}
+
 static int strict_tier(struct ltd_policy *p, size_t *at, struct ltd_err *err)
 {
 	const char *H = p->host_home, *C = p->id.home;
@@ -99,14 +107,16 @@ static int strict_tier(struct ltd_policy *p, size_t *at, struct ltd_err *err)
 	struct stat st;
 	int ret = 0;
 
-	snprintf(src, sizeof(src), "%s/.claude", H);
+	if (ltd_path_fmt(src, sizeof(src), "%s/.claude", H) < 0)
+		return too_long(H, err);
 	if (lstat(src, &st) == 0 && S_ISLNK(st.st_mode))
 		return warn(p, "strict tier", src, err);
 	for (size_t i = 0; !ret && i < ARRAY_SIZE(claude_copied); i++) {
-		snprintf(src, sizeof(src), "%s/.claude/%s", H,
-			 claude_copied[i]);
-		snprintf(dst, sizeof(dst), "%s/.claude/%s", C,
-			 claude_copied[i]);
+		if (ltd_path_fmt(src, sizeof(src), "%s/.claude/%s", H,
+				 claude_copied[i]) < 0 ||
+		    ltd_path_fmt(dst, sizeof(dst), "%s/.claude/%s", C,
+				 claude_copied[i]) < 0)
+			return too_long(H, err);
 		if (lstat(src, &st) < 0)
 			continue;
 		if (S_ISLNK(st.st_mode))
@@ -122,10 +132,13 @@ static int strict_tier(struct ltd_policy *p, size_t *at, struct ltd_err *err)
 	 * read and to plant turns, links or FIFOs in; history.jsonl holds
 	 * every project's prompts, so it stays a fresh file in the cage.
 	 */
-	snprintf(src, sizeof(src), "%s/.claude/projects/", H);
-	snprintf(dst, sizeof(dst), "%s/.claude/projects/", C);
-	if (!ret && strlen(src) + strlen(p->project) < sizeof(src) &&
-	    strlen(dst) + strlen(p->project) < sizeof(dst)) {
+	if (!ret &&
+	    (ltd_path_fmt(src, sizeof(src), "%s/.claude/projects/", H) < 0 ||
+	     ltd_path_fmt(dst, sizeof(dst), "%s/.claude/projects/", C) < 0 ||
+	     strlen(src) + strlen(p->project) >= sizeof(src) ||
+	     strlen(dst) + strlen(p->project) >= sizeof(dst)))
+		return too_long(H, err);
+	if (!ret) {
 		size_t s0 = strlen(src), d0 = strlen(dst);
 
 		for (const char *c = p->project; *c; c++) {
@@ -150,14 +163,16 @@ static int trusted_tier(struct ltd_policy *p, size_t *at, struct ltd_err *err)
 	int ret;
 
 	/* Live, credentials included: that is what trusted means. */
-	snprintf(src, sizeof(src), "%s/.claude", H);
-	snprintf(dst, sizeof(dst), "%s/.claude", C);
+	if (ltd_path_fmt(src, sizeof(src), "%s/.claude", H) < 0 ||
+	    ltd_path_fmt(dst, sizeof(dst), "%s/.claude", C) < 0)
+		return too_long(H, err);
 	ret = add_derived(
 		p, at, LTD_UM_BIND, "--trusted", src, dst, LTD_STATE_DIR,
 		LTD_UNSAFE_BIND_CREDENTIALS | LTD_UNSAFE_BIND_STARTUP, err);
 	for (size_t i = 0; !ret && i < ARRAY_SIZE(caches); i++) {
-		snprintf(src, sizeof(src), "%s/%s", H, caches[i]);
-		snprintf(dst, sizeof(dst), "%s/%s", C, caches[i]);
+		if (ltd_path_join(src, sizeof(src), H, caches[i]) < 0 ||
+		    ltd_path_join(dst, sizeof(dst), C, caches[i]) < 0)
+			return too_long(H, err);
 		if (lstat(src, &st) < 0)
 			continue;
 		if (S_ISLNK(st.st_mode))
@@ -214,8 +229,11 @@ int ltd_policy_derive(struct ltd_policy *p, struct ltd_err *err)
 	if (p->host_home) {
 		ret = p->tier == LTD_TIER_TRUSTED ? trusted_tier(p, &at, err)
 						  : strict_tier(p, &at, err);
-		snprintf(src, sizeof(src), "%s/" LTD_AUTH_HOST, p->host_home);
-		snprintf(dst, sizeof(dst), "%s/" LTD_AUTH_CAGE, p->id.home);
+		if (!ret && (ltd_path_join(src, sizeof(src), p->host_home,
+					   LTD_AUTH_HOST) < 0 ||
+			     ltd_path_join(dst, sizeof(dst), p->id.home,
+					   LTD_AUTH_CAGE) < 0))
+			ret = too_long(p->host_home, err);
 		if (!ret)
 			ret = add_derived(p, &at, LTD_UM_BIND,
 					  "credential persistence", src, dst,

@@ -162,12 +162,8 @@ static int opt_rootfs(struct ltd_policy *p, const struct ltd_option *opt,
 	char hex[LTD_HEX_LEN + 1];
 	int ret = ltd_ref_parse(args[0], hex, err);
 
-	if (ret < 0) {
-		char msg[LTD_ERR_MSG_MAX];
-
-		memcpy(msg, err->msg, sizeof(msg));
-		return ltd_err_set(err, -ret, "--%s: %s", opt->name, msg);
-	}
+	if (ret < 0)
+		return ltd_err_prefix(err, "--%s", opt->name);
 	return ltd_opt_set_str(&p->rootfs, args[0], err);
 }
 

@@ -138,14 +138,8 @@ int ltd_opts_apply(struct ltd_policy *p, const struct ltd_opt_list *l,
 
 		if (ret < 0) {
 			/* "--bind: ..." from a file: say which line. */
-			if (strcmp(e->source, LTD_SRC_CLI) != 0) {
-				char msg[sizeof(err->msg)];
-				int n = snprintf(msg, sizeof(msg), "%s: %s",
-						 e->source, err->msg);
-
-				if (n > 0)
-					memcpy(err->msg, msg, sizeof(msg));
-			}
+			if (strcmp(e->source, LTD_SRC_CLI) != 0)
+				ltd_err_prefix(err, "%s", e->source);
 			return ret;
 		}
 		ret = add_origin(p, e, err);

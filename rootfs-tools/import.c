@@ -540,13 +540,9 @@ static int import_layers(struct stage *s, int imgfd, const char *digest,
 		ret = ltd_unpack_layer(&s->u, fd, img.l[i].hex, img.l[i].size,
 				       found, err);
 		entries[i] = s->u.entries - before;
-		if (ret < 0) {
-			char msg[LTD_ERR_MSG_MAX];
-
-			memcpy(msg, err->msg, sizeof(msg));
-			ltd_err_set(err, -ret, "layer %zu (%s): %s", i + 1,
-				    img.l[i].path, msg);
-		}
+		if (ret < 0)
+			ltd_err_prefix(err, "layer %zu (%s)", i + 1,
+				       img.l[i].path);
 	}
 	free(entries);
 	ltd_image_free(&img);

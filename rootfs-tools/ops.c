@@ -127,11 +127,7 @@ int ltd_rootfs_verify(const char *store, const char *ref, struct ltd_err *err)
 	else
 		ret = ltd_tree_verify(tree, &e.mf, &progress, err);
 	if (ret < 0) {
-		char msg[LTD_ERR_MSG_MAX];
-
-		memcpy(msg, err->msg, sizeof(msg));
-		ltd_err_set(err, -ret, "rootfs '%s' (sha256:%s): %s", ref, hex,
-			    msg);
+		ltd_err_prefix(err, "rootfs '%s' (sha256:%s)", ref, hex);
 	} else {
 		printf("%s sha256:%s: ok, %zu entries\n", ref, hex, e.mf.n);
 	}

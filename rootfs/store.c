@@ -99,9 +99,9 @@ int ltd_store_resolve(const char *store, const char *ref,
 		return ltd_err_sys(err, "rootfs '%s': pin %s", ref, path);
 	}
 	ret = ltd_pin_parse(buf, len, hex, err);
+	/* (Its message was written into the very buffer it formatted.) */
 	if (ret < 0)
-		return ltd_err_set(err, -ret, "rootfs '%s': %s: %s", ref, path,
-				   err->msg);
+		return ltd_err_prefix(err, "rootfs '%s': %s", ref, path);
 	return 0;
 }
 

@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -208,11 +209,14 @@ static int plan_pinned_ent(struct ltd_plan *plan, const char *tree,
 			   const char *dir, const struct ltd_pinned_ent *e,
 			   struct ltd_err *err)
 {
-	char dst[4096], src[8192];
+	char dst[PATH_MAX], src[PATH_MAX];
 	struct ltd_plan_entry *pe;
 
-	snprintf(dst, sizeof(dst), "%s/%s", dir, e->name);
-	snprintf(src, sizeof(src), "%s%s", tree, dst);
+	if (ltd_path_join(dst, sizeof(dst), dir, e->name) < 0 ||
+	    ltd_path_fmt(src, sizeof(src), "%s%s", tree, dst) < 0)
+		return ltd_err_set(err, ENAMETOOLONG,
+				   "--rootfs: '%s/%s' is too long a path", dir,
+				   e->name);
 	if (e->type == 'l')
 		return add(plan, LTD_OP_SYMLINK, e->target, dst, "--rootfs",
 			   err);

@@ -508,14 +508,8 @@ static int do_copy(struct parents *pc, const struct ltd_plan_entry *e, int src,
 	if (parent < 0)
 		return parent;
 	ret = ltd_copy_tree(src, parent, last, err);
-	if (ret < 0) {
-		char msg[sizeof(err->msg)];
-		int n = snprintf(msg, sizeof(msg), "%s: copy '%s': %s", e->why,
-				 e->src, err->msg);
-
-		if (n > 0)
-			memcpy(err->msg, msg, sizeof(msg));
-	}
+	if (ret < 0)
+		ltd_err_prefix(err, "%s: copy '%s'", e->why, e->src);
 	return ret;
 }
 
