@@ -108,8 +108,8 @@ static int elems_dedup(struct elem *el, size_t n, struct ltd_err *err)
 			if (!elem_has_point(&el[i], el[j].start) &&
 			    !elem_has_point(&el[i], el[j].end))
 				continue;
-			ltd_net_dest_format(el[i].d, a, sizeof(a));
-			ltd_net_dest_format(el[j].d, b, sizeof(b));
+			ltd_cidr_dest_format(el[i].d, a, sizeof(a));
+			ltd_cidr_dest_format(el[j].d, b, sizeof(b));
 			return ltd_err_set(err, EINVAL,
 					   "--allow-cidr %s and %s overlap; "
 					   "allow one block that covers both "
@@ -185,7 +185,7 @@ static int add_dest_elems(struct builder *bl, const struct elem *el, size_t n,
 	if (!nlh)
 		return ltd_nftb_oom(err);
 	nftnl_set_elems_nlmsg_build_payload(nlh, s);
-	ltd_net_dest_format(d, text, sizeof(text));
+	ltd_cidr_dest_format(d, text, sizeof(text));
 	return ltd_nftb_msg_end(bl, nlh, err, "set %s: elements for %s", name,
 				text);
 }

@@ -23,9 +23,9 @@ static int parse_port(const char *s, char **end, uint16_t *port)
 	return 0;
 }
 
-int ltd_net_ports_parse(const char *s, const char *flag,
-			struct ltd_net_ports *ports, size_t max, size_t *n,
-			struct ltd_err *err)
+int ltd_cidr_ports_parse(const char *s, const char *flag,
+			 struct ltd_net_ports *ports, size_t max, size_t *n,
+			 struct ltd_err *err)
 {
 	const char *p = s;
 
@@ -127,8 +127,8 @@ static bool host_bits_zero(const unsigned char *a, unsigned int bytes,
 	return true;
 }
 
-int ltd_net_dest_parse(const char *s, const char *flag, struct ltd_net_dest *d,
-		       struct ltd_err *err)
+int ltd_cidr_dest_parse(const char *s, const char *flag, struct ltd_net_dest *d,
+			struct ltd_err *err)
 {
 	char buf[128], *addr, *prefix, *ports;
 	unsigned int bytes, max;
@@ -156,8 +156,8 @@ int ltd_net_dest_parse(const char *s, const char *flag, struct ltd_net_dest *d,
 				   "/%u prefix",
 				   flag, s, d->prefix);
 	if (ports) {
-		ret = ltd_net_ports_parse(ports, flag, d->ports,
-					  LTD_NET_MAX_PORTS, &d->n_ports, err);
+		ret = ltd_cidr_ports_parse(ports, flag, d->ports,
+					   LTD_NET_MAX_PORTS, &d->n_ports, err);
 		if (ret < 0)
 			return ret;
 	}
@@ -169,7 +169,7 @@ bad:
 			   flag, s);
 }
 
-void ltd_net_dest_format(const struct ltd_net_dest *d, char *buf, size_t size)
+void ltd_cidr_dest_format(const struct ltd_net_dest *d, char *buf, size_t size)
 {
 	char a[INET6_ADDRSTRLEN];
 	size_t len;
@@ -189,7 +189,7 @@ void ltd_net_dest_format(const struct ltd_net_dest *d, char *buf, size_t size)
 	}
 }
 
-bool ltd_net_addr_special(int family, const unsigned char a[16])
+bool ltd_cidr_addr_special(int family, const unsigned char a[16])
 {
 	static const unsigned char zero[16] = {0};
 

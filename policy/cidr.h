@@ -40,16 +40,16 @@ struct ltd_net_dest {
  * An IPv6 address with ports needs a prefix or brackets.  Host bits must
  * be zero.  @flag names the option in messages.
  */
-int ltd_net_dest_parse(const char *s, const char *flag, struct ltd_net_dest *d,
-		       struct ltd_err *err);
-
-/* Parse a port list "80,443,8000-8100" into @ports (at most @max). */
-int ltd_net_ports_parse(const char *s, const char *flag,
-			struct ltd_net_ports *ports, size_t max, size_t *n,
+int ltd_cidr_dest_parse(const char *s, const char *flag, struct ltd_net_dest *d,
 			struct ltd_err *err);
 
+/* Parse a port list "80,443,8000-8100" into @ports (at most @max). */
+int ltd_cidr_ports_parse(const char *s, const char *flag,
+			 struct ltd_net_ports *ports, size_t max, size_t *n,
+			 struct ltd_err *err);
+
 /* "10.0.0.0/8:80,443" (the canonical form; brackets never needed). */
-void ltd_net_dest_format(const struct ltd_net_dest *d, char *buf, size_t size);
+void ltd_cidr_dest_format(const struct ltd_net_dest *d, char *buf, size_t size);
 
 /*
  * Pure: an address no DNS answer may open — this host or "any"
@@ -59,6 +59,6 @@ void ltd_net_dest_format(const struct ltd_net_dest *d, char *buf, size_t size);
  * (198.18.0.0/15, fd4c:7464:6e61::/48).  Private ranges are not special:
  * an internal registry may answer there.
  */
-bool ltd_net_addr_special(int family, const unsigned char addr[16]);
+bool ltd_cidr_addr_special(int family, const unsigned char addr[16]);
 
 #endif

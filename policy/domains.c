@@ -109,8 +109,8 @@ int ltd_domain_parse(const char *s, const char *source, struct ltd_domain *d,
 		memcpy(d->ports, def_ports, sizeof(def_ports));
 		return 0;
 	}
-	ret = ltd_net_ports_parse(colon + 1, source, r, LTD_DOMAIN_MAX_PORTS,
-				  &n, err);
+	ret = ltd_cidr_ports_parse(colon + 1, source, r, LTD_DOMAIN_MAX_PORTS,
+				   &n, err);
 	if (ret < 0)
 		return ret;
 	for (size_t i = 0; i < n; i++) {

@@ -27,7 +27,7 @@ static int parse_digits(const char **s, uint64_t *out)
 	return 0;
 }
 
-int ltd_parse_size(const char *s, uint64_t *out)
+int ltd_limits_parse_size(const char *s, uint64_t *out)
 {
 	static const char units[] = "kmgt";
 	uint64_t v;
@@ -55,7 +55,7 @@ int ltd_parse_size(const char *s, uint64_t *out)
 	return 0;
 }
 
-int ltd_parse_cpus(const char *s, unsigned *milli)
+int ltd_limits_parse_cpus(const char *s, unsigned *milli)
 {
 	uint64_t whole, frac = 0;
 	unsigned digits = 0;

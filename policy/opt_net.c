@@ -41,7 +41,7 @@ static int add_dest(struct ltd_net_dest **list, size_t *n,
 	int ret;
 
 	snprintf(flag, sizeof(flag), "--%s", opt->name);
-	ret = ltd_net_dest_parse(arg, flag, &d, err);
+	ret = ltd_cidr_dest_parse(arg, flag, &d, err);
 	if (ret < 0)
 		return ret;
 	a = ltd_vec_push(list, *n);
@@ -74,7 +74,7 @@ int ltd_opt_allow_host_port(struct ltd_policy *p, const struct ltd_option *opt,
 	int ret;
 
 	snprintf(flag, sizeof(flag), "--%s", opt->name);
-	ret = ltd_net_ports_parse(args[0], flag, r, 1, &n, err);
+	ret = ltd_cidr_ports_parse(args[0], flag, r, 1, &n, err);
 	if (ret < 0)
 		return ret;
 	if (r[0].lo != r[0].hi)

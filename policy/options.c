@@ -329,7 +329,7 @@ static int opt_memory(struct ltd_policy *p, const struct ltd_option *opt,
 {
 	uint64_t v;
 
-	if (ltd_parse_size(args[0], &v) < 0)
+	if (ltd_limits_parse_size(args[0], &v) < 0)
 		return ltd_err_set(err, EINVAL,
 				   "--%s: '%s' is not a size (e.g. 512m, 4g)",
 				   opt->name, args[0]);
@@ -347,7 +347,7 @@ static int opt_cpus(struct ltd_policy *p, const struct ltd_option *opt,
 	unsigned v;
 
 	/* cpu.max cannot express less than 1 ms per 100 ms period. */
-	if (ltd_parse_cpus(args[0], &v) < 0 || v < 10)
+	if (ltd_limits_parse_cpus(args[0], &v) < 0 || v < 10)
 		return ltd_err_set(err, EINVAL,
 				   "--%s: '%s' is not a CPU count from 0.01 "
 				   "(e.g. 2, 0.5)",
@@ -364,8 +364,8 @@ static int opt_pids_limit(struct ltd_policy *p, const struct ltd_option *opt,
 	const char *s = args[0];
 
 	/* The cage's init is one of them; 4194304 is the kernel's PID_MAX. */
-	if (ltd_parse_size(s, &v) < 0 || s[strspn(s, "0123456789")] || v < 2 ||
-	    v > 4194304)
+	if (ltd_limits_parse_size(s, &v) < 0 || s[strspn(s, "0123456789")] ||
+	    v < 2 || v > 4194304)
 		return ltd_err_set(err, EINVAL,
 				   "--%s: '%s' is not a number of processes "
 				   "from 2 to 4194304 (the cage's init counts "

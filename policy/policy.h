@@ -228,9 +228,9 @@ enum {
 };
 
 /* "512m", "4g", "1073741824": bytes, k/m/g/t binary suffixes.  Pure. */
-int ltd_parse_size(const char *s, uint64_t *out);
+int ltd_limits_parse_size(const char *s, uint64_t *out);
 /* "2", "0.5", "1.25": thousandths of a CPU, at most three decimals. */
-int ltd_parse_cpus(const char *s, unsigned *milli);
+int ltd_limits_parse_cpus(const char *s, unsigned *milli);
 
 void ltd_policy_init(struct ltd_policy *p);
 void ltd_policy_free(struct ltd_policy *p);

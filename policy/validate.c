@@ -274,7 +274,7 @@ static int test_hooks(struct ltd_policy *p, struct ltd_err *err)
 	int ret = 0;
 
 	for (size_t i = 0; !ret && i < p->n_fw_holes; i++) {
-		ltd_net_dest_format(&p->fw_holes[i], dest, sizeof(dest));
+		ltd_cidr_dest_format(&p->fw_holes[i], dest, sizeof(dest));
 		ret = ltd_policy_add_note(
 			&p->waived, &p->n_waived,
 			"--test-firewall-hole: test hook: the "

@@ -288,12 +288,12 @@ static int seal_visit(void *ctx, struct node *n, struct ltd_err *err)
 	n->e.mode = m ? m->mode : n->e.type == 'd' ? 0755 : 0644;
 	n->e.uid = m ? m->uid : 0;
 	n->e.gid = m ? m->gid : 0;
-	line = ltd_mf_format(&n->e);
+	line = ltd_manifest_format(&n->e);
 	if (!line || fputs(line, s->out) == EOF)
 		return ltd_err_set(err, ENOMEM, "cannot write the manifest");
 	if (n->e.type != 'l' &&
-	    fchmodat(n->dirfd, n->name, ltd_mf_disk_mode(n->e.type, n->e.mode),
-		     0) < 0)
+	    fchmodat(n->dirfd, n->name,
+		     ltd_manifest_disk_mode(n->e.type, n->e.mode), 0) < 0)
 		return ltd_err_sys(err, "'%s': chmod", n->e.path);
 	return 0;
 }
@@ -336,13 +336,14 @@ static int verify_visit(void *ctx, struct node *n, struct ltd_err *err)
 				   "found %c",
 				   m->path, m->type, n->e.type);
 	if (m->type != 'l' &&
-	    (n->st.st_mode & 07777) != ltd_mf_disk_mode(m->type, m->mode))
-		return ltd_err_set(err, EBADMSG,
-				   "'%s': expected mode %04o on disk, found "
-				   "%04o",
-				   m->path,
-				   (unsigned)ltd_mf_disk_mode(m->type, m->mode),
-				   (unsigned)(n->st.st_mode & 07777));
+	    (n->st.st_mode & 07777) != ltd_manifest_disk_mode(m->type, m->mode))
+		return ltd_err_set(
+			err, EBADMSG,
+			"'%s': expected mode %04o on disk, found "
+			"%04o",
+			m->path,
+			(unsigned)ltd_manifest_disk_mode(m->type, m->mode),
+			(unsigned)(n->st.st_mode & 07777));
 	if (m->type == 'f' &&
 	    (m->size != n->e.size || strcmp(m->hash, n->e.hash) != 0))
 		return ltd_err_set(err, EBADMSG,

@@ -14,7 +14,7 @@ static bool needs_escape(unsigned char c)
 	return c <= 0x20 || c >= 0x7f || c == '%';
 }
 
-char *ltd_mf_escape(const char *in)
+char *ltd_manifest_escape(const char *in)
 {
 	static const char hex[] = "0123456789ABCDEF";
 	size_t n = 0;
@@ -48,7 +48,7 @@ static int hexval(char c)
 	return -1;
 }
 
-int ltd_mf_unescape(char *s)
+int ltd_manifest_unescape(char *s)
 {
 	char *o = s;
 
@@ -73,9 +73,9 @@ int ltd_mf_unescape(char *s)
 	return 0;
 }
 
-char *ltd_mf_format(const struct ltd_mf_entry *e)
+char *ltd_manifest_format(const struct ltd_mf_entry *e)
 {
-	char *path = ltd_mf_escape(e->path), *fifth = NULL, *line = NULL;
+	char *path = ltd_manifest_escape(e->path), *fifth = NULL, *line = NULL;
 	char size[24] = "-";
 	int ret = -1;
 
@@ -85,7 +85,7 @@ char *ltd_mf_format(const struct ltd_mf_entry *e)
 		snprintf(size, sizeof(size), "%" PRIu64, e->size);
 		fifth = strdup(e->hash);
 	} else if (e->type == 'l') {
-		fifth = ltd_mf_escape(e->target);
+		fifth = ltd_manifest_escape(e->target);
 	} else {
 		fifth = strdup("-");
 	}
@@ -166,21 +166,21 @@ static int parse_line(char *line, struct ltd_mf_entry *e)
 		   (e->type == 'l' && mode != 0777)) {
 		return -EINVAL;
 	}
-	if (ltd_mf_unescape(f[5]) < 0 || f[5][0] != '/')
+	if (ltd_manifest_unescape(f[5]) < 0 || f[5][0] != '/')
 		return -EINVAL;
-	if (e->type == 'l' && (ltd_mf_unescape(f[4]) < 0 || !f[4][0]))
+	if (e->type == 'l' && (ltd_manifest_unescape(f[4]) < 0 || !f[4][0]))
 		return -EINVAL;
 	e->path = strdup(f[5]);
 	e->target = e->type == 'l' ? strdup(f[4]) : NULL;
 	if (!e->path || (e->type == 'l' && !e->target)) {
-		ltd_mf_entry_free(e);
+		ltd_manifest_entry_free(e);
 		return -ENOMEM;
 	}
 	return 0;
 }
 
-int ltd_mf_parse(const char *buf, size_t len, struct ltd_manifest *m,
-		 struct ltd_err *err)
+int ltd_manifest_parse(const char *buf, size_t len, struct ltd_manifest *m,
+		       struct ltd_err *err)
 {
 	size_t hl = strlen(LTD_MANIFEST_HEADER), lineno = 1, cap = 0;
 	const char *p = buf + hl, *end = buf + len;
@@ -197,7 +197,7 @@ int ltd_mf_parse(const char *buf, size_t len, struct ltd_manifest *m,
 
 		lineno++;
 		if (!nl) {
-			ltd_mf_free(m);
+			ltd_manifest_free(m);
 			return ltd_err_set(err, EINVAL,
 					   "manifest line %zu: no newline",
 					   lineno);
@@ -208,7 +208,7 @@ int ltd_mf_parse(const char *buf, size_t len, struct ltd_manifest *m,
 			cap = cap ? cap * 2 : 256;
 			g = realloc(m->e, cap * sizeof(*g));
 			if (!g) {
-				ltd_mf_free(m);
+				ltd_manifest_free(m);
 				return ltd_err_set(err, ENOMEM,
 						   "out of memory");
 			}
@@ -218,7 +218,7 @@ int ltd_mf_parse(const char *buf, size_t len, struct ltd_manifest *m,
 		ret = line ? parse_line(line, &m->e[m->n]) : -ENOMEM;
 		free(line);
 		if (ret < 0) {
-			ltd_mf_free(m);
+			ltd_manifest_free(m);
 			return ltd_err_set(
 				err, -ret, "manifest line %zu: %s", lineno,
 				ret == -ENOMEM ? "out of memory" : "malformed");
@@ -228,7 +228,7 @@ int ltd_mf_parse(const char *buf, size_t len, struct ltd_manifest *m,
 	}
 	if (m->n == 0 || strcmp(m->e[0].path, "/") != 0 ||
 	    m->e[0].type != 'd') {
-		ltd_mf_free(m);
+		ltd_manifest_free(m);
 		return ltd_err_set(err, EINVAL,
 				   "manifest does not start with its root "
 				   "directory");
@@ -236,23 +236,23 @@ int ltd_mf_parse(const char *buf, size_t len, struct ltd_manifest *m,
 	return 0;
 }
 
-void ltd_mf_entry_free(struct ltd_mf_entry *e)
+void ltd_manifest_entry_free(struct ltd_mf_entry *e)
 {
 	free(e->path);
 	free(e->target);
 	e->path = e->target = NULL;
 }
 
-void ltd_mf_free(struct ltd_manifest *m)
+void ltd_manifest_free(struct ltd_manifest *m)
 {
 	for (size_t i = 0; i < m->n; i++)
-		ltd_mf_entry_free(&m->e[i]);
+		ltd_manifest_entry_free(&m->e[i]);
 	free(m->e);
 	*m = (struct ltd_manifest){0};
 }
 
-const struct ltd_mf_entry *ltd_mf_find(const struct ltd_manifest *m,
-				       const char *path)
+const struct ltd_mf_entry *ltd_manifest_find(const struct ltd_manifest *m,
+					     const char *path)
 {
 	for (size_t i = 0; i < m->n; i++)
 		if (strcmp(m->e[i].path, path) == 0)
@@ -260,7 +260,7 @@ const struct ltd_mf_entry *ltd_mf_find(const struct ltd_manifest *m,
 	return NULL;
 }
 
-mode_t ltd_mf_disk_mode(char type, unsigned mode)
+mode_t ltd_manifest_disk_mode(char type, unsigned mode)
 {
 	if (type == 'l')
 		return 0777;

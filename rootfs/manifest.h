@@ -46,28 +46,29 @@ struct ltd_manifest {
 };
 
 /* One line, '\n'-terminated, malloc'd; NULL when out of memory. */
-char *ltd_mf_format(const struct ltd_mf_entry *e);
+char *ltd_manifest_format(const struct ltd_mf_entry *e);
 
 /* Parse a whole manifest (header included).  Errors name the line. */
-int ltd_mf_parse(const char *buf, size_t len, struct ltd_manifest *m,
-		 struct ltd_err *err);
-void ltd_mf_free(struct ltd_manifest *m);
-void ltd_mf_entry_free(struct ltd_mf_entry *e);
+int ltd_manifest_parse(const char *buf, size_t len, struct ltd_manifest *m,
+		       struct ltd_err *err);
+void ltd_manifest_free(struct ltd_manifest *m);
+void ltd_manifest_entry_free(struct ltd_mf_entry *e);
 
 /* The entry with @path, or NULL (linear: for the few look-ups a run does). */
-const struct ltd_mf_entry *ltd_mf_find(const struct ltd_manifest *m,
-				       const char *path);
+const struct ltd_mf_entry *ltd_manifest_find(const struct ltd_manifest *m,
+					     const char *path);
 
 /*
  * The mode a file has on disk in the store: the image's read and execute
  * bits, no write, set-id or sticky bits, and always readable (and, for a
  * directory, searchable) by its owner, the user who imported it.
  */
-mode_t ltd_mf_disk_mode(char type, unsigned mode);
+mode_t ltd_manifest_disk_mode(char type, unsigned mode);
 
 /* %XX-escape @in (see above); malloc'd. */
-char *ltd_mf_escape(const char *in);
-/* Undo ltd_mf_escape() in place; -EINVAL for a malformed escape or NUL. */
-int ltd_mf_unescape(char *s);
+char *ltd_manifest_escape(const char *in);
+/* Undo ltd_manifest_escape() in place; -EINVAL for a malformed escape or NUL.
+ */
+int ltd_manifest_unescape(char *s);
 
 #endif

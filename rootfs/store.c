@@ -138,7 +138,7 @@ int ltd_store_open(const char *store, const char *ref, const char *hex,
 				   "sha256:%s (the entry's manifest changed; "
 				   "nothing runs)",
 				   ref, hex, found);
-	ret = ltd_mf_parse(buf, len, &e->mf, err);
+	ret = ltd_manifest_parse(buf, len, &e->mf, err);
 	if (ret < 0)
 		return ret;
 	memcpy(e->hex, hex, sizeof(e->hex));
@@ -170,7 +170,7 @@ int ltd_store_quick_check(const struct ltd_store_entry *e, struct ltd_err *err)
 	for (size_t i = 0; i < e->mf.n; i++) {
 		const struct ltd_mf_entry *m = &e->mf.e[i];
 		const char *rel = m->path[1] ? m->path + 1 : "";
-		mode_t want = ltd_mf_disk_mode(m->type, m->mode);
+		mode_t want = ltd_manifest_disk_mode(m->type, m->mode);
 		struct stat st;
 		long long ct;
 
@@ -309,7 +309,7 @@ int ltd_store_lock(const char *store, int *fd, struct ltd_err *err)
 
 void ltd_store_entry_free(struct ltd_store_entry *e)
 {
-	ltd_mf_free(&e->mf);
+	ltd_manifest_free(&e->mf);
 	free(e->dir);
 	free(e->tree);
 	*e = (struct ltd_store_entry){0};

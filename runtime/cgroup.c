@@ -82,9 +82,9 @@ int ltd_cgroup_read_dir(const char *dir, pid_t self, struct ltd_cg_facts *f,
 	f->writable = access(dir, W_OK) == 0 && writable(dir, "cgroup.procs") &&
 		      writable(dir, "cgroup.subtree_control");
 	if (read_text(dir, "cgroup.controllers", buf, sizeof(buf)) >= 0)
-		f->available = ltd_cg_parse_controllers(buf);
+		f->available = ltd_limits_parse_controllers(buf);
 	if (read_text(dir, "cgroup.subtree_control", buf, sizeof(buf)) >= 0)
-		f->enabled = ltd_cg_parse_controllers(buf);
+		f->enabled = ltd_limits_parse_controllers(buf);
 	/* Reading cgroup.procs lists every process of the cgroup (all of the
 	 * host's in a root cgroup: ~90 us here); only worth it where the
 	 * cgroup could be used at all. */
@@ -116,7 +116,7 @@ static int cgroup2_mount(char *mnt, size_t size, char *text, size_t tsize)
 		}
 	if (read_text("/proc/self", "mountinfo", text, tsize) < 0)
 		return -ENOENT;
-	return ltd_cg_parse_mountinfo(text, mnt, size);
+	return ltd_limits_parse_mountinfo(text, mnt, size);
 }
 
 int ltd_cgroup_probe(struct ltd_cg_facts *f, struct ltd_err *err)
@@ -128,11 +128,12 @@ int ltd_cgroup_probe(struct ltd_cg_facts *f, struct ltd_err *err)
 
 	*f = (struct ltd_cg_facts){0};
 	if (uname(&u) == 0)
-		f->nproc_per_userns = ltd_kernel_at_least(u.release, 5, 14);
+		f->nproc_per_userns =
+			ltd_limits_kernel_at_least(u.release, 5, 14);
 	if (cgroup2_mount(mnt, sizeof(mnt), text, sizeof(text)) < 0)
 		return 0; /* no cgroup2 mounted: v2 stays false */
 	if (read_text("/proc/self", "cgroup", text, sizeof(text)) < 0 ||
-	    ltd_cg_parse_self(text, rel, sizeof(rel)) < 0)
+	    ltd_limits_parse_self(text, rel, sizeof(rel)) < 0)
 		return 0;
 	snprintf(dir, sizeof(dir), "%s%s", mnt,
 		 strcmp(rel, "/") == 0 ? "" : rel);

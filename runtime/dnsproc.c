@@ -317,7 +317,7 @@ static char broker(struct ltd_dnsproc *h, const struct ltd_dnsh_learn *r)
 			return LTD_DNSH_REFUSED;
 		/* The metadata service, this host, the cage's own plan:
 		 * never through an answer (--allow-cidr still can). */
-		if (ltd_net_addr_special((int)r->a[i].family, r->a[i].addr))
+		if (ltd_cidr_addr_special((int)r->a[i].family, r->a[i].addr))
 			continue;
 		l[n++] = (struct ltd_nft_learned){
 			.family = (int)r->a[i].family,

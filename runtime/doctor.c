@@ -124,7 +124,7 @@ static int try_firewall(struct ltd_err *err)
 		return ltd_err_sys(err, "uid_map");
 	/* One element, as an --allow-cidr gives (TEST-NET-1: reaches
 	 * nothing), so that the interval set is exercised too. */
-	ret = ltd_net_dest_parse("192.0.2.0/24:443", "doctor", &dns, err);
+	ret = ltd_cidr_dest_parse("192.0.2.0/24:443", "doctor", &dns, err);
 	if (ret < 0)
 		return ret;
 	spec.dests = &dns;

@@ -208,7 +208,7 @@ static int egress_ports(const struct ltd_policy *p, struct ltd_landlock *ll,
 		if (d->n_ports && d->only_proto == IPPROTO_UDP)
 			continue;
 		if (d->n_ports == 0) {
-			ltd_net_dest_format(d, buf, sizeof(buf));
+			ltd_cidr_dest_format(d, buf, sizeof(buf));
 			return ltd_err_set(err, EINVAL,
 					   "--allow-cidr %s allows every port",
 					   buf);

@@ -22,7 +22,7 @@ static const struct {
 
 #define N_CTL (sizeof(controllers) / sizeof(controllers[0]))
 
-unsigned ltd_cg_parse_controllers(const char *text)
+unsigned ltd_limits_parse_controllers(const char *text)
 {
 	unsigned bits = 0;
 
@@ -53,7 +53,7 @@ static void ctl_names(unsigned bits, char *buf, size_t size)
 				off ? " " : "", controllers[i].name);
 }
 
-int ltd_cg_parse_self(const char *text, char *path, size_t size)
+int ltd_limits_parse_self(const char *text, char *path, size_t size)
 {
 	for (const char *l = text; l && *l;
 	     l = strchr(l, '\n'), l = l ? l + 1 : l) {
@@ -94,7 +94,7 @@ static int unescape(const char *s, size_t len, char *out, size_t size)
 	return 0;
 }
 
-int ltd_cg_parse_mountinfo(const char *text, char *mnt, size_t size)
+int ltd_limits_parse_mountinfo(const char *text, char *mnt, size_t size)
 {
 	for (const char *l = text; l && *l;
 	     l = strchr(l, '\n'), l = l ? l + 1 : l) {
@@ -116,7 +116,7 @@ int ltd_cg_parse_mountinfo(const char *text, char *mnt, size_t size)
 	return -ENOENT;
 }
 
-void ltd_cg_values(const struct ltd_policy *p, struct ltd_limits_plan *pl)
+void ltd_limits_values(const struct ltd_policy *p, struct ltd_limits_plan *pl)
 {
 	/* cpu.max: quota per period; a 100 ms period, as the kernel's
 	 * default, and 1000 milli-CPUs = one period's worth. */
@@ -155,7 +155,7 @@ int ltd_limits_decide(const struct ltd_policy *p, const struct ltd_cg_facts *f,
 	unsigned need = LTD_CTL_ALL;
 
 	*pl = (struct ltd_limits_plan){0};
-	ltd_cg_values(p, pl);
+	ltd_limits_values(p, pl);
 	if (f->v2 && f->writable && (f->available & need) == need &&
 	    ((f->enabled & need) == need || f->alone)) {
 		pl->cgroup = true;
@@ -225,7 +225,8 @@ bool ltd_limits_warning(const struct ltd_policy *p,
 	return true;
 }
 
-bool ltd_kernel_at_least(const char *release, unsigned major, unsigned minor)
+bool ltd_limits_kernel_at_least(const char *release, unsigned major,
+				unsigned minor)
 {
 	unsigned ma = 0, mi = 0;
 

@@ -58,16 +58,16 @@ struct ltd_limits_plan {
 };
 
 /* Pure: the controller bits named in a cgroup.controllers line. */
-unsigned ltd_cg_parse_controllers(const char *text);
+unsigned ltd_limits_parse_controllers(const char *text);
 
 /* Pure: the cgroup v2 path in /proc/self/cgroup text ("0::/a/b"). */
-int ltd_cg_parse_self(const char *text, char *path, size_t size);
+int ltd_limits_parse_self(const char *text, char *path, size_t size);
 
 /* Pure: the mount point of the first cgroup2 fs in mountinfo text. */
-int ltd_cg_parse_mountinfo(const char *text, char *mnt, size_t size);
+int ltd_limits_parse_mountinfo(const char *text, char *mnt, size_t size);
 
 /* Pure: "max 100000"-style file contents for @p. */
-void ltd_cg_values(const struct ltd_policy *p, struct ltd_limits_plan *pl);
+void ltd_limits_values(const struct ltd_policy *p, struct ltd_limits_plan *pl);
 
 /*
  * Pure: cgroup or rlimits, from @f.  An explicit --memory or --cpus that
@@ -83,7 +83,8 @@ bool ltd_limits_warning(const struct ltd_policy *p,
 			size_t size);
 
 /* Pure: Linux @release ("6.1.0-13-amd64") is at least @major.@minor. */
-bool ltd_kernel_at_least(const char *release, unsigned major, unsigned minor);
+bool ltd_limits_kernel_at_least(const char *release, unsigned major,
+				unsigned minor);
 
 /* Read the host: /proc/self/mountinfo, /proc/self/cgroup, our cgroup. */
 int ltd_cgroup_probe(struct ltd_cg_facts *f, struct ltd_err *err);

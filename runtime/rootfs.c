@@ -66,7 +66,7 @@ static int collect(const struct ltd_store_entry *e, const char *dir,
 			.type = m->type,
 			.name = strdup(name),
 			.target = m->target ? strdup(m->target) : NULL,
-			.mode = ltd_mf_disk_mode(m->type, m->mode),
+			.mode = ltd_manifest_disk_mode(m->type, m->mode),
 		};
 		(*n)++;
 		if (!g->name || (m->target && !g->target))
@@ -113,7 +113,7 @@ int ltd_rootfs_load(const struct ltd_policy *p, struct ltd_pinned *pin,
 	if (ret == 0)
 		ret = collect(&e, "/etc", true, &pin->etc, &pin->n_etc, err);
 	if (ret == 0)
-		*has_shell = ltd_mf_find(&e.mf, p->id.shell) != NULL;
+		*has_shell = ltd_manifest_find(&e.mf, p->id.shell) != NULL;
 	if (ret == 0)
 		pin->tree = ltd_steal_ptr(&e.tree);
 	ltd_store_entry_free(&e);

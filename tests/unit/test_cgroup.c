@@ -33,39 +33,42 @@ TestSuite(cgroup, .init = setup, .fini = teardown);
 
 Test(cgroup, controllers)
 {
-	cr_assert_eq(ltd_cg_parse_controllers("cpuset cpu io memory hugetlb "
-					      "pids rdma misc\n"),
-		     LTD_CTL_ALL);
-	cr_assert_eq(ltd_cg_parse_controllers("hugetlb\n"), 0);
-	cr_assert_eq(ltd_cg_parse_controllers("memory pids"),
+	cr_assert_eq(
+		ltd_limits_parse_controllers("cpuset cpu io memory hugetlb "
+					     "pids rdma misc\n"),
+		LTD_CTL_ALL);
+	cr_assert_eq(ltd_limits_parse_controllers("hugetlb\n"), 0);
+	cr_assert_eq(ltd_limits_parse_controllers("memory pids"),
 		     LTD_CTL_MEMORY | LTD_CTL_PIDS);
-	cr_assert_eq(ltd_cg_parse_controllers("cpuset cpuacct"), 0,
+	cr_assert_eq(ltd_limits_parse_controllers("cpuset cpuacct"), 0,
 		     "cpuset is not cpu");
-	cr_assert_eq(ltd_cg_parse_controllers(""), 0);
+	cr_assert_eq(ltd_limits_parse_controllers(""), 0);
 }
 
 Test(cgroup, proc_self_cgroup)
 {
 	char path[64];
 
-	cr_assert_eq(ltd_cg_parse_self("0::/user.slice/user-1000.slice/"
-				       "user@1000.service/app.slice/x.scope\n",
-				       path, sizeof(path)),
-		     0);
+	cr_assert_eq(
+		ltd_limits_parse_self("0::/user.slice/user-1000.slice/"
+				      "user@1000.service/app.slice/x.scope\n",
+				      path, sizeof(path)),
+		0);
 	cr_assert_str_eq(path, "/user.slice/user-1000.slice/user@1000.service/"
 			       "app.slice/x.scope");
 	/* hybrid: v1 lines first */
-	cr_assert_eq(ltd_cg_parse_self("4:memory:/a\n1:cpu:/\n0::/\n", path,
-				       sizeof(path)),
+	cr_assert_eq(ltd_limits_parse_self("4:memory:/a\n1:cpu:/\n0::/\n", path,
+					   sizeof(path)),
 		     0);
 	cr_assert_str_eq(path, "/");
+	cr_assert_eq(ltd_limits_parse_self("4:memory:/a\n1:cpu:/\n", path,
+					   sizeof(path)),
+		     -ENOENT, "v1 only");
 	cr_assert_eq(
-		ltd_cg_parse_self("4:memory:/a\n1:cpu:/\n", path, sizeof(path)),
-		-ENOENT, "v1 only");
-	cr_assert_eq(ltd_cg_parse_self("0::/a/very/long/path/beyond/the/buffer"
-				       "/size/of/sixty/four/bytes/and/more\n",
-				       path, sizeof(path)),
-		     -EINVAL);
+		ltd_limits_parse_self("0::/a/very/long/path/beyond/the/buffer"
+				      "/size/of/sixty/four/bytes/and/more\n",
+				      path, sizeof(path)),
+		-EINVAL);
 }
 
 Test(cgroup, mountinfo)
@@ -78,23 +81,27 @@ Test(cgroup, mountinfo)
 		"41 31 0:38 / /sys/fs/cgroup/unified rw,relatime - cgroup2 "
 		"cgroup2 rw\n";
 
-	cr_assert_eq(ltd_cg_parse_mountinfo(hybrid, mnt, sizeof(mnt)), 0);
+	cr_assert_eq(ltd_limits_parse_mountinfo(hybrid, mnt, sizeof(mnt)), 0);
 	cr_assert_str_eq(mnt, "/sys/fs/cgroup/unified");
-	cr_assert_eq(ltd_cg_parse_mountinfo("29 1 0:26 / /sys/fs/cgroup rw "
-					    "shared:4 - cgroup2 cgroup2 rw\n",
-					    mnt, sizeof(mnt)),
-		     0);
+	cr_assert_eq(
+		ltd_limits_parse_mountinfo("29 1 0:26 / /sys/fs/cgroup rw "
+					   "shared:4 - cgroup2 cgroup2 rw\n",
+					   mnt, sizeof(mnt)),
+		0);
 	cr_assert_str_eq(mnt, "/sys/fs/cgroup");
-	cr_assert_eq(ltd_cg_parse_mountinfo("9 1 0:2 / /cg\\040x rw - cgroup2 "
-					    "none rw\n",
-					    mnt, sizeof(mnt)),
-		     0);
+	cr_assert_eq(
+		ltd_limits_parse_mountinfo("9 1 0:2 / /cg\\040x rw - cgroup2 "
+					   "none rw\n",
+					   mnt, sizeof(mnt)),
+		0);
 	cr_assert_str_eq(mnt, "/cg x", "octal escapes undone");
-	cr_assert_eq(ltd_cg_parse_mountinfo(hybrid + 0, mnt, 8), -ENAMETOOLONG);
-	cr_assert_eq(ltd_cg_parse_mountinfo("35 31 0:32 / /m rw - cgroup cgroup"
-					    " rw\n",
-					    mnt, sizeof(mnt)),
-		     -ENOENT);
+	cr_assert_eq(ltd_limits_parse_mountinfo(hybrid + 0, mnt, 8),
+		     -ENAMETOOLONG);
+	cr_assert_eq(
+		ltd_limits_parse_mountinfo("35 31 0:32 / /m rw - cgroup cgroup"
+					   " rw\n",
+					   mnt, sizeof(mnt)),
+		-ENOENT);
 }
 
 Test(cgroup, file_contents)
@@ -104,12 +111,12 @@ Test(cgroup, file_contents)
 	p.memory_bytes = 1ULL << 30;
 	p.cpus_milli = 1500;
 	p.pids_limit = 64;
-	ltd_cg_values(&p, &pl);
+	ltd_limits_values(&p, &pl);
 	cr_assert_str_eq(pl.memory_max, "1073741824");
 	cr_assert_str_eq(pl.cpu_max, "150000 100000");
 	cr_assert_str_eq(pl.pids_max, "64");
 	p.cpus_milli = 10;
-	ltd_cg_values(&p, &pl);
+	ltd_limits_values(&p, &pl);
 	cr_assert_str_eq(pl.cpu_max, "1000 100000", "0.01 CPU: 1 ms per 100");
 }
 
@@ -212,11 +219,11 @@ Test(cgroup, explicit_limits_that_cannot_be_enforced)
 
 Test(cgroup, kernel_versions)
 {
-	cr_assert(ltd_kernel_at_least("6.18.44-fc", 5, 14));
-	cr_assert(ltd_kernel_at_least("5.14.0", 5, 14));
-	cr_assert_not(ltd_kernel_at_least("5.13.19", 5, 14));
-	cr_assert_not(ltd_kernel_at_least("4.19.0", 5, 14));
-	cr_assert_not(ltd_kernel_at_least("junk", 5, 14));
+	cr_assert(ltd_limits_kernel_at_least("6.18.44-fc", 5, 14));
+	cr_assert(ltd_limits_kernel_at_least("5.14.0", 5, 14));
+	cr_assert_not(ltd_limits_kernel_at_least("5.13.19", 5, 14));
+	cr_assert_not(ltd_limits_kernel_at_least("4.19.0", 5, 14));
+	cr_assert_not(ltd_limits_kernel_at_least("junk", 5, 14));
 }
 
 /* --- the executor, against a fake cgroupfs ------------------------------ */

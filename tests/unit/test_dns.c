@@ -528,7 +528,7 @@ Test(learned, elements_with_timeouts_minus_static_cover)
 	inet_pton(AF_INET, "192.0.2.10", l[0].addr);
 	inet_pton(AF_INET6, "2001:db8::10", l[1].addr);
 	/* --allow-cidr 192.0.2.0/24:443 already admits 443 there. */
-	cr_assert_eq(ltd_net_dest_parse("192.0.2.0/24:443", "x", &cover, &err),
+	cr_assert_eq(ltd_cidr_dest_parse("192.0.2.0/24:443", "x", &cover, &err),
 		     0);
 	cr_assert_eq(ltd_nft_build_learned(l, 2, &cover, 1, &b, &added, &err),
 		     0, "%s", err.msg);

@@ -19,9 +19,9 @@ static void sample(struct ltd_dnsd_config *cfg, struct ltd_domains *l,
 	memset(l, 0, sizeof(*l));
 	cr_assert_eq(ltd_domains_add(l, "github.com:22,443", "cli", &err), 0);
 	cr_assert_eq(ltd_domains_add(l, "*.npmjs.org", "file:3", &err), 0);
-	cr_assert_eq(ltd_net_dest_parse("192.0.2.0/24:443", "x", &d[0], &err),
+	cr_assert_eq(ltd_cidr_dest_parse("192.0.2.0/24:443", "x", &d[0], &err),
 		     0);
-	cr_assert_eq(ltd_net_dest_parse("2001:db8::/32", "x", &d[1], &err), 0);
+	cr_assert_eq(ltd_cidr_dest_parse("2001:db8::/32", "x", &d[1], &err), 0);
 	*cfg = (struct ltd_dnsd_config){
 		.domains = l,
 		.static_dests = d,

@@ -208,8 +208,8 @@ Test(landlock, rights_follow_the_abi)
 static void allow(const char *s)
 {
 	p.allow = realloc(p.allow, (p.n_allow + 1) * sizeof(*p.allow));
-	cr_assert_eq(ltd_net_dest_parse(s, "--allow-cidr", &p.allow[p.n_allow],
-					&err),
+	cr_assert_eq(ltd_cidr_dest_parse(s, "--allow-cidr", &p.allow[p.n_allow],
+					 &err),
 		     0, "%s", err.msg);
 	p.n_allow++;
 }
@@ -445,8 +445,8 @@ Test(landlock, egress_wall_does_not_open_for_a_test_firewall_hole)
 
 	p.network = LTD_NET_ALLOWLIST;
 	allow("192.0.2.0/24:443");
-	cr_assert_eq(ltd_net_dest_parse("192.0.2.0/24:9090",
-					"--test-firewall-hole", &hole, &err),
+	cr_assert_eq(ltd_cidr_dest_parse("192.0.2.0/24:9090",
+					 "--test-firewall-hole", &hole, &err),
 		     0);
 	p.fw_holes = malloc(sizeof(hole));
 	p.fw_holes[0] = hole;

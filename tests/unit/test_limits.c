@@ -33,19 +33,19 @@ Test(limits, sizes)
 {
 	uint64_t v;
 
-	cr_assert_eq(ltd_parse_size("0", &v), 0);
+	cr_assert_eq(ltd_limits_parse_size("0", &v), 0);
 	cr_assert_eq(v, 0);
-	cr_assert_eq(ltd_parse_size("1234", &v), 0);
+	cr_assert_eq(ltd_limits_parse_size("1234", &v), 0);
 	cr_assert_eq(v, 1234);
-	cr_assert_eq(ltd_parse_size("4k", &v), 0);
+	cr_assert_eq(ltd_limits_parse_size("4k", &v), 0);
 	cr_assert_eq(v, 4096);
-	cr_assert_eq(ltd_parse_size("512m", &v), 0);
+	cr_assert_eq(ltd_limits_parse_size("512m", &v), 0);
 	cr_assert_eq(v, 512ULL << 20);
-	cr_assert_eq(ltd_parse_size("4G", &v), 0);
+	cr_assert_eq(ltd_limits_parse_size("4G", &v), 0);
 	cr_assert_eq(v, 4ULL << 30);
-	cr_assert_eq(ltd_parse_size("4gb", &v), 0);
+	cr_assert_eq(ltd_limits_parse_size("4gb", &v), 0);
 	cr_assert_eq(v, 4ULL << 30);
-	cr_assert_eq(ltd_parse_size("2t", &v), 0);
+	cr_assert_eq(ltd_limits_parse_size("2t", &v), 0);
 	cr_assert_eq(v, 2ULL << 40);
 }
 
@@ -56,10 +56,11 @@ Test(limits, bad_sizes)
 			     "1.5g", "1x", "1gg", "0x10", "1kbb"};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		cr_assert_eq(ltd_parse_size(bad[i], &v), -EINVAL, "'%s'",
+		cr_assert_eq(ltd_limits_parse_size(bad[i], &v), -EINVAL, "'%s'",
 			     bad[i]);
-	cr_assert_eq(ltd_parse_size("99999999999999999999", &v), -ERANGE);
-	cr_assert_eq(ltd_parse_size("17179869184g", &v), -ERANGE);
+	cr_assert_eq(ltd_limits_parse_size("99999999999999999999", &v),
+		     -ERANGE);
+	cr_assert_eq(ltd_limits_parse_size("17179869184g", &v), -ERANGE);
 	cr_assert_eq(v, 7, "untouched on error");
 }
 
@@ -67,19 +68,19 @@ Test(limits, cpus)
 {
 	unsigned m;
 
-	cr_assert_eq(ltd_parse_cpus("2", &m), 0);
+	cr_assert_eq(ltd_limits_parse_cpus("2", &m), 0);
 	cr_assert_eq(m, 2000);
-	cr_assert_eq(ltd_parse_cpus("0.5", &m), 0);
+	cr_assert_eq(ltd_limits_parse_cpus("0.5", &m), 0);
 	cr_assert_eq(m, 500);
-	cr_assert_eq(ltd_parse_cpus("1.25", &m), 0);
+	cr_assert_eq(ltd_limits_parse_cpus("1.25", &m), 0);
 	cr_assert_eq(m, 1250);
-	cr_assert_eq(ltd_parse_cpus("0.001", &m), 0);
+	cr_assert_eq(ltd_limits_parse_cpus("0.001", &m), 0);
 	cr_assert_eq(m, 1);
-	cr_assert_eq(ltd_parse_cpus("1.", &m), -EINVAL);
-	cr_assert_eq(ltd_parse_cpus(".5", &m), -EINVAL);
-	cr_assert_eq(ltd_parse_cpus("0.0001", &m), -EINVAL);
-	cr_assert_eq(ltd_parse_cpus("1e3", &m), -EINVAL);
-	cr_assert_eq(ltd_parse_cpus("-1", &m), -EINVAL);
+	cr_assert_eq(ltd_limits_parse_cpus("1.", &m), -EINVAL);
+	cr_assert_eq(ltd_limits_parse_cpus(".5", &m), -EINVAL);
+	cr_assert_eq(ltd_limits_parse_cpus("0.0001", &m), -EINVAL);
+	cr_assert_eq(ltd_limits_parse_cpus("1e3", &m), -EINVAL);
+	cr_assert_eq(ltd_limits_parse_cpus("-1", &m), -EINVAL);
 }
 
 Test(limits, defaults_are_the_seeds)

@@ -35,14 +35,14 @@ Test(manifest, formats_each_type)
 	char *s;
 
 	memset(f.hash, 'a', LTD_HEX_LEN);
-	s = ltd_mf_format(&d);
+	s = ltd_manifest_format(&d);
 	cr_assert_str_eq(s, "d 0755 0:0 - - /\n");
 	free(s);
-	s = ltd_mf_format(&f);
+	s = ltd_manifest_format(&f);
 	cr_assert_str_eq(s, "f 4755 0:42 3 aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
 			    "aaaaaaaaaaaaaaaaaaaaaaaaaaaa /bin/su\n");
 	free(s);
-	s = ltd_mf_format(&l); /* a link's mode is always 0777 */
+	s = ltd_manifest_format(&l); /* a link's mode is always 0777 */
 	cr_assert_str_eq(s, "l 0777 0:0 - busybox /bin/sh\n");
 	free(s);
 }
@@ -51,12 +51,12 @@ Test(manifest, escapes_spaces_newlines_and_percent)
 {
 	struct ltd_mf_entry l = {
 		.type = 'l', .path = "/a b\n%", .target = "x y"};
-	char *s = ltd_mf_format(&l);
+	char *s = ltd_manifest_format(&l);
 	char buf[] = "a%20b%0A%25";
 
 	cr_assert_str_eq(s, "l 0777 0:0 - x%20y /a%20b%0A%25\n");
 	free(s);
-	cr_assert_eq(ltd_mf_unescape(buf), 0);
+	cr_assert_eq(ltd_manifest_unescape(buf), 0);
 	cr_assert_str_eq(buf, "a b\n%");
 }
 
@@ -64,10 +64,11 @@ Test(manifest, refuses_ambiguous_escapes)
 {
 	char nul[] = "a%00", needless[] = "%41", raw[] = "a b", bad[] = "%G1";
 
-	cr_assert_eq(ltd_mf_unescape(nul), -EINVAL);
-	cr_assert_eq(ltd_mf_unescape(needless), -EINVAL); /* two spellings */
-	cr_assert_eq(ltd_mf_unescape(raw), -EINVAL);
-	cr_assert_eq(ltd_mf_unescape(bad), -EINVAL);
+	cr_assert_eq(ltd_manifest_unescape(nul), -EINVAL);
+	cr_assert_eq(ltd_manifest_unescape(needless),
+		     -EINVAL); /* two spellings */
+	cr_assert_eq(ltd_manifest_unescape(raw), -EINVAL);
+	cr_assert_eq(ltd_manifest_unescape(bad), -EINVAL);
 }
 
 static const char good[] = LTD_MANIFEST_HEADER
@@ -83,17 +84,17 @@ Test(manifest, parses_what_it_formats)
 	struct ltd_manifest m;
 	char *line;
 
-	cr_assert_eq(ltd_mf_parse(good, strlen(good), &m, &err), 0, "%s",
+	cr_assert_eq(ltd_manifest_parse(good, strlen(good), &m, &err), 0, "%s",
 		     err.msg);
 	cr_assert_eq(m.n, 4);
 	cr_assert_eq(m.e[2].size, 5);
 	cr_assert_str_eq(m.e[3].target, "busybox");
-	cr_assert_not_null(ltd_mf_find(&m, "/bin/sh"));
-	cr_assert_null(ltd_mf_find(&m, "/bin/bash"));
-	line = ltd_mf_format(&m.e[2]);
+	cr_assert_not_null(ltd_manifest_find(&m, "/bin/sh"));
+	cr_assert_null(ltd_manifest_find(&m, "/bin/bash"));
+	line = ltd_manifest_format(&m.e[2]);
 	cr_assert(strstr(good, line) != NULL);
 	free(line);
-	ltd_mf_free(&m);
+	ltd_manifest_free(&m);
 }
 
 Test(manifest, refuses_malformed)
@@ -112,8 +113,9 @@ Test(manifest, refuses_malformed)
 	struct ltd_manifest m;
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		cr_assert_lt(ltd_mf_parse(bad[i], strlen(bad[i]), &m, &err), 0,
-			     "accepted case %zu", i);
+		cr_assert_lt(
+			ltd_manifest_parse(bad[i], strlen(bad[i]), &m, &err), 0,
+			"accepted case %zu", i);
 }
 
 Test(manifest, digest_is_the_sha256_of_its_bytes)
@@ -155,11 +157,11 @@ Test(manifest, streamed_digest_matches_across_blocks)
 
 Test(manifest, disk_modes_are_read_only_and_owner_readable)
 {
-	cr_assert_eq(ltd_mf_disk_mode('f', 04755), 0555);
-	cr_assert_eq(ltd_mf_disk_mode('f', 0600), 0400);
-	cr_assert_eq(ltd_mf_disk_mode('f', 0000), 0400);
-	cr_assert_eq(ltd_mf_disk_mode('d', 01777), 0555);
-	cr_assert_eq(ltd_mf_disk_mode('d', 0700), 0500);
+	cr_assert_eq(ltd_manifest_disk_mode('f', 04755), 0555);
+	cr_assert_eq(ltd_manifest_disk_mode('f', 0600), 0400);
+	cr_assert_eq(ltd_manifest_disk_mode('f', 0000), 0400);
+	cr_assert_eq(ltd_manifest_disk_mode('d', 01777), 0555);
+	cr_assert_eq(ltd_manifest_disk_mode('d', 0700), 0500);
 }
 
 /* --- tar paths and links ------------------------------------------------ */

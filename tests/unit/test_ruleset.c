@@ -38,7 +38,7 @@ static void parse(const char *s, struct ltd_net_dest *d)
 {
 	struct ltd_err err = {0};
 
-	cr_assert_eq(ltd_net_dest_parse(s, "--allow-cidr", d, &err), 0,
+	cr_assert_eq(ltd_cidr_dest_parse(s, "--allow-cidr", d, &err), 0,
 		     "%s: %s", s, err.msg);
 }
 
@@ -231,7 +231,7 @@ Test(cidr, forms)
 	cr_assert_eq(d.n_ports, 3);
 	cr_assert_eq(d.ports[2].lo, 8000);
 	cr_assert_eq(d.ports[2].hi, 8100);
-	ltd_net_dest_format(&d, buf, sizeof(buf));
+	ltd_cidr_dest_format(&d, buf, sizeof(buf));
 	cr_assert_str_eq(buf, "192.0.2.0/24:80,443,8000-8100");
 	parse("fd00::/64:443", &d);
 	cr_assert_eq(d.family, AF_INET6);
@@ -269,8 +269,8 @@ Test(cidr, refused)
 		struct ltd_err err = {0};
 
 		cr_assert_lt(
-			ltd_net_dest_parse(bad[i], "--allow-cidr", &d, &err), 0,
-			"'%s' accepted", bad[i]);
+			ltd_cidr_dest_parse(bad[i], "--allow-cidr", &d, &err),
+			0, "'%s' accepted", bad[i]);
 		cr_assert(strstr(err.msg, "--allow-cidr"), "%s", err.msg);
 	}
 }
