@@ -10,6 +10,7 @@
 #include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
 #include <linux/netfilter/nfnetlink.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,11 +48,76 @@ static void elems_renumber(struct nlmsghdr *nlh)
 	}
 }
 
+static int print_table(const struct nlmsghdr *nlh, char *buf, size_t size)
+{
+	struct nftnl_table *t = nftnl_table_alloc();
+	int ret = -EINVAL;
+
+	if (t && nftnl_table_nlmsg_parse(nlh, t) == 0) {
+		nftnl_table_snprintf(buf, size, t, NFTNL_OUTPUT_DEFAULT, 0);
+		ret = 0;
+	}
+	if (t)
+		nftnl_table_free(t);
+	return ret;
+}
+
+static int print_chain(const struct nlmsghdr *nlh, char *buf, size_t size)
+{
+	struct nftnl_chain *c = nftnl_chain_alloc();
+	int ret = -EINVAL;
+
+	if (c && nftnl_chain_nlmsg_parse(nlh, c) == 0) {
+		nftnl_chain_snprintf(buf, size, c, NFTNL_OUTPUT_DEFAULT, 0);
+		ret = 0;
+	}
+	if (c)
+		nftnl_chain_free(c);
+	return ret;
+}
+
+static int print_set(const struct nlmsghdr *nlh, bool elems, char *buf,
+		     size_t size)
+{
+	struct nftnl_set *s = nftnl_set_alloc();
+	int ret = -EINVAL, n;
+
+	if (s && (elems ? nftnl_set_elems_nlmsg_parse(nlh, s)
+			: nftnl_set_nlmsg_parse(nlh, s)) == 0) {
+		n = nftnl_set_snprintf(buf, size, s, NFTNL_OUTPUT_DEFAULT, 0);
+		/* The default output omits the key; show it. */
+		if (!elems && n >= 0 && (size_t)n < size)
+			snprintf(buf + n, size - (size_t)n,
+				 "\n  flags %#x key type %#x len %u id %u",
+				 nftnl_set_get_u32(s, NFTNL_SET_FLAGS),
+				 nftnl_set_get_u32(s, NFTNL_SET_KEY_TYPE),
+				 nftnl_set_get_u32(s, NFTNL_SET_KEY_LEN),
+				 nftnl_set_get_u32(s, NFTNL_SET_ID));
+		ret = 0;
+	}
+	if (s)
+		nftnl_set_free(s);
+	return ret;
+}
+
+static int print_rule(const struct nlmsghdr *nlh, char *buf, size_t size)
+{
+	struct nftnl_rule *r = nftnl_rule_alloc();
+	int ret = -EINVAL;
+
+	if (r && nftnl_rule_nlmsg_parse(nlh, r) == 0) {
+		nftnl_rule_snprintf(buf, size, r, NFTNL_OUTPUT_DEFAULT, 0);
+		ret = 0;
+	}
+	if (r)
+		nftnl_rule_free(r);
+	return ret;
+}
+
 static int print_msg(const struct nlmsghdr *orig, FILE *out, char *buf,
 		     size_t size)
 {
 	_cleanup_free_ struct nlmsghdr *nlh = malloc(orig->nlmsg_len);
-
 	uint16_t type = NFNL_MSG_TYPE(orig->nlmsg_type);
 	int ret = -EINVAL;
 
@@ -60,7 +126,6 @@ static int print_msg(const struct nlmsghdr *orig, FILE *out, char *buf,
 	memcpy(nlh, orig, orig->nlmsg_len);
 	if (type == NFT_MSG_NEWSETELEM)
 		elems_renumber(nlh);
-
 	if (nlh->nlmsg_type == NFNL_MSG_BATCH_BEGIN ||
 	    nlh->nlmsg_type == NFNL_MSG_BATCH_END) {
 		fprintf(out, "# seq %u: batch %s\n", nlh->nlmsg_seq,
@@ -70,62 +135,14 @@ static int print_msg(const struct nlmsghdr *orig, FILE *out, char *buf,
 	}
 	fprintf(out, "# seq %u, flags %#x\n", nlh->nlmsg_seq, nlh->nlmsg_flags);
 	buf[0] = '\0';
-	if (type == NFT_MSG_NEWTABLE) {
-		struct nftnl_table *t = nftnl_table_alloc();
-
-		if (t && nftnl_table_nlmsg_parse(nlh, t) == 0) {
-			nftnl_table_snprintf(buf, size, t, NFTNL_OUTPUT_DEFAULT,
-					     0);
-			ret = 0;
-		}
-		if (t)
-			nftnl_table_free(t);
-	} else if (type == NFT_MSG_NEWCHAIN) {
-		struct nftnl_chain *c = nftnl_chain_alloc();
-
-		if (c && nftnl_chain_nlmsg_parse(nlh, c) == 0) {
-			nftnl_chain_snprintf(buf, size, c, NFTNL_OUTPUT_DEFAULT,
-					     0);
-			ret = 0;
-		}
-		if (c)
-			nftnl_chain_free(c);
-	} else if (type == NFT_MSG_NEWSET || type == NFT_MSG_NEWSETELEM) {
-		struct nftnl_set *s = nftnl_set_alloc();
-
-		if (s && (type == NFT_MSG_NEWSET
-				  ? nftnl_set_nlmsg_parse(nlh, s)
-				  : nftnl_set_elems_nlmsg_parse(nlh, s)) == 0) {
-			int n = nftnl_set_snprintf(buf, size, s,
-						   NFTNL_OUTPUT_DEFAULT, 0);
-
-			/* The default output omits the key; show it. */
-			if (type == NFT_MSG_NEWSET && n >= 0 &&
-			    (size_t)n < size)
-				snprintf(
-					buf + n, size - (size_t)n,
-					"\n  flags %#x key type %#x len %u id "
-					"%u",
-					nftnl_set_get_u32(s, NFTNL_SET_FLAGS),
-					nftnl_set_get_u32(s,
-							  NFTNL_SET_KEY_TYPE),
-					nftnl_set_get_u32(s, NFTNL_SET_KEY_LEN),
-					nftnl_set_get_u32(s, NFTNL_SET_ID));
-			ret = 0;
-		}
-		if (s)
-			nftnl_set_free(s);
-	} else if (type == NFT_MSG_NEWRULE) {
-		struct nftnl_rule *r = nftnl_rule_alloc();
-
-		if (r && nftnl_rule_nlmsg_parse(nlh, r) == 0) {
-			nftnl_rule_snprintf(buf, size, r, NFTNL_OUTPUT_DEFAULT,
-					    0);
-			ret = 0;
-		}
-		if (r)
-			nftnl_rule_free(r);
-	}
+	if (type == NFT_MSG_NEWTABLE)
+		ret = print_table(nlh, buf, size);
+	else if (type == NFT_MSG_NEWCHAIN)
+		ret = print_chain(nlh, buf, size);
+	else if (type == NFT_MSG_NEWSET || type == NFT_MSG_NEWSETELEM)
+		ret = print_set(nlh, type == NFT_MSG_NEWSETELEM, buf, size);
+	else if (type == NFT_MSG_NEWRULE)
+		ret = print_rule(nlh, buf, size);
 	if (ret == 0)
 		fprintf(out, "%s\n", buf);
 	return ret;
