@@ -9,6 +9,9 @@
 #   make bench-dns  DNS lookup latency through the filter
 #   make bench-landlock  Landlock's cost on open (with and without it)
 #   make fuzz       every parser of untrusted input under libFuzzer, bounded
+#   make stress     the reliability harness (as root, like CI): many runs,
+#                   runs at once, the launcher killed at every step; nothing
+#                   may be left (stress-long: ten times as many, by hand)
 #   make check-build  build a Debian rootfs twice with mmdebstrap (downloads
 #                   packages; not part of `make check`)
 
@@ -47,7 +50,7 @@ ROOTFS_OBJ := $(ROOTFS_SRC:%.c=$(B)/%.o)
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_OBJ := $(UNIT_SRC:%.c=$(B)/%.o)
 
-.PHONY: check-layout format-check all check check-unit check-e2e check-build bench bench-seccomp bench-egress bench-dns bench-landlock fuzz format clean
+.PHONY: check-layout format-check all check check-unit check-e2e check-build stress stress-long bench bench-seccomp bench-egress bench-dns bench-landlock fuzz format clean
 all: $(B)/ltd-native $(B)/ltd-dnsd $(B)/ltd-rootfs $(B)/probe
 
 $(B)/%.o: %.c
@@ -163,6 +166,15 @@ fuzz: $(FUZZ_NAMES:%=$(B)/fuzz-%)
 			$(B)/fuzz-$$n.log; \
 		if [ $$rc -ne 0 ]; then tail -60 $(B)/fuzz-$$n.log; exit 1; fi; \
 	done
+
+# The reliability harness (tests/stress/run.sh), as root: CI runs it after
+# `make check`; stress-long is for a developer's machine (about an hour).
+stress: all
+	bash tests/stress/run.sh $(B)
+
+stress-long: all
+	STRESS_SEQ=5000 STRESS_CONC=100 STRESS_RANDOM_KILLS=600 \
+		STRESS_EXECS=10000 bash tests/stress/run.sh $(B)
 
 # Downloads Debian packages: run by hand, never by CI.
 check-build: $(B)/ltd-rootfs
