@@ -22,6 +22,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static char project[64];
 
+/* Nothing is made in it: only the directory is left to remove. */
+static void cleanup(void)
+{
+	rmdir(project);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ltd_policy p;
@@ -32,6 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		snprintf(project, sizeof(project), "/tmp/ltd-fuzz-proj.XXXXXX");
 		if (!mkdtemp(project))
 			abort();
+		atexit(cleanup);
 	}
 	plen = strlen(project);
 	ltd_policy_init(&p);

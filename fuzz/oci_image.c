@@ -27,6 +27,7 @@
 #include "common/sha256.h"
 #include "rootfs-tools/image.h"
 #include "rootfs-tools/layer.h"
+#include "rootfs-tools/unpack.h"
 
 #define PARTS 10
 
@@ -44,6 +45,11 @@ struct part {
 static char dir[64];
 static int dirfd_ = -1;
 
+static void cleanup(void)
+{
+	ltd_rm_tree(AT_FDCWD, dir);
+}
+
 static void setup(void)
 {
 	if (dirfd_ >= 0)
@@ -51,6 +57,7 @@ static void setup(void)
 	snprintf(dir, sizeof(dir), "/tmp/ltd-fuzz-image.XXXXXX");
 	if (!mkdtemp(dir))
 		abort();
+	atexit(cleanup);
 	dirfd_ = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (dirfd_ < 0 || mkdirat(dirfd_, "blobs", 0700) < 0 ||
 	    mkdirat(dirfd_, "blobs/sha256", 0700) < 0)

@@ -32,6 +32,11 @@ static bool verbose;
 static char dir[64];
 static int top = -1;
 
+static void cleanup(void)
+{
+	ltd_rm_tree(AT_FDCWD, dir);
+}
+
 static void setup(void)
 {
 	int fd;
@@ -41,6 +46,7 @@ static void setup(void)
 	snprintf(dir, sizeof(dir), "/tmp/ltd-fuzz-layer.XXXXXX");
 	if (!mkdtemp(dir))
 		abort();
+	atexit(cleanup);
 	top = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	fd = openat(top, "canary", O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
 	if (top < 0 || fd < 0 || write(fd, "canary", 6) != 6)
