@@ -8,12 +8,16 @@
  *     (LTD_OPT_NOT_PROJECT, LTD_OPT_CLI_ONLY, test hooks);
  *   - every word read, written back as `policy show` writes it
  *     (ltd_opt_quote), reads back the same.
+ * The same text is read as a domain file too (--allow-domains-file,
+ * policy/domains.c): every entry admits its own name (a wildcard's, one
+ * label below it).
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "policy/domains.h"
 #include "policy/option.h"
 #include "policy/policy.h"
 
@@ -48,6 +52,32 @@ static void round_trip(const struct ltd_opt_list *l)
 	}
 }
 
+static void domain_file(const uint8_t *data, size_t size)
+{
+	struct ltd_domains l = {0};
+	struct ltd_err err = {0};
+	char *text = malloc(size + 1), name[LTD_DOMAIN_MAX + 2];
+	uint16_t ports[LTD_DOMAIN_MAX_PORTS];
+	size_t np;
+
+	if (!text)
+		abort();
+	memcpy(text, data, size);
+	text[size] = '\0';
+	if (ltd_domains_parse_text(&l, text, "domains", &err) == 0)
+		for (size_t i = 0; i < l.n; i++) {
+			const struct ltd_domain *d = &l.v[i];
+
+			snprintf(name, sizeof(name), "%s%s",
+				 d->wildcard ? "x." : "", d->name);
+			if (strlen(name) < LTD_DOMAIN_MAX &&
+			    !ltd_domains_match(&l, name, ports, &np))
+				abort();
+		}
+	ltd_domains_free(&l);
+	free(text);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ltd_opt_list user = {0}, project = {0};
@@ -72,5 +102,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				abort();
 	ltd_opts_free(&user);
 	ltd_opts_free(&project);
+	domain_file(data, size);
 	return 0;
 }
