@@ -8,7 +8,10 @@
 #   make bench-egress   throughput and start-up through pasta + the firewall
 #   make bench-dns  DNS lookup latency through the filter
 #   make bench-landlock  Landlock's cost on open (with and without it)
-#   make fuzz       the DNS query path under libFuzzer, 25 s
+#   make fuzz       every parser of untrusted input under libFuzzer, bounded
+#   make stress     the reliability harness (as root, like CI): many runs,
+#                   runs at once, the launcher killed at every step; nothing
+#                   may be left (stress-long: ten times as many, by hand)
 #   make check-build  build a Debian rootfs twice with mmdebstrap (downloads
 #                   packages; not part of `make check`)
 
@@ -47,7 +50,7 @@ ROOTFS_OBJ := $(ROOTFS_SRC:%.c=$(B)/%.o)
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_OBJ := $(UNIT_SRC:%.c=$(B)/%.o)
 
-.PHONY: check-layout format-check all check check-unit check-e2e check-build bench bench-seccomp bench-egress bench-dns bench-landlock fuzz format clean
+.PHONY: check-layout format-check all check check-unit check-e2e check-build stress stress-long bench bench-seccomp bench-egress bench-dns bench-landlock fuzz format clean
 all: $(B)/ltd-native $(B)/ltd-dnsd $(B)/ltd-rootfs $(B)/probe
 
 $(B)/%.o: %.c
@@ -112,35 +115,66 @@ check-unit: $(B)/unit-tests
 check-e2e: $(B)/ltd-native $(B)/ltd-dnsd $(B)/ltd-rootfs $(B)/probe
 	bash tests/e2e/run.sh $(B)
 
-# The query path under libFuzzer (clang, ASan + UBSan), for a bounded time:
-# CI runs it after `make check` (.ci/run).  FUZZ_SECONDS to change.
+# Every parser of untrusted input under libFuzzer (clang, ASan + UBSan),
+# each for a bounded time from its seeds (fuzz/seeds-NAME/, where a crash
+# found once is kept as a regression input); CI runs it (.ci/run).
+# FUZZ_MULT=N runs each N times longer (a developer's machine).  A crash
+# is left as $(B)/fuzz-crash-NAME-*; the run stops there.
 FUZZ_CC	?= clang
-FUZZ_SECONDS ?= 25
-FUZZ_CMD_SECONDS ?= 10
-FUZZ_SRC := fuzz/dns_query.c dnsd/dnsmsg.c policy/domains.c \
-	    policy/cidr.c common/error.c common/text.c
-$(B)/fuzz-dns-query: $(FUZZ_SRC) dnsd/dnsmsg.h policy/domains.h
-	@mkdir -p $(B)
-	$(FUZZ_CC) -g -O1 -std=gnu11 -D_GNU_SOURCE -I. \
-		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-o $@ $(FUZZ_SRC) $(shell pkg-config --libs ldns)
+FUZZ_MULT ?= 1
+# NAME:SECONDS:MAX_LEN
+FUZZ_TARGETS := dns-query:25:1024 command-paths:10:4096 dns-answer:15:4096 \
+	oci-image:20:16384 tar-layer:25:65536 gitconfig:15:4096 \
+	policy-file:15:4096 agent-settings:15:16384
+FUZZ_NAMES := $(foreach t,$(FUZZ_TARGETS),$(word 1,$(subst :, ,$(t))))
+FUZZ_CFLAGS := -g -O1 -std=gnu11 -D_GNU_SOURCE -I. \
+	-fsanitize=address,undefined -fno-sanitize-recover=all \
+	$(shell pkg-config --cflags $(PKGS) $(ROOTFS_PKGS))
+# The folders the parsers live in, built with the sanitizers; each target
+# takes from the archive what it uses.
+FUZZ_LIB_SRC := $(foreach d,common policy protect dnsd rootfs rootfs-tools,\
+	$(wildcard $(d)/*.c))
+FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(B)/fuzz-obj/%.o)
 
-# The command lines of a project's Claude Code settings (agentprotect.c).
-FUZZ_CMD_SRC := fuzz/command_paths.c protect/agentprotect.c policy/lists.c common/path.c \
-	    common/error.c common/text.c
-$(B)/fuzz-command-paths: $(FUZZ_CMD_SRC) policy/policy.h
-	@mkdir -p $(B)
-	$(FUZZ_CC) -g -O1 -std=gnu11 -D_GNU_SOURCE -I. \
-		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-o $@ $(FUZZ_CMD_SRC) $(shell pkg-config --libs jansson)
+$(B)/fuzz-obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
 
-fuzz: $(B)/fuzz-dns-query $(B)/fuzz-command-paths
-	@mkdir -p $(B)/fuzz-corpus $(B)/fuzz-corpus-cmd
-	$(B)/fuzz-dns-query -max_total_time=$(FUZZ_SECONDS) -max_len=1024 \
-		-print_final_stats=1 $(B)/fuzz-corpus fuzz/seeds
-	$(B)/fuzz-command-paths -max_total_time=$(FUZZ_CMD_SECONDS) \
-		-max_len=4096 -print_final_stats=1 $(B)/fuzz-corpus-cmd \
-		fuzz/seeds-cmd
+$(B)/fuzz-obj/libfuzz.a: $(FUZZ_LIB_OBJ)
+	rm -f $@ && $(AR) rcs $@ $^
+
+.SECONDEXPANSION:
+$(B)/fuzz-%: fuzz/$$(subst -,_,$$*).c $(B)/fuzz-obj/libfuzz.a
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< \
+		$(B)/fuzz-obj/libfuzz.a \
+		$(shell pkg-config --libs ldns jansson nettle libarchive)
+
+# Each target's whole output goes to $(B)/fuzz-NAME.log; its figures are
+# shown, and on a crash the end of the log.
+fuzz: $(FUZZ_NAMES:%=$(B)/fuzz-%)
+	@for t in $(FUZZ_TARGETS); do \
+		n=$${t%%:*}; r=$${t#*:}; s=$${r%%:*}; l=$${r#*:}; \
+		mkdir -p $(B)/fuzz-corpus-$$n; \
+		echo "== fuzz $$n: $$((s * $(FUZZ_MULT))) s"; \
+		$(B)/fuzz-$$n -max_total_time=$$((s * $(FUZZ_MULT))) \
+			-max_len=$$l -print_final_stats=1 \
+			-artifact_prefix=$(B)/fuzz-crash-$$n- \
+			$(B)/fuzz-corpus-$$n fuzz/seeds-$$n \
+			>$(B)/fuzz-$$n.log 2>&1; \
+		rc=$$?; \
+		grep -E '^(INFO: seed corpus|stat::(number_of_executed_units|peak_rss_mb|new_units_added)|Done)' \
+			$(B)/fuzz-$$n.log; \
+		if [ $$rc -ne 0 ]; then tail -60 $(B)/fuzz-$$n.log; exit 1; fi; \
+	done
+
+# The reliability harness (tests/stress/run.sh), as root: CI runs it after
+# `make check`; stress-long is for a developer's machine (about an hour).
+stress: all
+	bash tests/stress/run.sh $(B)
+
+stress-long: all
+	STRESS_SEQ=5000 STRESS_CONC=100 STRESS_RANDOM_KILLS=600 \
+		STRESS_EXECS=10000 bash tests/stress/run.sh $(B)
 
 # Downloads Debian packages: run by hand, never by CI.
 check-build: $(B)/ltd-rootfs
@@ -187,4 +221,5 @@ clean:
 	rm -rf $(B)
 
 -include $(LIB_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(ROOTFS_OBJ:.o=.d) \
+	$(wildcard $(B)/fuzz-obj/*/*.d) \
 	$(wildcard $(B)/cli/*.d) $(B)/bench/export_bpf.d

@@ -6,7 +6,7 @@
  * every place returned is absolute and normalized (but an unknown word,
  * returned as written).
  *
- *   make fuzz            # with the DNS target; corpus in build/
+ *   make fuzz            # with the other targets; corpus in build/
  */
 #include <stdint.h>
 #include <stdlib.h>

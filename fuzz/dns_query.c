@@ -9,7 +9,7 @@
  *     upstream parses as exactly one question for that same name;
  *   - a refusal parses and carries the client's id.
  *
- *   make fuzz            # 25 s, corpus in build/fuzz-corpus
+ *   make fuzz            # with the other targets; corpus in build/
  */
 #include <errno.h>
 #include <stdint.h>

@@ -879,6 +879,26 @@ static int walk(struct ltd_cmd_scan *s, json_t *j, int depth,
 	return 0;
 }
 
+/* The settings' text as Claude Code reads it, or NULL and an error. */
+static json_t *settings_json(const char *text, size_t len, const char *path,
+			     int *ret, struct ltd_err *err)
+{
+	json_error_t jerr;
+	json_t *j = json_loadb(text, len,
+			       JSON_ALLOW_NUL | JSON_DECODE_INT_AS_REAL, &jerr);
+
+	*ret = 0;
+	if (!j)
+		*ret = ltd_err_set(err, EINVAL,
+				   "%s:%d: not JSON that ltd-native can read "
+				   "(%s): it cannot tell which files Claude "
+				   "Code would run from it; fix the file "
+				   "(--unsafe-writable-git runs without this "
+				   "protection)",
+				   path, jerr.line, jerr.text);
+	return j;
+}
+
 /*
  * The file's JSON; NULL with *@ret 0 when it is missing (or a link:
  * ltd_policy_check_links refuses that with its own message), NULL with
@@ -890,11 +910,9 @@ static json_t *load(const char *path, int *ret, struct ltd_err *err)
 	_cleanup_close_ int fd =
 		open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	_cleanup_free_ char *buf = NULL;
-	json_error_t jerr;
 	struct stat st;
 	size_t len = 0;
 	ssize_t r;
-	json_t *j;
 
 	*ret = 0;
 	if (fd < 0 && (errno == ENOENT || errno == ELOOP || errno == ENOTDIR))
@@ -921,17 +939,20 @@ static json_t *load(const char *path, int *ret, struct ltd_err *err)
 	while (len < (size_t)st.st_size &&
 	       (r = read(fd, buf + len, (size_t)st.st_size - len)) > 0)
 		len += (size_t)r;
-	j = json_loadb(buf, len, JSON_ALLOW_NUL | JSON_DECODE_INT_AS_REAL,
-		       &jerr);
-	if (!j)
-		*ret = ltd_err_set(err, EINVAL,
-				   "%s:%d: not JSON that ltd-native can read "
-				   "(%s): it cannot tell which files Claude "
-				   "Code would run from it; fix the file "
-				   "(--unsafe-writable-git runs without this "
-				   "protection)",
-				   path, jerr.line, jerr.text);
-	return j;
+	return settings_json(buf, len, path, ret, err);
+}
+
+int ltd_agent_settings_scan(struct ltd_policy *p, const char *file,
+			    const char *text, size_t len, struct ltd_err *err)
+{
+	struct ltd_cmd_scan s = {.p = p, .file = file};
+	int ret;
+	json_t *j = settings_json(text, len, file, &ret, err);
+
+	if (j)
+		ret = walk(&s, j, 0, err);
+	json_decref(j);
+	return ret;
 }
 
 int ltd_agent_protected(struct ltd_policy *p, struct ltd_err *err)

@@ -71,6 +71,11 @@ int ltd_policy_check_links(const struct ltd_policy *p, struct ltd_err *err);
  */
 int ltd_agent_protected(struct ltd_policy *p, struct ltd_err *err);
 
+/* The same for one settings file's text, @file naming it in messages (the
+ * fuzz target's way in). */
+int ltd_agent_settings_scan(struct ltd_policy *p, const char *file,
+			    const char *text, size_t len, struct ltd_err *err);
+
 enum ltd_cmd_kind {
 	LTD_CMD_PATH,	 /* a word with a '/': an absolute, normalized path */
 	LTD_CMD_BARE,	 /* a word without: absolute, in its directory */

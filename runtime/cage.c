@@ -38,6 +38,7 @@
 #include "runtime/outputs.h"
 #include "runtime/pty.h"
 #include "runtime/registry.h"
+#include "runtime/testhooks.h"
 
 extern char **environ;
 
@@ -560,7 +561,8 @@ __attribute__((noreturn)) void ltd_cage_command_main(struct ltd_cage *c)
 {
 	struct ltd_err err = {0};
 
-	if (ltd_steps_run(ltd_command_steps, c, NULL, &err) == 0) {
+	if (ltd_steps_run(ltd_command_steps, c, ltd_test_before_command,
+			  &err) == 0) {
 		environ = c->envp;
 		execvp(c->policy->argv[0], c->policy->argv);
 		ltd_err_sys(&err, "cannot execute '%s'", c->policy->argv[0]);
@@ -737,7 +739,7 @@ void ltd_cage_init(struct ltd_cage *c)
 	c->mnt.mask_dir = -1;
 	c->net = (struct ltd_netns){.helper = -1, .sock = -1};
 	c->pty_slave = -1;
-	ret = ltd_steps_run(ltd_init_steps, c, NULL, &err);
+	ret = ltd_steps_run(ltd_init_steps, c, ltd_test_before_init, &err);
 	if (ret < 0) {
 		send_msg(c->sock, LTD_MSG_SETUP_ERROR, 0, &err);
 		_exit(1);

@@ -24,6 +24,7 @@
 #include "runtime/hostuser.h"
 #include "runtime/launch.h"
 #include "runtime/rootfs.h"
+#include "runtime/testhooks.h"
 
 int ltd_run_check(struct ltd_policy *p, struct ltd_err *err)
 {
@@ -189,7 +190,10 @@ static void result_of(const struct ltd_outcome *out, struct ltd_run_result *res)
 static int run_cage(struct ltd_launch *l, struct ltd_err *err)
 {
 	const struct ltd_policy *p = l->p;
-	int ret = ltd_launch_supervise(l, err);
+	int ret;
+
+	ltd_test_stop_at("launcher", "supervise");
+	ret = ltd_launch_supervise(l, err);
 
 	/* First the terminal back, then anything else we have to say. */
 	if (!ret && l->out.type == LTD_MSG_EXITED)
@@ -201,6 +205,7 @@ static int run_cage(struct ltd_launch *l, struct ltd_err *err)
 	    p->status_fd >= 0 || p->info_fd >= 0)
 		ltd_launch_cage_gone(l);
 	/* Whatever ended the run, the cage ran: its writes are judged. */
+	ltd_test_stop_at("launcher", "report");
 	report(l);
 	return ret;
 }
@@ -212,7 +217,8 @@ void ltd_run(const struct ltd_policy *p, struct ltd_run_host *h,
 	int ret;
 
 	*res = (struct ltd_run_result){.end = LTD_RUN_FAILED};
-	ret = ltd_steps_run(ltd_launch_steps, &l, NULL, &res->err);
+	ret = ltd_steps_run(ltd_launch_steps, &l, ltd_test_before_launch,
+			    &res->err);
 	if (!ret)
 		ret = run_cage(&l, &res->err);
 	else

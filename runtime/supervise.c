@@ -21,6 +21,7 @@
 #include "common/signals.h"
 #include "netfilter/pasta.h"
 #include "runtime/cage.h"
+#include "runtime/testhooks.h"
 
 /* One message from init, with the descriptors it may carry. */
 static ssize_t recv_msg(int sock, struct ltd_msg *m, int fds[LTD_MSG_MAX_FDS],
@@ -87,6 +88,7 @@ static bool take_progress(const struct ltd_msg *m, int *fds, size_t n_fds,
 		return true;
 	case LTD_MSG_STARTED:
 		out->started = true;
+		ltd_test_stop_at("launcher", "started");
 		ltd_life_started(life, m->value, n_fds == 1 ? fds[0] : -1);
 		if (n_fds > 1)
 			close_fds(fds, n_fds);

@@ -371,6 +371,22 @@ Test(agentfiles, json_as_claude_code_reads_it)
 	cr_assert(protects("scripts/x.sh"));
 }
 
+Test(agentfiles, settings_text_read_as_a_file_is)
+{
+	static const char text[] = "{\"statusLine\": {\"command\": "
+				   "\"./scripts/y.sh\"}}";
+
+	/* ltd_agent_settings_scan: the same reading from a buffer (the fuzz
+	 * target's way in), errors naming the file given. */
+	cr_assert_eq(ltd_agent_settings_scan(&p, "a.json", text,
+					     sizeof(text) - 1, &err),
+		     0, "%s", err.msg);
+	cr_assert(protects("scripts/y.sh"));
+	cr_assert_eq(ltd_agent_settings_scan(&p, "a.json", "{x", 2, &err),
+		     -EINVAL);
+	cr_assert(strstr(err.msg, "a.json:1"), "%s", err.msg);
+}
+
 Test(agentfiles, unreadable_settings_refuse_the_run)
 {
 	put(".claude/settings.json", "{not json");
