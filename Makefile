@@ -13,6 +13,9 @@
 #                   packages; not part of `make check`)
 
 CC	?= cc
+# The version, in one place: VERSION (debian/rules checks that
+# debian/changelog says the same).
+VERSION	:= $(shell cat VERSION)
 # The runtime links libcap, libmnl + libnftnl for the egress firewall,
 # nettle for the SHA-256 of approved project policy files and pinned
 # rootfs entries, ldns (DNS wire format) and jansson (the audit log) for
@@ -83,6 +86,14 @@ RUNTIME_LIBS := -Wl,-Bstatic -lnettle -ljansson -lnftnl -lcap \
 # it starts beside pasta, but need not pay ~0.9 ms of dynamic loading.
 DNSD_LIBS := -Wl,-Bstatic -lldns -lcrypto -ljansson -lnftnl \
 		-Wl,-Bdynamic $(shell pkg-config --libs libmnl)
+
+# What --version prints: the version and the libraries this build holds.
+$(B)/gen/buildinfo.h: VERSION tools/buildinfo.sh
+	@mkdir -p $(dir $@)
+	sh tools/buildinfo.sh VERSION > $@.tmp && mv $@.tmp $@
+
+$(B)/cli/ltd-native.o: $(B)/gen/buildinfo.h
+$(B)/cli/ltd-native.o: CFLAGS += -I$(B)/gen
 
 $(B)/ltd-native: $(B)/cli/ltd-native.o $(B)/libltd.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(RUNTIME_LIBS)
