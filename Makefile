@@ -1,6 +1,8 @@
 # ltd-native — build, test, benchmark.
 #   make            build ./build/ltd-native
 #   make check      unit tests (Criterion) + end-to-end tests (as a test user)
+#                   + the man pages and completions against the binary
+#   make man        the man pages (part of `make`), from docs/man/ with scdoc
 #   make check-layout  each folder uses only what docs/ARCHITECTURE.md allows
 #   make format-check  the C files are as .clang-format says
 #   make bench      start-up benchmark against bubblewrap and unshare
@@ -50,8 +52,8 @@ ROOTFS_OBJ := $(ROOTFS_SRC:%.c=$(B)/%.o)
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_OBJ := $(UNIT_SRC:%.c=$(B)/%.o)
 
-.PHONY: check-layout format-check all check check-unit check-e2e check-build bench bench-seccomp bench-egress bench-dns bench-landlock fuzz format clean
-all: $(B)/ltd-native $(B)/ltd-dnsd $(B)/ltd-rootfs $(B)/probe
+.PHONY: man check-docs check-layout format-check all check check-unit check-e2e check-build bench bench-seccomp bench-egress bench-dns bench-landlock fuzz format clean
+all: $(B)/ltd-native $(B)/ltd-dnsd $(B)/ltd-rootfs $(B)/probe man
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -115,7 +117,28 @@ $(B)/probe: tests/e2e/probe.c tests/common/syscall_cases.h
 $(B)/unit-tests: $(UNIT_OBJ) $(B)/librootfs.a $(B)/libltd.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(ROOTFS_LIBS) $(LDLIBS) $(SECCOMP_LIBS) -lcriterion
 
-check: check-unit check-e2e
+# The man pages: docs/man/*.scd.in, with the usage lines of the program's
+# --help and (ltd-native(1)) the option table filled in by tools/mkman.sh,
+# then scdoc.
+MAN_PAGES := $(B)/man/ltd-native.1 $(B)/man/ltd-rootfs.1 \
+	     $(B)/man/ltd-native-policy.5
+man: $(MAN_PAGES)
+.SECONDARY: $(MAN_PAGES:=.scd)
+
+$(B)/man/%.scd: docs/man/%.scd.in tools/mkman.sh VERSION $(B)/ltd-native $(B)/ltd-rootfs
+	@mkdir -p $(dir $@)
+	sh tools/mkman.sh $< VERSION $(B)/ltd-native \
+		$(B)/$(if $(filter ltd-rootfs%,$*),ltd-rootfs,ltd-native) > $@.tmp
+	mv $@.tmp $@
+
+$(B)/man/%: $(B)/man/%.scd
+	scdoc < $< > $@.tmp && mv $@.tmp $@
+
+check: check-unit check-e2e check-docs
+
+# Every option and subcommand is in ltd-native(1) and in the completions.
+check-docs: $(B)/ltd-native $(B)/ltd-rootfs man
+	bash tests/docs/check_docs.sh $(B)
 
 check-unit: $(B)/unit-tests
 	$(B)/unit-tests --jobs 2
