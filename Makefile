@@ -3,6 +3,7 @@
 #   make check      unit tests (Criterion) + end-to-end tests (as a test user)
 #                   + the man pages and completions against the binary
 #   make man        the man pages (part of `make`), from docs/man/ with scdoc
+#   make install    PREFIX=/usr/local DESTDIR= (and make uninstall)
 #   make check-layout  each folder uses only what docs/ARCHITECTURE.md allows
 #   make format-check  the C files are as .clang-format says
 #   make bench      start-up benchmark against bubblewrap and unshare
@@ -52,7 +53,7 @@ ROOTFS_OBJ := $(ROOTFS_SRC:%.c=$(B)/%.o)
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_OBJ := $(UNIT_SRC:%.c=$(B)/%.o)
 
-.PHONY: man check-docs check-layout format-check all check check-unit check-e2e check-build bench bench-seccomp bench-egress bench-dns bench-landlock fuzz format clean
+.PHONY: install uninstall FORCE man check-docs check-layout format-check all check check-unit check-e2e check-build bench bench-seccomp bench-egress bench-dns bench-landlock fuzz format clean
 all: $(B)/ltd-native $(B)/ltd-dnsd $(B)/ltd-rootfs $(B)/probe man
 
 $(B)/%.o: %.c
@@ -133,6 +134,73 @@ $(B)/man/%.scd: docs/man/%.scd.in tools/mkman.sh VERSION $(B)/ltd-native $(B)/lt
 
 $(B)/man/%: $(B)/man/%.scd
 	scdoc < $< > $@.tmp && mv $@.tmp $@
+
+# Installed like a Debian tool: user commands in BINDIR, the helper (not a
+# user command) in LIBEXECDIR, where ltd-native looks for it after its own
+# directory (runtime/dnsproc.h), man pages, completions, and the AppArmor
+# profile that lets ltd-native make user namespaces where AppArmor 4
+# restricts them (Ubuntu 23.10+).  AppArmor 3 (Debian 12) cannot parse the
+# profile and would fail to load it at boot: it is installed only where
+# the abi/4.0 file says the parser knows it, unless APPARMOR=yes|no says
+# otherwise (docs/decisions/0106-apparmor-profile-only-with-abi-4.md).
+PREFIX	?= /usr/local
+DESTDIR	?=
+BINDIR	?= $(PREFIX)/bin
+LIBEXECDIR ?= $(PREFIX)/libexec/ltd-native
+MANDIR	?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+# zsh reads /usr/share/zsh/vendor-completions (the distribution's) and
+# /usr/local/share/zsh/site-functions (the local administrator's).
+ZSHCOMPDIR ?= $(PREFIX)/share/zsh/$(if $(filter /usr,$(PREFIX)),vendor-completions,site-functions)
+FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
+APPARMORDIR ?= /etc/apparmor.d
+APPARMOR ?= $(if $(wildcard /etc/apparmor.d/abi/4.0),yes,no)
+
+$(B)/apparmor/ltd-native: packaging/apparmor/ltd-native.in FORCE
+	@mkdir -p $(dir $@)
+	sed 's|@BINDIR@|$(BINDIR)|g' $< > $@.tmp && mv $@.tmp $@
+
+# What install puts in place, and so what uninstall removes: files only.
+# The directories are shared (/usr/local/bin is base-files'), but for
+# LIBEXECDIR, which is ltd-native's own.
+INSTALLED := $(BINDIR)/ltd-native $(BINDIR)/ltd-rootfs \
+	$(LIBEXECDIR)/ltd-dnsd \
+	$(MANDIR)/man1/ltd-native.1 $(MANDIR)/man1/ltd-rootfs.1 \
+	$(MANDIR)/man5/ltd-native-policy.5 \
+	$(BASHCOMPDIR)/ltd-native $(BASHCOMPDIR)/ltd-rootfs \
+	$(ZSHCOMPDIR)/_ltd-native \
+	$(FISHCOMPDIR)/ltd-native.fish $(FISHCOMPDIR)/ltd-rootfs.fish \
+	$(APPARMORDIR)/ltd-native
+
+install: $(B)/ltd-native $(B)/ltd-dnsd $(B)/ltd-rootfs man $(B)/apparmor/ltd-native
+	install -d -m 755 $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) \
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) \
+		$(DESTDIR)$(FISHCOMPDIR)
+	install -m 755 $(B)/ltd-native $(B)/ltd-rootfs $(DESTDIR)$(BINDIR)/
+	install -m 755 $(B)/ltd-dnsd $(DESTDIR)$(LIBEXECDIR)/
+	install -m 644 $(B)/man/ltd-native.1 $(B)/man/ltd-rootfs.1 \
+		$(DESTDIR)$(MANDIR)/man1/
+	install -m 644 $(B)/man/ltd-native-policy.5 $(DESTDIR)$(MANDIR)/man5/
+	install -m 644 packaging/completions/ltd-native.bash \
+		$(DESTDIR)$(BASHCOMPDIR)/ltd-native
+	install -m 644 packaging/completions/ltd-native.bash \
+		$(DESTDIR)$(BASHCOMPDIR)/ltd-rootfs
+	install -m 644 packaging/completions/_ltd-native $(DESTDIR)$(ZSHCOMPDIR)/
+	install -m 644 packaging/completions/ltd-native.fish \
+		packaging/completions/ltd-rootfs.fish $(DESTDIR)$(FISHCOMPDIR)/
+ifeq ($(APPARMOR),yes)
+	install -d -m 755 $(DESTDIR)$(APPARMORDIR)
+	install -m 644 $(B)/apparmor/ltd-native $(DESTDIR)$(APPARMORDIR)/
+	@echo "AppArmor: load the profile with" \
+		"'apparmor_parser -r $(APPARMORDIR)/ltd-native'"
+endif
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	-rmdir $(DESTDIR)$(LIBEXECDIR)
+
+FORCE:
 
 check: check-unit check-e2e check-docs
 
