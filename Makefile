@@ -4,6 +4,8 @@
 #                   + the man pages and completions against the binary
 #   make man        the man pages (part of `make`), from docs/man/ with scdoc
 #   make install    PREFIX=/usr/local DESTDIR= (and make uninstall)
+#   make package    the Debian package (dpkg-buildpackage) in build/package/
+#   make check-package  build it, install it, smoke-test it, remove it (root)
 #   make check-layout  each folder uses only what docs/ARCHITECTURE.md allows
 #   make format-check  the C files are as .clang-format says
 #   make bench      start-up benchmark against bubblewrap and unshare
@@ -53,12 +55,12 @@ ROOTFS_OBJ := $(ROOTFS_SRC:%.c=$(B)/%.o)
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_OBJ := $(UNIT_SRC:%.c=$(B)/%.o)
 
-.PHONY: install uninstall FORCE man check-docs check-layout format-check all check check-unit check-e2e check-build bench bench-seccomp bench-egress bench-dns bench-landlock fuzz format clean
+.PHONY: install uninstall FORCE package check-package man check-docs check-layout format-check all check check-unit check-e2e check-build bench bench-seccomp bench-egress bench-dns bench-landlock fuzz format clean
 all: $(B)/ltd-native $(B)/ltd-dnsd $(B)/ltd-rootfs $(B)/probe man
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 # The seccomp programs, compiled from the profile when the binary is built.
 $(B)/seccomp-gen: $(B)/cli/seccomp-gen.o $(B)/confine/profile.o $(B)/dnsd/seccomp_profile.o $(B)/confine/bpf.o $(B)/common/error.o $(B)/common/text.o
@@ -201,6 +203,12 @@ uninstall:
 	-rmdir $(DESTDIR)$(LIBEXECDIR)
 
 FORCE:
+
+package:
+	bash tests/package/build_package.sh $(B)/package
+
+check-package: package
+	bash tests/package/check_package.sh $(B)/package
 
 check: check-unit check-e2e check-docs
 
