@@ -48,7 +48,7 @@ if [ ! -e /etc/apparmor.d/abi/4.0 ] && [ ! -e /sys/kernel/security/apparmor ]; t
 	fake_abi=1
 fi
 cleanup() {
-	apt-get remove -y ltd-native >/dev/null 2>&1
+	apt-get purge -y ltd-native >/dev/null 2>&1
 	[ -n "$fake_abi" ] && rm -f /etc/apparmor.d/abi/4.0 &&
 		rmdir --ignore-fail-on-non-empty /etc/apparmor.d/abi /etc/apparmor.d
 	[ -n "${DNS_PID:-}" ] && kill "$DNS_PID" 2>/dev/null
