@@ -198,7 +198,13 @@ ifeq ($(APPARMOR),yes)
 		"'apparmor_parser -r $(APPARMORDIR)/ltd-native'"
 endif
 
+# A profile loaded from the real /etc/apparmor.d is unloaded first (it
+# must still be there to be named), as the package's postrm does.
 uninstall:
+	@if [ -z "$(DESTDIR)" ] && [ -e $(APPARMORDIR)/ltd-native ] && \
+		command -v aa-enabled >/dev/null && aa-enabled --quiet && \
+		command -v apparmor_parser >/dev/null; then \
+		apparmor_parser -R $(APPARMORDIR)/ltd-native || true; fi
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 	-rmdir $(DESTDIR)$(LIBEXECDIR)
 
