@@ -1,6 +1,11 @@
 # ltd-native — build, test, benchmark.
 #   make            build ./build/ltd-native
 #   make check      unit tests (Criterion) + end-to-end tests (as a test user)
+#                   + the man pages and completions against the binary
+#   make man        the man pages (part of `make`), from docs/man/ with scdoc
+#   make install    PREFIX=/usr/local DESTDIR= (and make uninstall)
+#   make package    the Debian package (dpkg-buildpackage) in build/package/
+#   make check-package  build it, install it, smoke-test it, remove it (root)
 #   make check-layout  each folder uses only what docs/ARCHITECTURE.md allows
 #   make format-check  the C files are as .clang-format says
 #   make bench      start-up benchmark against bubblewrap and unshare
@@ -16,6 +21,9 @@
 #                   packages; not part of `make check`)
 
 CC	?= cc
+# The version, in one place: VERSION (debian/rules checks that
+# debian/changelog says the same).
+VERSION	:= $(shell cat VERSION)
 # The runtime links libcap, libmnl + libnftnl for the egress firewall,
 # nettle for the SHA-256 of approved project policy files and pinned
 # rootfs entries, ldns (DNS wire format) and jansson (the audit log) for
@@ -50,12 +58,12 @@ ROOTFS_OBJ := $(ROOTFS_SRC:%.c=$(B)/%.o)
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_OBJ := $(UNIT_SRC:%.c=$(B)/%.o)
 
-.PHONY: check-layout format-check all check check-unit check-e2e check-build stress stress-long bench bench-seccomp bench-egress bench-dns bench-landlock fuzz format clean
-all: $(B)/ltd-native $(B)/ltd-dnsd $(B)/ltd-rootfs $(B)/probe
+.PHONY: install uninstall FORCE package check-package man check-docs check-layout format-check all check check-unit check-e2e check-build stress stress-long bench bench-seccomp bench-egress bench-dns bench-landlock fuzz format clean
+all: $(B)/ltd-native $(B)/ltd-dnsd $(B)/ltd-rootfs $(B)/probe man
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 # The seccomp programs, compiled from the profile when the binary is built.
 $(B)/seccomp-gen: $(B)/cli/seccomp-gen.o $(B)/confine/profile.o $(B)/dnsd/seccomp_profile.o $(B)/confine/bpf.o $(B)/common/error.o $(B)/common/text.o
@@ -87,6 +95,14 @@ RUNTIME_LIBS := -Wl,-Bstatic -lnettle -ljansson -lnftnl -lcap \
 DNSD_LIBS := -Wl,-Bstatic -lldns -lcrypto -ljansson -lnftnl \
 		-Wl,-Bdynamic $(shell pkg-config --libs libmnl)
 
+# What --version prints: the version and the libraries this build holds.
+$(B)/gen/buildinfo.h: VERSION tools/buildinfo.sh
+	@mkdir -p $(dir $@)
+	sh tools/buildinfo.sh VERSION > $@.tmp && mv $@.tmp $@
+
+$(B)/cli/ltd-native.o: $(B)/gen/buildinfo.h
+$(B)/cli/ltd-native.o: CFLAGS += -I$(B)/gen
+
 $(B)/ltd-native: $(B)/cli/ltd-native.o $(B)/libltd.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(RUNTIME_LIBS)
 
@@ -107,7 +123,107 @@ $(B)/probe: tests/e2e/probe.c tests/common/syscall_cases.h
 $(B)/unit-tests: $(UNIT_OBJ) $(B)/librootfs.a $(B)/libltd.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(ROOTFS_LIBS) $(LDLIBS) $(SECCOMP_LIBS) -lcriterion
 
-check: check-unit check-e2e
+# The man pages: docs/man/*.scd.in, with the usage lines of the program's
+# --help and (ltd-native(1)) the option table filled in by tools/mkman.sh,
+# then scdoc.
+MAN_PAGES := $(B)/man/ltd-native.1 $(B)/man/ltd-rootfs.1 \
+	     $(B)/man/ltd-native-policy.5
+man: $(MAN_PAGES)
+.SECONDARY: $(MAN_PAGES:=.scd)
+
+$(B)/man/%.scd: docs/man/%.scd.in tools/mkman.sh VERSION $(B)/ltd-native $(B)/ltd-rootfs
+	@mkdir -p $(dir $@)
+	sh tools/mkman.sh $< VERSION $(B)/ltd-native \
+		$(B)/$(if $(filter ltd-rootfs%,$*),ltd-rootfs,ltd-native) > $@.tmp
+	mv $@.tmp $@
+
+$(B)/man/%: $(B)/man/%.scd
+	scdoc < $< > $@.tmp && mv $@.tmp $@
+
+# Installed like a Debian tool: user commands in BINDIR, the helper (not a
+# user command) in LIBEXECDIR, where ltd-native looks for it after its own
+# directory (runtime/dnsproc.h), man pages, completions, and the AppArmor
+# profile that lets ltd-native make user namespaces where AppArmor 4
+# restricts them (Ubuntu 23.10+).  AppArmor 3 (Debian 12) cannot parse the
+# profile and would fail to load it at boot: it is installed only where
+# the abi/4.0 file says the parser knows it, unless APPARMOR=yes|no says
+# otherwise (docs/decisions/0107-apparmor-profile-only-with-abi-4.md).
+PREFIX	?= /usr/local
+DESTDIR	?=
+BINDIR	?= $(PREFIX)/bin
+LIBEXECDIR ?= $(PREFIX)/libexec/ltd-native
+MANDIR	?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+# zsh reads /usr/share/zsh/vendor-completions (the distribution's) and
+# /usr/local/share/zsh/site-functions (the local administrator's).
+ZSHCOMPDIR ?= $(PREFIX)/share/zsh/$(if $(filter /usr,$(PREFIX)),vendor-completions,site-functions)
+FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
+APPARMORDIR ?= /etc/apparmor.d
+APPARMOR ?= $(if $(wildcard /etc/apparmor.d/abi/4.0),yes,no)
+
+$(B)/apparmor/ltd-native: packaging/apparmor/ltd-native.in FORCE
+	@mkdir -p $(dir $@)
+	sed 's|@BINDIR@|$(BINDIR)|g' $< > $@.tmp && mv $@.tmp $@
+
+# What install puts in place, and so what uninstall removes: files only.
+# The directories are shared (/usr/local/bin is base-files'), but for
+# LIBEXECDIR, which is ltd-native's own.
+INSTALLED := $(BINDIR)/ltd-native $(BINDIR)/ltd-rootfs \
+	$(LIBEXECDIR)/ltd-dnsd \
+	$(MANDIR)/man1/ltd-native.1 $(MANDIR)/man1/ltd-rootfs.1 \
+	$(MANDIR)/man5/ltd-native-policy.5 \
+	$(BASHCOMPDIR)/ltd-native $(BASHCOMPDIR)/ltd-rootfs \
+	$(ZSHCOMPDIR)/_ltd-native \
+	$(FISHCOMPDIR)/ltd-native.fish $(FISHCOMPDIR)/ltd-rootfs.fish \
+	$(APPARMORDIR)/ltd-native
+
+install: $(B)/ltd-native $(B)/ltd-dnsd $(B)/ltd-rootfs man $(B)/apparmor/ltd-native
+	install -d -m 755 $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) \
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) \
+		$(DESTDIR)$(FISHCOMPDIR)
+	install -m 755 $(B)/ltd-native $(B)/ltd-rootfs $(DESTDIR)$(BINDIR)/
+	install -m 755 $(B)/ltd-dnsd $(DESTDIR)$(LIBEXECDIR)/
+	install -m 644 $(B)/man/ltd-native.1 $(B)/man/ltd-rootfs.1 \
+		$(DESTDIR)$(MANDIR)/man1/
+	install -m 644 $(B)/man/ltd-native-policy.5 $(DESTDIR)$(MANDIR)/man5/
+	install -m 644 packaging/completions/ltd-native.bash \
+		$(DESTDIR)$(BASHCOMPDIR)/ltd-native
+	install -m 644 packaging/completions/ltd-native.bash \
+		$(DESTDIR)$(BASHCOMPDIR)/ltd-rootfs
+	install -m 644 packaging/completions/_ltd-native $(DESTDIR)$(ZSHCOMPDIR)/
+	install -m 644 packaging/completions/ltd-native.fish \
+		packaging/completions/ltd-rootfs.fish $(DESTDIR)$(FISHCOMPDIR)/
+ifeq ($(APPARMOR),yes)
+	install -d -m 755 $(DESTDIR)$(APPARMORDIR)
+	install -m 644 $(B)/apparmor/ltd-native $(DESTDIR)$(APPARMORDIR)/
+	@echo "AppArmor: load the profile with" \
+		"'apparmor_parser -r $(APPARMORDIR)/ltd-native'"
+endif
+
+# A profile loaded from the real /etc/apparmor.d is unloaded first (it
+# must still be there to be named), as the package's postrm does.
+uninstall:
+	@if [ -z "$(DESTDIR)" ] && [ -e $(APPARMORDIR)/ltd-native ] && \
+		command -v aa-enabled >/dev/null && aa-enabled --quiet && \
+		command -v apparmor_parser >/dev/null; then \
+		apparmor_parser -R $(APPARMORDIR)/ltd-native || true; fi
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	-rmdir $(DESTDIR)$(LIBEXECDIR)
+
+FORCE:
+
+package:
+	bash tests/package/build_package.sh $(B)/package
+
+check-package: package
+	bash tests/package/check_package.sh $(B)/package
+
+check: check-unit check-e2e check-docs
+
+# Every option and subcommand is in ltd-native(1) and in the completions.
+check-docs: $(B)/ltd-native $(B)/ltd-rootfs man
+	bash tests/docs/check_docs.sh $(B)
 
 check-unit: $(B)/unit-tests
 	$(B)/unit-tests --jobs 2

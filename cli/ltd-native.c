@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "buildinfo.h" /* build/gen/: tools/buildinfo.sh */
 #include "common/base.h"
 #include "common/text.h"
 #include "policy/policy.h"
@@ -18,10 +19,6 @@
 #include "runtime/exec.h"
 #include "runtime/hostuser.h"
 #include "runtime/run.h"
-
-#ifndef LTD_VERSION
-#define LTD_VERSION "0.1.0"
-#endif
 
 extern char **environ;
 
@@ -275,7 +272,13 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (strcmp(argv[1], "--version") == 0) {
-		printf("ltd-native %s\n", LTD_VERSION);
+		printf("ltd-native %s\n%s", LTD_VERSION, LTD_BUILD_INFO);
+		return 0;
+	}
+	/* Not in --help: the option table for the man page and the shell
+	 * completions (policy/optdump.c). */
+	if (strcmp(argv[1], "--complete-options") == 0) {
+		ltd_policy_print_options(stdout);
 		return 0;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)

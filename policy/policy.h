@@ -322,6 +322,10 @@ int ltd_policy_gate(struct ltd_policy *p, const char *flag, const char *real,
 /* Print the run flags, one per line, for `run --help`. */
 void ltd_policy_print_help(FILE *out);
 
+/* The run flags as tab-separated data (policy/optdump.c), for the man
+ * page and the shell completions: `ltd-native --complete-options`. */
+void ltd_policy_print_options(FILE *out);
+
 /*
  * Resolve and check the policy against the host, before the project's
  * protection (protect/protect.h): who runs, the gated options, the

@@ -34,15 +34,27 @@
 #define N_HELPER_FDS  5	    /* config, ctl, UDP, TCP, audit */
 #define HIGH_FD_FLOOR 64
 
-int ltd_dnsproc_path(const char *self, char *buf, size_t size)
+int ltd_dnsproc_path(const char *self, int which, char *buf, size_t size)
 {
-	const char *slash = strrchr(self, '/');
+	const char *slash = strrchr(self, '/'), *up;
 	int n;
 
 	if (self[0] != '/' || !slash)
 		return -EINVAL;
-	n = snprintf(buf, size, "%.*s/%s", (int)(slash - self), self,
-		     LTD_DNSH_NAME);
+	if (which == 0) {
+		n = snprintf(buf, size, "%.*s/%s", (int)(slash - self), self,
+			     LTD_DNSH_NAME);
+	} else if (which == 1) {
+		/* @self is resolved (/proc/self/exe): its directory's parent
+		 * is the text before the directory's last slash ("" for /). */
+		for (up = slash; up > self && up[-1] != '/'; up--)
+			;
+		up = up > self ? up - 1 : self;
+		n = snprintf(buf, size, "%.*s/%s/%s", (int)(up - self), self,
+			     LTD_DNSPROC_LIBEXEC, LTD_DNSH_NAME);
+	} else {
+		return -ENOENT;
+	}
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
@@ -111,32 +123,21 @@ static int check_owner(const struct stat *st, const char *what,
 	return 0;
 }
 
-int ltd_dnsproc_find(char *path, size_t size, struct ltd_err *err)
+/* @path opened O_PATH once it is an executable file that neither it nor
+ * its directory lets anyone but the user or root write; -ENOENT (and @err)
+ * when there is nothing at @path. */
+static int open_checked(const char *path, struct ltd_err *err)
 {
-	char self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	_cleanup_close_ int fd = -1;
+	char dir[PATH_MAX];
 	struct stat st;
 	int ret;
 
-	if (n < 0)
-		return ltd_err_sys(err, "DNS filter: /proc/self/exe");
-	self[n] = '\0';
-	ret = ltd_dnsproc_path(self, path, size);
-	if (ret < 0)
-		return ltd_err_set(err, -ret,
-				   "DNS filter: no helper path "
-				   "beside '%s'",
-				   self);
 	/* Opened now, executed by descriptor later: what runs is what was
 	 * checked before clone, whatever happens to the path. */
 	fd = open(path, O_PATH | O_CLOEXEC);
 	if (fd < 0)
-		return ltd_err_sys(err,
-				   "the DNS filter's helper '%s' (allowlist "
-				   "mode runs it; it is installed beside "
-				   "ltd-native)",
-				   path);
+		return ltd_err_sys(err, "the DNS filter's helper '%s'", path);
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || !(st.st_mode & 0111))
 		return ltd_err_set(err, EACCES,
 				   "the DNS filter's helper '%s' is not an "
@@ -147,18 +148,54 @@ int ltd_dnsproc_find(char *path, size_t size, struct ltd_err *err)
 		return ret;
 	/* Its directory too: whoever may write there may swap the helper
 	 * before the next run. */
-	snprintf(self, sizeof(self), "%s", path);
-	*strrchr(self, '/') = '\0';
-	if (stat(self[0] ? self : "/", &st) < 0)
+	snprintf(dir, sizeof(dir), "%s", path);
+	*strrchr(dir, '/') = '\0';
+	if (stat(dir[0] ? dir : "/", &st) < 0)
 		return ltd_err_sys(err,
 				   "the DNS filter's helper's directory "
 				   "'%s'",
-				   self);
+				   dir);
 	ret = check_owner(&st, "the directory of the DNS filter's helper",
-			  self[0] ? self : "/", err);
+			  dir[0] ? dir : "/", err);
 	if (ret < 0)
 		return ret;
 	return ltd_steal_fd(&fd);
+}
+
+/*
+ * The first place that holds a helper is the one: a helper there that
+ * fails the checks stops the run rather than letting the next place
+ * answer (docs/decisions/0106-helper-beside-then-libexec.md).
+ */
+int ltd_dnsproc_find(char *path, size_t size, struct ltd_err *err)
+{
+	char self[PATH_MAX], first[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	int ret = -ENOENT;
+
+	if (n < 0)
+		return ltd_err_sys(err, "DNS filter: /proc/self/exe");
+	self[n] = '\0';
+	first[0] = '\0';
+	for (int which = 0; ret == -ENOENT && which < 2; which++) {
+		ret = ltd_dnsproc_path(self, which, path, size);
+		if (ret < 0)
+			return ltd_err_set(err, -ret,
+					   "DNS filter: no helper path for "
+					   "'%s'",
+					   self);
+		if (which == 0)
+			snprintf(first, sizeof(first), "%s", path);
+		ret = open_checked(path, err);
+	}
+	if (ret == -ENOENT)
+		return ltd_err_set(err, ENOENT,
+				   "the DNS filter's helper is neither at '%s' "
+				   "nor at '%s' (allowlist mode runs it; make "
+				   "install puts it in "
+				   "PREFIX/" LTD_DNSPROC_LIBEXEC ")",
+				   first, path);
+	return ret;
 }
 
 int ltd_dnsproc_prepare(struct ltd_dnsproc *h,

@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The DNS filter as a process of its own: ltd-dnsd (cli/ltd-dnsd.c),
- * installed beside ltd-native.  The launcher links neither ldns nor
- * libcrypto (they cost every start ~0.3 ms of relocations, see
- * docs/decisions/0072-ltd-dnsd-process.md), and the untrusted DNS parsing
- * runs outside the launcher, in a process with no filesystem.
+ * installed beside ltd-native or in ../libexec/ltd-native/ from it.  The
+ * launcher links neither ldns nor libcrypto (they cost every start ~0.3 ms of
+ * relocations, see docs/decisions/0072-ltd-dnsd-process.md), and the untrusted
+ * DNS parsing runs outside the launcher, in a process with no filesystem.
  *
  * Before clone: find the helper beside the launcher's own resolved
- * executable (never through PATH) and write its configuration into a
- * sealed memfd.  When init hands the DNS sockets over: start it with them.
- * At the end: ask it for its summary (the refused names) and wait for it.
+ * executable, else in ../libexec/ltd-native/ from its directory (never
+ * through PATH), and write its configuration into a sealed memfd.  When init
+ * hands the DNS sockets over: start it with them. At the end: ask it for its
+ * summary (the refused names) and wait for it.
  *
  * The protocol between the two: dnsd/proto.h.
  */
@@ -50,14 +51,20 @@ struct ltd_dnsproc {
 		.exe = -1, .config = -1, .err = -1, .ctl = -1, .nl = -1        \
 	}
 
-/* Pure: the helper's path beside the launcher at @self ("/a/b/ltd-native"
- * gives "/a/b/ltd-dnsd"); -ENAMETOOLONG or -EINVAL (not absolute). */
-int ltd_dnsproc_path(const char *self, char *buf, size_t size);
+/* Where make install puts the helper, relative to PREFIX. */
+#define LTD_DNSPROC_LIBEXEC "libexec/ltd-native"
 
-/* The helper beside the launcher, its path into @path: opened O_PATH
- * (the descriptor returned) once it is an executable file that neither it
- * nor its directory lets anyone but the user or root write; a negative
- * errno and @err naming the path otherwise. */
+/* Pure: the helper's place number @which for the launcher at @self,
+ * resolved: 0 beside it ("/a/bin/ltd-native" gives "/a/bin/ltd-dnsd"),
+ * 1 in ../libexec/ltd-native/ ("/a/libexec/ltd-native/ltd-dnsd");
+ * -ENOENT past the last, -ENAMETOOLONG, or -EINVAL (not absolute). */
+int ltd_dnsproc_path(const char *self, int which, char *buf, size_t size);
+
+/* The helper at the first of those places that holds one, its path into
+ * @path: opened O_PATH (the descriptor returned) once it is an executable
+ * file that neither it nor its directory lets anyone but the user or root
+ * write; a negative errno and @err naming the path otherwise (a helper
+ * that fails the checks stops the search). */
 int ltd_dnsproc_find(char *path, size_t size, struct ltd_err *err);
 
 /* Before clone: open the helper and write @cfg for it. */

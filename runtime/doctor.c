@@ -209,8 +209,9 @@ static void check_dnsd(struct ltd_check *c)
 	}
 	snprintf(c->detail, sizeof(c->detail), "%s", err.msg);
 	snprintf(c->fix, sizeof(c->fix),
-		 "install build/ltd-dnsd in the directory of the (resolved) "
-		 "ltd-native, both writable by you or root only");
+		 "make install (ltd-dnsd in PREFIX/libexec/ltd-native), or "
+		 "build/ltd-dnsd beside the (resolved) ltd-native; writable "
+		 "by you or root only");
 }
 
 static void check_cgroup(struct ltd_check *c)

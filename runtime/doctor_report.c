@@ -42,8 +42,10 @@ void ltd_doctor_userns(const struct ltd_userns_facts *f, struct ltd_check *c)
 			 "sysctl -w user.max_user_namespaces=15000");
 	else if (f->apparmor_restrict > 0)
 		snprintf(c->fix, sizeof(c->fix),
-			 "allow ltd-native in an AppArmor profile with "
-			 "'userns,' (Ubuntu 23.10+), or sysctl -w "
+			 "load the AppArmor profile that allows it "
+			 "('apparmor_parser -r /etc/apparmor.d/ltd-native', "
+			 "installed with ltd-native where AppArmor 4 is; a "
+			 "build tree needs a profile of its own), or sysctl -w "
 			 "kernel.apparmor_restrict_unprivileged_userns=0");
 	else
 		snprintf(c->fix, sizeof(c->fix),

@@ -1,6 +1,7 @@
 # shellcheck shell=bash
 # The DNS filter as a process of its own (ltd-dnsd, runtime/dnsproc.h):
-# found beside the launcher, needed only in allowlist mode, confined, and
+# found beside the launcher or in ../libexec/ltd-native/ from it, needed
+# only in allowlist mode, confined, and
 # a run does not go on without it.  The filtering itself: test_dns.sh.
 
 # A launcher alone in a directory: no ltd-dnsd beside it.
@@ -15,7 +16,7 @@ expect_rc "--network none needs no ltd-dnsd" 0
 OUT=$(cd "$PROJ" && as_user "$LONE/ltd-native" run -- true 2>&1)
 RC=$?
 expect_rc "allowlist mode without ltd-dnsd beside the launcher stops (125)" 125
-expect_out "and names the helper it looked for" "helper '$LONE/ltd-dnsd'"
+expect_out "and names both places it looked in" "helper is neither at '$LONE/ltd-dnsd' nor at '$STAGE/libexec/ltd-native/ltd-dnsd'"
 
 # Found beside the resolved executable, not beside a link to it, nor on PATH.
 ln -s "$LONE/ltd-native" "$STAGE/ltd-native-link"
@@ -57,6 +58,32 @@ if [ "$AS_ROOT" = 1 ] && id nobody >/dev/null 2>&1; then
 	expect_out "and says whose it is" "helper '$PERM/ltd-dnsd'.*owned"
 fi
 rm -rf "$PERM"
+
+# Installed (make install): the helper in PREFIX/libexec/ltd-native/, the
+# launcher in PREFIX/bin/.  The first place that holds a helper is the
+# one: a bad helper beside the launcher is not passed over.
+INST=$STAGE/inst
+install -d -m 755 "$INST/bin" "$INST/libexec/ltd-native"
+install -m 755 "$LTD" "$INST/bin/ltd-native"
+install -m 755 "$(dirname "$LTD")/ltd-dnsd" "$INST/libexec/ltd-native/ltd-dnsd"
+OUT=$(cd "$PROJ" && as_user "$INST/bin/ltd-native" doctor 2>&1)
+expect_out "an installed launcher finds the helper in ../libexec/ltd-native/" \
+	"ltd-dnsd at $INST/libexec/ltd-native/ltd-dnsd"
+install -m 755 "$(dirname "$LTD")/ltd-dnsd" "$INST/bin/ltd-dnsd"
+OUT=$(cd "$PROJ" && as_user "$INST/bin/ltd-native" doctor 2>&1)
+expect_out "a helper beside the launcher comes first" "ltd-dnsd at $INST/bin/ltd-dnsd"
+chmod 777 "$INST/bin/ltd-dnsd"
+OUT=$(cd "$PROJ" && as_user "$INST/bin/ltd-native" run --dns-upstream 127.0.0.1:9 -- true 2>&1)
+RC=$?
+expect_rc "a bad helper beside the launcher is not passed over for libexec's (125)" 125
+expect_out "and is named" "helper '$INST/bin/ltd-dnsd'.*writ"
+rm -f "$INST/bin/ltd-dnsd"
+chmod 777 "$INST/libexec/ltd-native"
+OUT=$(cd "$PROJ" && as_user "$INST/bin/ltd-native" run --dns-upstream 127.0.0.1:9 -- true 2>&1)
+RC=$?
+expect_rc "libexec's helper in a directory others may write refuses the run (125)" 125
+expect_out "and names the directory" "'$INST/libexec/ltd-native'.*writ"
+rm -rf "$INST"
 
 if [ ! -r /dev/net/tun ] || ! as_user test -w /dev/net/tun ||
 	! command -v pasta >/dev/null; then

@@ -8,6 +8,7 @@
 #include <criterion/criterion.h>
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -492,4 +493,44 @@ Test(dnsproc, a_socket_request_outside_the_protocol_ends_the_helper)
 	close(up_udp);
 	close(up_tcp);
 	ltd_domains_free(&r.domains);
+}
+
+/* Where the helper is looked for: beside the resolved launcher (the build
+ * tree, the tests' copies), then in ../libexec/ltd-native/ (make install,
+ * the Debian package). */
+Test(dnsproc, the_helper_is_looked_for_beside_then_in_libexec)
+{
+	char buf[64];
+
+	cr_assert_eq(
+		ltd_dnsproc_path("/usr/bin/ltd-native", 0, buf, sizeof(buf)),
+		0);
+	cr_expect_str_eq(buf, "/usr/bin/ltd-dnsd");
+	cr_assert_eq(
+		ltd_dnsproc_path("/usr/bin/ltd-native", 1, buf, sizeof(buf)),
+		0);
+	cr_expect_str_eq(buf, "/usr/libexec/ltd-native/ltd-dnsd");
+	cr_assert_eq(
+		ltd_dnsproc_path("/opt/x/bin/ltd-native", 1, buf, sizeof(buf)),
+		0);
+	cr_expect_str_eq(buf, "/opt/x/libexec/ltd-native/ltd-dnsd");
+	/* A launcher one level below / or at / itself: the parent of / is /. */
+	cr_assert_eq(ltd_dnsproc_path("/bin/ltd-native", 1, buf, sizeof(buf)),
+		     0);
+	cr_expect_str_eq(buf, "/libexec/ltd-native/ltd-dnsd");
+	cr_assert_eq(ltd_dnsproc_path("/ltd-native", 0, buf, sizeof(buf)), 0);
+	cr_expect_str_eq(buf, "/ltd-dnsd");
+	cr_assert_eq(ltd_dnsproc_path("/ltd-native", 1, buf, sizeof(buf)), 0);
+	cr_expect_str_eq(buf, "/libexec/ltd-native/ltd-dnsd");
+	/* There is no third place, and no relative launcher. */
+	cr_expect_eq(
+		ltd_dnsproc_path("/usr/bin/ltd-native", 2, buf, sizeof(buf)),
+		-ENOENT);
+	cr_expect_eq(ltd_dnsproc_path("bin/ltd-native", 0, buf, sizeof(buf)),
+		     -EINVAL);
+	/* Too long for the buffer: refused, not cut. */
+	cr_expect_eq(ltd_dnsproc_path("/usr/bin/ltd-native", 1, buf, 20),
+		     -ENAMETOOLONG);
+	cr_expect_eq(ltd_dnsproc_path("/usr/bin/ltd-native", 0, buf, 17),
+		     -ENAMETOOLONG);
 }

@@ -41,6 +41,10 @@ Test(doctor, userns_fix_names_the_cause)
 		strstr(c.fix, "AppArmor") &&
 			strstr(c.fix, "apparmor_restrict_unprivileged_userns"),
 		"%s", c.fix);
+	/* The profile make install and the package put in place. */
+	cr_assert(
+		strstr(c.fix, "apparmor_parser -r /etc/apparmor.d/ltd-native"),
+		"%s", c.fix);
 	cr_assert(strstr(c.detail, "apparmor_restrict_unprivileged_userns=1"));
 }
 

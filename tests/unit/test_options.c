@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "policy/option.h"
 #include "policy/policy.h"
 
 static struct ltd_policy p;
@@ -306,5 +307,41 @@ Test(options, help_lists_no_test_hook)
 
 	cr_assert_null(strstr(buf, "--test-"), "%s", buf);
 	cr_assert_null(strstr(buf, "test only"), "%s", buf);
+	free(buf);
+}
+
+/* `ltd-native --complete-options`: the table as data for the man page and
+ * the completions, one line of five tab-separated fields per option that
+ * --help shows, in the table's order; test hooks left out. */
+Test(options, the_table_as_data_has_every_option_once)
+{
+	char *buf = NULL, *line, *save = NULL;
+	size_t len = 0, n = 0, want = 0;
+	FILE *f = open_memstream(&buf, &len);
+	const struct ltd_option *o;
+
+	cr_assert(f);
+	ltd_policy_print_options(f);
+	fclose(f);
+	cr_expect(strstr(buf, "\n--network\t1\tMODE\t-\tallowlist "));
+	cr_expect(strstr(buf, "\n--ro-bind\t2\tSRC DST\tlist,not-project\t"));
+	for (size_t i = 0; (o = ltd_option_at(i)); i++)
+		want += !(o->flags & LTD_OPT_TEST_HOOK);
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save), n++) {
+		char name[128], *tab = strchr(line, '\t');
+		int fields = 1;
+
+		for (char *c = line; *c; c++)
+			fields += *c == '\t';
+		cr_expect_eq(fields, 5, "%s", line);
+		cr_assert(tab && line[0] == '-' && line[1] == '-', "%s", line);
+		snprintf(name, sizeof(name), "%.*s", (int)(tab - line - 2),
+			 line + 2);
+		o = ltd_option_find(name);
+		cr_assert(o, "%s", name);
+		cr_expect(!(o->flags & LTD_OPT_TEST_HOOK), "%s", name);
+	}
+	cr_expect_eq(n, want);
 	free(buf);
 }
