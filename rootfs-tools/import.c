@@ -11,6 +11,7 @@
 #include <sys/syscall.h>
 #include <linux/openat2.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -362,14 +363,87 @@ static int stage_commit(struct stage *s, const char *name,
 
 /* An image archive: its files into @s's image/ directory, then as a
  * layout.  Links stay inside (they are only ever opened in-root). */
+/* The same limits as the layers': a compressed archive can unpack to far
+ * more than its own size. */
+static int archive_limits(const char *path, const struct ltd_limits *lim,
+			  uint64_t *entries, uint64_t *bytes, int64_t size,
+			  struct ltd_err *err)
+{
+	uint64_t n = size < 0 ? 0 : (uint64_t)size;
+
+	if (++*entries > lim->entries || n > lim->file_bytes ||
+	    n > lim->bytes - *bytes)
+		return ltd_err_set(err, EFBIG,
+				   "%s: more than %" PRIu64
+				   " entries, a file over %" PRIu64
+				   " bytes or more than %" PRIu64
+				   " bytes in all (--max-entries, "
+				   "--max-file-bytes, --max-bytes); refused",
+				   path, lim->entries, lim->file_bytes,
+				   lim->bytes);
+	*bytes += n;
+	return 0;
+}
+
+/* A link of the archive, in its parent (a real directory made just now,
+ * or a link the archive made: gone through only in-root). */
+static int archive_link(int imgfd, const char *rel, const char *target,
+			const char *path, struct ltd_err *err)
+{
+	const char *slash = strrchr(rel, '/');
+	_cleanup_close_ int pfd = -1;
+	char parent[PATH_MAX];
+
+	snprintf(parent, sizeof(parent), "%.*s", slash ? (int)(slash - rel) : 1,
+		 slash ? rel : ".");
+	pfd = ltd_open_in(imgfd, parent, O_PATH | O_DIRECTORY);
+	if (pfd < 0 ||
+	    symlinkat(target ?: "", pfd, slash ? slash + 1 : rel) < 0)
+		return ltd_err_sys(err, "%s: '%s'", path, rel);
+	return 0;
+}
+
+/* One entry of the archive into the image directory: directories as files
+ * need them, links as they are, regular files; the rest skipped. */
+static int archive_entry_out(struct archive *a, struct archive_entry *ae,
+			     int imgfd, const char *rel, const char *path,
+			     struct ltd_err *err)
+{
+	mode_t type = archive_entry_filetype(ae);
+	const char *slash = strrchr(rel, '/');
+	_cleanup_close_ int fd = -1;
+	char dir[PATH_MAX];
+	int ret;
+
+	if (!rel[0] || type == AE_IFDIR)
+		return 0; /* made as files need them */
+	if (slash) {
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - rel), rel);
+		ret = mkdirs_beneath(imgfd, dir, path, err);
+		if (ret < 0)
+			return ret;
+	}
+	if (type == AE_IFLNK)
+		return archive_link(imgfd, rel, archive_entry_symlink(ae), path,
+				    err);
+	if (type != AE_IFREG)
+		return 0;
+	fd = ltd_open_in(imgfd, rel, O_WRONLY | O_CREAT | O_EXCL);
+	if (fd < 0)
+		return ltd_err_sys(err, "%s: '%s'", path, rel);
+	if (archive_read_data_into_fd(a, fd) != ARCHIVE_OK)
+		return ltd_err_set(err, EIO, "%s: '%s': %s", path, rel,
+				   archive_error_string(a));
+	return 0;
+}
+
 static int unpack_archive(const char *path, struct stage *s, int *imgfd,
 			  struct ltd_err *err)
 {
 	struct archive *a = archive_read_new();
 	struct archive_entry *ae;
-	const struct ltd_limits *lim = &s->u.lim;
 	uint64_t entries = 0, bytes = 0;
-	char rel[4096];
+	char rel[PATH_MAX];
 	int r, ret = 0;
 
 	if (mkdirat(s->dirfd, "image", 0700) < 0)
@@ -389,75 +463,15 @@ static int unpack_archive(const char *path, struct stage *s, int *imgfd,
 	}
 	while (ret == 0 &&
 	       (r = archive_read_next_header(a, &ae)) == ARCHIVE_OK) {
-		mode_t type = archive_entry_filetype(ae);
-		la_int64_t size = archive_entry_size(ae);
-		_cleanup_close_ int fd = -1;
-		char *slash;
-
-		/* The same limits as the layers': a compressed archive can
-		 * unpack to far more than its own size. */
-		size = size < 0 ? 0 : size;
-		if (++entries > lim->entries ||
-		    (uint64_t)size > lim->file_bytes ||
-		    (uint64_t)size > lim->bytes - bytes) {
-			ret = ltd_err_set(err, EFBIG,
-					  "%s: more than %" PRIu64
-					  " entries, a file over %" PRIu64
-					  " bytes or more than %" PRIu64
-					  " bytes in all (--max-entries, "
-					  "--max-file-bytes, --max-bytes); "
-					  "refused",
-					  path, lim->entries, lim->file_bytes,
-					  lim->bytes);
-			break;
-		}
-		bytes += (uint64_t)size;
-
-		if (ltd_tar_path_clean(archive_entry_pathname(ae), rel,
-				       sizeof(rel)) < 0) {
+		ret = archive_limits(path, &s->u.lim, &entries, &bytes,
+				     archive_entry_size(ae), err);
+		if (!ret && ltd_tar_path_clean(archive_entry_pathname(ae), rel,
+					       sizeof(rel)) < 0)
 			ret = ltd_err_set(err, EINVAL,
 					  "%s: entry '%s' leads out; refused",
 					  path, archive_entry_pathname(ae));
-			break;
-		}
-		if (!rel[0] || type == AE_IFDIR)
-			continue; /* made as files need them */
-		slash = strrchr(rel, '/');
-		if (slash) {
-			char dir[4096];
-
-			snprintf(dir, sizeof(dir), "%.*s", (int)(slash - rel),
-				 rel);
-			ret = mkdirs_beneath(*imgfd, dir, path, err);
-			if (ret < 0)
-				break;
-		}
-		/* Parents are real directories made just now, or links
-		 * made by the archive: go through them only in-root. */
-		if (type == AE_IFLNK) {
-			char parent[4096];
-			_cleanup_close_ int pfd = -1;
-
-			snprintf(parent, sizeof(parent), "%.*s",
-				 slash ? (int)(slash - rel) : 1,
-				 slash ? rel : ".");
-			pfd = ltd_open_in(*imgfd, parent, O_PATH | O_DIRECTORY);
-			if (pfd < 0 ||
-			    symlinkat(archive_entry_symlink(ae) ?: "", pfd,
-				      slash ? slash + 1 : rel) < 0)
-				ret = ltd_err_sys(err, "%s: '%s'", path, rel);
-			continue;
-		}
-		if (type != AE_IFREG)
-			continue;
-		fd = ltd_open_in(*imgfd, rel, O_WRONLY | O_CREAT | O_EXCL);
-		if (fd < 0) {
-			ret = ltd_err_sys(err, "%s: '%s'", path, rel);
-			break;
-		}
-		if (archive_read_data_into_fd(a, fd) != ARCHIVE_OK)
-			ret = ltd_err_set(err, EIO, "%s: '%s': %s", path, rel,
-					  archive_error_string(a));
+		if (!ret)
+			ret = archive_entry_out(a, ae, *imgfd, rel, path, err);
 	}
 	if (ret == 0 && r != ARCHIVE_EOF)
 		ret = ltd_err_set(err, EIO, "%s: %s", path,

@@ -188,6 +188,58 @@ static int push(struct frame **fr, size_t *depth, size_t *cap, int fd,
  * directory open at a time whatever the depth: down by name, back up by
  * "..", checked to be the directory we came from.
  */
+/* Back up by ".." to the directory of frame @to, checked to be the one
+ * we came from. */
+static int walk_up(int *cur, const struct frame *to, struct ltd_err *err)
+{
+	int up = openat(*cur, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct stat st;
+
+	if (up < 0 || fstat(up, &st) < 0) {
+		int ret = ltd_err_sys(err, "'%s': ..", to->path);
+
+		if (up >= 0)
+			close(up);
+		return ret;
+	}
+	close(*cur);
+	*cur = up;
+	if (st.st_dev != to->st.st_dev || st.st_ino != to->st.st_ino)
+		return ltd_err_set(err, ESTALE, "'%s' moved during the walk",
+				   to->path);
+	return 0;
+}
+
+/* The top frame's next name visited; a directory to enter is entered (its
+ * frame pushed, @cur its descriptor). */
+static int walk_next(struct walk *w, struct frame **fr, size_t *depth,
+		     size_t *cap, int *cur, struct ltd_err *err)
+{
+	struct frame *f = &(*fr)[*depth - 1];
+	const char *name = f->names[f->i++];
+	char *child = NULL;
+	int fd, ret;
+
+	if (asprintf(&child, "%s/%s", strcmp(f->path, "/") ? f->path : "",
+		     name) < 0)
+		return ltd_err_set(err, ENOMEM, "out of memory");
+	ret = visit_node(w, *cur, name, child, err);
+	if (ret != 1) {
+		free(child);
+		return ret;
+	}
+	fd = openat(*cur, name,
+		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		ret = ltd_err_sys(err, "'%s'", child);
+		free(child);
+		return ret;
+	}
+	close(*cur);
+	*cur = fd;
+	return push(fr, depth, cap, *cur, child, err);
+}
+
 static int walk(int root, visit_fn visit, void *ctx,
 		struct ltd_progress *progress, struct ltd_err *err)
 {
@@ -210,58 +262,15 @@ static int walk(int root, visit_fn visit, void *ctx,
 	}
 	while (ret == 0 && depth > 0) {
 		struct frame *f = &fr[depth - 1];
-		const char *name;
-		char *child = NULL;
-		int fd;
 
-		if (f->i == f->n) {
-			struct stat st;
-			int up;
-
-			frame_free(f);
-			if (--depth == 0)
-				break;
-			up = openat(cur, "..",
-				    O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-			if (up < 0 || fstat(up, &st) < 0) {
-				ret = ltd_err_sys(err, "'%s': ..",
-						  fr[depth - 1].path);
-				if (up >= 0)
-					close(up);
-				break;
-			}
-			close(cur);
-			cur = up;
-			if (st.st_dev != fr[depth - 1].st.st_dev ||
-			    st.st_ino != fr[depth - 1].st.st_ino) {
-				ret = ltd_err_set(err, ESTALE,
-						  "'%s' moved during the walk",
-						  fr[depth - 1].path);
-				break;
-			}
+		if (f->i < f->n) {
+			ret = walk_next(&w, &fr, &depth, &cap, &cur, err);
 			continue;
 		}
-		name = f->names[f->i++];
-		if (asprintf(&child, "%s/%s",
-			     strcmp(f->path, "/") ? f->path : "", name) < 0) {
-			ret = ltd_err_set(err, ENOMEM, "out of memory");
+		frame_free(f);
+		if (--depth == 0)
 			break;
-		}
-		ret = visit_node(&w, cur, name, child, err);
-		if (ret != 1) {
-			free(child);
-			continue;
-		}
-		fd = openat(cur, name,
-			    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (fd < 0) {
-			ret = ltd_err_sys(err, "'%s'", child);
-			free(child);
-			break;
-		}
-		close(cur);
-		cur = fd;
-		ret = push(&fr, &depth, &cap, cur, child, err);
+		ret = walk_up(&cur, &fr[depth - 1], err);
 	}
 	for (size_t i = 0; i < depth; i++)
 		frame_free(&fr[i]);

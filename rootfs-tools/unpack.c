@@ -168,104 +168,123 @@ static int rm_files(int fd, struct rm_frame *f)
 	return ret;
 }
 
+/* A walk removing a tree: one directory open at a time (@cur), a frame a
+ * level. */
+struct rm_walk {
+	struct rm_frame *fr;
+	size_t depth, cap;
+	int cur;
+};
+
+/* A frame for @w->cur: its files removed, its subdirectories listed. */
+static int rm_enter(struct rm_walk *w)
+{
+	struct rm_frame *f;
+	int ret;
+
+	if (w->depth == w->cap) {
+		size_t cap = w->cap ? 2 * w->cap : 16;
+		struct rm_frame *g = reallocarray(w->fr, cap, sizeof(*g));
+
+		if (!g)
+			return -ENOMEM;
+		w->fr = g;
+		w->cap = cap;
+	}
+	f = &w->fr[w->depth];
+	*f = (struct rm_frame){0};
+	ret = fstat(w->cur, &f->st) < 0 ? -errno : rm_files(w->cur, f);
+	w->depth++;
+	return ret;
+}
+
+/* Up by "..", checked to be the directory we came from (-ESTALE: moved
+ * while we worked), and the directory just emptied removed there. */
+static int rm_up(struct rm_walk *w)
+{
+	int up = openat(w->cur, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct rm_frame *f;
+	struct stat ust;
+
+	if (up < 0 || fstat(up, &ust) < 0) {
+		int ret = -errno;
+
+		if (up >= 0)
+			close(up);
+		return ret;
+	}
+	close(w->cur);
+	w->cur = up;
+	rm_frame_free(&w->fr[--w->depth]);
+	f = &w->fr[w->depth - 1];
+	if (ust.st_dev != f->st.st_dev || ust.st_ino != f->st.st_ino)
+		return -ESTALE;
+	if (unlinkat(w->cur, f->subs[f->i], AT_REMOVEDIR) < 0 &&
+	    errno != ENOENT)
+		return -errno;
+	f->i++;
+	return 0;
+}
+
+/* Into the next directory left (1), or up when there is none; 0 once the
+ * top has nothing left. */
+static int rm_next(struct rm_walk *w)
+{
+	for (;;) {
+		struct rm_frame *f = &w->fr[w->depth - 1];
+		int ret;
+
+		if (f->i < f->n) {
+			int fd = open_to_empty(w->cur, f->subs[f->i]);
+
+			if (fd == -ENOENT) {
+				f->i++;
+				continue;
+			}
+			if (fd < 0)
+				return fd;
+			close(w->cur);
+			w->cur = fd;
+			return 1;
+		}
+		if (!f->reread) {
+			/* Whatever readdir missed while we unlinked. */
+			f->reread = true;
+			ret = rm_files(w->cur, f);
+		} else if (w->depth == 1) {
+			return 0;
+		} else {
+			ret = rm_up(w);
+		}
+		if (ret < 0)
+			return ret;
+	}
+}
+
 int ltd_rm_tree(int parent, const char *name)
 {
-	struct rm_frame *fr = NULL, *g;
-	size_t depth = 0, cap = 0;
+	struct rm_walk w = {0};
 	struct stat st;
-	int cur, ret = 0;
+	int ret;
 
 	if (fstatat(parent, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return errno == ENOENT ? 0 : -errno;
 	if (!S_ISDIR(st.st_mode))
 		return unlinkat(parent, name, 0) < 0 ? -errno : 0;
-	cur = open_to_empty(parent, name);
-	if (cur < 0)
-		return cur;
+	w.cur = open_to_empty(parent, name);
+	if (w.cur < 0)
+		return w.cur;
 	/* Depth first, one directory open at a time: down by name, back up
 	 * by "..", checked to be the directory we came from. */
-	for (;;) {
-		struct rm_frame *f;
-
-		if (ret == 0 && depth == cap) {
-			g = realloc(fr, (cap ? 2 * cap : 16) * sizeof(*g));
-			if (!g) {
-				ret = -ENOMEM;
-				break;
-			}
-			fr = g;
-			cap = cap ? 2 * cap : 16;
-		}
-		f = &fr[depth];
-		*f = (struct rm_frame){0};
-		if (fstat(cur, &f->st) < 0 || (ret = rm_files(cur, f)) < 0) {
-			ret = ret ? ret : -errno;
-			depth++;
-			break;
-		}
-		depth++;
-		/* Into the next directory left, or up when there is none. */
-		for (;;) {
-			f = &fr[depth - 1];
-			if (f->i < f->n) {
-				int fd = open_to_empty(cur, f->subs[f->i]);
-
-				if (fd == -ENOENT) {
-					f->i++;
-					continue;
-				}
-				if (fd < 0)
-					ret = fd;
-				else {
-					close(cur);
-					cur = fd;
-				}
-				break;
-			}
-			if (!f->reread) {
-				/* Whatever readdir missed while we unlinked. */
-				f->reread = true;
-				ret = rm_files(cur, f);
-				if (ret < 0)
-					break;
-				continue;
-			}
-			if (depth == 1)
-				break;
-			int up = openat(cur, "..",
-					O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-			struct stat ust;
-
-			if (up < 0 || fstat(up, &ust) < 0) {
-				ret = -errno;
-				if (up >= 0)
-					close(up);
-				break;
-			}
-			close(cur);
-			cur = up;
-			rm_frame_free(f);
-			depth--;
-			f = &fr[depth - 1];
-			if (ust.st_dev != f->st.st_dev ||
-			    ust.st_ino != f->st.st_ino) {
-				ret = -ESTALE; /* moved while we worked */
-				break;
-			}
-			if (unlinkat(cur, f->subs[f->i], AT_REMOVEDIR) < 0 &&
-			    errno != ENOENT) {
-				ret = -errno;
-				break;
-			}
-			f->i++;
-		}
-		if (ret < 0 || (depth == 1 && fr[0].i >= fr[0].n))
-			break;
-	}
-	close(cur);
-	for (size_t i = 0; i < depth; i++)
-		rm_frame_free(&fr[i]);
-	free(fr);
+	do {
+		ret = rm_enter(&w);
+		if (ret == 0)
+			ret = rm_next(&w);
+	} while (ret > 0);
+	close(w.cur);
+	for (size_t i = 0; i < w.depth; i++)
+		rm_frame_free(&w.fr[i]);
+	free(w.fr);
 	if (ret < 0)
 		return ret;
 	return unlinkat(parent, name, AT_REMOVEDIR) < 0 ? -errno : 0;
