@@ -17,6 +17,7 @@
 
 #include "common/cleanup.h"
 #include "rootfs-tools/image.h"
+#include "tests/common/fixture.h"
 
 #define MT_MANIFEST "application/vnd.oci.image.manifest.v1+json"
 #define MT_INDEX    "application/vnd.oci.image.index.v1+json"
@@ -30,20 +31,13 @@
 #define ARCH ""
 #endif
 
-static char dir[] = "/tmp/ltd-image.XXXXXX";
+static char dir[64];
 static int dfd = -1;
 static struct ltd_err err;
 
 static void put(const char *rel, const char *content)
 {
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	f = fopen(path, "w");
-	cr_assert_not_null(f, "%s", path);
-	fputs(content, f);
-	fclose(f);
+	fx_put(dir, rel, content);
 }
 
 /* A blob of @content; its digest into @hex. */
@@ -119,28 +113,18 @@ static char *desc(const char *mt, const char *hex, const char *arch)
 
 static void make_oci(void)
 {
-	char path[512];
-
-	cr_assert_not_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/blobs", dir);
-	cr_assert_eq(mkdir(path, 0700), 0);
-	snprintf(path, sizeof(path), "%s/blobs/sha256", dir);
-	cr_assert_eq(mkdir(path, 0700), 0);
+	fx_tmpdir(dir, sizeof(dir), "image");
+	fx_mkdir(dir, "blobs", 0700);
+	fx_mkdir(dir, "blobs/sha256", 0700);
 	put("oci-layout", "{\"imageLayoutVersion\":\"1.0.0\"}");
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	cr_assert_geq(dfd, 0);
 }
 
-static int rm_one(const char *path, const struct stat *st, int type,
-		  struct FTW *ftw)
-{
-	return remove(path);
-}
-
 static void drop(void)
 {
 	close(dfd);
-	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	fx_rm_rf(dir);
 }
 
 /* The layer @img lists is 64 times @c. */
@@ -343,7 +327,7 @@ static void make_docker(char a, char b, char ca[LTD_HEX_LEN + 1],
 	char buf[1024], rel[128], l[LTD_HEX_LEN + 1];
 	char *cfg[2] = {ca, cb}, c[2] = {a, b};
 
-	cr_assert_not_null(mkdtemp(dir));
+	fx_tmpdir(dir, sizeof(dir), "docker");
 	for (int i = 0; i < 2 && c[i]; i++) {
 		memset(l, c[i], LTD_HEX_LEN);
 		l[LTD_HEX_LEN] = '\0';

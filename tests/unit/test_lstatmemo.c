@@ -10,33 +10,26 @@
 
 #include "common/lstatmemo.h"
 #include "policy/policy.h"
+#include "tests/common/fixture.h"
 
-static char dir[] = "/tmp/ltd-lstatmemo.XXXXXX";
+static char dir[64];
 
 static void setup(void)
 {
 	char path[256];
-	FILE *f;
 
-	cr_assert_not_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/file", dir);
-	f = fopen(path, "w");
-	cr_assert_not_null(f);
-	fclose(f);
-	snprintf(path, sizeof(path), "%s/sub", dir);
-	cr_assert_eq(mkdir(path, 0700), 0);
-	snprintf(path, sizeof(path), "%s/sub/inner", dir);
+	fx_tmpdir(dir, sizeof(dir), "lstatmemo");
+	fx_put(dir, "file", "");
+	fx_mkdir(dir, "sub", 0700);
+	fx_path(path, sizeof(path), dir, "sub/inner");
 	cr_assert_eq(symlink("/nowhere", path), 0);
-	snprintf(path, sizeof(path), "%s/link", dir);
+	fx_path(path, sizeof(path), dir, "link");
 	cr_assert_eq(symlink("sub", path), 0);
 }
 
 static void teardown(void)
 {
-	char cmd[300];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	(void)!system(cmd);
+	fx_rm_rf(dir);
 }
 
 static int ask(struct ltd_lstat_memo *m, const char *rel)

@@ -16,30 +16,21 @@
 #include <unistd.h>
 
 #include "rootfs-tools/rootfs.h"
+#include "tests/common/fixture.h"
 
 #define HEX "2f0a91a38fa16603cb2743580d4a93df26d3b6ea140778529ecdfbbc7e418104"
 
-static char store[] = "/tmp/ltd-store.XXXXXX";
+static char store[64];
 static struct ltd_err err;
 
 static void put(const char *rel, const char *content)
 {
-	char path[256];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", store, rel);
-	f = fopen(path, "w");
-	cr_assert_not_null(f, "%s", path);
-	fputs(content, f);
-	fclose(f);
+	fx_put(store, rel, content);
 }
 
 static void sub(const char *rel)
 {
-	char path[256];
-
-	snprintf(path, sizeof(path), "%s/%s", store, rel);
-	cr_assert_eq(mkdir(path, 0700), 0, "%s", path);
+	fx_mkdir(store, rel, 0700);
 }
 
 static bool there(const char *rel)
@@ -53,7 +44,7 @@ static bool there(const char *rel)
 /* One entry, pinned as "a" (and "b" when @two). */
 static void make_store(bool two)
 {
-	cr_assert_not_null(mkdtemp(store));
+	fx_tmpdir(store, sizeof(store), "store");
 	sub("pins");
 	sub("entries");
 	sub("entries/" HEX);
@@ -77,15 +68,9 @@ static int hold_entry(void)
 	return fd;
 }
 
-static int rm_one(const char *path, const struct stat *st, int type,
-		  struct FTW *ftw)
-{
-	return remove(path);
-}
-
 static void drop_store(void)
 {
-	nftw(store, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	fx_rm_rf(store);
 }
 
 Test(store_busy, rm_refuses_an_entry_in_use_and_removes_nothing,

@@ -9,26 +9,23 @@
 
 #include "policy/policy.h"
 #include "runtime/run.h"
+#include "tests/common/fixture.h"
 
 static struct ltd_policy p;
 static struct ltd_err err;
-static char dir[] = "/tmp/ltd-unit.XXXXXX";
+static char dir[32];
 
 static void setup(void)
 {
 	ltd_policy_init(&p);
 	memset(&err, 0, sizeof(err));
-	cr_assert_not_null(mkdtemp(dir));
+	fx_tmpdir(dir, sizeof(dir), "v");
 }
 
 static void teardown(void)
 {
-	char cmd[64];
-
 	ltd_policy_free(&p);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	(void)!system(cmd);
-	strcpy(dir, "/tmp/ltd-unit.XXXXXX");
+	fx_rm_rf(dir);
 }
 
 TestSuite(validate, .init = setup, .fini = teardown);
