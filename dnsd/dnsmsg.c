@@ -277,15 +277,109 @@ static bool in_chain(char names[][LTD_DOMAIN_MAX], size_t n, const char *s)
 	return false;
 }
 
+/* One resource record as the wire frames it: its rdata is the @rdlen
+ * bytes at @rd, whatever its type's fields say. */
+struct rec {
+	char owner[LTD_DOMAIN_MAX];
+	bool owner_ok;
+	uint16_t type, class;
+	uint32_t ttl;
+	size_t rd, rdlen;
+};
+
+/* The name at *@pos as text (dname_text), *@pos moved past it. */
+static bool wire_name(const uint8_t *buf, size_t len, size_t *pos, char *out,
+		      size_t size)
+{
+	ldns_rdf *rdf = NULL;
+	bool ok;
+
+	if (ldns_wire2dname(&rdf, buf, len, pos) != LDNS_STATUS_OK)
+		return false;
+	ok = dname_text(rdf, out, size);
+	ldns_rdf_deep_free(rdf);
+	return ok;
+}
+
+/* The record at *@off (a message walk() has passed), *@off past it. */
+static void next_rec(const uint8_t *buf, size_t len, size_t *off, struct rec *r)
+{
+	size_t pos = *off;
+
+	r->owner_ok = wire_name(buf, len, &pos, r->owner, sizeof(r->owner));
+	pos = skip_name(buf, len, *off);
+	r->type = (uint16_t)(buf[pos] << 8 | buf[pos + 1]);
+	r->class = (uint16_t)(buf[pos + 2] << 8 | buf[pos + 3]);
+	r->ttl = (uint32_t)buf[pos + 4] << 24 | (uint32_t)buf[pos + 5] << 16 |
+		 (uint32_t)buf[pos + 6] << 8 | buf[pos + 7];
+	r->rdlen = (size_t)buf[pos + 8] << 8 | buf[pos + 9];
+	r->rd = pos + 10;
+	*off = r->rd + r->rdlen;
+}
+
+/* The offset of the answer section (past the question walk() checked). */
+static size_t answer_start(const uint8_t *buf, size_t len)
+{
+	size_t off = 12, qd = (size_t)buf[4] << 8 | buf[5];
+
+	for (size_t i = 0; i < qd; i++)
+		off = skip_name(buf, len, off) + 4;
+	return off;
+}
+
+/* A CNAME's target, when its rdata is exactly one name. */
+static bool cname_target(const uint8_t *buf, const struct rec *r, char *out,
+			 size_t size)
+{
+	size_t pos = r->rd;
+
+	return r->type == LDNS_RR_TYPE_CNAME &&
+	       wire_name(buf, r->rd + r->rdlen, &pos, out, size) &&
+	       pos == r->rd + r->rdlen;
+}
+
+/* The names the CNAME chain from names[0] passes through, in whatever
+ * order its records come. */
+static size_t chain(const uint8_t *buf, size_t len, size_t ancount,
+		    char names[][LTD_DOMAIN_MAX])
+{
+	size_t n_names = 1;
+	bool grew = true;
+
+	while (grew && n_names < CHAIN_MAX) {
+		size_t off = answer_start(buf, len);
+
+		grew = false;
+		for (size_t i = 0; i < ancount && n_names < CHAIN_MAX; i++) {
+			struct rec r;
+
+			next_rec(buf, len, &off, &r);
+			if (!r.owner_ok || !in_chain(names, n_names, r.owner) ||
+			    !cname_target(buf, &r, names[n_names],
+					  sizeof(names[0])) ||
+			    in_chain(names, n_names, names[n_names]))
+				continue;
+			n_names++;
+			grew = true;
+		}
+	}
+	return n_names;
+}
+
+/*
+ * The records are read as the cage's resolver reads them, each framed by
+ * its rdlen: ldns's parser reads a record's fields and goes on from where
+ * they end, so rdata longer than its fields (a CNAME's name followed by
+ * bytes that frame an A record) showed it records the cage never sees,
+ * with TTLs capping had not lowered (found by the fuzz target).
+ */
 int ltd_dns_answer_addrs(const uint8_t *buf, size_t len, uint16_t id,
 			 const char *name, struct ltd_dns_addr *out, size_t max,
 			 size_t *n)
 {
 	_cleanup_pkt_ ldns_pkt *p = NULL;
 	char names[CHAIN_MAX][LTD_DOMAIN_MAX], owner[LTD_DOMAIN_MAX];
-	ldns_rr_list *an;
-	size_t count, n_names = 1;
-	bool grew = true;
+	size_t ancount, n_names, off;
 
 	*n = 0;
 	if (parse(&p, buf, len) != LDNS_STATUS_OK || ldns_pkt_id(p) != id ||
@@ -296,45 +390,22 @@ int ltd_dns_answer_addrs(const uint8_t *buf, size_t len, uint16_t id,
 	    strcmp(owner, name) != 0)
 		return -EBADMSG;
 	snprintf(names[0], sizeof(names[0]), "%s", name);
-	an = ldns_pkt_answer(p);
-	count = ldns_rr_list_rr_count(an);
-	/* The chain, in whatever order the records come. */
-	while (grew && n_names < CHAIN_MAX) {
-		grew = false;
-		for (size_t i = 0; i < count && n_names < CHAIN_MAX; i++) {
-			const ldns_rr *rr = ldns_rr_list_rr(an, i);
-
-			if (ldns_rr_get_type(rr) != LDNS_RR_TYPE_CNAME ||
-			    ldns_rr_rd_count(rr) != 1 ||
-			    !dname_text(ldns_rr_owner(rr), owner,
-					sizeof(owner)) ||
-			    !in_chain(names, n_names, owner) ||
-			    !dname_text(ldns_rr_rdf(rr, 0), names[n_names],
-					sizeof(names[0])) ||
-			    in_chain(names, n_names, names[n_names]))
-				continue;
-			n_names++;
-			grew = true;
-		}
-	}
-	for (size_t i = 0; i < count && *n < max; i++) {
-		const ldns_rr *rr = ldns_rr_list_rr(an, i);
-		ldns_rr_type t = ldns_rr_get_type(rr);
-		const ldns_rdf *rd;
+	ancount = (size_t)buf[6] << 8 | buf[7];
+	n_names = chain(buf, len, ancount, names);
+	off = answer_start(buf, len);
+	for (size_t i = 0; i < ancount && *n < max; i++) {
 		struct ltd_dns_addr *a = &out[*n];
+		struct rec r;
 
-		if ((t != LDNS_RR_TYPE_A && t != LDNS_RR_TYPE_AAAA) ||
-		    ldns_rr_get_class(rr) != LDNS_RR_CLASS_IN ||
-		    ldns_rr_rd_count(rr) != 1 ||
-		    !dname_text(ldns_rr_owner(rr), owner, sizeof(owner)) ||
-		    !in_chain(names, n_names, owner))
+		next_rec(buf, len, &off, &r);
+		if ((r.type != LDNS_RR_TYPE_A && r.type != LDNS_RR_TYPE_AAAA) ||
+		    r.class != LDNS_RR_CLASS_IN || !r.owner_ok ||
+		    !in_chain(names, n_names, r.owner) ||
+		    r.rdlen != (r.type == LDNS_RR_TYPE_A ? 4u : 16u))
 			continue;
-		rd = ldns_rr_rdf(rr, 0);
-		a->family = t == LDNS_RR_TYPE_A ? AF_INET : AF_INET6;
-		if (ldns_rdf_size(rd) != (t == LDNS_RR_TYPE_A ? 4u : 16u))
-			continue;
-		memcpy(a->addr, ldns_rdf_data(rd), ldns_rdf_size(rd));
-		a->ttl = ldns_rr_ttl(rr);
+		a->family = r.type == LDNS_RR_TYPE_A ? AF_INET : AF_INET6;
+		memcpy(a->addr, buf + r.rd, r.rdlen);
+		a->ttl = r.ttl;
 		(*n)++;
 	}
 	return (int)ldns_pkt_get_rcode(p);

@@ -453,6 +453,33 @@ Test(answer, a_cname_loop_ends)
 	free(w);
 }
 
+/* A CNAME whose rdata runs on past its name, the extra bytes framing an A
+ * record for the target with a TTL above the ceiling: the cage's resolver
+ * frames records by rdlen and never sees that A, nor may the filter. */
+Test(answer, rdata_past_its_fields_hides_no_record)
+{
+	/* clang-format off */
+	static const uint8_t w[] = {
+		0x12, 0x34, 0x81, 0x80, 0, 1, 0, 2, 0, 0, 0, 0,
+		2, 'o', 'k', 4, 't', 'e', 's', 't', 0, 0, 1, 0, 1,
+		/* ok.test CNAME a.test, rdlen 8 + 16 */
+		0xc0, 0x0c, 0, 5, 0, 1, 0, 0, 0, 60, 0, 24,
+		1, 'a', 4, 't', 'e', 's', 't', 0,
+		/* what ldns would read next: a.test A 10.0.0.1, TTL 2^24 */
+		0xc0, 37, 0, 1, 0, 1, 1, 0, 0, 0, 0, 4, 10, 0, 0, 1,
+		/* the second record as the wire frames it: . TXT, empty */
+		0, 0, 16, 0, 1, 0, 0, 0, 0, 0, 0,
+	};
+	/* clang-format on */
+	struct ltd_dns_addr a[2];
+	size_t n = 9;
+
+	cr_assert_eq(
+		ltd_dns_answer_addrs(w, sizeof(w), 0x1234, "ok.test", a, 2, &n),
+		0);
+	cr_assert_eq(n, 0, "an A record only ldns's reading sees was taken");
+}
+
 /* ---- answer -> set elements -------------------------------------------- */
 
 /* Every element's timeout in the batch, parsed back with libnftnl (its
