@@ -39,6 +39,10 @@
 #define LTD_NET_GW4	"198.18.93.1"
 #define LTD_NET_ADDR6	"fd4c:7464:6e61::2"
 #define LTD_NET_GW6	"fd4c:7464:6e61::1"
+/* The host, as the cage names it (with a host port allowed): GW4 in the
+ * cage's /etc/hosts, and the DNS filter answers for them the same way. */
+#define LTD_NET_HOST_NAME	 "host.ltd.internal"
+#define LTD_NET_HOST_NAME_DOCKER "host.docker.internal"
 
 #define LTD_PASTA_MAX_ARGS 48
 

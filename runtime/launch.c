@@ -160,6 +160,8 @@ static int step_dns(void *ctx, struct ltd_err *err)
 		.ttl_floor = ttl_floor(),
 		.ttl_ceiling = LTD_DNS_TTL_CEILING,
 		.quiet = p->quiet,
+		/* As the cage's /etc/hosts names them (runtime/mountplan.c). */
+		.host_names = p->n_host_ports > 0,
 	};
 	if (p->dns_upstream)
 		ret = ltd_dns_upstream_parse(p->dns_upstream, &cfg->upstream,

@@ -174,8 +174,8 @@ static char *hosts_content(const char *hostname, bool host_names)
 		     "127.0.0.1\tlocalhost %s\n"
 		     "::1\tlocalhost ip6-localhost ip6-loopback\n%s",
 		     hostname,
-		     host_names ? LTD_NET_GW4 "\thost.ltd.internal "
-					      "host.docker.internal\n"
+		     host_names ? LTD_NET_GW4 "\t" LTD_NET_HOST_NAME
+					      " " LTD_NET_HOST_NAME_DOCKER "\n"
 				: "") < 0)
 		return NULL;
 	return s;
