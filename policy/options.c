@@ -384,6 +384,20 @@ static int opt_allow_unenforced(struct ltd_policy *p,
 	return 0;
 }
 
+static int opt_test_landlock_abi(struct ltd_policy *p,
+				 const struct ltd_option *opt, char **args,
+				 struct ltd_err *err)
+{
+	const char *s = args[0];
+
+	if (!s[0] || s[strspn(s, "0123456789")] || strlen(s) > 2)
+		return ltd_err_set(err, EINVAL,
+				   "--%s: '%s' is not a Landlock ABI (0-99)",
+				   opt->name, s);
+	p->test_landlock_abi = atoi(s);
+	return 0;
+}
+
 static int opt_require_landlock(struct ltd_policy *p,
 				const struct ltd_option *opt, char **args,
 				struct ltd_err *err)
@@ -523,7 +537,9 @@ static const struct ltd_option options[] = {
 	{"audit-log", 1, "FILE",
 	 "append one JSON line per DNS decision and opened address to FILE",
 	 ltd_opt_audit_log, LTD_OPT_NOT_PROJECT},
-	{"quiet", 0, NULL, "no summary of refused names at exit",
+	{"quiet", 0, NULL,
+	 "no informational output: no summary of refused names and "
+	 "destinations at exit, no notes (warnings stay)",
 	 ltd_opt_quiet},
 	{"memory", 1, "SIZE",
 	 "memory for the whole cage, k/m/g suffixes (default: 4g)", opt_memory,
@@ -541,6 +557,11 @@ static const struct ltd_option options[] = {
 	 "stop (exit 125) on a kernel whose Landlock cannot be the cage's "
 	 "second wall, instead of a warning",
 	 opt_require_landlock},
+	{"test-landlock-abi", 1, "N",
+	 "test only: take this kernel's Landlock to be ABI N when that is "
+	 "lower (0: none), as a host with an older kernel would (its "
+	 "warnings, and its walls)",
+	 opt_test_landlock_abi, LTD_OPT_CLI_ONLY | LTD_OPT_TEST_HOOK},
 	{"restrict-tcp-ports", 0, NULL,
 	 "TCP connect, loopback included, only to the ports the network "
 	 "policy allows (Landlock ABI 4+): servers of the cage's own on "

@@ -153,7 +153,7 @@ struct ltd_policy {
 	 * they lie: ltd_policy_inputs). */
 	char **policy_files;
 	size_t n_policy_files;
-	bool quiet; /* no refusal summary at exit */
+	bool quiet; /* no informational output: refusal summaries, notes */
 
 	enum ltd_syscall_filter seccomp;
 
@@ -186,6 +186,9 @@ struct ltd_policy {
 	 * rather than a warning; TCP connect only to the policy's ports. */
 	bool require_landlock;
 	bool restrict_tcp_ports;
+	/* Test only (--test-landlock-abi): the run takes the kernel's Landlock
+	 * to be this ABI, when lower; -1: as it is. */
+	int test_landlock_abi;
 
 	struct ltd_identity id;
 	char *host_home; /* real path of the home directory, NULL if none */
@@ -196,6 +199,8 @@ struct ltd_policy {
 	size_t n_waived;
 	char **warnings; /* other things the user should hear about */
 	size_t n_warnings;
+	char **notes; /* informational: said unless --quiet */
+	size_t n_notes;
 
 	/* Lifecycle and the launcher interface (runtime/registry.c). */
 	char *name;	   /* --name: registered, reachable by exec/ps/kill */
@@ -355,7 +360,8 @@ int ltd_policy_derive(struct ltd_policy *p, struct ltd_err *err);
 /*
  * The files that this run names and the next run reads again (--policy,
  * --allow-domains-file and LTD_ALLOW_DOMAINS_FILE, --audit-log, and the
- * machine-local allowlists and policy when they are links), judged by
+ * machine-local allowlists, policy and acknowledged warnings when they are
+ * links), judged by
  * their real paths: one in a writable bind (or under one) is refused,
  * naming the option and the fix; one in the project is protected
  * (read-only inside, no link in the project on its way).  Domain files and

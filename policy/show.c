@@ -131,6 +131,12 @@ static void print_derived(FILE *out, const struct ltd_policy *p)
 		for (size_t i = 0; i < p->n_warnings; i++)
 			line_out(out, "#   %s", p->warnings[i]);
 	}
+	if (p->n_notes) {
+		line_out(out, "#");
+		line_out(out, "# notes (not said with --quiet):");
+		for (size_t i = 0; i < p->n_notes; i++)
+			line_out(out, "#   %s", p->notes[i]);
+	}
 }
 
 void ltd_policy_show(FILE *out, const struct ltd_policy *p)

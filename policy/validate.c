@@ -282,6 +282,12 @@ static int test_hooks(struct ltd_policy *p, struct ltd_err *err)
 			"does not allow",
 			dest);
 	}
+	if (!ret && p->test_landlock_abi >= 0)
+		ret = ltd_policy_add_note(
+			&p->waived, &p->n_waived,
+			"--test-landlock-abi: test hook: the run takes this "
+			"kernel's Landlock to be ABI %d at most",
+			p->test_landlock_abi);
 	for (size_t i = 0; !ret && i < p->n_mounts; i++)
 		if (strcmp(p->mounts[i].flag, LTD_TEST_LANDLOCK_HOLE) == 0)
 			ret = ltd_policy_add_note(
