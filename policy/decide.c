@@ -22,7 +22,7 @@ static int decide_network(struct ltd_policy *p, const struct ltd_host_facts *f,
 {
 	if (p->network != LTD_NET_ALLOWLIST || f->pasta_ok)
 		return 0;
-	if (p->network_set || p->n_allow || p->n_host_ports)
+	if (p->network_set || p->n_allow || p->n_host_ports || p->n_publish)
 		return ltd_err_set(err, EINVAL, "--network allowlist: %s",
 				   f->pasta_why);
 	p->network = LTD_NET_NONE;

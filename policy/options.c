@@ -300,6 +300,7 @@ static const struct {
 	{"unsafe-bind-kernel", LTD_UNSAFE_BIND_KERNEL},
 	{"unsafe-host-network", LTD_UNSAFE_HOST_NETWORK},
 	{"unsafe-bind-startup-files", LTD_UNSAFE_BIND_STARTUP},
+	{"unsafe-publish-external", LTD_UNSAFE_PUBLISH_EXTERNAL},
 };
 
 const char *ltd_unsafe_flag(unsigned bit)
@@ -518,6 +519,11 @@ static const struct ltd_option options[] = {
 	 "allow TCP to a port on the host's loopback, reached as "
 	 "host.ltd.internal",
 	 ltd_opt_allow_host_port, LTD_OPT_LIST},
+	{"publish", 1, "[ADDR:]HOST_PORT:CAGE_PORT",
+	 "serve the cage's TCP port CAGE_PORT on the host at ADDR:HOST_PORT "
+	 "(ADDR 127.0.0.1 unless given; another than loopback needs "
+	 "--unsafe-publish-external); not with --network none",
+	 ltd_opt_publish, LTD_OPT_LIST},
 	{"allow-domain", 1, "NAME[:PORTS]",
 	 "allow a name (or *.suffix: the names below it) and the addresses "
 	 "DNS gives for it, on PORTS (default 80,443)",
@@ -630,6 +636,10 @@ static const struct ltd_option options[] = {
 	 opt_unsafe, LTD_OPT_NOT_PROJECT},
 	{"unsafe-host-network", 0, NULL,
 	 "allow --network host: no network namespace, no egress filter",
+	 opt_unsafe, LTD_OPT_NOT_PROJECT},
+	{"unsafe-publish-external", 0, NULL,
+	 "allow --publish on another host address than loopback (other "
+	 "machines can then reach the cage's server)",
 	 opt_unsafe, LTD_OPT_NOT_PROJECT},
 	{"name", 1, "NAME",
 	 "register the cage as NAME (unique per user) for 'exec', 'ps' "

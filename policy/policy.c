@@ -63,6 +63,7 @@ void ltd_policy_free(struct ltd_policy *p)
 	free(p->allow);
 	free(p->fw_holes);
 	free(p->host_ports);
+	free(p->publish);
 	ltd_domains_free(&p->domains);
 	for (size_t i = 0; i < p->n_domain_files; i++)
 		free(p->domain_files[i]);

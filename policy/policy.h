@@ -21,6 +21,7 @@
 #include "common/names.h"
 #include "policy/cidr.h"
 #include "policy/domains.h"
+#include "policy/publish.h"
 
 enum ltd_network {
 	LTD_NET_NONE = 0,  /* loopback only */
@@ -55,6 +56,7 @@ enum {
 	LTD_UNSAFE_BIND_KERNEL = 1 << 4,      /* /proc, /sys, /dev */
 	LTD_UNSAFE_HOST_NETWORK = 1 << 5,     /* --network host */
 	LTD_UNSAFE_BIND_STARTUP = 1 << 6,     /* ~/.bashrc... writable */
+	LTD_UNSAFE_PUBLISH_EXTERNAL = 1 << 7, /* --publish beyond loopback */
 };
 
 /* A mount the user asked for, in command-line order. */
@@ -141,6 +143,9 @@ struct ltd_policy {
 	size_t n_fw_holes;
 	uint16_t *host_ports; /* --allow-host-port: TCP on host loopback */
 	size_t n_host_ports;
+	/* --publish: the cage's TCP servers, served on the host by pasta */
+	struct ltd_publish *publish;
+	size_t n_publish;
 	/* The domain allowlist: --allow-domain entries here; the launcher
 	 * appends the files and the built-in list before clone. */
 	struct ltd_domains domains;

@@ -71,11 +71,24 @@ static int step_firewall(void *ctx, struct ltd_err *err)
 		.n_host_ports = p->n_host_ports,
 	};
 	_cleanup_free_ struct ltd_net_dest *dests = NULL;
+	uint16_t published[LTD_PUBLISH_MAX];
 	int ret;
 
 	if (p->network != LTD_NET_ALLOWLIST)
 		return 0;
-	ret = ltd_pasta_build(&l->host->pasta, p->n_host_ports > 0, err);
+	/* What pasta brings in through its tap: the cage ports published
+	 * beyond the host's loopback (from loopback they come over lo). */
+	spec.published = published;
+	for (size_t i = 0; i < p->n_publish; i++) {
+		bool have = ltd_publish_loopback(&p->publish[i]);
+
+		for (size_t k = 0; k < spec.n_published; k++)
+			have |= published[k] == p->publish[i].cage_port;
+		if (!have)
+			published[spec.n_published++] = p->publish[i].cage_port;
+	}
+	ret = ltd_pasta_build(&l->host->pasta, p->n_host_ports > 0, p->publish,
+			      p->n_publish, err);
 	if (ret < 0)
 		return ret;
 	/* The user's blocks only: the cage's resolver is on its loopback

@@ -67,6 +67,9 @@ int ltd_run_resolve(struct ltd_policy *p, struct ltd_run_host *h,
 				      &f.rootfs_has_shell, err);
 	if (!ret)
 		ret = ltd_policy_decide(p, &f, err);
+	/* pasta would say nothing of a host port it cannot listen on. */
+	if (!ret && p->network == LTD_NET_ALLOWLIST)
+		ret = ltd_pasta_check_publish(p->publish, p->n_publish, err);
 	return ret;
 }
 

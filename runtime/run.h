@@ -47,8 +47,9 @@ struct ltd_run_host {
 /*
  * Everything before the policy is final: ltd_run_check(), then the host's
  * facts (the cgroup tree, pasta, a pinned root filesystem, the standing
- * warnings the user acknowledged) into @h, then ltd_policy_decide().
- * Reads the host; changes nothing on it.
+ * warnings the user acknowledged) into @h, then ltd_policy_decide(), then
+ * whether each --publish host port can be listened on.  Reads the host;
+ * changes nothing on it.
  */
 int ltd_run_resolve(struct ltd_policy *p, struct ltd_run_host *h,
 		    struct ltd_err *err);
