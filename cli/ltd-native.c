@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -14,6 +15,7 @@
 #include "buildinfo.h" /* build/gen/: tools/buildinfo.sh */
 #include "common/base.h"
 #include "common/text.h"
+#include "policy/option.h"
 #include "policy/policy.h"
 #include "runtime/doctor.h"
 #include "runtime/exec.h"
@@ -44,7 +46,7 @@ static const struct command commands[] = {
 	 "policy show [OPTIONS] [-- COMMAND...]\n"
 	 "policy allow [--project DIR]",
 	 cmd_policy},
-	{"doctor", "doctor [--json]", cmd_doctor},
+	{"doctor", "doctor [--json] [--acknowledge]", cmd_doctor},
 };
 
 /* @c's usage lines, the first after *@lead, the rest aligned with it. */
@@ -251,12 +253,27 @@ static int cmd_policy(int argc, char **argv, char **launcher_argv)
 	return ret < 0 ? failed(&err) : 0;
 }
 
-/* `doctor [--json]`: exit 1 when a default run will not work here. */
+/* `doctor [--json] [--acknowledge]`: exit 1 when a default run will not
+ * work here.  A test (LTD_NATIVE_TEST_HOOKS=1) may also give
+ * --test-landlock-abi N, as to `run`. */
 static int cmd_doctor(int argc, char **argv, char **launcher_argv)
 {
-	if (argc > 1 || (argc == 1 && strcmp(argv[0], "--json") != 0))
-		return usage_of("doctor");
-	return ltd_doctor(argc == 1);
+	struct ltd_doctor_opts o = {.test_landlock_abi = -1};
+	const char *hooks = getenv(LTD_TEST_HOOKS_VAR);
+
+	for (int i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "--json") == 0)
+			o.json = true;
+		else if (strcmp(argv[i], "--acknowledge") == 0)
+			o.acknowledge = true;
+		else if (strcmp(argv[i], "--test-landlock-abi") == 0 &&
+			 i + 1 < argc && hooks && strcmp(hooks, "1") == 0 &&
+			 argv[i + 1][0] >= '0' && argv[i + 1][0] <= '9')
+			o.test_landlock_abi = atoi(argv[++i]);
+		else
+			return usage_of("doctor");
+	}
+	return ltd_doctor(&o);
 }
 
 int main(int argc, char **argv)

@@ -112,6 +112,18 @@ int ltd_landlock_confine(const struct ltd_landlock *ll, struct ltd_err *err)
 			return ltd_err_sys(err, "landlock_add_rule port %u",
 					   ll->ports[i]);
 	}
+	for (size_t i = 0; i < ll->n_bind_ports; i++) {
+		struct ltd_net_port_attr np = {
+			.allowed_access = LTD_LL_NET_BIND_TCP,
+			.port = ll->bind_ports[i],
+		};
+
+		if (syscall(SYS_landlock_add_rule, ruleset,
+			    LANDLOCK_RULE_NET_PORT, &np, 0) < 0)
+			return ltd_err_sys(err,
+					   "landlock_add_rule bind port %u",
+					   ll->bind_ports[i]);
+	}
 	if (syscall(SYS_landlock_restrict_self, ruleset, 0) < 0)
 		return ltd_err_sys(err, "landlock_restrict_self");
 	return 0;

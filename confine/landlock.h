@@ -83,7 +83,8 @@ struct ltd_ll_rule {
 	const char *why; /* the plan entry's origin */
 };
 
-#define LTD_LL_MAX_PORTS 1024
+#define LTD_LL_MAX_PORTS      1024
+#define LTD_LL_MAX_BIND_PORTS 64
 
 struct ltd_landlock {
 	int abi; /* 0: no Landlock, nothing to do */
@@ -94,6 +95,8 @@ struct ltd_landlock {
 	size_t n_rules;
 	uint16_t ports[LTD_LL_MAX_PORTS]; /* TCP connect allowed, sorted */
 	size_t n_ports;
+	uint16_t bind_ports[LTD_LL_MAX_BIND_PORTS]; /* TCP bind allowed */
+	size_t n_bind_ports;
 };
 
 /* The kernel's Landlock ABI version, 0 when Landlock is unavailable. */

@@ -17,6 +17,7 @@
 #include "common/cleanup.h"
 #include "dnsd/dnsmsg.h"
 #include "netfilter/audit.h"
+#include "netfilter/pasta.h"
 #include "netfilter/ruleset.h"
 
 #define MSG_MAX	  65535
@@ -100,6 +101,9 @@ static void audit_query(struct ltd_dnsd *d, const struct ltd_dns_query *q,
 static void note_refused(struct ltd_dnsd *d, const char *name)
 {
 	d->total_refused++;
+	if (strcmp(name, LTD_NET_HOST_NAME) == 0 ||
+	    strcmp(name, LTD_NET_HOST_NAME_DOCKER) == 0)
+		d->host_refused = true;
 	for (size_t i = 0; i < d->n_refused; i++)
 		if (strcmp(d->refused[i].name, name) == 0) {
 			d->refused[i].count++;
@@ -131,6 +135,10 @@ void ltd_dnsd_summary(const struct ltd_dnsd *d, FILE *out)
 		d->n_refused == LTD_DNSD_MAX_REFUSED ? ", ..." : "");
 	fprintf(out, "ltd-native: allow a name with --allow-domain NAME or a "
 		     "line in ~/.config/ltd-native/allowed-domains.txt\n");
+	if (d->host_refused)
+		fprintf(out, "ltd-native: " LTD_NET_HOST_NAME " is the host: "
+			     "--allow-host-port PORT opens one of its ports "
+			     "(and the name)\n");
 	if (d->nft_errors)
 		fprintf(out,
 			"ltd-native: DNS: %lu answer%s could not open "
@@ -378,15 +386,22 @@ static void query(struct ltd_dnsd *d, const uint8_t *buf, size_t len,
 	uint16_t up_id = 0;
 
 	(void)!getrandom(&up_id, sizeof(up_id), GRND_NONBLOCK);
-	if (ltd_dns_query_decide(d->cfg.domains, buf, len, up_id, &q) < 0)
+	if (ltd_dns_query_decide(d->cfg.domains,
+				 d->cfg.host_names ? LTD_DNS_HOST_NAMES : 0,
+				 buf, len, up_id, &q) < 0)
 		return;
 	if (q.verdict == LTD_DNS_DROP) {
 		audit_query(d, &q, "dropped");
 		return;
 	}
-	if (q.verdict == LTD_DNS_REFUSE) {
-		note_refused(d, q.name);
-		audit_query(d, &q, "refused");
+	if (q.verdict == LTD_DNS_REFUSE || q.verdict == LTD_DNS_LOCAL) {
+		/* The host's own names, answered here, are no refusal: a
+		 * client's AAAA lookup of host.ltd.internal is not noise to
+		 * report. */
+		if (q.verdict == LTD_DNS_REFUSE)
+			note_refused(d, q.name);
+		audit_query(d, &q,
+			    q.verdict == LTD_DNS_REFUSE ? "refused" : "local");
 		reply(d, from, from_len, conn, gen, q.wire, q.len);
 		free(q.wire);
 		return;

@@ -6,10 +6,11 @@
  * there while it still holds CAP_NET_ADMIN, and hands all three to the
  * launcher (SCM_RIGHTS).  The launcher never enters the cage.
  *
- * For each query: a name outside the allowlist is answered REFUSED at once
- * and never leaves the launcher; an allowed one goes to the upstream
- * resolver (UDP for UDP, TCP for TCP, so truncated answers work the usual
- * way); the A/AAAA addresses of the answer go into the cage's allow sets
+ * For each query: a name outside the allowlist is answered NXDOMAIN at once
+ * and never leaves the launcher (the host's names, with a host port
+ * allowed, are answered as /etc/hosts has them); an allowed one goes to the
+ * upstream resolver (UDP for UDP, TCP for TCP, so truncated answers work the
+ * usual way); the A/AAAA addresses of the answer go into the cage's allow sets
  * with the entry's ports and a clamped TTL, the kernel's ack is read, and
  * only then is the answer relayed.
  *
@@ -52,6 +53,7 @@ struct ltd_dnsd_config {
 	uint32_t ttl_floor, ttl_ceiling;
 	FILE *audit; /* JSON lines, or NULL */
 	bool quiet;
+	bool host_names; /* a host port is allowed: LTD_DNS_HOST_NAMES */
 };
 
 struct ltd_dnsd_pending;
@@ -82,6 +84,7 @@ struct ltd_dnsd {
 	} refused[LTD_DNSD_MAX_REFUSED];
 	size_t n_refused;
 	unsigned long total_refused, total_forwarded, nft_errors;
+	bool host_refused; /* the host's name, with no host port allowed */
 	/* Required: learned addresses go there (the launcher, which holds
 	 * the netfilter socket); upstream sockets come from there (the
 	 * launcher opens them; the helper may not). */

@@ -8,9 +8,14 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include <arpa/inet.h>
 #include <ldns/ldns.h>
 
+#include "netfilter/pasta.h"
+
 #define CHAIN_MAX 16 /* names a CNAME chain may pass through */
+/* The EDNS buffer size our own answers offer: small, and no fragments. */
+#define EDNS_SIZE 1232
 
 static inline void pkt_freep(ldns_pkt **p)
 {
@@ -60,19 +65,30 @@ static bool dname_text(const ldns_rdf *rdf, char *out, size_t size)
 	return true;
 }
 
-/* A reply to @q with @rcode, the question copied when it has one. */
+/*
+ * A reply to @q with @rcode: its id @id, opcode, question (when it has
+ * one), RD and CD as asked, RA (the filter recurses for the names it
+ * forwards), and an EDNS record when the query had one (our buffer size,
+ * no DNSSEC: nothing we answer ourselves is signed).  No authority
+ * section: see docs/decisions/0108-dns-nxdomain-outside-allowlist.md on
+ * why an NXDOMAIN carries no SOA.  @answer, if not NULL, is added to the
+ * answer section (taken over, also on failure).
+ */
 static int make_reply(const ldns_pkt *q, uint8_t rcode, uint16_t id,
-		      uint8_t **wire, size_t *len)
+		      ldns_rr *answer, uint8_t **wire, size_t *len)
 {
 	_cleanup_pkt_ ldns_pkt *r = ldns_pkt_new();
 	ldns_rr_list *qs = ldns_pkt_question(q);
 
-	if (!r)
+	if (!r) {
+		ldns_rr_free(answer);
 		return -ENOMEM;
+	}
 	ldns_pkt_set_id(r, id);
 	ldns_pkt_set_qr(r, true);
 	ldns_pkt_set_opcode(r, ldns_pkt_get_opcode(q));
 	ldns_pkt_set_rd(r, ldns_pkt_rd(q));
+	ldns_pkt_set_cd(r, ldns_pkt_cd(q));
 	ldns_pkt_set_ra(r, true);
 	ldns_pkt_set_rcode(r, rcode);
 	if (ldns_rr_list_rr_count(qs) == 1) {
@@ -80,10 +96,66 @@ static int make_reply(const ldns_pkt *q, uint8_t rcode, uint16_t id,
 
 		if (!rr || !ldns_pkt_push_rr(r, LDNS_SECTION_QUESTION, rr)) {
 			ldns_rr_free(rr);
+			ldns_rr_free(answer);
 			return -ENOMEM;
 		}
 	}
+	if (answer) {
+		/* Ours to say: the host's names are the cage's own. */
+		ldns_pkt_set_aa(r, true);
+		if (!ldns_pkt_push_rr(r, LDNS_SECTION_ANSWER, answer)) {
+			ldns_rr_free(answer);
+			return -ENOMEM;
+		}
+	}
+	if (ldns_pkt_edns(q))
+		ldns_pkt_set_edns_udp_size(r, EDNS_SIZE);
 	return ldns_pkt2wire(wire, r, len) == LDNS_STATUS_OK ? 0 : -ENOMEM;
+}
+
+static bool is_host_name(const char *name)
+{
+	return strcmp(name, LTD_NET_HOST_NAME) == 0 ||
+	       strcmp(name, LTD_NET_HOST_NAME_DOCKER) == 0;
+}
+
+/*
+ * The host's names, answered as the cage's /etc/hosts has them: A is the
+ * gateway (the host's loopback, at the allowed host ports), any other
+ * type has no data (NOERROR, no answer: a client asking for AAAA goes on
+ * with the A it got from /etc/hosts, instead of counting a refusal).
+ */
+static int make_host_answer(const ldns_pkt *q, const ldns_rr *question,
+			    uint16_t id, uint8_t **wire, size_t *len)
+{
+	ldns_rr *a = NULL;
+	ldns_rdf *owner, *addr;
+	struct in_addr gw;
+
+	if (ldns_rr_get_type(question) == LDNS_RR_TYPE_A) {
+		inet_pton(AF_INET, LTD_NET_GW4, &gw);
+		/* ldns_rr_new_frm_type() would hold an empty rdata slot. */
+		a = ldns_rr_new();
+		/* The owner as asked: a client may have mixed its case. */
+		owner = ldns_rdf_clone(ldns_rr_owner(question));
+		addr = ldns_rdf_new_frm_data(LDNS_RDF_TYPE_A, sizeof(gw), &gw);
+		if (!a || !owner || !addr) {
+			ldns_rr_free(a);
+			ldns_rdf_deep_free(owner);
+			ldns_rdf_deep_free(addr);
+			return -ENOMEM;
+		}
+		ldns_rr_set_owner(a, owner);
+		ldns_rr_set_type(a, LDNS_RR_TYPE_A);
+		ldns_rr_set_class(a, LDNS_RR_CLASS_IN);
+		ldns_rr_set_ttl(a, LTD_DNS_TTL_CEILING);
+		if (!ldns_rr_push_rdf(a, addr)) {
+			ldns_rdf_deep_free(addr);
+			ldns_rr_free(a);
+			return -ENOMEM;
+		}
+	}
+	return make_reply(q, LDNS_RCODE_NOERROR, id, a, wire, len);
 }
 
 /*
@@ -213,13 +285,13 @@ static ldns_status parse(ldns_pkt **p, const uint8_t *buf, size_t len)
 	return ldns_wire2pkt(p, buf, len);
 }
 
-int ltd_dns_query_decide(const struct ltd_domains *l, const uint8_t *buf,
-			 size_t len, uint16_t upstream_id,
+int ltd_dns_query_decide(const struct ltd_domains *l, unsigned flags,
+			 const uint8_t *buf, size_t len, uint16_t upstream_id,
 			 struct ltd_dns_query *q)
 {
 	_cleanup_pkt_ ldns_pkt *p = NULL;
-	const ldns_rr *rr;
-	uint8_t rcode = LDNS_RCODE_REFUSED;
+	const ldns_rr *rr = NULL;
+	uint8_t rcode = LDNS_RCODE_NXDOMAIN;
 
 	memset(q, 0, sizeof(*q));
 	if (len > 65535 || parse(&p, buf, len) != LDNS_STATUS_OK) {
@@ -245,7 +317,18 @@ int ltd_dns_query_decide(const struct ltd_domains *l, const uint8_t *buf,
 			q->name[0] = '\0';
 			q->why = "not a host name";
 		} else if (ldns_rr_get_class(rr) != LDNS_RR_CLASS_IN) {
+			/* A name of another class (CHAOS's version.bind) is
+			 * not a lookup of a host: "will not" is the truth. */
 			q->why = "not class IN";
+			rcode = LDNS_RCODE_REFUSED;
+		} else if (is_host_name(q->name)) {
+			/* Never upstream: the host is the cage's to name. */
+			if (flags & LTD_DNS_HOST_NAMES) {
+				q->verdict = LTD_DNS_LOCAL;
+				return make_host_answer(p, rr, q->id, &q->wire,
+							&q->len);
+			}
+			q->why = "the host (no host port is allowed)";
 		} else {
 			q->rule = ltd_domains_match(l, q->name, q->ports,
 						    &q->n_ports);
@@ -256,7 +339,7 @@ int ltd_dns_query_decide(const struct ltd_domains *l, const uint8_t *buf,
 		q->verdict = LTD_DNS_FORWARD;
 		return make_forward(p, upstream_id, &q->wire, &q->len);
 	}
-	return make_reply(p, rcode, q->id, &q->wire, &q->len);
+	return make_reply(p, rcode, q->id, NULL, &q->wire, &q->len);
 }
 
 int ltd_dns_servfail(const uint8_t *buf, size_t len, uint16_t id, uint8_t **out,
@@ -266,7 +349,7 @@ int ltd_dns_servfail(const uint8_t *buf, size_t len, uint16_t id, uint8_t **out,
 
 	if (parse(&p, buf, len) != LDNS_STATUS_OK)
 		return -EINVAL;
-	return make_reply(p, LDNS_RCODE_SERVFAIL, id, out, out_len);
+	return make_reply(p, LDNS_RCODE_SERVFAIL, id, NULL, out, out_len);
 }
 
 static bool in_chain(char names[][LTD_DOMAIN_MAX], size_t n, const char *s)

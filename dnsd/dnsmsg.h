@@ -17,8 +17,20 @@
 
 enum ltd_dns_verdict {
 	LTD_DNS_DROP = 0, /* not a DNS query ldns can read: no answer */
-	LTD_DNS_REFUSE,	  /* answered REFUSED at once, never forwarded */
+	LTD_DNS_REFUSE,	  /* refused: answered at once (NXDOMAIN for a name
+			     outside the allowlist), never forwarded */
 	LTD_DNS_FORWARD,  /* allowed: send wire to the upstream */
+	LTD_DNS_LOCAL,	  /* the host's names: answered here, not a refusal */
+};
+
+/* What the filter answers itself (ltd_dns_query_decide()'s @flags). */
+enum {
+	/* The host is reachable (a host port is allowed): its names
+	 * (netfilter/pasta.h: LTD_NET_HOST_NAME*) are answered with the
+	 * gateway's IPv4 address, as the cage's /etc/hosts has them, and NODATA
+	 * for any other type. Without it they are refused like any name outside
+	 * the allowlist. Either way they never go upstream. */
+	LTD_DNS_HOST_NAMES = 1 << 0,
 };
 
 struct ltd_dns_query {
@@ -30,17 +42,21 @@ struct ltd_dns_query {
 	const struct ltd_domain *rule; /* the entry that admitted it */
 	uint16_t ports[LTD_DOMAIN_MAX_PORTS];
 	size_t n_ports;
-	uint8_t *wire; /* REFUSE: the reply; FORWARD: the query (malloc) */
+	uint8_t *wire; /* REFUSE, LOCAL: the reply; FORWARD: the query
+			  (malloc) */
 	size_t len;
 };
 
 /*
- * Decide on the query in @buf.  A forwarded query carries @upstream_id
- * instead of the client's id.  Returns 0 (see q->verdict) or -ENOMEM.
- * Free q->wire with free().
+ * Decide on the query in @buf.  A name outside the allowlist is answered
+ * NXDOMAIN, whatever the type (docs/decisions/0108-dns-nxdomain-outside-
+ * allowlist.md); another class than IN, REFUSED; another opcode, NOTIMP;
+ * other than one question, FORMERR.  A forwarded query carries
+ * @upstream_id instead of the client's id.  @flags: LTD_DNS_*.  Returns 0
+ * (see q->verdict) or -ENOMEM.  Free q->wire with free().
  */
-int ltd_dns_query_decide(const struct ltd_domains *l, const uint8_t *buf,
-			 size_t len, uint16_t upstream_id,
+int ltd_dns_query_decide(const struct ltd_domains *l, unsigned flags,
+			 const uint8_t *buf, size_t len, uint16_t upstream_id,
 			 struct ltd_dns_query *q);
 
 /* A SERVFAIL reply, with id @id, to the query in @buf (a forwarded one). */

@@ -23,6 +23,7 @@ int ltd_dnsw_encode(const struct ltd_dnsd_config *cfg, uint8_t **blob,
 		.upstream = cfg->upstream,
 		.quiet = cfg->quiet,
 		.audit = cfg->audit != NULL,
+		.host_names = cfg->host_names,
 	};
 	size_t sd = nd * sizeof(struct ltd_domain);
 	size_t ss = cfg->n_static * sizeof(struct ltd_net_dest);
@@ -113,6 +114,7 @@ int ltd_dnsw_decode(const uint8_t *blob, size_t len,
 		.ttl_floor = h.ttl_floor,
 		.ttl_ceiling = h.ttl_ceiling,
 		.quiet = h.quiet != 0,
+		.host_names = h.host_names != 0,
 	};
 	*audit = h.audit != 0;
 	return 0;

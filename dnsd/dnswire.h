@@ -18,7 +18,7 @@
 #include "dnsd/dnsd.h"
 
 #define LTD_DNSW_MAGIC	 0x6c74646e /* "ltdn" */
-#define LTD_DNSW_VERSION 1
+#define LTD_DNSW_VERSION 2
 /* Far above any real list; bounds what a damaged blob could ask for. */
 #define LTD_DNSW_MAX_ENTRIES 100000
 
@@ -29,7 +29,7 @@ struct ltd_dnsw_head {
 	uint32_t upstream_len;
 	uint64_t n_domains, n_static;
 	struct sockaddr_storage upstream;
-	uint8_t quiet, audit;
+	uint8_t quiet, audit, host_names;
 };
 
 /* @cfg (its audit FILE only as "there is one") into a malloc'd blob. */

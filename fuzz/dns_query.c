@@ -7,7 +7,8 @@
  * no leak, no out-of-bounds access" (ASan + UBSan):
  *   - a forwarded query was admitted by the allowlist, and what goes
  *     upstream parses as exactly one question for that same name;
- *   - a refusal parses and carries the client's id.
+ *   - a refusal parses and carries the client's id, and answers nothing;
+ *     so does a local answer, but for the host's names' A record.
  *
  *   make fuzz            # with the other targets; corpus in build/
  */
@@ -46,7 +47,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ldns_pkt *p = NULL;
 
 	setup();
-	if (ltd_dns_query_decide(&list, data, size, 0x4242, &q) < 0)
+	/* The host's names answered here on every other input. */
+	if (ltd_dns_query_decide(&list, size % 2 ? LTD_DNS_HOST_NAMES : 0, data,
+				 size, 0x4242, &q) < 0)
 		return 0;
 	if (q.verdict == LTD_DNS_FORWARD) {
 		if (!ltd_domains_match(&list, q.name, ports, &np))
@@ -60,9 +63,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					 8, &n) != -EBADMSG)
 			abort(); /* not a response: must be rejected */
 		ldns_pkt_free(p);
-	} else if (q.verdict == LTD_DNS_REFUSE) {
+	} else if (q.verdict == LTD_DNS_REFUSE || q.verdict == LTD_DNS_LOCAL) {
 		if (ldns_wire2pkt(&p, q.wire, q.len) != LDNS_STATUS_OK ||
 		    ldns_pkt_id(p) != q.id || !ldns_pkt_qr(p))
+			abort();
+		/* An answer only for the host's names, and only when asked. */
+		if (ldns_pkt_ancount(p) &&
+		    (q.verdict != LTD_DNS_LOCAL || !(size % 2)))
 			abort();
 		ldns_pkt_free(p);
 	} else if (q.wire) {

@@ -32,7 +32,7 @@
 /* Room for one message; elements are sent one destination per message. */
 #define MSG_ROOM 16384
 
-enum { SET4_ID = 1, SET6_ID, HOST_PORTS_ID };
+enum { SET4_ID = 1, SET6_ID, HOST_PORTS_ID, PUBLISHED_ID };
 
 static inline void nft_table_freep(struct nftnl_table **p)
 {

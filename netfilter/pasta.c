@@ -3,12 +3,15 @@
 
 #include "common/signals.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -52,11 +55,34 @@ int ltd_pasta_find(struct ltd_pasta *pa, struct ltd_err *err)
 	return 0;
 }
 
-int ltd_pasta_build(struct ltd_pasta *pa, bool map_gw, struct ltd_err *err)
+/* "-t" "ADDR/HOST_PORT:CAGE_PORT" for each of @pub into @argv; returns
+ * how many. */
+static size_t publish_args(struct ltd_pasta *pa, const struct ltd_publish *pub,
+			   size_t n_pub, char **argv)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < n_pub; i++) {
+		char a[INET6_ADDRSTRLEN];
+
+		inet_ntop(pub[i].family, pub[i].addr, a, sizeof(a));
+		snprintf(pa->spec[i], sizeof(pa->spec[i]), "%s/%u:%u", a,
+			 pub[i].host_port, pub[i].cage_port);
+		argv[n++] = "-t";
+		argv[n++] = pa->spec[i];
+	}
+	return n;
+}
+
+int ltd_pasta_build(struct ltd_pasta *pa, bool map_gw,
+		    const struct ltd_publish *pub, size_t n_pub,
+		    struct ltd_err *err)
 {
 	/* Every forwarding off: -t/-u (host -> cage) and -T/-U (the cage's
 	 * loopback -> the host's) default to "auto", which forwards every
-	 * bound port.  No DHCP/RA: the namespace is configured directly.
+	 * bound port; -t gets the published ports below, and -u stays
+	 * "none" even then (pasta would mirror them for UDP).  No DHCP/RA:
+	 * the namespace is configured directly.
 	 * No DNS at all (-D none, no --dns-forward): the cage's resolver is
 	 * the launcher's filter, and a forwarder of pasta's would carry any
 	 * name to the host's resolver. */
@@ -98,14 +124,89 @@ int ltd_pasta_build(struct ltd_pasta *pa, bool map_gw, struct ltd_err *err)
 	};
 	size_t n = 0;
 
+	if (n_pub > LTD_PUBLISH_MAX)
+		return ltd_err_set(err, E2BIG, "--publish: at most %d ports",
+				   LTD_PUBLISH_MAX);
 	pa->argv[n++] = pa->path;
-	for (size_t i = 0; i < sizeof(fixed) / sizeof(*fixed); i++)
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(*fixed); i++) {
+		/* "-t none" unless a port is published; then one -t each,
+		 * pasta's spec ADDR/PORT:TARGET (an IPv6 address bare). */
+		if (strcmp(fixed[i], "-t") == 0 && n_pub) {
+			i++;
+			n += publish_args(pa, pub, n_pub, &pa->argv[n]);
+			continue;
+		}
 		pa->argv[n++] = (char *)fixed[i];
+	}
 	if (!map_gw)
 		pa->argv[n++] = "--no-map-gw";
 	pa->argv[n] = NULL;
 	if (n >= LTD_PASTA_MAX_ARGS)
 		return ltd_err_set(err, E2BIG, "pasta: too many arguments");
+	return 0;
+}
+
+/* Bind @at's host address and port as pasta will; 0 or -errno. */
+static int try_bind(const struct ltd_publish *at)
+{
+	struct sockaddr_storage ss = {0};
+	struct sockaddr_in *s4 = (struct sockaddr_in *)&ss;
+	struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&ss;
+	_cleanup_close_ int fd =
+		socket(at->family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	int one = 1;
+
+	if (fd < 0)
+		return -errno;
+	if (at->family == AF_INET) {
+		s4->sin_family = AF_INET;
+		s4->sin_port = htons(at->host_port);
+		memcpy(&s4->sin_addr, at->addr, 4);
+	} else {
+		s6->sin6_family = AF_INET6;
+		s6->sin6_port = htons(at->host_port);
+		memcpy(&s6->sin6_addr, at->addr, 16);
+	}
+	/* As pasta binds: SO_REUSEADDR, so a port in TIME_WAIT is free to
+	 * it, and to us. */
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(fd, (struct sockaddr *)&ss,
+		 at->family == AF_INET ? sizeof(*s4) : sizeof(*s6)) < 0)
+		return -errno;
+	return 0;
+}
+
+int ltd_pasta_check_publish(const struct ltd_publish *pub, size_t n,
+			    struct ltd_err *err)
+{
+	for (size_t i = 0; i < n; i++) {
+		char text[64], host[INET6_ADDRSTRLEN + 2];
+		int e = -try_bind(&pub[i]);
+
+		if (!e)
+			continue;
+		ltd_publish_format(&pub[i], text, sizeof(text));
+		ltd_publish_host(&pub[i], host, sizeof(host));
+		if (e == EADDRINUSE)
+			return ltd_err_set(err, e,
+					   "--publish %s: host port %u is in "
+					   "use at %s",
+					   text, pub[i].host_port, host);
+		if (e == EACCES)
+			return ltd_err_set(err, e,
+					   "--publish %s: host port %u needs "
+					   "privileges (ports below "
+					   "net.ipv4.ip_unprivileged_port_start"
+					   "); choose a higher one",
+					   text, pub[i].host_port);
+		if (e == EADDRNOTAVAIL)
+			return ltd_err_set(err, e,
+					   "--publish %s: %s is not an address "
+					   "of this host",
+					   text, host);
+		errno = e;
+		return ltd_err_sys(err, "--publish %s", text);
+	}
 	return 0;
 }
 

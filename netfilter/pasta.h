@@ -5,7 +5,8 @@
  * start-up (>100 ms here) overlaps with the cage building itself.
  *
  * Hardened: no port forwarding in either direction (-t/-u/-T/-U none; with
- * pasta's defaults 127.0.0.1 inside would reach the host's loopback), the
+ * pasta's defaults 127.0.0.1 inside would reach the host's loopback) but
+ * the TCP ports --publish names, host to cage only (-t ADDR/HOST:CAGE), the
  * gateway mapping to the host's loopback only when a host port is allowed
  * (and then nftables admits only those ports), and our own address plan
  * with a gateway address that no real host uses.
@@ -31,6 +32,7 @@
 
 #include "common/error.h"
 #include "confine/landlock.h"
+#include "policy/publish.h"
 
 /* The cage's address plan.  198.18.0.0/15 is reserved for benchmarking
  * (RFC 2544) and never routed; the ULA prefix is ours (RFC 4193). */
@@ -39,12 +41,17 @@
 #define LTD_NET_GW4	"198.18.93.1"
 #define LTD_NET_ADDR6	"fd4c:7464:6e61::2"
 #define LTD_NET_GW6	"fd4c:7464:6e61::1"
+/* The host, as the cage names it (with a host port allowed): GW4 in the
+ * cage's /etc/hosts, and the DNS filter answers for them the same way. */
+#define LTD_NET_HOST_NAME	 "host.ltd.internal"
+#define LTD_NET_HOST_NAME_DOCKER "host.docker.internal"
 
-#define LTD_PASTA_MAX_ARGS 48
+#define LTD_PASTA_MAX_ARGS (48 + 2 * LTD_PUBLISH_MAX)
 
 struct ltd_pasta {
 	char path[64];
-	char *argv[LTD_PASTA_MAX_ARGS]; /* static strings */
+	char *argv[LTD_PASTA_MAX_ARGS]; /* static strings, or in @spec */
+	char spec[LTD_PUBLISH_MAX][64]; /* -t ADDR/HOST_PORT:CAGE_PORT */
 	pid_t pid;			/* 0: not running */
 	int ready_fd;			/* read end; -1 when closed */
 	struct ltd_landlock wall;	/* abi 0: no wall (see above) */
@@ -59,8 +66,21 @@ int ltd_pasta_find(struct ltd_pasta *pa, struct ltd_err *err);
 /*
  * Build the argument vector (before clone).  @map_gw: map the gateway
  * address to the host's loopback (only when host ports are allowed).
+ * @pub: the ports to forward into the cage (--publish).
  */
-int ltd_pasta_build(struct ltd_pasta *pa, bool map_gw, struct ltd_err *err);
+int ltd_pasta_build(struct ltd_pasta *pa, bool map_gw,
+		    const struct ltd_publish *pub, size_t n_pub,
+		    struct ltd_err *err);
+
+/*
+ * Each published host address and port can be listened on now (pasta,
+ * which listens later, says nothing when it cannot): in use, a port below
+ * the unprivileged ones, an address not of this host are errors naming
+ * --publish.  Before clone; a port taken in the moment between this and
+ * pasta's start goes unserved.
+ */
+int ltd_pasta_check_publish(const struct ltd_publish *pub, size_t n,
+			    struct ltd_err *err);
 
 /*
  * Start pasta attached to @target's user and network namespaces (@target

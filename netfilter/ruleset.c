@@ -95,11 +95,12 @@ static int add_allow_set(struct builder *bl, bool v6, struct ltd_err *err)
 	return ltd_nftb_msg_end(bl, nlh, err, "set %s", name);
 }
 
-static int add_host_ports_set(struct builder *bl, struct ltd_err *err)
+/* A constant set of TCP ports: @name holds @ports. */
+static int add_port_set(struct builder *bl, const char *name, uint32_t id,
+			const uint16_t *ports, size_t n, const char *what,
+			struct ltd_err *err)
 {
-	_cleanup_set_ struct nftnl_set *s =
-		ltd_nftb_set_new(LTD_NFT_HOST_PORTS, HOST_PORTS_ID);
-	const struct ltd_nft_spec *sp = bl->spec;
+	_cleanup_set_ struct nftnl_set *s = ltd_nftb_set_new(name, id);
 	struct nlmsghdr *nlh;
 	int ret;
 
@@ -112,13 +113,13 @@ static int add_host_ports_set(struct builder *bl, struct ltd_err *err)
 	if (!nlh)
 		return ltd_nftb_oom(err);
 	nftnl_set_nlmsg_build_payload(nlh, s);
-	ret = ltd_nftb_msg_end(bl, nlh, err, "set %s", LTD_NFT_HOST_PORTS);
+	ret = ltd_nftb_msg_end(bl, nlh, err, "set %s", name);
 	if (ret < 0)
 		return ret;
 
-	for (size_t i = 0; i < sp->n_host_ports; i++) {
+	for (size_t i = 0; i < n; i++) {
 		struct nftnl_set_elem *e = nftnl_set_elem_alloc();
-		uint16_t port = htons(sp->host_ports[i]);
+		uint16_t port = htons(ports[i]);
 
 		if (!e)
 			return ltd_nftb_oom(err);
@@ -129,8 +130,7 @@ static int add_host_ports_set(struct builder *bl, struct ltd_err *err)
 	if (!nlh)
 		return ltd_nftb_oom(err);
 	nftnl_set_elems_nlmsg_build_payload(nlh, s);
-	return ltd_nftb_msg_end(bl, nlh, err, "set %s: the allowed host ports",
-				LTD_NFT_HOST_PORTS);
+	return ltd_nftb_msg_end(bl, nlh, err, "set %s: %s", name, what);
 }
 
 /* ---- rules --------------------------------------------------------- */
@@ -325,6 +325,19 @@ static void rule_host_ports(struct rb *rb, const struct ltd_nft_spec *sp,
 	rb_accept(rb);
 }
 
+/* meta l4proto tcp th dport @published accept: a connection pasta
+ * forwards in through its tap (--publish on another address than the
+ * host's loopback; from the loopback it comes spliced, over lo). */
+static void rule_published(struct rb *rb, const struct ltd_nft_spec *sp,
+			   bool v6)
+{
+	rb_meta(rb, NFT_META_L4PROTO, NFT_REG_1);
+	rb_cmp8(rb, NFT_CMP_EQ, IPPROTO_TCP);
+	rb_payload(rb, NFT_PAYLOAD_TRANSPORT_HEADER, 2, 2, NFT_REG_1);
+	rb_lookup(rb, NFT_REG_1, LTD_NFT_PUBLISHED, PUBLISHED_ID);
+	rb_accept(rb);
+}
+
 /* ip daddr != GW ip daddr . meta l4proto . th dport @allowN accept */
 static void rule_allow(struct rb *rb, const struct ltd_nft_spec *sp, bool v6)
 {
@@ -438,7 +451,8 @@ static int add_output_rules(struct builder *bl, struct ltd_err *err)
 }
 
 /*
- * Nothing comes in that the cage did not start: pasta forwards to the cage
+ * Nothing comes in that the cage did not start, but connections to its
+ * published ports: pasta forwards to the cage
  * any datagram sent to a host port the cage once sent from, and a first
  * packet accepted here would make the cage's replies "established" (the
  * output chain's second rule) — a conversation with a host never allowed.
@@ -455,6 +469,9 @@ static int add_input_rules(struct builder *bl, struct ltd_err *err)
 	if (!ret)
 		ret = add_rule(bl, in, "icmpv6 neighbour discovery", rule_ndp_r,
 			       false, err);
+	if (!ret && bl->spec->n_published)
+		ret = add_rule(bl, in, "published ports", rule_published, false,
+			       err);
 	return ret;
 }
 
@@ -484,7 +501,13 @@ int ltd_nft_build(const struct ltd_nft_spec *spec, struct ltd_nft_batch *b,
 	if (!ret)
 		ret = add_allow_set(&bl, true, err);
 	if (!ret && spec->n_host_ports)
-		ret = add_host_ports_set(&bl, err);
+		ret = add_port_set(&bl, LTD_NFT_HOST_PORTS, HOST_PORTS_ID,
+				   spec->host_ports, spec->n_host_ports,
+				   "the allowed host ports", err);
+	if (!ret && spec->n_published)
+		ret = add_port_set(&bl, LTD_NFT_PUBLISHED, PUBLISHED_ID,
+				   spec->published, spec->n_published,
+				   "the cage's published ports", err);
 	if (!ret)
 		ret = ltd_nftb_add_elems(&bl, err);
 	if (!ret)

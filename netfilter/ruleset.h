@@ -10,6 +10,8 @@
  *     set allow4  ipv4_addr . inet_proto . inet_service  interval, timeout
  *     set allow6  ipv6_addr . inet_proto . inet_service  interval, timeout
  *     set host_ports  inet_service      (only with allowed host ports)
+ *     set published  inet_service       (only with ports published beyond
+ *                                        the host's loopback)
  *     chain output  hook output, policy drop
  *       oif lo accept
  *       ct state established,related accept
@@ -24,6 +26,7 @@
  *       iif lo accept
  *       ct state established,related accept
  *       icmpv6 type 135-136 accept
+ *       meta l4proto tcp th dport @published accept   (only with them)
  *
  * One element per (block, protocol, port range): "10.0.0.0/8 . tcp .
  * 443-443"; a block allowed without ports is "block . 0-255 . 0-65535".
@@ -65,6 +68,7 @@
 #define LTD_NFT_SET4	   "allow4"
 #define LTD_NFT_SET6	   "allow6"
 #define LTD_NFT_HOST_PORTS "host_ports"
+#define LTD_NFT_PUBLISHED  "published"
 
 /* What the firewall admits.  The runtime fills it from the policy. */
 struct ltd_nft_spec {
@@ -74,6 +78,10 @@ struct ltd_nft_spec {
 	struct in6_addr gw6;
 	const uint16_t *host_ports; /* TCP, on the gateway addresses */
 	size_t n_host_ports;
+	/* The cage's TCP ports pasta forwards in through its tap (--publish
+	 * beyond loopback; from the host's loopback they come over lo). */
+	const uint16_t *published;
+	size_t n_published;
 	bool no_log; /* refusals not logged to NFLOG (a kernel without it) */
 };
 

@@ -15,17 +15,18 @@
 #include "common/path.h"
 
 /* Allowlist mode needs pasta.  A run that did not ask for networking
- * falls back to none with a warning; one that did stops. */
+ * falls back to none, with a note (it has less than the default, and
+ * exposes nothing more); one that did stops. */
 static int decide_network(struct ltd_policy *p, const struct ltd_host_facts *f,
 			  struct ltd_err *err)
 {
 	if (p->network != LTD_NET_ALLOWLIST || f->pasta_ok)
 		return 0;
-	if (p->network_set || p->n_allow || p->n_host_ports)
+	if (p->network_set || p->n_allow || p->n_host_ports || p->n_publish)
 		return ltd_err_set(err, EINVAL, "--network allowlist: %s",
 				   f->pasta_why);
 	p->network = LTD_NET_NONE;
-	if (ltd_policy_add_note(&p->warnings, &p->n_warnings,
+	if (ltd_policy_add_note(&p->notes, &p->n_notes,
 				"%s; running with --network none",
 				f->pasta_why) < 0)
 		return ltd_err_set(err, ENOMEM, "out of memory");

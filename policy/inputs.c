@@ -217,6 +217,14 @@ int ltd_policy_inputs(struct ltd_policy *p, struct ltd_err *err)
 			continue;
 		ret = judge(p, path, path, IN_LOCAL, WIDEN, NULL, err);
 	}
+	/* The warnings `doctor --acknowledge` silenced (runtime/standing.h). */
+	if (!ret && p->id.home &&
+	    snprintf(path, sizeof(path), "%s/.config/ltd-native/acknowledged",
+		     p->id.home) < (int)sizeof(path))
+		ret = judge(p, path, path, IN_LOCAL,
+			    "the command could silence the next run's "
+			    "warnings",
+			    NULL, err);
 	/* What was added is checked for links in the project on its way
 	 * with the rest of the protected paths (ltd_policy_check_links). */
 	return ret;

@@ -91,6 +91,17 @@ int ltd_opt_allow_host_port(struct ltd_policy *p, const struct ltd_option *opt,
 	return 0;
 }
 
+int ltd_opt_publish(struct ltd_policy *p, const struct ltd_option *opt,
+		    char **args, struct ltd_err *err)
+{
+	struct ltd_publish pub;
+	int ret = ltd_publish_parse(args[0], "--publish", &pub, err);
+
+	return ret < 0 ? ret
+		       : ltd_publish_add(&p->publish, &p->n_publish, &pub,
+					 "--publish", err);
+}
+
 int ltd_opt_allow_domain(struct ltd_policy *p, const struct ltd_option *opt,
 			 char **args, struct ltd_err *err)
 {

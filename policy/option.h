@@ -60,6 +60,8 @@ int ltd_opt_fw_hole(struct ltd_policy *p, const struct ltd_option *opt,
 		    char **args, struct ltd_err *err);
 int ltd_opt_allow_host_port(struct ltd_policy *p, const struct ltd_option *opt,
 			    char **args, struct ltd_err *err);
+int ltd_opt_publish(struct ltd_policy *p, const struct ltd_option *opt,
+		    char **args, struct ltd_err *err);
 int ltd_opt_allow_domain(struct ltd_policy *p, const struct ltd_option *opt,
 			 char **args, struct ltd_err *err);
 int ltd_opt_allow_domains_file(struct ltd_policy *p,

@@ -300,6 +300,7 @@ static const struct {
 	{"unsafe-bind-kernel", LTD_UNSAFE_BIND_KERNEL},
 	{"unsafe-host-network", LTD_UNSAFE_HOST_NETWORK},
 	{"unsafe-bind-startup-files", LTD_UNSAFE_BIND_STARTUP},
+	{"unsafe-publish-external", LTD_UNSAFE_PUBLISH_EXTERNAL},
 };
 
 const char *ltd_unsafe_flag(unsigned bit)
@@ -381,6 +382,20 @@ static int opt_allow_unenforced(struct ltd_policy *p,
 				struct ltd_err *err)
 {
 	p->allow_unenforced_limits = true;
+	return 0;
+}
+
+static int opt_test_landlock_abi(struct ltd_policy *p,
+				 const struct ltd_option *opt, char **args,
+				 struct ltd_err *err)
+{
+	const char *s = args[0];
+
+	if (!s[0] || s[strspn(s, "0123456789")] || strlen(s) > 2)
+		return ltd_err_set(err, EINVAL,
+				   "--%s: '%s' is not a Landlock ABI (0-99)",
+				   opt->name, s);
+	p->test_landlock_abi = atoi(s);
 	return 0;
 }
 
@@ -504,6 +519,11 @@ static const struct ltd_option options[] = {
 	 "allow TCP to a port on the host's loopback, reached as "
 	 "host.ltd.internal",
 	 ltd_opt_allow_host_port, LTD_OPT_LIST},
+	{"publish", 1, "[ADDR:]HOST_PORT:CAGE_PORT",
+	 "serve the cage's TCP port CAGE_PORT on the host at ADDR:HOST_PORT "
+	 "(ADDR 127.0.0.1 unless given; another than loopback needs "
+	 "--unsafe-publish-external); not with --network none",
+	 ltd_opt_publish, LTD_OPT_LIST},
 	{"allow-domain", 1, "NAME[:PORTS]",
 	 "allow a name (or *.suffix: the names below it) and the addresses "
 	 "DNS gives for it, on PORTS (default 80,443)",
@@ -523,7 +543,9 @@ static const struct ltd_option options[] = {
 	{"audit-log", 1, "FILE",
 	 "append one JSON line per DNS decision and opened address to FILE",
 	 ltd_opt_audit_log, LTD_OPT_NOT_PROJECT},
-	{"quiet", 0, NULL, "no summary of refused names at exit",
+	{"quiet", 0, NULL,
+	 "no informational output: no summary of refused names and "
+	 "destinations at exit, no notes (warnings stay)",
 	 ltd_opt_quiet},
 	{"memory", 1, "SIZE",
 	 "memory for the whole cage, k/m/g suffixes (default: 4g)", opt_memory,
@@ -541,6 +563,11 @@ static const struct ltd_option options[] = {
 	 "stop (exit 125) on a kernel whose Landlock cannot be the cage's "
 	 "second wall, instead of a warning",
 	 opt_require_landlock},
+	{"test-landlock-abi", 1, "N",
+	 "test only: take this kernel's Landlock to be ABI N when that is "
+	 "lower (0: none), as a host with an older kernel would (its "
+	 "warnings, and its walls)",
+	 opt_test_landlock_abi, LTD_OPT_CLI_ONLY | LTD_OPT_TEST_HOOK},
 	{"restrict-tcp-ports", 0, NULL,
 	 "TCP connect, loopback included, only to the ports the network "
 	 "policy allows (Landlock ABI 4+): servers of the cage's own on "
@@ -609,6 +636,10 @@ static const struct ltd_option options[] = {
 	 opt_unsafe, LTD_OPT_NOT_PROJECT},
 	{"unsafe-host-network", 0, NULL,
 	 "allow --network host: no network namespace, no egress filter",
+	 opt_unsafe, LTD_OPT_NOT_PROJECT},
+	{"unsafe-publish-external", 0, NULL,
+	 "allow --publish on another host address than loopback (other "
+	 "machines can then reach the cage's server)",
 	 opt_unsafe, LTD_OPT_NOT_PROJECT},
 	{"name", 1, "NAME",
 	 "register the cage as NAME (unique per user) for 'exec', 'ps' "

@@ -13,6 +13,7 @@ void ltd_policy_init(struct ltd_policy *p)
 		.pids_limit = LTD_DEFAULT_PIDS,
 		.status_fd = -1,
 		.info_fd = -1,
+		.test_landlock_abi = -1,
 	};
 }
 
@@ -39,6 +40,9 @@ void ltd_policy_free(struct ltd_policy *p)
 		free(p->waived[i]);
 	for (size_t i = 0; i < p->n_warnings; i++)
 		free(p->warnings[i]);
+	for (size_t i = 0; i < p->n_notes; i++)
+		free(p->notes[i]);
+	free(p->notes);
 	free(p->copies);
 	free(p->name);
 	free(p->origins);
@@ -59,6 +63,7 @@ void ltd_policy_free(struct ltd_policy *p)
 	free(p->allow);
 	free(p->fw_holes);
 	free(p->host_ports);
+	free(p->publish);
 	ltd_domains_free(&p->domains);
 	for (size_t i = 0; i < p->n_domain_files; i++)
 		free(p->domain_files[i]);

@@ -21,6 +21,7 @@
 #include "common/names.h"
 #include "policy/cidr.h"
 #include "policy/domains.h"
+#include "policy/publish.h"
 
 enum ltd_network {
 	LTD_NET_NONE = 0,  /* loopback only */
@@ -55,6 +56,7 @@ enum {
 	LTD_UNSAFE_BIND_KERNEL = 1 << 4,      /* /proc, /sys, /dev */
 	LTD_UNSAFE_HOST_NETWORK = 1 << 5,     /* --network host */
 	LTD_UNSAFE_BIND_STARTUP = 1 << 6,     /* ~/.bashrc... writable */
+	LTD_UNSAFE_PUBLISH_EXTERNAL = 1 << 7, /* --publish beyond loopback */
 };
 
 /* A mount the user asked for, in command-line order. */
@@ -141,6 +143,9 @@ struct ltd_policy {
 	size_t n_fw_holes;
 	uint16_t *host_ports; /* --allow-host-port: TCP on host loopback */
 	size_t n_host_ports;
+	/* --publish: the cage's TCP servers, served on the host by pasta */
+	struct ltd_publish *publish;
+	size_t n_publish;
 	/* The domain allowlist: --allow-domain entries here; the launcher
 	 * appends the files and the built-in list before clone. */
 	struct ltd_domains domains;
@@ -153,7 +158,7 @@ struct ltd_policy {
 	 * they lie: ltd_policy_inputs). */
 	char **policy_files;
 	size_t n_policy_files;
-	bool quiet; /* no refusal summary at exit */
+	bool quiet; /* no informational output: refusal summaries, notes */
 
 	enum ltd_syscall_filter seccomp;
 
@@ -186,6 +191,9 @@ struct ltd_policy {
 	 * rather than a warning; TCP connect only to the policy's ports. */
 	bool require_landlock;
 	bool restrict_tcp_ports;
+	/* Test only (--test-landlock-abi): the run takes the kernel's Landlock
+	 * to be this ABI, when lower; -1: as it is. */
+	int test_landlock_abi;
 
 	struct ltd_identity id;
 	char *host_home; /* real path of the home directory, NULL if none */
@@ -196,6 +204,8 @@ struct ltd_policy {
 	size_t n_waived;
 	char **warnings; /* other things the user should hear about */
 	size_t n_warnings;
+	char **notes; /* informational: said unless --quiet */
+	size_t n_notes;
 
 	/* Lifecycle and the launcher interface (runtime/registry.c). */
 	char *name;	   /* --name: registered, reachable by exec/ps/kill */
@@ -355,7 +365,8 @@ int ltd_policy_derive(struct ltd_policy *p, struct ltd_err *err);
 /*
  * The files that this run names and the next run reads again (--policy,
  * --allow-domains-file and LTD_ALLOW_DOMAINS_FILE, --audit-log, and the
- * machine-local allowlists and policy when they are links), judged by
+ * machine-local allowlists, policy and acknowledged warnings when they are
+ * links), judged by
  * their real paths: one in a writable bind (or under one) is refused,
  * naming the option and the fix; one in the project is protected
  * (read-only inside, no link in the project on its way).  Domain files and

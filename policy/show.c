@@ -115,6 +115,19 @@ static void print_derived(FILE *out, const struct ltd_policy *p)
 	for (size_t i = 0; i < p->n_host_ports; i++)
 		line_out(out, "#   host port %u open at host.ltd.internal",
 			 p->host_ports[i]);
+	for (size_t i = 0; i < p->n_publish; i++) {
+		const struct ltd_publish *pub = &p->publish[i];
+		char host[64];
+
+		ltd_publish_host(pub, host, sizeof(host));
+		line_out(
+			out,
+			"#   published: the cage's TCP port %u at %s:%u on the "
+			"host%s",
+			pub->cage_port, host, pub->host_port,
+			ltd_publish_loopback(pub) ? " (loopback only)"
+						  : " (beyond loopback)");
+	}
 	envp = ltd_env_build(p, NULL, &err);
 	for (char **e = envp; e && *e; e++)
 		line_out(out, "#   env %s", *e);
@@ -130,6 +143,12 @@ static void print_derived(FILE *out, const struct ltd_policy *p)
 		line_out(out, "# warnings:");
 		for (size_t i = 0; i < p->n_warnings; i++)
 			line_out(out, "#   %s", p->warnings[i]);
+	}
+	if (p->n_notes) {
+		line_out(out, "#");
+		line_out(out, "# notes (not said with --quiet):");
+		for (size_t i = 0; i < p->n_notes; i++)
+			line_out(out, "#   %s", p->notes[i]);
 	}
 }
 

@@ -228,10 +228,56 @@ static int validate_mounts(struct ltd_policy *p, struct ltd_err *err)
 	return 0;
 }
 
+/*
+ * --publish: pasta forwards, so only in allowlist mode; another host
+ * address than loopback lets other machines in, and is gated.
+ */
+static int check_publish(struct ltd_policy *p, struct ltd_err *err)
+{
+	char text[64];
+
+	if (p->n_publish && p->network == LTD_NET_NONE)
+		return ltd_err_set(err, EINVAL,
+				   "--publish: --network none has no network "
+				   "to forward through (pasta runs only in "
+				   "allowlist mode); use --network allowlist");
+	if (p->n_publish && p->network == LTD_NET_HOST)
+		return ltd_err_set(err, EINVAL,
+				   "--publish: with --network host the cage's "
+				   "servers are on the host's network already");
+	for (size_t i = 0; i < p->n_publish; i++) {
+		char host[64];
+
+		if (ltd_publish_loopback(&p->publish[i]))
+			continue;
+		ltd_publish_format(&p->publish[i], text, sizeof(text));
+		ltd_publish_host(&p->publish[i], host, sizeof(host));
+		if (!(p->unsafe & LTD_UNSAFE_PUBLISH_EXTERNAL))
+			return ltd_err_set(err, EPERM,
+					   "--publish %s: refusing a host "
+					   "address other than loopback: other "
+					   "machines could reach the cage's "
+					   "server; --unsafe-publish-external "
+					   "allows it",
+					   text);
+		if (ltd_policy_add_note(&p->waived, &p->n_waived,
+					"--unsafe-publish-external: the cage's "
+					"port %u is served at %s:%u, beyond "
+					"this host's loopback",
+					p->publish[i].cage_port, host,
+					p->publish[i].host_port) < 0)
+			return ltd_err_set(err, ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
 /* Options that are their own opt-in: recorded with what they cost. */
 static int gated_options(struct ltd_policy *p, struct ltd_err *err)
 {
-	int ret = 0;
+	int ret = check_publish(p, err);
+
+	if (ret < 0)
+		return ret;
 
 	if (p->network == LTD_NET_HOST &&
 	    !(p->unsafe & LTD_UNSAFE_HOST_NETWORK))
@@ -282,6 +328,12 @@ static int test_hooks(struct ltd_policy *p, struct ltd_err *err)
 			"does not allow",
 			dest);
 	}
+	if (!ret && p->test_landlock_abi >= 0)
+		ret = ltd_policy_add_note(
+			&p->waived, &p->n_waived,
+			"--test-landlock-abi: test hook: the run takes this "
+			"kernel's Landlock to be ABI %d at most",
+			p->test_landlock_abi);
 	for (size_t i = 0; !ret && i < p->n_mounts; i++)
 		if (strcmp(p->mounts[i].flag, LTD_TEST_LANDLOCK_HOLE) == 0)
 			ret = ltd_policy_add_note(

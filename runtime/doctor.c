@@ -22,11 +22,14 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "common/text.h"
 #include "confine/landlock.h"
 #include "netfilter/nft.h"
 #include "netfilter/pasta.h"
 #include "netfilter/ruleset.h"
+#include "runtime/landlock_rules.h"
 #include "runtime/limits.h"
+#include "runtime/standing.h"
 
 static long read_sysctl(const char *path)
 {
@@ -214,12 +217,15 @@ static void check_dnsd(struct ltd_check *c)
 		 "by you or root only");
 }
 
-static void check_cgroup(struct ltd_check *c)
+/* The cgroup line, and the standing warning a default run says without
+ * one (@w; its key empty when there is none). */
+static void check_cgroup(struct ltd_check *c, struct ltd_standing *w)
 {
 	struct ltd_policy p;
 	struct ltd_cg_facts f;
 	struct ltd_limits_plan pl;
 	struct ltd_err err = {0};
+	char text[LTD_ERR_MSG_MAX + LTD_CG_PATH_MAX], facts[LTD_STANDING_FACT];
 
 	c->name = "cgroup delegation";
 	c->required = false;
@@ -245,15 +251,29 @@ static void check_cgroup(struct ltd_check *c)
 		 "a cgroup v2 host (systemd.unified_cgroup_hierarchy=1) and "
 		 "'systemd-run --user --scope -p Delegate=yes ltd-native "
 		 "run ...'");
+	if (ltd_limits_warning(&p, &pl, text, sizeof(text))) {
+		ltd_standing_cgroup_facts(&f, facts, sizeof(facts));
+		ltd_standing_set(w, "cgroup", facts, text);
+	}
 }
 
-static void check_landlock(struct ltd_check *c)
+/* The Landlock line (@abi: the kernel's, or a test's lower one), and the
+ * standing warning a default run says about it (@w). */
+static void check_landlock(struct ltd_check *c, int abi, struct ltd_standing *w)
 {
-	int abi = ltd_landlock_abi();
+	struct ltd_policy p;
+	struct ltd_err err = {0};
+	char text[LTD_ERR_MSG_MAX], facts[32];
 
 	c->name = "Landlock";
 	c->required = false;
 	c->ok = abi > 0;
+	ltd_policy_init(&p);
+	if (ltd_landlock_decide(&p, abi, text, sizeof(text), &err) == 0 &&
+	    text[0]) {
+		snprintf(facts, sizeof(facts), "abi %d", abi);
+		ltd_standing_set(w, "landlock", facts, text);
+	}
 	if (c->ok) {
 		snprintf(c->detail, sizeof(c->detail), "ABI %d%s", abi,
 			 abi >= 6   ? " (pasta walled to the policy's TCP "
@@ -285,17 +305,83 @@ static void check_seccomp(struct ltd_check *c)
 			 "a kernel with CONFIG_SECCOMP_FILTER");
 }
 
-int ltd_doctor(bool json)
+/*
+ * The standing warnings (runtime/standing.h) after the report: which a run
+ * says, which the user acknowledged; with --acknowledge, the file that
+ * makes runs quiet about them is written first.
+ */
+static int standing(const struct ltd_standing *w, size_t n, bool acknowledge,
+		    FILE *out, struct ltd_err *err)
+{
+	struct ltd_acks acks = {0};
+	size_t said = 0;
+	int ret = 0;
+
+	if (acknowledge) {
+		ret = ltd_acks_store(w, n, err);
+		if (ret < 0)
+			return ret;
+		if (!n && out)
+			fputs("acknowledged: nothing (runs here have no "
+			      "standing "
+			      "warning)\n",
+			      out);
+	} else if (ltd_acks_load(&acks, err) < 0) {
+		if (out) {
+			fputs("acknowledged: ", out);
+			ltd_fput_shown(out, err->msg);
+			fputs(" (ignored: runs say every warning)\n", out);
+		}
+		acks.n = 0;
+	}
+	if (!out)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		bool quiet = acknowledge || ltd_acks_cover(&acks, &w[i]);
+
+		said += !quiet;
+		fprintf(out, "%s %s (%s): ",
+			quiet ? "acknowledged:" : "runs warn:", w[i].key,
+			w[i].facts);
+		ltd_fput_shown(out, w[i].text);
+		fputs(quiet ? " -- runs no longer say it while this stays so\n"
+			    : "\n",
+		      out);
+	}
+	if (said)
+		fputs("=> 'ltd-native doctor --acknowledge' stops runs "
+		      "repeating "
+		      "these (until the host changes)\n",
+		      out);
+	return 0;
+}
+
+int ltd_doctor(const struct ltd_doctor_opts *o)
 {
 	struct ltd_check c[7] = {0};
+	struct ltd_standing w[2] = {0};
+	struct ltd_err err = {0};
+	int abi = ltd_landlock_abi();
+	size_t n = 0;
 
+	if (o->test_landlock_abi >= 0 && o->test_landlock_abi < abi)
+		abi = o->test_landlock_abi;
 	check_userns(&c[0]);
 	check_seccomp(&c[1]);
 	check_pasta(&c[2]);
 	check_dnsd(&c[3]);
 	check_nft(&c[4], c[0].ok);
-	check_cgroup(&c[5]);
-	check_landlock(&c[6]);
-	ltd_doctor_print(stdout, c, 7, json);
+	check_cgroup(&c[5], &w[0]);
+	check_landlock(&c[6], abi, &w[1]);
+	ltd_doctor_print(stdout, c, 7, o->json);
+	/* Those that are set, in order. */
+	for (size_t i = 0; i < 2; i++)
+		if (w[i].key[0])
+			w[n++] = w[i];
+	/* --json: the one object only; --acknowledge still records. */
+	if (standing(w, n, o->acknowledge, o->json ? NULL : stdout, &err) < 0) {
+		ltd_err_print(&err);
+		return LTD_DOCTOR_ACK_FAILED;
+	}
 	return ltd_doctor_status(c, 7);
 }

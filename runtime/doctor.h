@@ -41,7 +41,21 @@ int ltd_doctor_status(const struct ltd_check *c, size_t n);
 void ltd_doctor_print(FILE *out, const struct ltd_check *c, size_t n,
 		      bool json);
 
-/* `ltd-native doctor [--json]`: probe, print, return the exit status. */
-int ltd_doctor(bool json);
+struct ltd_doctor_opts {
+	bool json;
+	bool acknowledge;      /* store the standing warnings as acknowledged */
+	int test_landlock_abi; /* a test's lower ABI, or -1 (a test hook) */
+};
+
+/* The exit status when --acknowledge could not write its file. */
+#define LTD_DOCTOR_ACK_FAILED 125
+
+/*
+ * `ltd-native doctor [--json] [--acknowledge]`: probe, print, then the
+ * host's standing warnings (runtime/standing.h): which runs say, which
+ * are acknowledged; --acknowledge records the current ones first.
+ * Returns the exit status.
+ */
+int ltd_doctor(const struct ltd_doctor_opts *o);
 
 #endif

@@ -248,6 +248,37 @@ static int build_net(const struct ltd_policy *p, struct ltd_landlock *ll,
 	return 0;
 }
 
+/*
+ * --publish: pasta listens on each host port (bind), and splices each
+ * connection from the host's loopback into the cage by connecting to the
+ * cage port on the cage's loopback (connect; a connection from elsewhere
+ * comes through its tap, without a connect).  Landlock knows ports, not
+ * addresses: the cage port is then open to pasta's connects everywhere,
+ * where the firewall still refuses what the policy does not allow.
+ */
+static int egress_publish(const struct ltd_policy *p, struct ltd_landlock *ll,
+			  struct ltd_err *err)
+{
+	int ret = 0;
+
+	for (size_t i = 0; !ret && i < p->n_publish; i++) {
+		const struct ltd_publish *pub = &p->publish[i];
+		bool have = false;
+
+		for (size_t k = 0; k < ll->n_bind_ports; k++)
+			have |= ll->bind_ports[k] == pub->host_port;
+		if (!have && ll->n_bind_ports == LTD_LL_MAX_BIND_PORTS)
+			return ltd_err_set(err, E2BIG,
+					   "--publish: too many "
+					   "ports");
+		if (!have)
+			ll->bind_ports[ll->n_bind_ports++] = pub->host_port;
+		if (ll->handled_net & LTD_LL_NET_CONNECT_TCP)
+			ret = add_port(ll, pub->cage_port, "--publish", err);
+	}
+	return ret;
+}
+
 int ltd_landlock_build_egress(const struct ltd_policy *p, int abi,
 			      struct ltd_landlock *ll, char *note, size_t size,
 			      struct ltd_err *err)
@@ -259,8 +290,8 @@ int ltd_landlock_build_egress(const struct ltd_policy *p, int abi,
 	note[0] = '\0';
 	if (p->network != LTD_NET_ALLOWLIST || abi < LTD_LL_NET_ABI)
 		return 0;
-	/* pasta binds no TCP port of the host (it forwards nothing in):
-	 * no bind rule at all, whatever the policy. */
+	/* pasta binds no TCP port of the host but the published ones (it
+	 * forwards nothing else in). */
 	ll->abi = abi;
 	ll->handled_net = LTD_LL_NET_CONNECT_TCP | LTD_LL_NET_BIND_TCP;
 	ret = egress_ports(p, ll, &why);
@@ -274,8 +305,10 @@ int ltd_landlock_build_egress(const struct ltd_policy *p, int abi,
 			 "firewall) is open for this run: %s; give each "
 			 "block its ports (CIDR:PORTS) to keep it",
 			 why.msg);
-		return 0;
+		ret = 0;
 	}
+	if (!ret)
+		ret = egress_publish(p, ll, &why);
 	return ret < 0 ? ltd_err_set(err, -ret, "%s", why.msg) : 0;
 }
 

@@ -38,6 +38,7 @@
 #include "runtime/landlock_rules.h"
 #include "runtime/outputs.h"
 #include "runtime/pty.h"
+#include "runtime/standing.h"
 #include "runtime/state.h"
 
 extern char **environ;
@@ -70,11 +71,24 @@ static int step_firewall(void *ctx, struct ltd_err *err)
 		.n_host_ports = p->n_host_ports,
 	};
 	_cleanup_free_ struct ltd_net_dest *dests = NULL;
+	uint16_t published[LTD_PUBLISH_MAX];
 	int ret;
 
 	if (p->network != LTD_NET_ALLOWLIST)
 		return 0;
-	ret = ltd_pasta_build(&l->host->pasta, p->n_host_ports > 0, err);
+	/* What pasta brings in through its tap: the cage ports published
+	 * beyond the host's loopback (from loopback they come over lo). */
+	spec.published = published;
+	for (size_t i = 0; i < p->n_publish; i++) {
+		bool have = ltd_publish_loopback(&p->publish[i]);
+
+		for (size_t k = 0; k < spec.n_published; k++)
+			have |= published[k] == p->publish[i].cage_port;
+		if (!have)
+			published[spec.n_published++] = p->publish[i].cage_port;
+	}
+	ret = ltd_pasta_build(&l->host->pasta, p->n_host_ports > 0, p->publish,
+			      p->n_publish, err);
 	if (ret < 0)
 		return ret;
 	/* The user's blocks only: the cage's resolver is on its loopback
@@ -160,6 +174,8 @@ static int step_dns(void *ctx, struct ltd_err *err)
 		.ttl_floor = ttl_floor(),
 		.ttl_ceiling = LTD_DNS_TTL_CEILING,
 		.quiet = p->quiet,
+		/* As the cage's /etc/hosts names them (runtime/mountplan.c). */
+		.host_names = p->n_host_ports > 0,
 	};
 	if (p->dns_upstream)
 		ret = ltd_dns_upstream_parse(p->dns_upstream, &cfg->upstream,
@@ -168,10 +184,11 @@ static int step_dns(void *ctx, struct ltd_err *err)
 		struct ltd_err why = {0};
 
 		/* No upstream: allowed names fail (SERVFAIL), the rest of
-		 * the cage works. */
-		if (ltd_dns_upstream_from_resolv("/etc/resolv.conf",
-						 &cfg->upstream,
-						 &cfg->upstream_len, &why) < 0)
+		 * the cage works; said unless --quiet. */
+		if (ltd_dns_upstream_from_resolv(
+			    "/etc/resolv.conf", &cfg->upstream,
+			    &cfg->upstream_len, &why) < 0 &&
+		    !p->quiet)
 			ltd_warn(why.msg);
 	}
 	if (!ret && p->audit_log)
@@ -202,19 +219,35 @@ static int step_environment(void *ctx, struct ltd_err *err)
 	return l->envp ? 0 : -ENOMEM;
 }
 
+/* The kernel's Landlock ABI, or the lower one a test asks for
+ * (--test-landlock-abi, a test hook). */
+static int landlock_abi(const struct ltd_policy *p)
+{
+	int abi = ltd_landlock_abi();
+
+	return p->test_landlock_abi >= 0 && p->test_landlock_abi < abi
+		       ? p->test_landlock_abi
+		       : abi;
+}
+
 /* Landlock's ruleset from the plan, or the reason the run cannot have it
- * (--require-landlock, --restrict-tcp-ports); and pasta's wall. */
+ * (--require-landlock, --restrict-tcp-ports); and pasta's wall.  What an
+ * older ABI leaves out is a standing warning of this host's. */
 static int step_landlock(void *ctx, struct ltd_err *err)
 {
 	struct ltd_launch *l = ctx;
-	char warning[LTD_ERR_MSG_MAX];
-	int abi = ltd_landlock_abi();
+	char warning[LTD_ERR_MSG_MAX], facts[32];
+	struct ltd_standing s;
+	int abi = landlock_abi(l->p);
 	int ret = ltd_landlock_decide(l->p, abi, warning, sizeof(warning), err);
 
 	if (ret < 0)
 		return ret;
-	if (warning[0])
-		ltd_warn(warning);
+	if (warning[0]) {
+		snprintf(facts, sizeof(facts), "abi %d", abi);
+		ltd_standing_set(&s, "landlock", facts, warning);
+		ltd_standing_say(&l->host->acks, &s);
+	}
 	ret = ltd_landlock_build(&l->plan, l->p, abi, &l->ll, err);
 	if (!ret)
 		ret = ltd_landlock_build_egress(l->p, abi, &l->host->pasta.wall,
@@ -252,6 +285,8 @@ static int step_say(void *ctx, struct ltd_err *err)
 	audit_start(l->dns_cfg.audit, p);
 	for (size_t i = 0; i < p->n_warnings; i++)
 		ltd_warn(p->warnings[i]);
+	for (size_t i = 0; !p->quiet && i < p->n_notes; i++)
+		ltd_line_shown("ltd-native: note: ", p->notes[i], NULL);
 	return 0;
 }
 
@@ -259,6 +294,8 @@ static int step_cgroup(void *ctx, struct ltd_err *err)
 {
 	struct ltd_launch *l = ctx;
 	char warning[LTD_ERR_MSG_MAX + LTD_CG_PATH_MAX];
+	char facts[LTD_STANDING_FACT];
+	struct ltd_standing s;
 	int ret = 0;
 
 	if (l->limits.cgroup) {
@@ -272,8 +309,12 @@ static int step_cgroup(void *ctx, struct ltd_err *err)
 			return ret;
 		}
 	}
-	if (ltd_limits_warning(l->p, &l->limits, warning, sizeof(warning)))
-		ltd_warn(warning);
+	/* No cgroup: a standing warning of this host's. */
+	if (ltd_limits_warning(l->p, &l->limits, warning, sizeof(warning))) {
+		ltd_standing_cgroup_facts(&l->host->cg, facts, sizeof(facts));
+		ltd_standing_set(&s, "cgroup", facts, warning);
+		ltd_standing_say(&l->host->acks, &s);
+	}
 	return ret;
 }
 
@@ -475,7 +516,10 @@ const struct ltd_step ltd_launch_steps[] = {
 	 step_environment},
 	{"landlock", "the second wall's rules, for the command and for pasta",
 	 step_landlock},
-	{"say", "waived risks and warnings, before anything runs", step_say},
+	{"say",
+	 "waived risks and warnings, before anything runs (notes unless "
+	 "--quiet)",
+	 step_say},
 	{"cgroup", "the cage's own cgroup, entered at clone", step_cgroup},
 	{"dns-helper",
 	 "ltd-dnsd found and configured: a missing one stops "

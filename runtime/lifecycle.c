@@ -296,6 +296,8 @@ void ltd_life_started(struct ltd_life *l, pid_t cmd_in_cage, int pidfd)
 		.network = ltd_network_name(l->p->network),
 		.waived = l->p->waived,
 		.n_waived = l->p->n_waived,
+		.published = l->p->publish,
+		.n_published = l->p->n_publish,
 	};
 
 	if (pidfd >= 0) {

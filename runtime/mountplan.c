@@ -164,18 +164,26 @@ static char *group_content(const struct ltd_identity *id)
 	return s;
 }
 
-/* With a host port allowed, the host is the gateway address, under the
- * names tools expect from Docker too. */
-static char *hosts_content(const char *hostname, bool host_names)
+/*
+ * With a host port allowed, the host is the gateway address, under the
+ * names tools expect from Docker too.  With a port published, localhost
+ * is 127.0.0.1 alone: a server that listens on "localhost" then listens
+ * where a published port leads (pasta brings a connection from the host's
+ * 127.0.0.1 to the cage's; a server on the cage's ::1 only, as Node picks
+ * for "localhost", would not be reached).  See
+ * docs/decisions/0111-publish-through-pasta.md.
+ */
+static char *hosts_content(const char *hostname, bool host_names,
+			   bool v4_localhost)
 {
 	char *s = NULL;
 
 	if (asprintf(&s,
 		     "127.0.0.1\tlocalhost %s\n"
-		     "::1\tlocalhost ip6-localhost ip6-loopback\n%s",
-		     hostname,
-		     host_names ? LTD_NET_GW4 "\thost.ltd.internal "
-					      "host.docker.internal\n"
+		     "::1\t%sip6-localhost ip6-loopback\n%s",
+		     hostname, v4_localhost ? "" : "localhost ",
+		     host_names ? LTD_NET_GW4 "\t" LTD_NET_HOST_NAME
+					      " " LTD_NET_HOST_NAME_DOCKER "\n"
 				: "") < 0)
 		return NULL;
 	return s;
@@ -305,11 +313,12 @@ static int plan_generated_etc(struct ltd_plan *plan, const struct ltd_policy *p,
 		ret = add_file(plan, "/etc/group", group_content(&p->id), 0644,
 			       err);
 	if (!ret)
-		ret = add_file(
-			plan, "/etc/hosts",
-			hosts_content(host, p->network == LTD_NET_ALLOWLIST &&
-						    p->n_host_ports),
-			0644, err);
+		ret = add_file(plan, "/etc/hosts",
+			       hosts_content(host,
+					     p->network == LTD_NET_ALLOWLIST &&
+						     p->n_host_ports,
+					     p->n_publish > 0),
+			       0644, err);
 	if (!ret && asprintf(&name, "%s\n", host) >= 0)
 		ret = add_file(plan, "/etc/hostname", name, 0644, err);
 	else if (!ret)

@@ -47,6 +47,14 @@ int ltd_run_resolve(struct ltd_policy *p, struct ltd_run_host *h,
 
 	if (!ret)
 		ret = ltd_cgroup_probe(&h->cg, err);
+	/* One that cannot be read acknowledges nothing: the warnings are
+	 * said, as before. */
+	if (!ret) {
+		struct ltd_err why = {0};
+
+		if (ltd_acks_load(&h->acks, &why) < 0)
+			h->acks.n = 0;
+	}
 	if (!ret && p->network == LTD_NET_ALLOWLIST) {
 		struct ltd_err why = {0};
 
@@ -59,6 +67,9 @@ int ltd_run_resolve(struct ltd_policy *p, struct ltd_run_host *h,
 				      &f.rootfs_has_shell, err);
 	if (!ret)
 		ret = ltd_policy_decide(p, &f, err);
+	/* pasta would say nothing of a host port it cannot listen on. */
+	if (!ret && p->network == LTD_NET_ALLOWLIST)
+		ret = ltd_pasta_check_publish(p->publish, p->n_publish, err);
 	return ret;
 }
 

@@ -14,6 +14,7 @@
 #include "policy/policy.h"
 #include "runtime/limits.h"
 #include "runtime/mountplan.h"
+#include "runtime/standing.h"
 
 /* Exit statuses, as documented in README.md. */
 #define LTD_EXIT_RUNTIME     125 /* an error of ltd-native itself */
@@ -35,6 +36,7 @@ struct ltd_run_host {
 	struct ltd_pinned pinned; /* --rootfs: its top level and /etc */
 	int rootfs_lock;	  /* --rootfs: the entry, held shared; -1 */
 	char pasta_why[LTD_ERR_MSG_MAX];
+	struct ltd_acks acks; /* the standing warnings acknowledged */
 };
 
 #define LTD_RUN_HOST_INIT                                                      \
@@ -44,8 +46,10 @@ struct ltd_run_host {
 
 /*
  * Everything before the policy is final: ltd_run_check(), then the host's
- * facts (the cgroup tree, pasta, a pinned root filesystem) into @h, then
- * ltd_policy_decide().  Reads the host; changes nothing on it.
+ * facts (the cgroup tree, pasta, a pinned root filesystem, the standing
+ * warnings the user acknowledged) into @h, then ltd_policy_decide(), then
+ * whether each --publish host port can be listened on.  Reads the host;
+ * changes nothing on it.
  */
 int ltd_run_resolve(struct ltd_policy *p, struct ltd_run_host *h,
 		    struct ltd_err *err);

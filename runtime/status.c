@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "runtime/status.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <jansson.h>
 #include <signal.h>
@@ -38,6 +39,25 @@ static char *line(json_t *o)
 	return l;
 }
 
+/* [{"address":..., "host_port":..., "cage_port":...}, ...] */
+static json_t *published(const struct ltd_status *s)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < s->n_published; i++) {
+		const struct ltd_publish *p = &s->published[i];
+		json_t *o = json_object();
+		char addr[INET6_ADDRSTRLEN];
+
+		inet_ntop(p->family, p->addr, addr, sizeof(addr));
+		json_object_set_new(o, "address", json_string(addr));
+		json_object_set_new(o, "host_port", json_integer(p->host_port));
+		json_object_set_new(o, "cage_port", json_integer(p->cage_port));
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
 char *ltd_status_started(const struct ltd_status *s)
 {
 	json_t *o = json_object(), *ns = json_object(), *w = json_array();
@@ -58,6 +78,7 @@ char *ltd_status_started(const struct ltd_status *s)
 	json_object_set_new(o, "namespaces", ns);
 	json_object_set_new(o, "network", json_string(s->network));
 	json_object_set_new(o, "waived", w);
+	json_object_set_new(o, "published", published(s));
 	return line(o);
 }
 

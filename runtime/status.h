@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "policy/publish.h"
 #include "runtime/registry.h"
 
 struct ltd_status {
@@ -23,9 +24,12 @@ struct ltd_status {
 	const char *network;
 	char *const *waived;
 	size_t n_waived;
+	const struct ltd_publish *published; /* --publish */
+	size_t n_published;
 };
 
-/* {"event":"started",...}\n */
+/* {"event":"started",...,"published":[{"address":"127.0.0.1",
+ * "host_port":8080,"cage_port":80}]}\n */
 char *ltd_status_started(const struct ltd_status *s);
 
 /* {"event":"exited","exit_code":N} or with "signal" for a signal; the

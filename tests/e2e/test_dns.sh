@@ -155,6 +155,55 @@ else
 	dns_probe --quiet --allow-domain ok.test -- resolve4:evil.test
 	expect_no_out "--quiet: no summary" "outside the allowlist"
 
+	# NXDOMAIN, not REFUSED: glibc's getaddrinfo says "no such name"
+	# (EAI_NONAME, -2) and clients stop, where REFUSED gave EAI_AGAIN
+	# ("try again") and they retried.  For every family asked.
+	ltd run --dns-upstream "$DNS_UP" --no-default-domains --allow-domain ok.test \
+		-- python3 -c 'import socket
+for fam in (socket.AF_UNSPEC, socket.AF_INET, socket.AF_INET6):
+    try: socket.getaddrinfo("evil.test", 443, fam, socket.SOCK_STREAM); print("gai", int(fam), "ok")
+    except socket.gaierror as e: print("gai", int(fam), e.errno)'
+	expect_out "getaddrinfo of a refused name fails with EAI_NONAME (AF_UNSPEC)" "^gai 0 -2\$"
+	expect_out "... and for AF_INET" "^gai 2 -2\$"
+	expect_out "... and for AF_INET6" "^gai 10 -2\$"
+	expect_out "the refused name is still in the exit summary" "refused .* names outside the allowlist: evil.test"
+	ltd run --dns-upstream "$DNS_UP" --no-default-domains -- \
+		sh -c 'dig +time=2 +tries=1 evil.test AAAA | grep -Eo "status: [A-Z]+|flags: [a-z ]+;|QUERY: [0-9]+"'
+	expect_out "a refused query is answered NXDOMAIN" "^status: NXDOMAIN\$"
+	expect_out "... with RD and RA set, as a recursive resolver's answer" "^flags: qr rd ra;\$"
+	expect_out "... and the question echoed" "^QUERY: 1\$"
+
+	# The host's names with a host port allowed: the cage's /etc/hosts
+	# answers A; an AAAA lookup (which /etc/hosts cannot answer) reaches
+	# the filter, which answers "no data" itself: no refusal to report.
+	ltd run --dns-upstream "$DNS_UP" --no-default-domains --allow-host-port 9 -- sh -c '
+		for n in host.ltd.internal host.docker.internal; do
+			echo "$n A $(dig +short +time=2 +tries=1 $n A)"
+			echo "$n AAAA $(dig +time=2 +tries=1 $n AAAA | grep -Eo "status: [A-Z]+|ANSWER: [0-9]+" | tr "\n" " ")"
+		done
+		python3 -c "import socket
+print(\"v4\", sorted({a[4][0] for a in socket.getaddrinfo(\"host.ltd.internal\", 9, 0, socket.SOCK_STREAM)}))
+try: socket.getaddrinfo(\"host.ltd.internal\", 9, socket.AF_INET6); print(\"v6 ok\")
+except socket.gaierror as e: print(\"v6\", e.errno)"'
+	expect_out "the filter answers A for host.ltd.internal with the gateway" "^host.ltd.internal A 198.18.93.1\$"
+	expect_out "... and for host.docker.internal" "^host.docker.internal A 198.18.93.1\$"
+	expect_out "AAAA of host.ltd.internal: NOERROR, no data" "^host.ltd.internal AAAA status: NOERROR ANSWER: 0 \$"
+	expect_out "AAAA of host.docker.internal: NOERROR, no data" "^host.docker.internal AAAA status: NOERROR ANSWER: 0 \$"
+	expect_out "getaddrinfo of the host still gives its address" "^v4 \['198.18.93.1'\]\$"
+	expect_no_out "the host's AAAA lookups are no refusals in the summary" "refused .* outside the allowlist"
+	if upstream_saw host.ltd.internal || upstream_saw host.docker.internal; then
+		fail "the host's names never go upstream"
+	else
+		pass "the host's names never go upstream"
+	fi
+	# Without a host port there is no host to name: refused, and the
+	# summary says what opens it.
+	ltd run --dns-upstream "$DNS_UP" --no-default-domains -- \
+		sh -c 'dig +time=2 +tries=1 host.ltd.internal A | grep -Eo "status: [A-Z]+"'
+	expect_out "without a host port, host.ltd.internal is NXDOMAIN" "^status: NXDOMAIN\$"
+	expect_out "... said in the summary" "refused .* outside the allowlist: host.ltd.internal"
+	expect_out "... with what opens it" "host.ltd.internal is the host: --allow-host-port PORT"
+
 	# Wildcards: names below, not the bare name, not the evil twin.
 	dns_probe --allow-domain '*.wild.test' -- resolve4:sub.wild.test \
 		resolve4:wild.test resolve4:evilwild.test

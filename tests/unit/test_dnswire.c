@@ -29,6 +29,7 @@ static void sample(struct ltd_dnsd_config *cfg, struct ltd_domains *l,
 		.ttl_floor = 5,
 		.ttl_ceiling = 3600,
 		.quiet = true,
+		.host_names = true,
 		.audit = stderr,
 	};
 	cr_assert_eq(ltd_dns_upstream_parse("127.0.0.1:5353", &cfg->upstream,
@@ -66,6 +67,7 @@ Test(dnswire, round_trip)
 	cr_assert_eq(back.ttl_floor, 5);
 	cr_assert_eq(back.ttl_ceiling, 3600);
 	cr_assert(back.quiet);
+	cr_assert(back.host_names);
 	ltd_dnsw_free(&back, &lb);
 	free(blob);
 	free(l.v);

@@ -130,6 +130,8 @@ static json_t *parse_line(char *text)
 Test(lifecycle, status_started)
 {
 	char *waived[] = {"w1", "w2"};
+	struct ltd_publish pub[2];
+	struct ltd_err err = {0};
 	struct ltd_status s = {
 		.name = "dev",
 		.cage_pid = 10,
@@ -139,8 +141,17 @@ Test(lifecycle, status_started)
 		.network = "none",
 		.waived = waived,
 		.n_waived = 2,
+		.published = pub,
+		.n_published = 2,
 	};
-	json_t *o = parse_line(ltd_status_started(&s));
+	json_t *o, *p1;
+
+	cr_assert_eq(ltd_publish_parse("8080:80", "--publish", &pub[0], &err),
+		     0);
+	cr_assert_eq(ltd_publish_parse("[::1]:9000:3000", "--publish", &pub[1],
+				       &err),
+		     0);
+	o = parse_line(ltd_status_started(&s));
 
 	cr_assert_str_eq(json_string_value(json_object_get(o, "event")),
 			 "started");
@@ -156,6 +167,14 @@ Test(lifecycle, status_started)
 	cr_assert_null(json_object_get(json_object_get(o, "namespaces"), "net"),
 		       "an unknown id is left out, not 0");
 	cr_assert_eq(json_array_size(json_object_get(o, "waived")), 2);
+	cr_assert_eq(json_array_size(json_object_get(o, "published")), 2);
+	p1 = json_array_get(json_object_get(o, "published"), 1);
+	cr_assert_str_eq(json_string_value(json_object_get(p1, "address")),
+			 "::1");
+	cr_assert_eq(json_integer_value(json_object_get(p1, "host_port")),
+		     9000);
+	cr_assert_eq(json_integer_value(json_object_get(p1, "cage_port")),
+		     3000);
 	json_decref(o);
 
 	s.name = NULL;

@@ -281,7 +281,7 @@ Test(pasta, argv_hardened)
 	struct ltd_err err = {0};
 	char joined[1024] = "";
 
-	cr_assert_eq(ltd_pasta_build(&pa, false, &err), 0);
+	cr_assert_eq(ltd_pasta_build(&pa, false, NULL, 0, &err), 0);
 	for (char **a = pa.argv; *a; a++) {
 		strcat(joined, *a);
 		strcat(joined, " ");
@@ -295,7 +295,7 @@ Test(pasta, argv_hardened)
 	/* pasta serves no DNS: the cage's resolver is the launcher's. */
 	cr_assert(strstr(joined, " -D none "), "%s", joined);
 	cr_assert_null(strstr(joined, "--dns-forward"), "%s", joined);
-	cr_assert_eq(ltd_pasta_build(&pa, true, &err), 0);
+	cr_assert_eq(ltd_pasta_build(&pa, true, NULL, 0, &err), 0);
 	for (char **a = pa.argv; *a; a++)
 		cr_assert_str_neq(*a, "--no-map-gw");
 }
