@@ -8,7 +8,7 @@
  * script the agent rewrites in the cage does not run on the host at the
  * next Claude Code session there.
  *
- * A command is a shell line, read here as sh would split it (quotes,
+ * A command is a shell line, read as sh would split it (shword.c: quotes,
  * escapes, line joins, operators, subshells, redirections, a `cd` in
  * command position moving the base of later relative words).  Each word
  * that names a place in the project is protected: a path (it has a '/') by
@@ -38,557 +38,12 @@
 #include "common/path.h"
 #include "policy/option.h"
 #include "protect/protect.h"
+#include "protect/shword.h"
 
-#define PROJECT_VAR   "CLAUDE_PROJECT_DIR"
-#define TOPLEVEL_CMD  "git rev-parse --show-toplevel"
 #define SETTINGS_MAX  (4u << 20)
 #define JSON_DEPTH    64
-#define NEST_DEPTH    4	   /* subshells, substitutions, `sh -c` lines */
-#define MAX_WORDS     1024 /* candidates of one command line */
-#define MAX_PROTECTED 256  /* paths added from all the settings */
+#define MAX_PROTECTED 256 /* paths added from all the settings */
 #define GLOB_MAX      64
-
-/* The word being read. */
-struct word {
-	char *s;
-	size_t len, cap;
-	bool any;     /* something was read (`''` is a word) */
-	bool unknown; /* another variable, a substitution, ~, braces */
-	bool glob;    /* an unquoted * ? [ */
-};
-
-struct split {
-	const char *project;
-	const char *home; /* may be NULL: then ~ and $HOME are unknown */
-	struct ltd_cmd_path *v;
-	size_t n;
-};
-
-/* One command line (or subshell) being read: its base directory. */
-struct level {
-	struct split *sp;
-	char cwd[PATH_MAX];	/* "" when not known (after `cd $X`, `cd`) */
-	char cmd_cwd[PATH_MAX]; /* the base before a `-C DIR` of this
-				   command, restored at its end ("": none) */
-	int depth;
-	bool cmd_pos; /* the next word is a command's name */
-	enum { P_NONE, P_CD, P_CMD_CD, P_SKIP, P_INPUT } pending;
-};
-
-/* Words after which the next word is still a command's name. */
-static bool keeps_command_position(const char *s)
-{
-	static const char *const words[] = {
-		"if",	   "then",   "else",   "elif",	"do",	   "while",
-		"until",   "!",	     "{",      "time",	"command", "builtin",
-		"exec",	   "nohup",  "env",    "nice",	"sudo",	   "xargs",
-		"timeout", "stdbuf", "setsid", "watch", NULL,
-	};
-
-	for (const char *const *w = words; *w; w++)
-		if (!strcmp(s, *w))
-			return true;
-	return false;
-}
-
-/* An option that runs the command from another directory: its value is
- * that directory for the rest of the command. */
-static bool changes_directory(const char *s)
-{
-	return !strcmp(s, "-C") || !strcmp(s, "--directory") ||
-	       !strcmp(s, "--prefix") || !strcmp(s, "--cwd") ||
-	       !strcmp(s, "--chdir") || !strcmp(s, "--cd");
-}
-
-/* @l's base moved to @s (relative to it): "" when that is not known. */
-static void move_base(struct level *l, const char *s, bool unknown)
-{
-	char to[PATH_MAX];
-
-	if (unknown || (s[0] != '/' && !l->cwd[0]) ||
-	    snprintf(to, sizeof(to), "%s%s%s", s[0] == '/' ? "" : l->cwd,
-		     s[0] == '/' ? "" : "/", s) >= (int)sizeof(to)) {
-		l->cwd[0] = '\0';
-		return;
-	}
-	ltd_path_normalize(to);
-	memcpy(l->cwd, to, sizeof(l->cwd));
-}
-
-static int put(struct word *w, const char *s, size_t len)
-{
-	if (w->len + len + 1 > w->cap) {
-		size_t cap = (w->len + len + 1) * 2;
-		char *t = realloc(w->s, cap);
-
-		if (!t)
-			return -ENOMEM;
-		w->s = t;
-		w->cap = cap;
-	}
-	memcpy(w->s + w->len, s, len);
-	w->len += len;
-	w->s[w->len] = '\0';
-	w->any = true;
-	return 0;
-}
-
-static void clear(struct word *w)
-{
-	w->len = 0;
-	if (w->s)
-		w->s[0] = '\0';
-	w->any = w->unknown = w->glob = false;
-}
-
-static bool ident(char c)
-{
-	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9');
-}
-
-static int add(struct split *sp, const char *path, enum ltd_cmd_kind kind,
-	       bool input)
-{
-	struct ltd_cmd_path *v;
-
-	for (size_t i = 0; i < sp->n; i++)
-		if (sp->v[i].kind == kind && !strcmp(sp->v[i].path, path)) {
-			sp->v[i].input |= input;
-			return 0;
-		}
-	if (sp->n == MAX_WORDS)
-		return -E2BIG;
-	v = realloc(sp->v, (sp->n + 1) * sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	sp->v = v;
-	v[sp->n] = (struct ltd_cmd_path){
-		.path = strdup(path), .kind = kind, .input = input};
-	if (!v[sp->n].path)
-		return -ENOMEM;
-	sp->n++;
-	return 0;
-}
-
-/* A word that may name a place: where, if anywhere, it is. */
-static int candidate(struct level *l, const char *word, bool unknown, bool glob,
-		     bool input)
-{
-	char path[PATH_MAX];
-	bool slash = strchr(word, '/') != NULL;
-
-	if (!word[0])
-		return 0;
-	if (unknown || (word[0] != '/' && !l->cwd[0]))
-		return slash ? add(l->sp, word, LTD_CMD_UNKNOWN, input) : 0;
-	if (snprintf(path, sizeof(path), "%s%s%s", word[0] == '/' ? "" : l->cwd,
-		     word[0] == '/' ? "" : "/", word) >= (int)sizeof(path))
-		return 0; /* nothing that long exists or can be made */
-	ltd_path_normalize(path);
-	if (glob)
-		return add(l->sp, path, LTD_CMD_GLOB, input);
-	return add(l->sp, path, slash ? LTD_CMD_PATH : LTD_CMD_BARE, input);
-}
-
-static int parse(struct level *l, const char **cur, char close);
-
-/* A nested command line (a substitution's, `sh -c`'s, a subshell's): read
- * with a base directory of its own, starting from this one's. */
-static int nested(struct level *l, const char *text)
-{
-	struct level in = {.sp = l->sp, .depth = l->depth + 1, .cmd_pos = true};
-	const char *c = text;
-
-	if (in.depth > NEST_DEPTH)
-		return 0;
-	memcpy(in.cwd, l->cwd, sizeof(in.cwd));
-	return parse(&in, &c, '\0');
-}
-
-static int take(struct level *l, struct word *w);
-
-/* --directory=DIR: DIR taken as the word after --directory would be. */
-static int take_value(struct level *l, struct word *w, const char *value)
-{
-	struct word v = {.glob = w->glob};
-	int ret = put(&v, value, strlen(value));
-
-	if (!ret)
-		ret = take(l, &v);
-	free(v.s);
-	return ret;
-}
-
-/* The end of a word: what the command line makes of it. */
-static int take(struct level *l, struct word *w)
-{
-	const char *s = w->s ? w->s : "", *eq;
-	int ret = 0;
-
-	if (!w->any)
-		return 0;
-	/* A quoted inner line (`bash -c 'cd x && ./y.sh'`): its words too. */
-	if (!w->unknown && strpbrk(s, " \t\n;&|()<>`$"))
-		ret = nested(l, s);
-	if (ret < 0)
-		goto out;
-	switch (l->pending) {
-	case P_SKIP: /* an output's target, a here-document's word */
-		l->pending = P_NONE;
-		goto out;
-	case P_INPUT: /* `sh < script` runs it */
-		l->pending = P_NONE;
-		ret = candidate(l, s, w->unknown, w->glob, true);
-		goto out;
-	case P_CD:
-		if (s[0] == '-' && !w->unknown)
-			goto out; /* cd -P DIR */
-		l->pending = P_NONE;
-		move_base(l, s, w->unknown || w->glob);
-		goto out;
-	case P_CMD_CD: /* make -C DIR, uv --directory DIR: this command's */
-		l->pending = P_NONE;
-		if (!l->cmd_cwd[0])
-			snprintf(l->cmd_cwd, sizeof(l->cmd_cwd), "%s",
-				 l->cwd[0] ? l->cwd : "-");
-		move_base(l, s, w->unknown || w->glob);
-		goto out;
-	case P_NONE:
-		break;
-	}
-	if (!strcmp(s, "{") || !strcmp(s, "}"))
-		goto out; /* a group's braces: keywords, not brace expansion */
-	if (l->cmd_pos) {
-		/* NAME=VALUE before the command: the value may be a path. */
-		eq = strchr(s, '=');
-		if (eq && eq > s && !w->unknown) {
-			const char *k = s;
-
-			while (k < eq && ident(*k))
-				k++;
-			if (k == eq) {
-				ret = candidate(l, eq + 1, false, w->glob,
-						false);
-				goto out;
-			}
-		}
-		if (!w->unknown && keeps_command_position(s))
-			goto out;
-		l->cmd_pos = false;
-		if (!w->unknown && (!strcmp(s, "cd") || !strcmp(s, "pushd"))) {
-			l->pending = P_CD;
-			goto out;
-		}
-		if (!w->unknown && !strcmp(s, "popd")) {
-			l->cwd[0] =
-				'\0'; /* back to a directory not known here */
-			goto out;
-		}
-	} else if (s[0] == '-') {
-		/* --require=./x.js: the value; a bare option: nothing;
-		 * -C DIR and the like: the command's directory. */
-		eq = strchr(s, '=');
-		if (!w->unknown && changes_directory(s))
-			l->pending = P_CMD_CD;
-		else if (eq && !w->unknown) {
-			char opt[32];
-
-			snprintf(opt, sizeof(opt), "%.*s",
-				 (int)(eq - s < 31 ? eq - s : 31), s);
-			if (changes_directory(opt)) {
-				l->pending = P_CMD_CD;
-				ret = take_value(l, w, eq + 1);
-				goto out;
-			}
-		}
-		if (eq && l->pending != P_CMD_CD)
-			ret = candidate(l, eq + 1, w->unknown, w->glob, false);
-		goto out;
-	}
-	ret = candidate(l, s, w->unknown, w->glob, false);
-out:
-	clear(w);
-	return ret;
-}
-
-/* At '$': what the expansion adds to the word.  Returns the bytes read. */
-static size_t dollar(struct level *l, const char *c, struct word *w, int *ret)
-{
-	size_t n = strlen(PROJECT_VAR);
-	const char *end;
-
-	/* $CLAUDE_PROJECT_DIR, ${CLAUDE_PROJECT_DIR}, and any
-	 * ${CLAUDE_PROJECT_DIR<op>...} (it is always set). */
-	if (!strncmp(c + 1, PROJECT_VAR, n) && !ident(c[1 + n])) {
-		*ret = put(w, l->sp->project, strlen(l->sp->project));
-		return 1 + n;
-	}
-	if (c[1] == '{') {
-		end = strchr(c + 2, '}');
-		if (!end) {
-			w->unknown = true;
-			*ret = put(w, c, strlen(c));
-			return strlen(c);
-		}
-		if (!strncmp(c + 2, PROJECT_VAR, n) && !ident(c[2 + n]))
-			*ret = put(w, l->sp->project, strlen(l->sp->project));
-		else if (!strncmp(c + 2, "PWD}", 4) && l->cwd[0])
-			*ret = put(w, l->cwd, strlen(l->cwd));
-		else if (!strncmp(c + 2, "HOME}", 5) && l->sp->home)
-			*ret = put(w, l->sp->home, strlen(l->sp->home));
-		else {
-			/* Kept as written: the warning shows it. */
-			w->unknown = true;
-			*ret = put(w, c, (size_t)(end - c) + 1);
-		}
-		return (size_t)(end - c) + 1;
-	}
-	if (!strncmp(c + 1, "PWD", 3) && !ident(c[4])) {
-		if (l->cwd[0])
-			*ret = put(w, l->cwd, strlen(l->cwd));
-		else
-			w->unknown = true;
-		return 4;
-	}
-	if (!strncmp(c + 1, "HOME", 4) && !ident(c[5])) {
-		if (l->sp->home)
-			*ret = put(w, l->sp->home, strlen(l->sp->home));
-		else
-			w->unknown = true;
-		return 5;
-	}
-	if (c[1] == '(') {
-		/* $(...): what it runs is a command line too; its output
-		 * is known only for the repository's top level. */
-		int depth = 0;
-		size_t i = 1;
-		_cleanup_free_ char *inner = NULL;
-
-		for (; c[i]; i++) {
-			depth += c[i] == '(';
-			depth -= c[i] == ')';
-			if (!depth)
-				break;
-		}
-		inner = strndup(c + 2, i > 2 ? i - 2 : 0);
-		if (!inner) {
-			*ret = -ENOMEM;
-			return strlen(c);
-		}
-		if (!strcmp(inner, TOPLEVEL_CMD)) {
-			*ret = put(w, l->sp->project, strlen(l->sp->project));
-		} else {
-			w->unknown = true;
-			*ret = put(w, c, c[i] ? i + 1 : i);
-			if (!*ret)
-				*ret = nested(l, inner);
-		}
-		return c[i] ? i + 1 : i;
-	}
-	if (c[1] && (ident(c[1]) || strchr("@*#?$!-", c[1]))) {
-		w->unknown = true;
-		for (n = 1; ident(c[n]); n++)
-			;
-		n = n > 1 ? n : 2;
-		*ret = put(w, c, n);
-		return n;
-	}
-	*ret = put(w, c, 1);
-	return 1;
-}
-
-/* A backquoted substitution: like $(...). */
-static size_t backquote(struct level *l, const char *c, struct word *w,
-			int *ret)
-{
-	const char *end = strchr(c + 1, '`');
-	_cleanup_free_ char *inner = NULL;
-
-	w->unknown = true;
-	if (!end)
-		end = c + strlen(c);
-	inner = strndup(c + 1, (size_t)(end - c - 1));
-	*ret = inner ? put(w, c, (size_t)(end - c) + (*end ? 1 : 0)) : -ENOMEM;
-	if (!*ret)
-		*ret = nested(l, inner);
-	return (size_t)(end - c) + (*end ? 1 : 0);
-}
-
-/* A double-quoted part, from after its opening quote; returns the bytes
- * read past the closing one. */
-static size_t dquoted(struct level *l, const char *c, struct word *w, int *ret)
-{
-	const char *s = c;
-
-	while (!*ret && *s && *s != '"') {
-		if (*s == '\\' && s[1] == '\n')
-			s += 2;
-		else if (*s == '\\' && s[1] && strchr("\"\\$`", s[1])) {
-			*ret = put(w, s + 1, 1);
-			s += 2;
-		} else if (*s == '$')
-			s += dollar(l, s, w, ret);
-		else if (*s == '`')
-			s += backquote(l, s, w, ret);
-		else
-			*ret = put(w, s++, 1);
-	}
-	return (size_t)(s - c) + (*s ? 1 : 0);
-}
-
-/* An operator ends a simple command: the next word is a command's. */
-static void command_ends(struct level *l)
-{
-	if (l->pending == P_CD)
-		l->cwd[0] = '\0'; /* a bare `cd`: the home directory */
-	if (l->cmd_cwd[0]) {
-		/* make -C DIR moved only its own command. */
-		if (!strcmp(l->cmd_cwd, "-"))
-			l->cwd[0] = '\0';
-		else
-			memcpy(l->cwd, l->cmd_cwd, sizeof(l->cwd));
-		l->cmd_cwd[0] = '\0';
-	}
-	l->pending = P_NONE;
-	l->cmd_pos = true;
-}
-
-static int parse(struct level *l, const char **cur, char close)
-{
-	struct word w = {0};
-	const char *c = *cur;
-	int ret = 0;
-
-	while (!ret && *c) {
-		if (*c == '\\' && c[1] == '\n') {
-			c += 2; /* a line continues */
-		} else if (*c == '\\') {
-			if (c[1])
-				ret = put(&w, c + 1, 1);
-			c += c[1] ? 2 : 1;
-		} else if (*c == '\'') {
-			const char *end = strchr(c + 1, '\'');
-
-			if (!end)
-				end = c + strlen(c);
-			ret = put(&w, c + 1, (size_t)(end - c - 1));
-			w.any = true;
-			c = *end ? end + 1 : end;
-		} else if (*c == '"') {
-			w.any = true;
-			c += 1 + dquoted(l, c + 1, &w, &ret);
-		} else if (*c == '$' && c[1] == '\'') {
-			const char *start = c;
-
-			w.unknown = true; /* $'...': escapes not read */
-			c += 2;
-			while (*c && *c != '\'')
-				c += c[0] == '\\' && c[1] ? 2 : 1;
-			c += *c ? 1 : 0;
-			ret = put(&w, start, (size_t)(c - start));
-		} else if (*c == '$') {
-			c += dollar(l, c, &w, &ret);
-		} else if (*c == '`') {
-			c += backquote(l, c, &w, &ret);
-		} else if (*c == '#' && !w.any) {
-			while (*c && *c != '\n')
-				c++;
-		} else if (*c == ' ' || *c == '\t') {
-			ret = take(l, &w);
-			c++;
-		} else if (strchr("\n;&|", *c)) {
-			ret = take(l, &w);
-			if (!ret && *c == '&' && c[1] == '>') {
-				l->pending = P_SKIP; /* &> FILE */
-				c += 2 + (c[2] == '>');
-				continue;
-			}
-			command_ends(l);
-			c++;
-		} else if (*c == '(') {
-			struct level in = {.sp = l->sp,
-					   .depth = l->depth + 1,
-					   .cmd_pos = true};
-
-			ret = take(l, &w);
-			c++;
-			memcpy(in.cwd, l->cwd, sizeof(in.cwd));
-			if (!ret && in.depth <= NEST_DEPTH)
-				ret = parse(&in, &c, ')');
-			l->cmd_pos = false;
-		} else if (*c == ')') {
-			ret = take(l, &w);
-			c++;
-			if (close == ')')
-				break;
-		} else if (*c == '<' || *c == '>') {
-			/* `2>`: the digits were a descriptor, not a word. */
-			if (w.any && !w.unknown && w.len &&
-			    strspn(w.s, "0123456789") == w.len)
-				clear(&w);
-			ret = take(l, &w);
-			if (c[0] == '<' && c[1] == '<')
-				l->pending = P_SKIP; /* here-doc, here-string */
-			else if (c[1] == '&')
-				l->pending = P_SKIP; /* >&2, <&3 */
-			else
-				l->pending = *c == '<' ? P_INPUT : P_SKIP;
-			while (*c == '<' || *c == '>' || *c == '&' || *c == '|')
-				c++;
-		} else if (*c == '~' && !w.any) {
-			/* ~ and ~/...: the home; ~user: not known here. */
-			if (l->sp->home && (c[1] == '/' || !c[1] ||
-					    strchr(" \t\n;&|()<>", c[1])))
-				ret = put(&w, l->sp->home, strlen(l->sp->home));
-			else
-				w.unknown = true, ret = put(&w, c, 1);
-			c++;
-		} else {
-			if (strchr("*?[", *c))
-				w.glob = true;
-			if (*c == '{' || *c == '}')
-				w.unknown =
-					true; /* braces: not expanded here */
-			ret = put(&w, c++, 1);
-		}
-	}
-	if (!ret)
-		ret = take(l, &w);
-	if (!ret && l->pending == P_CD)
-		l->cwd[0] = '\0';
-	free(w.s);
-	*cur = c;
-	return ret;
-}
-
-int ltd_command_paths(const char *cmd, const char *project, const char *home,
-		      struct ltd_cmd_path **out, size_t *n)
-{
-	struct split sp = {.project = project, .home = home};
-	struct level l = {.sp = &sp, .cmd_pos = true};
-	const char *c = cmd;
-	int ret;
-
-	if (strlen(project) >= sizeof(l.cwd))
-		return -ENAMETOOLONG;
-	memcpy(l.cwd, project, strlen(project) + 1);
-	ret = parse(&l, &c, '\0');
-	if (ret < 0) {
-		ltd_command_paths_free(sp.v, sp.n);
-		return ret;
-	}
-	*out = sp.v;
-	*n = sp.n;
-	return 0;
-}
-
-void ltd_command_paths_free(struct ltd_cmd_path *v, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(v[i].path);
-	free(v);
-}
 
 /* --- the settings files ------------------------------------------------ */
 
@@ -665,7 +120,7 @@ static bool script_name(const char *path)
 
 /* One place a command names, on the host. */
 static int place(struct ltd_cmd_scan *s, const char *path,
-		 enum ltd_cmd_kind kind, bool dirs, struct ltd_err *err)
+		 enum ltd_shword_kind kind, bool dirs, struct ltd_err *err)
 {
 	char real[PATH_MAX], link[PATH_MAX];
 	struct stat st;
@@ -673,7 +128,7 @@ static int place(struct ltd_cmd_scan *s, const char *path,
 	if (!inside(s->p->project, path)) {
 		/* A path to the project through a link outside it (the
 		 * cage cannot re-point that one). */
-		if (kind != LTD_CMD_PATH || !realpath(path, real) ||
+		if (kind != LTD_SHWORD_PATH || !realpath(path, real) ||
 		    !inside(s->p->project, real))
 			return 0;
 		path = real;
@@ -702,7 +157,7 @@ static int place(struct ltd_cmd_scan *s, const char *path,
 		 * word that is no file (`npx`, `jq`) is no place, unless it
 		 * has a script's name (`bash stop-hook.sh`: the cage could
 		 * write it). */
-		return kind == LTD_CMD_BARE && !script_name(path)
+		return kind == LTD_SHWORD_BARE && !script_name(path)
 			       ? 0
 			       : protect(s, path, err);
 	if (S_ISDIR(st.st_mode) && !dirs)
@@ -722,24 +177,24 @@ static void pattern_dir(const char *pattern, char *dir, size_t size)
 int ltd_protect_command(struct ltd_cmd_scan *s, const char *cmd,
 			const char *base, bool dirs, struct ltd_err *err)
 {
-	struct ltd_cmd_path *v = NULL;
+	struct ltd_shword_place *v = NULL;
 	char msg[2 * PATH_MAX], dir[PATH_MAX];
 	size_t n = 0;
-	int ret = ltd_command_paths(cmd, base, s->p->id.home, &v, &n);
+	int ret = ltd_shword_places(cmd, base, s->p->id.home, &v, &n);
 
 	if (ret == -E2BIG)
 		return ltd_err_set(err, E2BIG,
 				   "%s: a command line of more than %d words "
 				   "(--unsafe-writable-git runs without this "
 				   "protection)",
-				   s->file, MAX_WORDS);
+				   s->file, LTD_SHWORD_MAX_PLACES);
 	if (ret < 0)
 		return ltd_err_set(err, -ret, "out of memory");
 	for (size_t i = 0; !ret && i < n; i++) {
 		glob_t g = {0};
 
 		switch (v[i].kind) {
-		case LTD_CMD_UNKNOWN:
+		case LTD_SHWORD_UNKNOWN:
 			snprintf(msg, sizeof(msg),
 				 "a command names %.*s, which ltd-native "
 				 "cannot resolve (a variable, a "
@@ -748,14 +203,14 @@ int ltd_protect_command(struct ltd_cmd_scan *s, const char *cmd,
 				 PATH_MAX, v[i].path);
 			ret = note(s, &s->said_unknown, msg, err);
 			break;
-		case LTD_CMD_GLOB:
+		case LTD_SHWORD_GLOB:
 			if (!inside(s->p->project, v[i].path))
 				break;
 			/* Every match runs, also one the cage adds: the
 			 * directory they lie in, where it can be protected. */
 			pattern_dir(v[i].path, dir, sizeof(dir));
 			if (inside(s->p->project, dir)) {
-				ret = place(s, dir, LTD_CMD_PATH, true, err);
+				ret = place(s, dir, LTD_SHWORD_PATH, true, err);
 				break;
 			}
 			if (glob(v[i].path, GLOB_NOSORT, NULL, &g) == 0)
@@ -763,7 +218,7 @@ int ltd_protect_command(struct ltd_cmd_scan *s, const char *cmd,
 				     !ret && k < g.gl_pathc && k < GLOB_MAX;
 				     k++)
 					ret = place(s, g.gl_pathv[k],
-						    LTD_CMD_PATH, dirs, err);
+						    LTD_SHWORD_PATH, dirs, err);
 			globfree(&g);
 			snprintf(msg, sizeof(msg),
 				 "a command runs what %.*s matches: a match "
@@ -773,13 +228,13 @@ int ltd_protect_command(struct ltd_cmd_scan *s, const char *cmd,
 			if (!ret)
 				ret = note(s, &s->said_unknown, msg, err);
 			break;
-		case LTD_CMD_BARE:
-		case LTD_CMD_PATH:
+		case LTD_SHWORD_BARE:
+		case LTD_SHWORD_PATH:
 			ret = place(s, v[i].path, v[i].kind, dirs, err);
 			break;
 		}
 	}
-	ltd_command_paths_free(v, n);
+	ltd_shword_places_free(v, n);
 	return ret;
 }
 

@@ -76,35 +76,6 @@ int ltd_agent_protected(struct ltd_policy *p, struct ltd_err *err);
 int ltd_agent_settings_scan(struct ltd_policy *p, const char *file,
 			    const char *text, size_t len, struct ltd_err *err);
 
-enum ltd_cmd_kind {
-	LTD_CMD_PATH,	 /* a word with a '/': an absolute, normalized path */
-	LTD_CMD_BARE,	 /* a word without: absolute, in its directory */
-	LTD_CMD_GLOB,	 /* an unquoted pattern, absolute */
-	LTD_CMD_UNKNOWN, /* a path-like word that cannot be resolved: as
-			    written */
-};
-
-/* A place that a command line names. */
-struct ltd_cmd_path {
-	char *path;
-	enum ltd_cmd_kind kind;
-	bool input; /* the target of a `<` */
-};
-
-/*
- * Pure: the words of shell command line @cmd that may name a place, read
- * as sh splits them (quotes, escapes, line joins, ; & | ( ) and
- * redirections), with $CLAUDE_PROJECT_DIR (any ${...} form), $PWD,
- * $(git rev-parse --show-toplevel), $HOME and a leading ~ (with @home)
- * expanded; relative words are taken from @project (Claude Code runs hooks
- * there) or from where a `cd` in command position moved, within its
- * subshell.  Options are skipped (their =VALUE is read); output targets
- * too.  At most 1024 places (-E2BIG).
- */
-int ltd_command_paths(const char *cmd, const char *project, const char *home,
-		      struct ltd_cmd_path **out, size_t *n);
-void ltd_command_paths_free(struct ltd_cmd_path *v, size_t n);
-
 /* Where the commands being read come from, and what they added so far. */
 struct ltd_cmd_scan {
 	struct ltd_policy *p;
@@ -119,7 +90,7 @@ struct ltd_cmd_scan {
 
 /*
  * Add to @s->p->protected the places in the project that command line
- * @cmd, run in @base, names (ltd_command_paths): a path with a '/' by its
+ * @cmd, run in @base, names (ltd_shword_places): a path with a '/' by its
  * text, a bare word when it is a file there, a glob's matches; not a
  * directory unless @dirs.  What cannot be resolved is added to
  * @s->p->warnings; a path through a link in the project is protected by
