@@ -49,9 +49,9 @@ void ltd_policy_free(struct ltd_policy *p)
 	free(p->cage_proxy_url);
 	free(p->ssh_auth_sock);
 	free(p->host_home);
-	for (size_t i = 0; i < p->n_protected; i++)
-		free(p->protected[i]);
-	free(p->protected);
+	for (size_t i = 0; i < p->n_inputs_in_project; i++)
+		free(p->inputs_in_project[i]);
+	free(p->inputs_in_project);
 	for (char **a = p->argv; a && *a; a++)
 		free(*a);
 	free(p->argv);

@@ -34,6 +34,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/base.h"
 #include "common/cleanup.h"
 #include "common/path.h"
 #include "policy/option.h"
@@ -47,11 +48,13 @@
 
 /* --- the settings files ------------------------------------------------ */
 
+/* A place in the project: strictly below it (the project itself is
+ * bound read-write; no command names it to be kept). */
 static bool inside(const char *project, const char *path)
 {
-	size_t n = strlen(project);
+	const char *rel = ltd_path_below(path, project);
 
-	return !strncmp(path, project, n) && path[n] == '/' && path[n + 1];
+	return rel && rel[0];
 }
 
 /* The first link between the project and @path, as far as it exists. */
@@ -86,7 +89,7 @@ static int protect(struct ltd_cmd_scan *s, const char *path,
 				   "read-only (--unsafe-writable-git runs "
 				   "without this protection)",
 				   s->file, MAX_PROTECTED);
-	return ltd_policy_protect(s->p, path, err);
+	return ltd_protected_add(s->set, path, err);
 }
 
 /* One warning of each kind per file: the first case says enough. */
@@ -96,10 +99,7 @@ static int note(struct ltd_cmd_scan *s, bool *said, const char *msg,
 	if (*said)
 		return 0;
 	*said = true;
-	if (ltd_policy_add_note(&s->p->warnings, &s->p->n_warnings, "%s: %s",
-				s->file, msg) < 0)
-		return ltd_err_set(err, ENOMEM, "out of memory");
-	return 0;
+	return ltd_protected_warn(s->set, err, "%s: %s", s->file, msg);
 }
 
 /* @path's last component ends as a script an interpreter runs does. */
@@ -125,17 +125,17 @@ static int place(struct ltd_cmd_scan *s, const char *path,
 	char real[PATH_MAX], link[PATH_MAX];
 	struct stat st;
 
-	if (!inside(s->p->project, path)) {
+	if (!inside(s->set->project, path)) {
 		/* A path to the project through a link outside it (the
 		 * cage cannot re-point that one). */
 		if (kind != LTD_SHWORD_PATH || !realpath(path, real) ||
-		    !inside(s->p->project, real))
+		    !inside(s->set->project, real))
 			return 0;
 		path = real;
 	}
-	if (link_on_the_way(s->p->project, path, link, sizeof(link))) {
+	if (link_on_the_way(s->set->project, path, link, sizeof(link))) {
 		/* git's: protected by its text, so that the run is refused
-		 * naming the link (ltd_policy_check_links), as for a hooks
+		 * naming the link (ltd_protected_check_links), as for a hooks
 		 * path; a directory the command works in, as below, not. */
 		if (s->refuse_links && stat(path, &st) == 0 &&
 		    S_ISDIR(st.st_mode) && !dirs)
@@ -180,7 +180,7 @@ int ltd_protect_command(struct ltd_cmd_scan *s, const char *cmd,
 	struct ltd_shword_place *v = NULL;
 	char msg[2 * PATH_MAX], dir[PATH_MAX];
 	size_t n = 0;
-	int ret = ltd_shword_places(cmd, base, s->p->id.home, &v, &n);
+	int ret = ltd_shword_places(cmd, base, s->set->home, &v, &n);
 
 	if (ret == -E2BIG)
 		return ltd_err_set(err, E2BIG,
@@ -204,12 +204,12 @@ int ltd_protect_command(struct ltd_cmd_scan *s, const char *cmd,
 			ret = note(s, &s->said_unknown, msg, err);
 			break;
 		case LTD_SHWORD_GLOB:
-			if (!inside(s->p->project, v[i].path))
+			if (!inside(s->set->project, v[i].path))
 				break;
 			/* Every match runs, also one the cage adds: the
 			 * directory they lie in, where it can be protected. */
 			pattern_dir(v[i].path, dir, sizeof(dir));
-			if (inside(s->p->project, dir)) {
+			if (inside(s->set->project, dir)) {
 				ret = place(s, dir, LTD_SHWORD_PATH, true, err);
 				break;
 			}
@@ -269,15 +269,15 @@ static int add_env(struct ltd_cmd_scan *s, json_t *env, struct ltd_err *err)
 		if (!json_is_string(v))
 			continue;
 		ret = ltd_protect_command(s, json_string_value(v),
-					  s->p->project, dirs, err);
+					  s->set->project, dirs, err);
 		list = strdup(json_string_value(v));
 		if (!ret && !list)
 			ret = ltd_err_set(err, ENOMEM, "out of memory");
 		for (char *part = list ? strtok_r(list, ":", &save) : NULL;
 		     !ret && part && strchr(json_string_value(v), ':');
 		     part = strtok_r(NULL, ":", &save))
-			ret = ltd_protect_command(s, part, s->p->project, dirs,
-						  err);
+			ret = ltd_protect_command(s, part, s->set->project,
+						  dirs, err);
 		if (ret)
 			return ret;
 	}
@@ -309,7 +309,7 @@ static int walk(struct ltd_cmd_scan *s, json_t *j, int depth,
 	{
 		if (json_is_string(v) && command_key(k)) {
 			ret = ltd_protect_command(s, json_string_value(v),
-						  s->p->project, false, err);
+						  s->set->project, false, err);
 		} else if (json_is_object(v) && !strcmp(k, "env")) {
 			ret = add_env(s, v, err);
 		} else if (json_is_array(v) && !strcmp(k, "args")) {
@@ -322,8 +322,8 @@ static int walk(struct ltd_cmd_scan *s, json_t *j, int depth,
 				if (ret || !json_is_string(a))
 					continue;
 				ret = ltd_protect_command(
-					s, json_string_value(a), s->p->project,
-					false, err);
+					s, json_string_value(a),
+					s->set->project, false, err);
 			}
 		} else {
 			ret = walk(s, v, depth + 1, err);
@@ -356,7 +356,7 @@ static json_t *settings_json(const char *text, size_t len, const char *path,
 
 /*
  * The file's JSON; NULL with *@ret 0 when it is missing (or a link:
- * ltd_policy_check_links refuses that with its own message), NULL with
+ * ltd_protected_check_links refuses that with its own message), NULL with
  * an error when it is there but cannot be read as JSON as Claude Code
  * reads it: then nothing would say which files it runs.
  */
@@ -397,20 +397,23 @@ static json_t *load(const char *path, int *ret, struct ltd_err *err)
 	return settings_json(buf, len, path, ret, err);
 }
 
-int ltd_agent_settings_scan(struct ltd_policy *p, const char *file,
+int ltd_agent_settings_scan(const struct ltd_policy *p,
+			    struct ltd_protected *set, const char *file,
 			    const char *text, size_t len, struct ltd_err *err)
 {
-	struct ltd_cmd_scan s = {.p = p, .file = file};
+	struct ltd_cmd_scan s = {.set = set, .file = file};
 	int ret;
 	json_t *j = settings_json(text, len, file, &ret, err);
 
+	ltd_protected_for(set, p);
 	if (j)
 		ret = walk(&s, j, 0, err);
 	json_decref(j);
 	return ret;
 }
 
-int ltd_agent_protected(struct ltd_policy *p, struct ltd_err *err)
+int ltd_agent_protected(const struct ltd_policy *p, struct ltd_protected *set,
+			struct ltd_err *err)
 {
 	static const char *const files[] = {
 		".claude/settings.json",
@@ -425,16 +428,16 @@ int ltd_agent_protected(struct ltd_policy *p, struct ltd_err *err)
 		".claude/agents",
 		".claude/skills",
 	};
-	struct ltd_cmd_scan s = {.p = p};
+	struct ltd_cmd_scan s = {.set = set};
 	char path[PATH_MAX];
 	int ret = 0;
 
-	ret = ltd_policy_protect_names(p, dirs, sizeof(dirs) / sizeof(*dirs),
-				       err);
+	ltd_protected_for(set, p);
+	ret = ltd_protected_add_names(set, dirs, ARRAY_SIZE(dirs), err);
 	for (size_t i = 0; !ret && i < sizeof(files) / sizeof(files[0]); i++) {
 		json_t *j;
 
-		snprintf(path, sizeof(path), "%s/%s", p->project, files[i]);
+		snprintf(path, sizeof(path), "%s/%s", set->project, files[i]);
 		s.file = path;
 		s.said_unknown = false;
 		j = load(path, &ret, err);

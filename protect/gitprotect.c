@@ -31,8 +31,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "common/base.h"
 #include "common/cleanup.h"
-#include "common/lstatmemo.h"
 #include "common/path.h"
 #include "policy/option.h"
 #include "protect/gitconfig.h"
@@ -101,47 +101,36 @@ static bool place_of(const char *base, const char *rel, char *joined,
  * links: a path that leads out of the project is not ours to protect (the
  * cage cannot reach it).
  */
-static int add_if_inside(struct ltd_policy *p, const char *base,
+static int add_if_inside(struct ltd_protected *s, const char *base,
 			 const char *rel, struct ltd_err *err)
 {
 	char joined[PATH_MAX * 2], real[PATH_MAX];
-	size_t n = strlen(p->project);
 
 	if (!place_of(base, rel, joined, real))
 		return 0;
 	/* By the text too: a link on the way is itself in the project, where
-	 * the command could re-point it (ltd_policy_check_links refuses). */
-	if (!strncmp(joined, p->project, n) && joined[n] == '/') {
-		int ret = ltd_policy_protect(p, joined, err);
+	 * the command could re-point it (ltd_protected_check_links
+	 * refuses). */
+	if (ltd_path_below(joined, s->project)) {
+		int ret = ltd_protected_add(s, joined, err);
 
 		if (ret)
 			return ret;
 	}
-	if (!real[0] || strncmp(real, p->project, n) != 0 || real[n] != '/')
+	if (!real[0] || !ltd_path_below(real, s->project))
 		return 0;
-	return ltd_policy_protect(p, real, err);
-}
-
-/* @path (absolute, normalized) is the project or a directory above it. */
-static bool holds_project(const struct ltd_policy *p, const char *path)
-{
-	size_t n = strlen(path);
-
-	if (!strcmp(path, "/"))
-		return true;
-	return !strncmp(p->project, path, n) &&
-	       (p->project[n] == '\0' || p->project[n] == '/');
+	return ltd_protected_add(s, real, err);
 }
 
 /*
  * A directory git runs files from (hooks), or finds other repositories'
  * configs and hooks in, that holds the project (or a writable bind, then
- * p->project, named by @flag): the command could write there what git on
+ * @s's project, named by @flag): the command could write there what git on
  * the host runs.  Refused, naming it and, when a configuration names it,
  * @cfg and @key.  @rel is relative to @base, or absolute; by the text and,
  * where it exists, the real path.
  */
-static int refuse_holding(const struct ltd_policy *p, const char *flag,
+static int refuse_holding(const struct ltd_protected *s, const char *flag,
 			  const char *base, const char *rel, const char *what,
 			  const char *cfg, const char *key, struct ltd_err *err)
 {
@@ -150,7 +139,9 @@ static int refuse_holding(const struct ltd_policy *p, const char *flag,
 
 	if (!place_of(base, rel, joined, real))
 		return 0;
-	if (!holds_project(p, joined) && !(real[0] && holds_project(p, real)))
+	/* The project, or a directory above it. */
+	if (!ltd_path_is_under(s->project, joined) &&
+	    !(real[0] && ltd_path_is_under(s->project, real)))
 		return 0;
 	if (cfg)
 		snprintf(named, sizeof(named), " (%s in %s)", key, cfg);
@@ -158,8 +149,8 @@ static int refuse_holding(const struct ltd_policy *p, const char *flag,
 		err, EPERM,
 		"%s%s%s: %s%sis or lies in %s, %s%s: the command could write "
 		"there what git on the host runs; %s",
-		flag, project ? "" : " ", project ? "" : p->project,
-		project ? p->project : "", project ? " " : "", joined, what,
+		flag, project ? "" : " ", project ? "" : s->project,
+		project ? s->project : "", project ? " " : "", joined, what,
 		named,
 		project ? "choose a project outside it (or use "
 			  "--unsafe-writable-git)"
@@ -174,15 +165,15 @@ static int refuse_holding(const struct ltd_policy *p, const char *flag,
 #define GIT_MAX_CONFIG_FILES 100
 
 struct cfg_walk {
-	struct ltd_policy *p;
+	struct ltd_protected *s;
 	unsigned files; /* read so far */
 	/* Where a relative hooks path is resolved: where hooks run (the
 	 * work tree's top, or a bare repository's git directory); git runs
 	 * the commands its configuration names there too. */
 	const char *bases[2];
 	struct ltd_cmd_scan cs; /* the commands' files, the current file's */
-	/* "--project", or a writable bind's flag: p is then a scratch
-	 * policy whose project is the bind's source, and whatever would be
+	/* "--project", or a writable bind's flag: s is then a scratch set
+	 * whose project is the bind's source, and whatever would be
 	 * protected in it refuses the bind. */
 	const char *flag;
 	bool no_worktree; /* the global configs alone: no work tree */
@@ -211,7 +202,7 @@ static int on_key(struct cfg_walk *w, const char *file, int depth,
 		  const char *section, const char *key, const char *val,
 		  struct ltd_err *err)
 {
-	struct ltd_policy *p = w->p;
+	struct ltd_protected *s = w->s;
 	char buf[PATH_MAX], dir[PATH_MAX], inc[PATH_MAX * 2], what[300];
 	const char *v = ltd_git_expand_home(val, buf, sizeof(buf)), *slash;
 	int ret = protect_command(w, section, key, val, err);
@@ -227,12 +218,12 @@ static int on_key(struct cfg_walk *w, const char *file, int depth,
 			return 0;
 		snprintf(what, sizeof(what), "%s.%s", section, key);
 		for (size_t i = 0; !ret && i < 2 && w->bases[i]; i++)
-			ret = refuse_holding(p, w->flag, w->bases[i], v,
+			ret = refuse_holding(s, w->flag, w->bases[i], v,
 					     "the path git's configuration "
 					     "names",
 					     file, what, err);
 		for (size_t i = 0; !ret && i < 2 && w->bases[i]; i++)
-			ret = add_if_inside(p, w->bases[i], v, err);
+			ret = add_if_inside(s, w->bases[i], v, err);
 		/* husky's stubs in .husky/_ run the scripts in .husky. */
 		slash = strrchr(v, '/');
 		if (!ret && slash && !strcmp(slash, "/_") && slash > v &&
@@ -240,13 +231,13 @@ static int on_key(struct cfg_walk *w, const char *file, int depth,
 			memcpy(dir, v, (size_t)(slash - v));
 			dir[slash - v] = '\0';
 			for (size_t i = 0; !ret && i < 2 && w->bases[i]; i++)
-				ret = refuse_holding(p, w->flag, w->bases[i],
+				ret = refuse_holding(s, w->flag, w->bases[i],
 						     dir,
 						     "whose scripts husky's "
 						     "hooks run",
 						     file, what, err);
 			for (size_t i = 0; !ret && i < 2 && w->bases[i]; i++)
-				ret = add_if_inside(p, w->bases[i], dir, err);
+				ret = add_if_inside(s, w->bases[i], dir, err);
 		}
 		return ret;
 	}
@@ -262,7 +253,7 @@ static int on_key(struct cfg_walk *w, const char *file, int depth,
 	if (snprintf(inc, sizeof(inc), "%s%s%s", v[0] == '/' ? "" : dir,
 		     v[0] == '/' ? "" : "/", v) >= (int)sizeof(inc))
 		return 0;
-	ret = add_if_inside(p, "/", inc, err);
+	ret = add_if_inside(s, "/", inc, err);
 	if (!ret && depth < GIT_MAX_INCLUDE_DEPTH)
 		ret = scan_config_file(w, inc, depth + 1, err);
 	return ret;
@@ -286,21 +277,20 @@ static int refuse_bind_holding(const struct cfg_walk *w, const char *path,
 			   "command could write there what git on the host "
 			   "runs; bind it read-only (--ro-bind), choose "
 			   "another place, or use --unsafe-writable-git",
-			   w->flag, w->p->project, path, section, key, cfg);
+			   w->flag, w->s->project, path, section, key, cfg);
 }
 
 static int key_cb(void *ctx, const char *section, const char *key,
 		  const char *val)
 {
 	struct key_ctx *c = ctx;
-	struct ltd_policy *p = c->w->p;
-	size_t before = p->n_protected;
+	struct ltd_protected *s = c->w->s;
+	size_t before = s->n;
 	int ret = on_key(c->w, c->path, c->depth, section, key, val, c->err);
 
-	if (!ret && strcmp(c->w->flag, "--project") != 0 &&
-	    p->n_protected > before)
-		ret = refuse_bind_holding(c->w, p->protected[before], c -> path,
-					  section, key, c -> err);
+	if (!ret && strcmp(c->w->flag, "--project") != 0 && s->n > before)
+		ret = refuse_bind_holding(c->w, s->paths[before], c->path,
+					  section, key, c->err);
 	return ret;
 }
 
@@ -360,7 +350,7 @@ static bool is_dev_null(const char *path)
  * each work tree) or include a file in the project.  Without @common (no
  * repository), the system and global ones alone.  @flag: see cfg_walk.
  */
-static int scan_configs(struct ltd_policy *p, const char *flag,
+static int scan_configs(struct ltd_protected *s, const char *flag,
 			const char *common, const char *gitdir,
 			const char *const bases[2], struct ltd_err *err)
 {
@@ -369,9 +359,9 @@ static int scan_configs(struct ltd_policy *p, const char *flag,
 	const char *global = getenv("GIT_CONFIG_GLOBAL");
 	const char *nosys = getenv("GIT_CONFIG_NOSYSTEM");
 	char files[5][PATH_MAX + 32] = {{0}};
-	struct cfg_walk w = {.p = p,
+	struct cfg_walk w = {.s = s,
 			     .bases = {bases[0], bases[1]},
-			     .cs = {.p = p, .refuse_links = true},
+			     .cs = {.set = s, .refuse_links = true},
 			     .flag = flag};
 	int ret = 0;
 
@@ -408,12 +398,12 @@ static int scan_configs(struct ltd_policy *p, const char *flag,
 		/* git reads on past a system or global config it may not
 		 * read (a root-owned 0600 one): so does ltd-native. */
 		if (i < 3 && access(files[i], R_OK) < 0 && errno == EACCES) {
-			ret = ltd_policy_add_note(&p->warnings, &p->n_warnings,
-						  "%s: not readable, so git "
-						  "ignores it too (ltd-native "
-						  "protects what it names "
-						  "only once it can read it)",
-						  files[i]);
+			ret = ltd_protected_warn(s, err,
+						 "%s: not readable, so git "
+						 "ignores it too (ltd-native "
+						 "protects what it names "
+						 "only once it can read it)",
+						 files[i]);
 			continue;
 		}
 		/* Where $GIT_CONFIG_SYSTEM / $GIT_CONFIG_GLOBAL put them,
@@ -421,7 +411,7 @@ static int scan_configs(struct ltd_policy *p, const char *flag,
 		 * default places are the gate's: ~/.gitconfig, ~/.config/git).
 		 */
 		if ((i == 0 && sys) || (i == 1 && global))
-			ret = add_if_inside(p, "/", files[i], err);
+			ret = add_if_inside(s, "/", files[i], err);
 		if (!ret)
 			ret = scan_config_file(&w, files[i], 0, err);
 	}
@@ -435,12 +425,12 @@ static int scan_configs(struct ltd_policy *p, const char *flag,
  * tree, which is none here: absolute ones (and "~/") are what count; the
  * commands' words are resolved at "/".
  */
-static int scan_global(struct ltd_policy *p, const char *flag,
+static int scan_global(struct ltd_protected *s, const char *flag,
 		       struct ltd_err *err)
 {
 	const char *const bases[2] = {"/", NULL};
 
-	return scan_configs(p, flag, NULL, NULL, bases, err);
+	return scan_configs(s, flag, NULL, NULL, bases, err);
 }
 
 /*
@@ -449,8 +439,9 @@ static int scan_global(struct ltd_policy *p, const char *flag,
  * modules/): each one's config is read as the project's is, for the
  * submodule's work tree @wt (its path in the superproject: git's layout).
  */
-static int scan_modules(struct ltd_policy *p, const char *flag, const char *dir,
-			const char *wt, int depth, struct ltd_err *err)
+static int scan_modules(struct ltd_protected *s, const char *flag,
+			const char *dir, const char *wt, int depth,
+			struct ltd_err *err)
 {
 	struct dirent *e;
 	DIR *d;
@@ -472,19 +463,19 @@ static int scan_modules(struct ltd_policy *p, const char *flag, const char *dir,
 		snprintf(cfg, sizeof(cfg), "%s/config", sub);
 		if (lstat(cfg, &st) == 0 && S_ISREG(st.st_mode)) {
 			struct cfg_walk w = {
-				.p = p,
+				.s = s,
 				.bases = {subwt, NULL},
-				.cs = {.p = p, .refuse_links = true},
+				.cs = {.set = s, .refuse_links = true},
 				.flag = flag,
 			};
 
 			ret = scan_config_file(&w, cfg, 0, err);
 			snprintf(cfg, sizeof(cfg), "%s/modules", sub);
 			if (!ret)
-				ret = scan_modules(p, flag, cfg, subwt,
+				ret = scan_modules(s, flag, cfg, subwt,
 						   depth + 1, err);
 		} else {
-			ret = scan_modules(p, flag, sub, subwt, depth + 1, err);
+			ret = scan_modules(s, flag, sub, subwt, depth + 1, err);
 		}
 	}
 	closedir(d);
@@ -492,7 +483,7 @@ static int scan_modules(struct ltd_policy *p, const char *flag, const char *dir,
 }
 
 /* A hook that is a link into the project: its target runs too. */
-static int scan_hooks(struct ltd_policy *p, const char *gitdir,
+static int scan_hooks(struct ltd_protected *s, const char *gitdir,
 		      struct ltd_err *err)
 {
 	char dir[PATH_MAX], path[PATH_MAX * 2], real[PATH_MAX];
@@ -513,7 +504,7 @@ static int scan_hooks(struct ltd_policy *p, const char *gitdir,
 		if (lstat(path, &st) < 0 || !S_ISLNK(st.st_mode) ||
 		    !realpath(path, real))
 			continue;
-		ret = add_if_inside(p, "/", real, err);
+		ret = add_if_inside(s, "/", real, err);
 	}
 	closedir(d);
 	return ret;
@@ -574,7 +565,7 @@ static const char *const in_gitdir[] = {
  * redirects their git (commondir, config.worktree) is read-only.  Not the
  * whole of worktrees/: this worktree's own index and HEAD are in it.
  */
-static int protect_worktrees(struct ltd_policy *p, const char *common,
+static int protect_worktrees(struct ltd_protected *s, const char *common,
 			     struct ltd_err *err)
 {
 	char dir[PATH_MAX], entry[PATH_MAX * 2];
@@ -593,9 +584,9 @@ static int protect_worktrees(struct ltd_policy *p, const char *common,
 		    snprintf(entry, sizeof(entry), "%s/%s", dir, e->d_name) >=
 			    (int)sizeof(entry))
 			continue;
-		ret = add_if_inside(p, entry, "commondir", err);
+		ret = add_if_inside(s, entry, "commondir", err);
 		if (!ret)
-			ret = add_if_inside(p, entry, "config.worktree", err);
+			ret = add_if_inside(s, entry, "config.worktree", err);
 	}
 	closedir(d);
 	return ret;
@@ -607,23 +598,23 @@ static int protect_worktrees(struct ltd_policy *p, const char *common,
  * unless the project is such a repository's own git directory, which is
  * then protected as one.
  */
-static int refuse_in_gitdir(const struct ltd_policy *p, const char *flag,
+static int refuse_in_gitdir(const struct ltd_protected *s, const char *flag,
 			    const char *gitdir, const char *common,
 			    struct ltd_err *err)
 {
 	static const char *const mods =
 		"where git keeps submodules' configs and hooks";
-	int ret = refuse_holding(p, flag, common, "hooks",
+	int ret = refuse_holding(s, flag, common, "hooks",
 				 "where git runs hooks from", NULL, NULL, err);
 
-	if (ret || ltd_git_is_dir(p->project))
+	if (ret || ltd_git_is_dir(s->project))
 		return ret;
-	ret = refuse_holding(p, flag, common, "modules", mods, NULL, NULL, err);
+	ret = refuse_holding(s, flag, common, "modules", mods, NULL, NULL, err);
 	if (!ret)
-		ret = refuse_holding(p, flag, gitdir, "modules", mods, NULL,
+		ret = refuse_holding(s, flag, gitdir, "modules", mods, NULL,
 				     NULL, err);
 	if (!ret)
-		ret = refuse_holding(p, flag, common, "worktrees",
+		ret = refuse_holding(s, flag, common, "worktrees",
 				     "where git keeps worktrees' configs", NULL,
 				     NULL, err);
 	return ret;
@@ -635,7 +626,7 @@ static int refuse_in_gitdir(const struct ltd_policy *p, const char *flag,
  * hooks path is resolved.  @flag: see cfg_walk; *@seen is set (a
  * repository's configs, the global ones with them, were read).
  */
-static int protect_gitdir(struct ltd_policy *p, const char *flag,
+static int protect_gitdir(struct ltd_protected *s, const char *flag,
 			  const char *gitdir, const char *const bases[2],
 			  bool *seen, struct ltd_err *err)
 {
@@ -652,26 +643,26 @@ static int protect_gitdir(struct ltd_policy *p, const char *flag,
 	if (ret)
 		snprintf(common, sizeof(common), "%s", gitdir);
 	*seen = true;
-	ret = refuse_in_gitdir(p, flag, gitdir, common, err);
+	ret = refuse_in_gitdir(s, flag, gitdir, common, err);
 	if (ret)
 		return ret;
 	/* Where those lie in the project (a repository nested in it), what
 	 * git runs from there is read-only too, as for the project's own
 	 * .git; outside it, the cage cannot reach them. */
 	for (size_t i = 0; !ret && i < sizeof(in_common) / sizeof(char *); i++)
-		ret = add_if_inside(p, common, in_common[i], err);
+		ret = add_if_inside(s, common, in_common[i], err);
 	for (size_t i = 0; !ret && i < sizeof(in_gitdir) / sizeof(char *); i++)
-		ret = add_if_inside(p, gitdir, in_gitdir[i], err);
+		ret = add_if_inside(s, gitdir, in_gitdir[i], err);
 	if (!ret)
-		ret = protect_worktrees(p, common, err);
+		ret = protect_worktrees(s, common, err);
 	if (!ret)
-		ret = scan_configs(p, flag, common, gitdir, bases, err);
+		ret = scan_configs(s, flag, common, gitdir, bases, err);
 	if (!ret && bases[0]) {
 		snprintf(path, sizeof(path), "%s/modules", gitdir);
-		ret = scan_modules(p, flag, path, bases[0], 0, err);
+		ret = scan_modules(s, flag, path, bases[0], 0, err);
 	}
 	if (!ret)
-		ret = scan_hooks(p, common, err);
+		ret = scan_hooks(s, common, err);
 	return ret;
 }
 
@@ -747,7 +738,7 @@ bool ltd_git_is_dir(const char *dir)
  * relative hooks path is resolved in both (what falls outside the project
  * is not ours).
  */
-static int protect_bare(struct ltd_policy *p, const char *dir, bool *seen,
+static int protect_bare(struct ltd_protected *s, const char *dir, bool *seen,
 			struct ltd_err *err)
 {
 	char parent[PATH_MAX];
@@ -760,9 +751,9 @@ static int protect_bare(struct ltd_policy *p, const char *dir, bool *seen,
 		bases[1] = NULL; /* @dir is "/x": its parent is "/" */
 	for (size_t i = 0; !ret && i < sizeof(fixed) / sizeof(fixed[0]); i++)
 		if (!strncmp(fixed[i], ".git/", 5))
-			ret = add_if_inside(p, dir, fixed[i] + 5, err);
+			ret = add_if_inside(s, dir, fixed[i] + 5, err);
 	if (!ret)
-		ret = protect_gitdir(p, "--project", dir, bases, seen, err);
+		ret = protect_gitdir(s, "--project", dir, bases, seen, err);
 	return ret;
 }
 
@@ -771,7 +762,7 @@ static int protect_bare(struct ltd_policy *p, const char *dir, bool *seen,
  * directory, or the git directory a .git file (a linked worktree, a
  * submodule) names, with a relative hooks path resolved at @top.
  */
-static int protect_worktree(struct ltd_policy *p, const char *flag,
+static int protect_worktree(struct ltd_protected *s, const char *flag,
 			    const char *top, bool *seen, struct ltd_err *err)
 {
 	const char *bases[2] = {top, NULL};
@@ -790,7 +781,7 @@ static int protect_worktree(struct ltd_policy *p, const char *flag,
 		return 0;
 	if (ret)
 		return ret < 0 ? ret : 0;
-	return protect_gitdir(p, flag, gitdir, bases, seen, err);
+	return protect_gitdir(s, flag, gitdir, bases, seen, err);
 }
 
 /*
@@ -799,27 +790,27 @@ static int protect_worktree(struct ltd_policy *p, const char *flag,
  * hooks or includes in the project, and runs hooks from directories that
  * may hold it.
  */
-static int protect_enclosing(struct ltd_policy *p, const char *flag, bool *seen,
-			     struct ltd_err *err)
+static int protect_enclosing(struct ltd_protected *s, const char *flag,
+			     bool *seen, struct ltd_err *err)
 {
 	char dir[PATH_MAX];
 	char *slash;
 	int ret = 0;
 
-	snprintf(dir, sizeof(dir), "%s", p->project);
+	snprintf(dir, sizeof(dir), "%s", s->project);
 	while (!ret && strcmp(dir, "/") && (slash = strrchr(dir, '/'))) {
 		slash[slash == dir] = '\0'; /* "/x" becomes "/" */
-		ret = protect_worktree(p, flag, dir, seen, err);
+		ret = protect_worktree(s, flag, dir, seen, err);
 		if (!ret && ltd_git_is_dir(dir))
-			ret = protect_bare(p, dir, seen, err);
+			ret = protect_bare(s, dir, seen, err);
 	}
 	return ret;
 }
 
 /* The repositories whose work tree or git directory is @from or lies
- * above it: what their configuration names is gathered into @p (as for
+ * above it: what their configuration names is gathered into @s (as for
  * the project, with @flag). */
-static int walk_up(struct ltd_policy *p, const char *flag, const char *from,
+static int walk_up(struct ltd_protected *s, const char *flag, const char *from,
 		   bool *seen, struct ltd_err *err)
 {
 	char dir[PATH_MAX], *slash;
@@ -827,9 +818,9 @@ static int walk_up(struct ltd_policy *p, const char *flag, const char *from,
 
 	snprintf(dir, sizeof(dir), "%s", from);
 	for (;;) {
-		ret = protect_worktree(p, flag, dir, seen, err);
+		ret = protect_worktree(s, flag, dir, seen, err);
 		if (!ret && ltd_git_is_dir(dir))
-			ret = protect_bare(p, dir, seen, err);
+			ret = protect_bare(s, dir, seen, err);
 		if (ret || !strcmp(dir, "/") || !(slash = strrchr(dir, '/')))
 			return ret;
 		slash[slash == dir] = '\0'; /* "/x" becomes "/" */
@@ -848,7 +839,8 @@ static int walk_up(struct ltd_policy *p, const char *flag, const char *from,
 static int bind_configs(const struct ltd_policy *p, const char *flag,
 			const char *src, const char *from, struct ltd_err *err)
 {
-	struct ltd_policy s = {.project = (char *)src, .id = p->id};
+	/* What would be protected in it, were it the project. */
+	struct ltd_protected s = {.project = src, .home = p->id.home};
 	char dir[PATH_MAX], parent[PATH_MAX], *slash;
 	/* A file bound alone is judged as the directory it lies in, scanned
 	 * as a project would be (what is named there is gathered, not
@@ -905,9 +897,9 @@ static int bind_configs(const struct ltd_policy *p, const char *flag,
 			ret = ltd_err_set(err, -ret, "%s %s: %s", flag, src,
 					  why.msg);
 	}
-	for (size_t i = 0; !ret && !held && i < s.n_protected; i++)
-		if (as == flag || !strcmp(s.protected[i], src))
-			held = s.protected[i];
+	for (size_t i = 0; !ret && !held && i < s.n; i++)
+		if (as == flag || !strcmp(s.paths[i], src))
+			held = s.paths[i];
 	if (!ret && held)
 		ret = ltd_err_set(err, EPERM,
 				  "%s %s: %s %s, which git on the host "
@@ -918,12 +910,7 @@ static int bind_configs(const struct ltd_policy *p, const char *flag,
 				  "--unsafe-writable-git",
 				  flag, src, strcmp(held, src) ? "holds" : "is",
 				  held);
-	for (size_t i = 0; i < s.n_protected; i++)
-		free(s.protected[i]);
-	free(s.protected);
-	for (size_t i = 0; i < s.n_warnings; i++)
-		free(s.warnings[i]);
-	free(s.warnings);
+	ltd_protected_free(&s);
 	return ret;
 }
 
@@ -975,7 +962,8 @@ static bool user_writable(const struct ltd_user_mount *m)
 	       lstat(m->src, &st) == 0;
 }
 
-int ltd_git_cross_check(struct ltd_policy *p, struct ltd_err *err)
+int ltd_git_cross_check(const struct ltd_policy *p, struct ltd_protected *s,
+			struct ltd_err *err)
 {
 	char flag[48];
 	bool seen;
@@ -983,6 +971,7 @@ int ltd_git_cross_check(struct ltd_policy *p, struct ltd_err *err)
 
 	if (!p->protect_git)
 		return 0;
+	ltd_protected_for(s, p);
 	for (size_t i = 0; !ret && i < p->n_mounts; i++) {
 		const struct ltd_user_mount *b = &p->mounts[i];
 
@@ -991,7 +980,7 @@ int ltd_git_cross_check(struct ltd_policy *p, struct ltd_err *err)
 		snprintf(flag, sizeof(flag), "--%s", b->flag);
 		/* The project by the repositories above this bind. */
 		seen = false;
-		ret = walk_up(p, "--project", b->src, &seen, err);
+		ret = walk_up(s, "--project", b->src, &seen, err);
 		/* This bind by those above the project and the others. */
 		if (!ret)
 			ret = bind_configs(p, flag, b->src, p->project, err);
@@ -1001,73 +990,28 @@ int ltd_git_cross_check(struct ltd_policy *p, struct ltd_err *err)
 						   p->mounts[j].src, err);
 	}
 	/* What became read-only in the project: no link on its way. */
-	return ret ? ret : ltd_policy_check_links(p, err);
+	return ret ? ret : ltd_protected_check_links(s, err);
 }
 
-int ltd_git_protected(struct ltd_policy *p, struct ltd_err *err)
+int ltd_git_protected(const struct ltd_policy *p, struct ltd_protected *s,
+		      struct ltd_err *err)
 {
 	bool seen = false;
 	int ret;
 
-	ret = ltd_policy_protect_names(p, fixed, sizeof(fixed) / sizeof(*fixed),
-				       err);
-	if (!ret && ltd_git_is_dir(p->project))
-		ret = protect_bare(p, p->project, &seen, err);
+	ltd_protected_for(s, p);
+	ret = ltd_protected_add_names(s, fixed, ARRAY_SIZE(fixed), err);
+	if (!ret && ltd_git_is_dir(s->project))
+		ret = protect_bare(s, s->project, &seen, err);
 	/* A .git file names the repository elsewhere: the file is pinned
 	 * and read-only; what git reads there is read here. */
 	if (!ret)
-		ret = protect_worktree(p, "--project", p->project, &seen, err);
+		ret = protect_worktree(s, "--project", s->project, &seen, err);
 	if (!ret)
-		ret = protect_enclosing(p, "--project", &seen, err);
+		ret = protect_enclosing(s, "--project", &seen, err);
 	/* In no repository, the global configs still name hooks paths
 	 * (~/.gitconfig's core.hooksPath runs in every repository). */
 	if (!ret && !seen)
-		ret = scan_global(p, "--project", err);
-	return ret;
-}
-
-int ltd_policy_check_links(const struct ltd_policy *p, struct ltd_err *err)
-{
-	size_t n = strlen(p->project);
-	struct ltd_lstat_memo memo = {0};
-	char buf[PATH_MAX];
-	int ret = 0;
-
-	for (size_t i = 0; !ret && i < p->n_protected; i++) {
-		const char *path = p->protected[i];
-
-		if (strncmp(path, p->project, n) != 0 || path[n] != '/' ||
-		    strlen(path) >= sizeof(buf))
-			continue;
-		memcpy(buf, path, strlen(path) + 1);
-		for (char *c = buf + n + 1;; c++) {
-			char was = *c;
-			int state;
-
-			if (was != '/' && was != '\0')
-				continue;
-			*c = '\0';
-			state = ltd_lstat_memo(&memo, buf);
-			if (state == LTD_LSTAT_MISSING)
-				break; /* missing: watched at exit */
-			if (state == LTD_LSTAT_LINK) {
-				ret = ltd_err_set(
-					err, ELOOP,
-					"%s is a symbolic link in the project: "
-					"ltd-native keeps %s read-only, but "
-					"the command could point the link at "
-					"files of its own, which would then "
-					"run on the host; make it a real file "
-					"or directory (or use "
-					"--unsafe-writable-git)",
-					buf, path);
-				break;
-			}
-			*c = was;
-			if (!was)
-				break;
-		}
-	}
-	ltd_lstat_memo_free(&memo);
+		ret = scan_global(s, "--project", err);
 	return ret;
 }

@@ -17,6 +17,7 @@
 
 static char dir[] = "/tmp/ltd-agentprotect.XXXXXX";
 static struct ltd_policy p;
+static struct ltd_protected prot;
 static struct ltd_err err;
 
 static void put(const char *rel, const char *text)
@@ -44,8 +45,8 @@ static bool protects(const char *rel)
 	char path[512];
 
 	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	for (size_t i = 0; i < p.n_protected; i++)
-		if (!strcmp(p.protected[i], path))
+	for (size_t i = 0; i < prot.n; i++)
+		if (!strcmp(prot.paths[i], path))
 			return true;
 	return false;
 }
@@ -63,6 +64,7 @@ static void files_fini(void)
 	char cmd[600];
 
 	ltd_policy_free(&p);
+	ltd_protected_free(&prot);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	cr_assert_eq(system(cmd), 0);
 }
@@ -86,7 +88,7 @@ Test(agentfiles, hooks_status_line_helpers_and_mcp_servers)
 	    "{\"apiKeyHelper\": \"tools/key.sh\"}");
 	put(".mcp.json", "{\"mcpServers\": {\"s\": {\"command\": \"node\", "
 			 "\"args\": [\"server.js\", \"--port\", \"1\"]}}}");
-	cr_assert_eq(ltd_agent_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_agent_protected(&p, &prot, &err), 0, "%s", err.msg);
 	cr_assert(protects("scripts/fmt.sh"), "a hook's script");
 	cr_assert(protects("scripts/status.sh"),
 		  "the status line's, not there yet (reported if made)");
@@ -98,8 +100,8 @@ Test(agentfiles, hooks_status_line_helpers_and_mcp_servers)
 
 static bool warned(const char *what)
 {
-	for (size_t i = 0; i < p.n_warnings; i++)
-		if (strstr(p.warnings[i], what))
+	for (size_t i = 0; i < prot.n_warnings; i++)
+		if (strstr(prot.warnings[i], what))
 			return true;
 	return false;
 }
@@ -115,7 +117,7 @@ Test(agentfiles, the_hooks_directory_and_a_link_on_the_way_refused)
 	put(".claude/settings.json",
 	    "{\"hooks\": {\"Stop\": [{\"hooks\": [{\"type\": \"command\", "
 	    "\"command\": \"linked/x.sh; $TOOL/run.sh\"}]}]}}");
-	cr_assert_eq(ltd_agent_protected(&p, &err), -ELOOP,
+	cr_assert_eq(ltd_agent_protected(&p, &prot, &err), -ELOOP,
 		     "the cage could re-point the link: %s", err.msg);
 	cr_assert(strstr(err.msg, "through the link") &&
 			  strstr(err.msg, "/linked") &&
@@ -124,7 +126,7 @@ Test(agentfiles, the_hooks_directory_and_a_link_on_the_way_refused)
 	put(".claude/settings.json",
 	    "{\"hooks\": {\"Stop\": [{\"hooks\": [{\"type\": \"command\", "
 	    "\"command\": \"real/x.sh; $TOOL/run.sh\"}]}]}}");
-	cr_assert_eq(ltd_agent_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_agent_protected(&p, &prot, &err), 0, "%s", err.msg);
 	cr_assert(protects(".claude/hooks") && protects(".claude/agents") &&
 			  protects(".claude/skills"),
 		  "hooks, and what carries hooks of its own");
@@ -141,10 +143,10 @@ Test(agentfiles, directories_named_and_outputs_stay_writable)
 	    "{\"hooks\": {\"PostToolUse\": [{\"hooks\": [{\"type\": "
 	    "\"command\", \"command\": \"npx prettier --write src/ >> "
 	    ".claude/hook.log\"}]}]}}");
-	cr_assert_eq(ltd_agent_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_agent_protected(&p, &prot, &err), 0, "%s", err.msg);
 	cr_assert(!protects("src") && !protects(".claude/hook.log"),
 		  "the agent works there");
-	cr_assert_eq(p.n_warnings, 0);
+	cr_assert_eq(prot.n_warnings, 0);
 }
 
 Test(agentfiles, the_environment_the_settings_give)
@@ -157,7 +159,7 @@ Test(agentfiles, the_environment_the_settings_give)
 	    "{\"env\": {\"BASH_ENV\": \"scripts/env.sh\", \"NODE_OPTIONS\": "
 	    "\"--require ./scripts/pre.js\", \"PATH\": \"./bin:/usr/bin\", "
 	    "\"OUT\": \"build\"}}");
-	cr_assert_eq(ltd_agent_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_agent_protected(&p, &prot, &err), 0, "%s", err.msg);
 	cr_assert(protects("scripts/env.sh"), "BASH_ENV");
 	cr_assert(protects("scripts/pre.js"), "NODE_OPTIONS");
 	cr_assert(protects("bin"), "a directory on PATH");
@@ -171,7 +173,7 @@ Test(agentfiles, json_as_claude_code_reads_it)
 	put(".claude/settings.json",
 	    "{\"n\": 123456789012345678901234567890, \"s\": \"a\\u0000b\", "
 	    "\"statusLine\": {\"command\": \"./scripts/x.sh\"}}");
-	cr_assert_eq(ltd_agent_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_agent_protected(&p, &prot, &err), 0, "%s", err.msg);
 	cr_assert(protects("scripts/x.sh"));
 }
 
@@ -182,30 +184,31 @@ Test(agentfiles, settings_text_read_as_a_file_is)
 
 	/* ltd_agent_settings_scan: the same reading from a buffer (the fuzz
 	 * target's way in), errors naming the file given. */
-	cr_assert_eq(ltd_agent_settings_scan(&p, "a.json", text,
+	cr_assert_eq(ltd_agent_settings_scan(&p, &prot, "a.json", text,
 					     sizeof(text) - 1, &err),
 		     0, "%s", err.msg);
 	cr_assert(protects("scripts/y.sh"));
-	cr_assert_eq(ltd_agent_settings_scan(&p, "a.json", "{x", 2, &err),
-		     -EINVAL);
+	cr_assert_eq(
+		ltd_agent_settings_scan(&p, &prot, "a.json", "{x", 2, &err),
+		-EINVAL);
 	cr_assert(strstr(err.msg, "a.json:1"), "%s", err.msg);
 }
 
 Test(agentfiles, unreadable_settings_refuse_the_run)
 {
 	put(".claude/settings.json", "{not json");
-	cr_assert_eq(ltd_agent_protected(&p, &err), -EINVAL);
+	cr_assert_eq(ltd_agent_protected(&p, &prot, &err), -EINVAL);
 	cr_assert(strstr(err.msg, ".claude/settings.json:1") &&
 			  strstr(err.msg, "cannot tell"),
 		  "%s", err.msg);
 	put(".claude/settings.json", "{\"s\": \"\\ud800\"}");
-	cr_assert_eq(ltd_agent_protected(&p, &err), -EINVAL,
+	cr_assert_eq(ltd_agent_protected(&p, &prot, &err), -EINVAL,
 		     "a lone surrogate: %s", err.msg);
 	put(".claude/settings.json", "{}");
 	cr_assert_eq(
 		mkfifo(strcat(strcpy((char[512]){0}, dir), "/.mcp.json"), 0600),
 		0);
-	cr_assert_eq(ltd_agent_protected(&p, &err), -EINVAL);
+	cr_assert_eq(ltd_agent_protected(&p, &prot, &err), -EINVAL);
 	cr_assert(strstr(err.msg, ".mcp.json") &&
 			  strstr(err.msg, "not a regular file"),
 		  "%s", err.msg);
@@ -232,7 +235,7 @@ Test(agentfiles, too_many_files_refuse_the_run)
 			 "{\"statusLine\": {\"command\": %s}}", cmd);
 		put(".claude/settings.json", json);
 	}
-	cr_assert_eq(ltd_agent_protected(&p, &err), -E2BIG);
+	cr_assert_eq(ltd_agent_protected(&p, &prot, &err), -E2BIG);
 	cr_assert(strstr(err.msg, "more than 256"), "%s", err.msg);
 }
 
@@ -247,7 +250,7 @@ Test(agentfiles, a_missing_script_named_by_a_bare_word_is_watched)
 	    ".x\"}]}]},"
 	    " \"statusLine\": {\"type\": \"command\", \"command\": "
 	    "\"node status.mjs\"}}");
-	cr_assert_eq(ltd_agent_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_agent_protected(&p, &prot, &err), 0, "%s", err.msg);
 	cr_assert(protects("stop-hook.sh"), "bash's script");
 	cr_assert(protects("after.py"), "python's script");
 	cr_assert(protects("status.mjs"), "node's script");
@@ -269,7 +272,7 @@ Test(agentfiles, a_pattern_protects_the_directory_its_matches_lie_in)
 	    "\"command\": \"for f in $CLAUDE_PROJECT_DIR/tools/hooks/*.sh; "
 	    "do bash $f; done; for g in $CLAUDE_PROJECT_DIR/*.sh; do sh $g; "
 	    "done\"}]}]}}");
-	cr_assert_eq(ltd_agent_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_agent_protected(&p, &prot, &err), 0, "%s", err.msg);
 	cr_assert(protects("tools/hooks"), "the directory of the matches");
 	cr_assert(protects("top.sh"), "a match at the top, as before");
 	cr_assert(warned("*.sh"), "new matches at the top are said");
