@@ -36,6 +36,7 @@
 #include "common/path.h"
 #include "policy/option.h"
 #include "protect/gitconfig.h"
+#include "protect/gitwalk.h"
 #include "protect/protect.h"
 
 /* .git first (pinned); then what git, and Claude Code on the host, run or
@@ -172,15 +173,18 @@ struct cfg_walk {
 	 * the commands its configuration names there too. */
 	const char *bases[2];
 	struct ltd_cmd_scan cs; /* the commands' files, the current file's */
+	/* The including files' cs.file and cs.said_unknown, by depth: back
+	 * to them when an include is done. */
+	struct {
+		const char *file;
+		bool said;
+	} saved[GIT_MAX_INCLUDE_DEPTH + 1];
 	/* "--project", or a writable bind's flag: s is then a scratch set
 	 * whose project is the bind's source, and whatever would be
 	 * protected in it refuses the bind. */
 	const char *flag;
 	bool no_worktree; /* the global configs alone: no work tree */
 };
-
-static int scan_config_file(struct cfg_walk *w, const char *path, int depth,
-			    struct ltd_err *err);
 
 /* The files in the project that the command line git runs from this key
  * names, resolved where git runs it: read-only. */
@@ -198,73 +202,81 @@ static int protect_command(struct cfg_walk *w, const char *section,
 	return ret;
 }
 
-static int on_key(struct cfg_walk *w, const char *file, int depth,
-		  const char *section, const char *key, const char *val,
-		  struct ltd_err *err)
+/* A hooks path or fsmonitor (@v, "~/" expanded) that @file's
+ * @section.@key names: refused where it holds the project, protected
+ * where it lies in it. */
+static int on_hooks_path(struct cfg_walk *w, const char *file,
+			 const char *section, const char *key, const char *v,
+			 struct ltd_err *err)
 {
 	struct ltd_protected *s = w->s;
-	char buf[PATH_MAX], dir[PATH_MAX], inc[PATH_MAX * 2], what[300];
-	const char *v = ltd_git_expand_home(val, buf, sizeof(buf)), *slash;
+	char dir[PATH_MAX], what[300];
+	const char *slash;
+	int ret = 0;
+
+	/* Relative: a directory of each work tree; with none (the global
+	 * configs read for no repository), nothing. */
+	if (v[0] != '/' && w->no_worktree)
+		return 0;
+	snprintf(what, sizeof(what), "%s.%s", section, key);
+	for (size_t i = 0; !ret && i < 2 && w->bases[i]; i++)
+		ret = refuse_holding(s, w->flag, w->bases[i], v,
+				     "the path git's configuration names", file,
+				     what, err);
+	for (size_t i = 0; !ret && i < 2 && w->bases[i]; i++)
+		ret = add_if_inside(s, w->bases[i], v, err);
+	/* husky's stubs in .husky/_ run the scripts in .husky. */
+	slash = strrchr(v, '/');
+	if (ret || !slash || strcmp(slash, "/_") != 0 || slash == v ||
+	    (size_t)(slash - v) >= sizeof(dir))
+		return ret;
+	memcpy(dir, v, (size_t)(slash - v));
+	dir[slash - v] = '\0';
+	for (size_t i = 0; !ret && i < 2 && w->bases[i]; i++)
+		ret = refuse_holding(s, w->flag, w->bases[i], dir,
+				     "whose scripts husky's hooks run", file,
+				     what, err);
+	for (size_t i = 0; !ret && i < 2 && w->bases[i]; i++)
+		ret = add_if_inside(s, w->bases[i], dir, err);
+	return ret;
+}
+
+/* An include: the file it names is protected where it lies in the
+ * project, and read.  Every includeIf is followed: its condition is git's
+ * to judge later. */
+static int on_include(struct ltd_gitwalk *gw, const char *section,
+		      const char *key, const char *val, struct ltd_err *err)
+{
+	struct cfg_walk *w = gw->ctx;
+	char inc[PATH_MAX * 2];
+	int ret;
+
+	if (!ltd_gitwalk_include_path(gw, val, inc, sizeof(inc)))
+		return 0;
+	ret = add_if_inside(w->s, "/", inc, err);
+	if (!ret)
+		ret = ltd_gitwalk_include(gw, section, key, val, err);
+	return ret;
+}
+
+static int on_key(struct ltd_gitwalk *gw, const char *section, const char *key,
+		  const char *val, struct ltd_err *err)
+{
+	struct cfg_walk *w = gw->ctx;
+	char buf[PATH_MAX];
+	const char *v = ltd_git_expand_home(val, buf, sizeof(buf));
 	int ret = protect_command(w, section, key, val, err);
 
 	if (ret)
 		return ret;
 	if (!strcmp(section, "core") &&
 	    (!strcasecmp(key, "hookspath") ||
-	     (!strcasecmp(key, "fsmonitor") && !ltd_gitconfig_is_bool(v)))) {
-		/* Relative: a directory of each work tree; with none (the
-		 * global configs read for no repository), nothing. */
-		if (v[0] != '/' && w->no_worktree)
-			return 0;
-		snprintf(what, sizeof(what), "%s.%s", section, key);
-		for (size_t i = 0; !ret && i < 2 && w->bases[i]; i++)
-			ret = refuse_holding(s, w->flag, w->bases[i], v,
-					     "the path git's configuration "
-					     "names",
-					     file, what, err);
-		for (size_t i = 0; !ret && i < 2 && w->bases[i]; i++)
-			ret = add_if_inside(s, w->bases[i], v, err);
-		/* husky's stubs in .husky/_ run the scripts in .husky. */
-		slash = strrchr(v, '/');
-		if (!ret && slash && !strcmp(slash, "/_") && slash > v &&
-		    (size_t)(slash - v) < sizeof(dir)) {
-			memcpy(dir, v, (size_t)(slash - v));
-			dir[slash - v] = '\0';
-			for (size_t i = 0; !ret && i < 2 && w->bases[i]; i++)
-				ret = refuse_holding(s, w->flag, w->bases[i],
-						     dir,
-						     "whose scripts husky's "
-						     "hooks run",
-						     file, what, err);
-			for (size_t i = 0; !ret && i < 2 && w->bases[i]; i++)
-				ret = add_if_inside(s, w->bases[i], dir, err);
-		}
-		return ret;
-	}
-	if (strcasecmp(key, "path") != 0 ||
-	    (strcmp(section, "include") != 0 &&
-	     strncmp(section, "includeif.", 10) != 0) ||
-	    !v[0])
+	     (!strcasecmp(key, "fsmonitor") && !ltd_gitconfig_is_bool(v))))
+		return on_hooks_path(w, gw->cur->path, section, key, v, err);
+	if (!ltd_gitwalk_is_include(section, key) || !v[0])
 		return 0;
-	/* Relative to the directory of the file that includes it.  Every
-	 * includeIf is followed: its condition is git's to judge later. */
-	snprintf(dir, sizeof(dir), "%s", file);
-	*strrchr(dir, '/') = '\0';
-	if (snprintf(inc, sizeof(inc), "%s%s%s", v[0] == '/' ? "" : dir,
-		     v[0] == '/' ? "" : "/", v) >= (int)sizeof(inc))
-		return 0;
-	ret = add_if_inside(s, "/", inc, err);
-	if (!ret && depth < GIT_MAX_INCLUDE_DEPTH)
-		ret = scan_config_file(w, inc, depth + 1, err);
-	return ret;
+	return on_include(gw, section, key, val, err);
 }
-
-struct key_ctx {
-	struct cfg_walk *w;
-	const char *path;
-	int depth;
-	struct ltd_err *err;
-};
 
 /* A writable bind that holds what git runs or reads (a hooks path, a
  * command's file, an include), named by @cfg's @section.@key. */
@@ -280,59 +292,81 @@ static int refuse_bind_holding(const struct cfg_walk *w, const char *path,
 			   w->flag, w->s->project, path, section, key, cfg);
 }
 
-static int key_cb(void *ctx, const char *section, const char *key,
-		  const char *val)
+static int cfg_key(struct ltd_gitwalk *gw, const char *section, const char *key,
+		   const char *val, struct ltd_err *err)
 {
-	struct key_ctx *c = ctx;
-	struct ltd_protected *s = c->w->s;
+	struct cfg_walk *w = gw->ctx;
+	struct ltd_protected *s = w->s;
 	size_t before = s->n;
-	int ret = on_key(c->w, c->path, c->depth, section, key, val, c->err);
+	int ret = on_key(gw, section, key, val, err);
 
-	if (!ret && strcmp(c->w->flag, "--project") != 0 && s->n > before)
-		ret = refuse_bind_holding(c->w, s->paths[before], c->path,
-					  section, key, c->err);
+	if (!ret && strcmp(w->flag, "--project") != 0 && s->n > before)
+		ret = refuse_bind_holding(w, s->paths[before], gw->cur->path,
+					  section, key, err);
 	return ret;
 }
 
-/*
- * The keys of a git config file that name files git runs or reads, and the
- * files it includes, in turn.  A missing file is no error; one that cannot
- * be read as a regular file (a FIFO, a device, too large) fails the run:
- * what it would set cannot be known.
- */
-static int scan_config_file(struct cfg_walk *w, const char *path, int depth,
-			    struct ltd_err *err)
+/* A missing file is no error; one that cannot be read as a regular file
+ * (a FIFO, a device, too large) fails the run: what it would set cannot
+ * be known. */
+static int cfg_open(struct ltd_gitwalk *gw, struct ltd_gitwalk_file *f,
+		    struct ltd_err *err)
 {
-	_cleanup_free_ char *text = NULL;
+	struct cfg_walk *w = gw->ctx;
 	struct ltd_err rerr = {0};
-	struct key_ctx c = {w, path, depth, err};
-	struct ltd_cmd_scan was = w->cs;
-	size_t len;
 	int ret;
 
-	if (!strchr(path, '/'))
-		return 0;
+	if (!strchr(f->path, '/'))
+		return 1;
 	if (++w->files > GIT_MAX_CONFIG_FILES)
 		return ltd_err_set(err, ELOOP,
 				   "%s: git's configuration includes more than "
 				   "%d files; ltd-native reads them all to "
 				   "protect what git runs",
-				   path, GIT_MAX_CONFIG_FILES);
-	ret = ltd_policy_read_file(AT_FDCWD, path, path, &text, &len, &rerr);
+				   f->path, GIT_MAX_CONFIG_FILES);
+	ret = ltd_policy_read_file(AT_FDCWD, f->path, f->path, &f->text,
+				   &f->len, &rerr);
 	if (ret == -ENOENT || ret == -ENOTDIR)
-		return 0;
+		return 1;
 	if (ret)
 		return ltd_err_set(err, -ret,
 				   "%s (a git configuration file, which "
 				   "ltd-native reads to protect what git runs)",
 				   rerr.msg);
-	w->cs.file = path;
+	w->saved[f->depth].file = w->cs.file;
+	w->saved[f->depth].said = w->cs.said_unknown;
+	w->cs.file = f->path;
 	w->cs.said_unknown = false;
-	ret = ltd_gitconfig_parse(text, len, key_cb, &c);
-	/* Back to the including file's, with the count of this one. */
-	was.added = w->cs.added;
-	w->cs = was;
-	return ret;
+	return 0;
+}
+
+/* Back to the including file's, with the count of this one. */
+static void cfg_close(struct ltd_gitwalk *gw, struct ltd_gitwalk_file *f)
+{
+	struct cfg_walk *w = gw->ctx;
+
+	w->cs.file = w->saved[f->depth].file;
+	w->cs.said_unknown = w->saved[f->depth].said;
+}
+
+static const struct ltd_gitwalk_ops cfg_ops = {
+	.key = cfg_key,
+	.open = cfg_open,
+	.close = cfg_close,
+};
+
+/* The keys of a git config file that name files git runs or reads, and
+ * the files it includes, in turn. */
+static int scan_config_file(struct cfg_walk *w, const char *path,
+			    struct ltd_err *err)
+{
+	struct ltd_gitwalk gw = {
+		.ops = &cfg_ops,
+		.ctx = w,
+		.max_depth = GIT_MAX_INCLUDE_DEPTH,
+	};
+
+	return ltd_gitwalk_file(&gw, path, err);
 }
 
 /* The null device (what scripts name to make git skip a config file). */
@@ -413,7 +447,7 @@ static int scan_configs(struct ltd_protected *s, const char *flag,
 		if ((i == 0 && sys) || (i == 1 && global))
 			ret = add_if_inside(s, "/", files[i], err);
 		if (!ret)
-			ret = scan_config_file(&w, files[i], 0, err);
+			ret = scan_config_file(&w, files[i], err);
 	}
 	return ret;
 }
@@ -469,7 +503,7 @@ static int scan_modules(struct ltd_protected *s, const char *flag,
 				.flag = flag,
 			};
 
-			ret = scan_config_file(&w, cfg, 0, err);
+			ret = scan_config_file(&w, cfg, err);
 			snprintf(cfg, sizeof(cfg), "%s/modules", sub);
 			if (!ret)
 				ret = scan_modules(s, flag, cfg, subwt,
