@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "policy/policy.h"
-#include "protect/protect.h"
+#include "protect/agentprotect.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -47,8 +47,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	p.id.home = strdup("/home/u");
 	if (!p.project || !p.id.home)
 		abort();
-	ltd_agent_settings_scan(&p, &set, ".claude/settings.json",
-				(const char *)data, size, &err);
+	ltd_agentprotect_settings(&p, &set, ".claude/settings.json",
+				  (const char *)data, size, &err);
 	if (set.n > 256 + 1)
 		abort();
 	for (size_t i = 0; i < set.n; i++) {

@@ -40,7 +40,7 @@ static int on_key(void *ctx, const char *section, const char *key,
 			abort();
 	if (strlen(val) >= PATH_MAX)
 		abort();
-	ltd_git_expand_home(val, home, sizeof(home));
+	ltd_gitconfig_expand_home(val, home, sizeof(home));
 	cmd = ltd_gitconfig_command(section, key, val, buf, sizeof(buf));
 	if (cmd &&
 	    ltd_shword_places(cmd, "/home/u/app", "/home/u", &v, &n) == 0)

@@ -89,8 +89,9 @@ bool ltd_gitwalk_include_path(const struct ltd_gitwalk *w, const char *val,
 {
 	char home[PATH_MAX];
 
-	return join(w->cur->path, ltd_git_expand_home(val, home, sizeof(home)),
-		    out, size);
+	return join(w->cur->path,
+		    ltd_gitconfig_expand_home(val, home, sizeof(home)), out,
+		    size);
 }
 
 int ltd_gitwalk_include(struct ltd_gitwalk *w, const char *section,
@@ -107,7 +108,7 @@ int ltd_gitwalk_include(struct ltd_gitwalk *w, const char *section,
 	if (!ltd_gitwalk_is_include(section, key) || !val[0] ||
 	    w->cur->depth >= w->max_depth)
 		return 0;
-	f.value = ltd_git_expand_home(val, home, sizeof(home));
+	f.value = ltd_gitconfig_expand_home(val, home, sizeof(home));
 	if (!join(w->cur->path, f.value, f.path, sizeof(f.path)))
 		f.path[0] = '\0';
 	return walk_file(w, &f, err);

@@ -12,6 +12,9 @@
 #include <sys/stat.h>
 
 #include "common/path.h"
+#include "protect/agentprotect.h"
+#include "protect/gitbinds.h"
+#include "protect/gitprotect.h"
 
 /* The project's own policy file: read-only inside, like .git/config
  * (the approval would refuse a changed one; this keeps it from changing). */
@@ -32,9 +35,9 @@ int ltd_protect_project(const struct ltd_policy *p, struct ltd_protected *out,
 	ltd_protected_free(out);
 	ltd_protected_for(out, p);
 	if (p->protect_git)
-		ret = ltd_git_protected(p, out, err);
+		ret = ltd_gitprotect_project(p, out, err);
 	if (!ret && p->protect_git)
-		ret = ltd_agent_protected(p, out, err);
+		ret = ltd_agentprotect_project(p, out, err);
 	if (!ret)
 		ret = protect_policy_dir(out, err);
 	if (!ret)
@@ -64,12 +67,12 @@ int ltd_protect_binds(const struct ltd_policy *p, struct ltd_protected *out,
 			continue;
 		snprintf(flag, sizeof(flag), "%s%s", m->derived ? "" : "--",
 			 m->flag);
-		ret = ltd_git_bind_check(p, flag, m->src, err);
+		ret = ltd_gitbinds_check(p, flag, m->src, err);
 	}
 	/* Each writable place by every repository's configuration, not only
 	 * those above itself. */
 	if (!ret)
-		ret = ltd_git_cross_check(p, out, err);
+		ret = ltd_gitbinds_cross_check(p, out, err);
 	/* What the inputs and the cross-check added. */
 	if (!ret)
 		ret = ltd_protected_check_links(out, err);

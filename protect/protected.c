@@ -26,6 +26,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "common/base.h"
 #include "common/cleanup.h"
 #include "common/lstatmemo.h"
 #include "common/path.h"
@@ -315,15 +316,56 @@ static int move_aside(int dir, const char *base, char *to, size_t size)
 	return ret;
 }
 
-void ltd_protected_quarantine(FILE *out, const struct ltd_protected *s,
-			      const struct ltd_protected_id *before,
-			      struct ltd_protected_id *after)
+/* What was done with @path, created by the command (through a link of its
+ * own, @base, when @linked): moved aside to @to, or not (@ret < 0). */
+static void say_quarantined(FILE *out, const char *path, bool linked,
+			    const char *base, const char *to, int ret)
+{
+	fputs("ltd-native: warning: the command created ", out);
+	ltd_fput_shown(out, path);
+	if (linked) {
+		fputs(" through a symbolic link (or a non-directory) of its "
+		      "own, ",
+		      out);
+		ltd_fput_shown(out, base);
+	}
+	if (ret < 0) {
+		fprintf(out,
+			", which Claude Code on the host reads (and runs the "
+			"hooks it names) at its next start, and it could NOT "
+			"be moved aside (%s): remove it before you start "
+			"Claude Code here\n",
+			strerror(-ret));
+		return;
+	}
+	fputs(", which Claude Code on the host would read (and run the hooks "
+	      "it names) at its next start: moved ",
+	      out);
+	ltd_fput_shown(out, base);
+	fputs(" aside to ", out);
+	ltd_fput_shown(out, to);
+	fputs(" in its directory; review it, then move it back\n", out);
+}
+
+/* @rel is one of Claude Code's settings files. */
+static bool is_settings(const char *rel)
 {
 	static const char *const settings[] = {
 		".claude/settings.json",
 		".claude/settings.local.json",
 		".mcp.json",
 	};
+
+	for (size_t k = 0; k < ARRAY_SIZE(settings); k++)
+		if (!strcmp(rel, settings[k]))
+			return true;
+	return false;
+}
+
+void ltd_protected_quarantine(FILE *out, const struct ltd_protected *s,
+			      const struct ltd_protected_id *before,
+			      struct ltd_protected_id *after)
+{
 	_cleanup_close_ int proj = (int)syscall(
 		SYS_openat2, AT_FDCWD, s->project,
 		&(struct open_how){.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
@@ -334,17 +376,13 @@ void ltd_protected_quarantine(FILE *out, const struct ltd_protected *s,
 		const char *path = s->paths[i], *rel, *slash;
 		char dirrel[64], base[64], to[96];
 		_cleanup_close_ int dir = -1;
-		bool ours = false, linked = false;
+		bool linked = false;
 		struct stat st;
 		int ret;
 
 		rel = ltd_path_below(path, s->project);
-		if (before[i].type || !after[i].type || !rel)
-			continue;
-		for (size_t k = 0; k < sizeof(settings) / sizeof(*settings);
-		     k++)
-			ours |= !strcmp(rel, settings[k]);
-		if (!ours)
+		if (before[i].type || !after[i].type || !rel ||
+		    !is_settings(rel))
 			continue;
 		/* Created, whatever it is (a link Claude Code would follow
 		 * too).  Its directory the command made a link or something
@@ -369,30 +407,8 @@ void ltd_protected_quarantine(FILE *out, const struct ltd_protected *s,
 			continue;
 		}
 		ret = dir < 0 ? -errno : move_aside(dir, base, to, sizeof(to));
-		fputs("ltd-native: warning: the command created ", out);
-		ltd_fput_shown(out, path);
-		if (linked) {
-			fputs(" through a symbolic link (or a non-directory) "
-			      "of its own, ",
-			      out);
-			ltd_fput_shown(out, base);
-		}
-		if (ret < 0) {
-			fprintf(out,
-				", which Claude Code on the host reads (and "
-				"runs the hooks it names) at its next start, "
-				"and it could NOT be moved aside (%s): remove "
-				"it before you start Claude Code here\n",
-				strerror(-ret));
-			continue;
-		}
-		fputs(", which Claude Code on the host would read (and run the "
-		      "hooks it names) at its next start: moved ",
-		      out);
-		ltd_fput_shown(out, base);
-		fputs(" aside to ", out);
-		ltd_fput_shown(out, to);
-		fputs(" in its directory; review it, then move it back\n", out);
-		after[i] = (struct ltd_protected_id){0};
+		say_quarantined(out, path, linked, base, to, ret);
+		if (ret >= 0)
+			after[i] = (struct ltd_protected_id){0};
 	}
 }

@@ -456,7 +456,7 @@ static void judge_hooks(struct walk *w, int dir, const char *hooks_path)
 	slash = strrchr(base, '/');
 	if (!strcmp(slash ? slash + 1 : base, ".git"))
 		base[slash ? slash - base : 0] = '\0';
-	hp = ltd_git_expand_home(hooks_path, home, sizeof(home));
+	hp = ltd_gitconfig_expand_home(hooks_path, home, sizeof(home));
 	/* husky's stubs in .husky/_ run the scripts in .husky: both. */
 	for (int i = 0; i < 2; i++) {
 		if (i == 1) {

@@ -33,7 +33,7 @@
 #include "dnsd/dnsd.h"
 #include "netfilter/audit.h"
 #include "netfilter/pasta.h"
-#include "protect/protect.h"
+#include "protect/gitdir.h"
 #include "runtime/cage.h"
 #include "runtime/landlock_rules.h"
 #include "runtime/outputs.h"
@@ -337,7 +337,7 @@ static int step_snapshot(void *ctx, struct ltd_err *err)
 	struct ltd_launch *l = ctx;
 
 	l->protected_before = ltd_protected_ids(&l->host->protected);
-	l->root_was_gitdir = l->p->protect_git && ltd_git_is_dir(l->p->project);
+	l->root_was_gitdir = l->p->protect_git && ltd_gitdir_is(l->p->project);
 	/* Coarse, as the ctimes the repository walk compares with it. */
 	clock_gettime(CLOCK_REALTIME_COARSE, &l->started);
 	return 0;

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "policy/policy.h"
-#include "protect/protect.h"
+#include "protect/agentprotect.h"
 
 /* --- from the files ---------------------------------------------------- */
 
@@ -88,7 +88,8 @@ Test(agentfiles, hooks_status_line_helpers_and_mcp_servers)
 	    "{\"apiKeyHelper\": \"tools/key.sh\"}");
 	put(".mcp.json", "{\"mcpServers\": {\"s\": {\"command\": \"node\", "
 			 "\"args\": [\"server.js\", \"--port\", \"1\"]}}}");
-	cr_assert_eq(ltd_agent_protected(&p, &prot, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_agentprotect_project(&p, &prot, &err), 0, "%s",
+		     err.msg);
 	cr_assert(protects("scripts/fmt.sh"), "a hook's script");
 	cr_assert(protects("scripts/status.sh"),
 		  "the status line's, not there yet (reported if made)");
@@ -117,7 +118,7 @@ Test(agentfiles, the_hooks_directory_and_a_link_on_the_way_refused)
 	put(".claude/settings.json",
 	    "{\"hooks\": {\"Stop\": [{\"hooks\": [{\"type\": \"command\", "
 	    "\"command\": \"linked/x.sh; $TOOL/run.sh\"}]}]}}");
-	cr_assert_eq(ltd_agent_protected(&p, &prot, &err), -ELOOP,
+	cr_assert_eq(ltd_agentprotect_project(&p, &prot, &err), -ELOOP,
 		     "the cage could re-point the link: %s", err.msg);
 	cr_assert(strstr(err.msg, "through the link") &&
 			  strstr(err.msg, "/linked") &&
@@ -126,7 +127,8 @@ Test(agentfiles, the_hooks_directory_and_a_link_on_the_way_refused)
 	put(".claude/settings.json",
 	    "{\"hooks\": {\"Stop\": [{\"hooks\": [{\"type\": \"command\", "
 	    "\"command\": \"real/x.sh; $TOOL/run.sh\"}]}]}}");
-	cr_assert_eq(ltd_agent_protected(&p, &prot, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_agentprotect_project(&p, &prot, &err), 0, "%s",
+		     err.msg);
 	cr_assert(protects(".claude/hooks") && protects(".claude/agents") &&
 			  protects(".claude/skills"),
 		  "hooks, and what carries hooks of its own");
@@ -143,7 +145,8 @@ Test(agentfiles, directories_named_and_outputs_stay_writable)
 	    "{\"hooks\": {\"PostToolUse\": [{\"hooks\": [{\"type\": "
 	    "\"command\", \"command\": \"npx prettier --write src/ >> "
 	    ".claude/hook.log\"}]}]}}");
-	cr_assert_eq(ltd_agent_protected(&p, &prot, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_agentprotect_project(&p, &prot, &err), 0, "%s",
+		     err.msg);
 	cr_assert(!protects("src") && !protects(".claude/hook.log"),
 		  "the agent works there");
 	cr_assert_eq(prot.n_warnings, 0);
@@ -159,7 +162,8 @@ Test(agentfiles, the_environment_the_settings_give)
 	    "{\"env\": {\"BASH_ENV\": \"scripts/env.sh\", \"NODE_OPTIONS\": "
 	    "\"--require ./scripts/pre.js\", \"PATH\": \"./bin:/usr/bin\", "
 	    "\"OUT\": \"build\"}}");
-	cr_assert_eq(ltd_agent_protected(&p, &prot, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_agentprotect_project(&p, &prot, &err), 0, "%s",
+		     err.msg);
 	cr_assert(protects("scripts/env.sh"), "BASH_ENV");
 	cr_assert(protects("scripts/pre.js"), "NODE_OPTIONS");
 	cr_assert(protects("bin"), "a directory on PATH");
@@ -173,7 +177,8 @@ Test(agentfiles, json_as_claude_code_reads_it)
 	put(".claude/settings.json",
 	    "{\"n\": 123456789012345678901234567890, \"s\": \"a\\u0000b\", "
 	    "\"statusLine\": {\"command\": \"./scripts/x.sh\"}}");
-	cr_assert_eq(ltd_agent_protected(&p, &prot, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_agentprotect_project(&p, &prot, &err), 0, "%s",
+		     err.msg);
 	cr_assert(protects("scripts/x.sh"));
 }
 
@@ -182,14 +187,14 @@ Test(agentfiles, settings_text_read_as_a_file_is)
 	static const char text[] = "{\"statusLine\": {\"command\": "
 				   "\"./scripts/y.sh\"}}";
 
-	/* ltd_agent_settings_scan: the same reading from a buffer (the fuzz
+	/* ltd_agentprotect_settings: the same reading from a buffer (the fuzz
 	 * target's way in), errors naming the file given. */
-	cr_assert_eq(ltd_agent_settings_scan(&p, &prot, "a.json", text,
-					     sizeof(text) - 1, &err),
+	cr_assert_eq(ltd_agentprotect_settings(&p, &prot, "a.json", text,
+					       sizeof(text) - 1, &err),
 		     0, "%s", err.msg);
 	cr_assert(protects("scripts/y.sh"));
 	cr_assert_eq(
-		ltd_agent_settings_scan(&p, &prot, "a.json", "{x", 2, &err),
+		ltd_agentprotect_settings(&p, &prot, "a.json", "{x", 2, &err),
 		-EINVAL);
 	cr_assert(strstr(err.msg, "a.json:1"), "%s", err.msg);
 }
@@ -197,18 +202,18 @@ Test(agentfiles, settings_text_read_as_a_file_is)
 Test(agentfiles, unreadable_settings_refuse_the_run)
 {
 	put(".claude/settings.json", "{not json");
-	cr_assert_eq(ltd_agent_protected(&p, &prot, &err), -EINVAL);
+	cr_assert_eq(ltd_agentprotect_project(&p, &prot, &err), -EINVAL);
 	cr_assert(strstr(err.msg, ".claude/settings.json:1") &&
 			  strstr(err.msg, "cannot tell"),
 		  "%s", err.msg);
 	put(".claude/settings.json", "{\"s\": \"\\ud800\"}");
-	cr_assert_eq(ltd_agent_protected(&p, &prot, &err), -EINVAL,
+	cr_assert_eq(ltd_agentprotect_project(&p, &prot, &err), -EINVAL,
 		     "a lone surrogate: %s", err.msg);
 	put(".claude/settings.json", "{}");
 	cr_assert_eq(
 		mkfifo(strcat(strcpy((char[512]){0}, dir), "/.mcp.json"), 0600),
 		0);
-	cr_assert_eq(ltd_agent_protected(&p, &prot, &err), -EINVAL);
+	cr_assert_eq(ltd_agentprotect_project(&p, &prot, &err), -EINVAL);
 	cr_assert(strstr(err.msg, ".mcp.json") &&
 			  strstr(err.msg, "not a regular file"),
 		  "%s", err.msg);
@@ -235,7 +240,7 @@ Test(agentfiles, too_many_files_refuse_the_run)
 			 "{\"statusLine\": {\"command\": %s}}", cmd);
 		put(".claude/settings.json", json);
 	}
-	cr_assert_eq(ltd_agent_protected(&p, &prot, &err), -E2BIG);
+	cr_assert_eq(ltd_agentprotect_project(&p, &prot, &err), -E2BIG);
 	cr_assert(strstr(err.msg, "more than 256"), "%s", err.msg);
 }
 
@@ -250,7 +255,8 @@ Test(agentfiles, a_missing_script_named_by_a_bare_word_is_watched)
 	    ".x\"}]}]},"
 	    " \"statusLine\": {\"type\": \"command\", \"command\": "
 	    "\"node status.mjs\"}}");
-	cr_assert_eq(ltd_agent_protected(&p, &prot, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_agentprotect_project(&p, &prot, &err), 0, "%s",
+		     err.msg);
 	cr_assert(protects("stop-hook.sh"), "bash's script");
 	cr_assert(protects("after.py"), "python's script");
 	cr_assert(protects("status.mjs"), "node's script");
@@ -272,7 +278,8 @@ Test(agentfiles, a_pattern_protects_the_directory_its_matches_lie_in)
 	    "\"command\": \"for f in $CLAUDE_PROJECT_DIR/tools/hooks/*.sh; "
 	    "do bash $f; done; for g in $CLAUDE_PROJECT_DIR/*.sh; do sh $g; "
 	    "done\"}]}]}}");
-	cr_assert_eq(ltd_agent_protected(&p, &prot, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_agentprotect_project(&p, &prot, &err), 0, "%s",
+		     err.msg);
 	cr_assert(protects("tools/hooks"), "the directory of the matches");
 	cr_assert(protects("top.sh"), "a match at the top, as before");
 	cr_assert(warned("*.sh"), "new matches at the top are said");

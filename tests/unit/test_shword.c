@@ -188,7 +188,7 @@ Test(shword, globs_homes_and_comments)
 
 Test(shword, nothing_strictly_inside_is_left_to_the_caller)
 {
-	/* The places are returned wherever they are: ltd_agent_protected
+	/* The places are returned wherever they are: ltd_agentprotect_project
 	 * keeps those in the project (and resolves links outside it). */
 	paths("/usr/bin/jq . ../out.sh a/../../etc/z");
 	cr_assert(has("/usr/bin/jq", LTD_SHWORD_PATH));
