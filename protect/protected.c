@@ -31,6 +31,7 @@
 #include "common/lstatmemo.h"
 #include "common/path.h"
 #include "common/text.h"
+#include "common/vec.h"
 #include "policy/option.h"
 
 void ltd_protected_for(struct ltd_protected *s, const struct ltd_policy *p)
@@ -41,12 +42,8 @@ void ltd_protected_for(struct ltd_protected *s, const struct ltd_policy *p)
 
 void ltd_protected_free(struct ltd_protected *s)
 {
-	for (size_t i = 0; i < s->n; i++)
-		free(s->paths[i]);
-	free(s->paths);
-	for (size_t i = 0; i < s->n_warnings; i++)
-		free(s->warnings[i]);
-	free(s->warnings);
+	ltd_strv_free(s->paths, s->n);
+	ltd_strv_free(s->warnings, s->n_warnings);
 	s->paths = s->warnings = NULL;
 	s->n = s->n_warnings = 0;
 }
@@ -62,18 +59,10 @@ bool ltd_protected_has(const struct ltd_protected *s, const char *path)
 int ltd_protected_add(struct ltd_protected *s, const char *path,
 		      struct ltd_err *err)
 {
-	char **v;
-
 	if (ltd_protected_has(s, path))
 		return 0;
-	v = realloc(s->paths, (s->n + 1) * sizeof(char *));
-	if (!v)
+	if (ltd_strv_push(&s->paths, &s->n, path) < 0)
 		return ltd_err_set(err, ENOMEM, "out of memory");
-	s->paths = v;
-	v[s->n] = strdup(path);
-	if (!v[s->n])
-		return ltd_err_set(err, ENOMEM, "out of memory");
-	s->n++;
 	return 0;
 }
 

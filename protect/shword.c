@@ -18,6 +18,7 @@
 
 #include "common/cleanup.h"
 #include "common/path.h"
+#include "common/vec.h"
 
 #define PROJECT_VAR  "CLAUDE_PROJECT_DIR"
 #define TOPLEVEL_CMD "git rev-parse --show-toplevel"
@@ -130,7 +131,7 @@ static bool ident(char c)
 static int add(struct split *sp, const char *path, enum ltd_shword_kind kind,
 	       bool input)
 {
-	struct ltd_shword_place *v;
+	struct ltd_shword_place *e;
 
 	for (size_t i = 0; i < sp->n; i++)
 		if (sp->v[i].kind == kind && !strcmp(sp->v[i].path, path)) {
@@ -139,14 +140,11 @@ static int add(struct split *sp, const char *path, enum ltd_shword_kind kind,
 		}
 	if (sp->n == LTD_SHWORD_MAX_PLACES)
 		return -E2BIG;
-	v = realloc(sp->v, (sp->n + 1) * sizeof(*v));
-	if (!v)
+	e = ltd_vec_push(&sp->v, sp->n);
+	if (!e || !(e->path = strdup(path)))
 		return -ENOMEM;
-	sp->v = v;
-	v[sp->n] = (struct ltd_shword_place){
-		.path = strdup(path), .kind = kind, .input = input};
-	if (!v[sp->n].path)
-		return -ENOMEM;
+	e->kind = kind;
+	e->input = input;
 	sp->n++;
 	return 0;
 }
