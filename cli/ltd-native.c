@@ -17,6 +17,7 @@
 #include "common/text.h"
 #include "policy/option.h"
 #include "policy/policy.h"
+#include "protect/protected.h"
 #include "runtime/doctor.h"
 #include "runtime/exec.h"
 #include "runtime/hostuser.h"
@@ -235,6 +236,7 @@ static int cmd_policy(int argc, char **argv, char **launcher_argv)
 				      .argv = argv + 1,
 				      .env = environ};
 	struct ltd_err err = {0};
+	struct ltd_protected prot = {0};
 	struct ltd_policy p;
 	int ret;
 
@@ -246,9 +248,13 @@ static int cmd_policy(int argc, char **argv, char **launcher_argv)
 	ltd_policy_init(&p);
 	ret = ltd_policy_resolve(&p, &in, &err);
 	if (!ret)
-		ret = ltd_run_check(&p, &err);
+		ret = ltd_run_check(&p, &prot, &err);
 	if (!ret)
-		ltd_policy_show(stdout, &p);
+		ltd_policy_show(stdout, &p,
+				&(struct ltd_policy_show_extra){
+					prot.paths, prot.n, prot.warnings,
+					prot.n_warnings});
+	ltd_protected_free(&prot);
 	ltd_policy_free(&p);
 	return ret < 0 ? failed(&err) : 0;
 }

@@ -16,6 +16,14 @@ bool ltd_path_is_under(const char *path, const char *dir)
 	       (path[n] == '\0' || path[n] == '/');
 }
 
+const char *ltd_path_below(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return strncmp(path, dir, n) == 0 && path[n] == '/' ? path + n + 1
+							    : NULL;
+}
+
 void ltd_path_normalize(char *path)
 {
 	char *out = path, *in = path;

@@ -9,6 +9,14 @@
 /* @path is @dir or below it ("/" holds every absolute path). */
 bool ltd_path_is_under(const char *path, const char *dir);
 
+/*
+ * What of @path lies below @dir: the rest after "@dir/", or NULL when
+ * @path does not begin so (@dir itself is not below itself).  By the text
+ * as written, unlike ltd_path_is_under(): "/" is not special (only what
+ * begins "//" is below it).  For the places in the project.
+ */
+const char *ltd_path_below(const char *path, const char *dir);
+
 /* Resolve ".", ".." and "//" in an absolute path, in place, by the text. */
 void ltd_path_normalize(char *path);
 

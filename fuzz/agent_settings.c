@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "policy/policy.h"
-#include "protect/protect.h"
+#include "protect/agentprotect.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -31,6 +31,7 @@ static void cleanup(void)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ltd_policy p;
+	struct ltd_protected set = {0};
 	struct ltd_err err = {0};
 	size_t plen;
 
@@ -46,17 +47,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	p.id.home = strdup("/home/u");
 	if (!p.project || !p.id.home)
 		abort();
-	ltd_agent_settings_scan(&p, ".claude/settings.json", (const char *)data,
-				size, &err);
-	if (p.n_protected > 256 + 1)
+	ltd_agentprotect_settings(&p, &set, ".claude/settings.json",
+				  (const char *)data, size, &err);
+	if (set.n > 256 + 1)
 		abort();
-	for (size_t i = 0; i < p.n_protected; i++) {
-		const char *q = p.protected[i];
+	for (size_t i = 0; i < set.n; i++) {
+		const char *q = set.paths[i];
 
 		if (q[0] != '/' || strncmp(q, project, plen) != 0 ||
 		    (q[plen] != '/' && q[plen] != '\0') || strstr(q, "/../"))
 			abort();
 	}
+	ltd_protected_free(&set);
 	ltd_policy_free(&p);
 	return 0;
 }

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * libFuzzer target for the command lines of a project's Claude Code
- * settings (protect/agentprotect.c): a cloned repository's settings are the
- * launcher's input before any cage exists.  Checks beyond ASan + UBSan:
- * every place returned is absolute and normalized (but an unknown word,
- * returned as written).
+ * libFuzzer target for the sh-word reader (protect/shword.c), which reads
+ * the command lines of a project's Claude Code settings and git's
+ * configuration: a cloned repository's are the launcher's input before
+ * any cage exists.  Checks beyond ASan + UBSan: every place returned is
+ * absolute and normalized (but an unknown word, returned as written).
  *
  *   make fuzz            # with the other targets; corpus in build/
  */
@@ -12,8 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "policy/policy.h"
-#include "protect/protect.h"
+#include "protect/shword.h"
 
 #define PROJECT "/home/u/app"
 
@@ -21,7 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct ltd_cmd_path *v = NULL;
+	struct ltd_shword_place *v = NULL;
 	char *cmd = malloc(size + 1);
 	size_t n = 0;
 
@@ -29,14 +28,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(cmd, data, size);
 	cmd[size] = '\0';
-	if (ltd_command_paths(cmd, PROJECT, "/home/u", &v, &n) == 0) {
+	if (ltd_shword_places(cmd, PROJECT, "/home/u", &v, &n) == 0) {
 		for (size_t i = 0; i < n; i++) {
 			const char *p = v[i].path;
 			size_t len = strlen(p);
 
 			if (!len)
 				abort();
-			if (v[i].kind == LTD_CMD_UNKNOWN)
+			if (v[i].kind == LTD_SHWORD_UNKNOWN)
 				continue;
 			/* Absolute and normalized, by the text. */
 			if (p[0] != '/' || strstr(p, "/../") ||
@@ -46,7 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			    (len >= 2 && !strcmp(p + len - 2, "/.")))
 				abort();
 		}
-		ltd_command_paths_free(v, n);
+		ltd_shword_places_free(v, n);
 	}
 	free(cmd);
 	return 0;

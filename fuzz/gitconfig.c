@@ -4,7 +4,7 @@
  * (protect/gitconfig.c): a cloned repository's .git/config and the files
  * it includes are the launcher's input before any cage exists.  Every key
  * read goes on as gitprotect.c takes it: the command line git would run
- * for it, then the places that line names (ltd_command_paths).  Checks
+ * for it, then the places that line names (ltd_shword_places).  Checks
  * beyond ASan + UBSan: sections are lowercase as git folds them, keys are
  * names (a letter, then letters, digits and '-'), values fit PATH_MAX.
  */
@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "protect/gitconfig.h"
-#include "protect/protect.h"
+#include "protect/shword.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -23,7 +23,7 @@ static int on_key(void *ctx, const char *section, const char *key,
 		  const char *val)
 {
 	char buf[PATH_MAX + 8], home[PATH_MAX];
-	struct ltd_cmd_path *v = NULL;
+	struct ltd_shword_place *v = NULL;
 	const char *sub = strchr(section, '.');
 	const char *cmd;
 	size_t n = 0;
@@ -40,11 +40,11 @@ static int on_key(void *ctx, const char *section, const char *key,
 			abort();
 	if (strlen(val) >= PATH_MAX)
 		abort();
-	ltd_git_expand_home(val, home, sizeof(home));
+	ltd_gitconfig_expand_home(val, home, sizeof(home));
 	cmd = ltd_gitconfig_command(section, key, val, buf, sizeof(buf));
 	if (cmd &&
-	    ltd_command_paths(cmd, "/home/u/app", "/home/u", &v, &n) == 0)
-		ltd_command_paths_free(v, n);
+	    ltd_shword_places(cmd, "/home/u/app", "/home/u", &v, &n) == 0)
+		ltd_shword_places_free(v, n);
 	return 0;
 }
 

@@ -20,6 +20,7 @@
 
 #include "common/cleanup.h"
 #include "common/lstatmemo.h"
+#include "common/path.h"
 
 /* What the host runs code from without being asked (class STARTUP): gated
  * only for writable binds, and a writable directory that would hold one is
@@ -212,15 +213,6 @@ static void with_uid(char *out, size_t size, const char *tmpl, unsigned uid)
 	snprintf(out, size, "%.*s%u%s", (int)(at - tmpl), tmpl, uid, at + 2);
 }
 
-static bool is_under(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-
-	if (strcmp(dir, "/") == 0)
-		return path[0] == '/';
-	return strncmp(path, dir, n) == 0 && (path[n] == '/' || !path[n]);
-}
-
 /* One match: let it through (recording an explicit waiver) or refuse. */
 static int judge(struct ltd_policy *p, const char *flag, const char *real,
 		 const char *what, const char *at, unsigned class,
@@ -357,8 +349,8 @@ static int check(struct ltd_policy *p, const char *flag, const char *real,
 		return 0; /* reading them is no risk */
 	/* Inside it, or a directory holding it: when it exists, or, bound
 	 * writable, when the cage could make it. */
-	if (is_under(real, path) ||
-	    (is_under(path, real) &&
+	if (ltd_path_is_under(real, path) ||
+	    (ltd_path_is_under(path, real) &&
 	     ((holds_missing && writable) || lstat(path, &st) == 0)))
 		return judge(p, flag, real, what, path, class, allow, err);
 	return 0;
@@ -381,9 +373,10 @@ static int check_path_dirs(struct ltd_policy *p, const char *flag,
 	for (char *d = copy ? strtok_r(copy, ":", &save) : NULL; d && !ret;
 	     d = strtok_r(NULL, ":", &save))
 		for (int h = 0; h < 2 && !ret; h++)
-			if (d[0] == '/' && homes[h] && is_under(d, homes[h]) &&
+			if (d[0] == '/' && homes[h] &&
+			    ltd_path_is_under(d, homes[h]) &&
 			    strcmp(d, homes[h]) != 0 &&
-			    !(p->project && is_under(d, p->project)))
+			    !(p->project && ltd_path_is_under(d, p->project)))
 				ret = check(p, flag, real, writable, d,
 					    "a directory on your PATH",
 					    LTD_UNSAFE_BIND_STARTUP, true,
@@ -403,8 +396,8 @@ int ltd_policy_gate(struct ltd_policy *p, const char *flag, const char *real,
 
 	_Static_assert(N_DENY <= 128, "really_cached() holds 128 entries");
 	for (int h = 0; h < 2 && !ret; h++)
-		if (homes[h] &&
-		    (strcmp(real, "/") == 0 || is_under(homes[h], real)))
+		if (homes[h] && (strcmp(real, "/") == 0 ||
+				 ltd_path_is_under(homes[h], real)))
 			ret = judge(p, flag, real, "your home directory",
 				    homes[h], LTD_UNSAFE_BIND_HOME, allow, err);
 	for (size_t i = 0; !ret && i < N_DENY; i++) {

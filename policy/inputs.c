@@ -8,12 +8,13 @@
  *
  * Where the cage can write on the host: the project and the sources of
  * writable binds (its /tmp and $HOME are tmpfs of its own).  A file in a
- * writable bind is refused, with the fix; one in the project is added to
- * the protected paths (bound read-only over itself, its directories
- * pinned, no link in the project on its way: protect/ checks that).  The
- * audit log is written by the launcher and ltd-dnsd through the descriptor
- * the launcher opened before the cage existed, so read-only inside costs
- * it nothing.  Judged by the real path (links resolved) and by the text.
+ * writable bind is refused, with the fix; one in the project is listed in
+ * p->inputs_in_project, which protect/ adds to the protected paths (bound
+ * read-only over itself, its directories pinned, no link in the project
+ * on its way).  The audit log is written by the launcher and ltd-dnsd
+ * through the descriptor the launcher opened before the cage existed, so
+ * read-only inside costs it nothing.  Judged by the real path (links
+ * resolved) and by the text.
  */
 #include "policy/option.h"
 #include "policy/policy.h"
@@ -42,15 +43,6 @@ struct input {
 	char real[PATH_MAX];
 	const char *why;
 };
-
-static bool is_under(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-
-	if (strcmp(dir, "/") == 0)
-		return path[0] == '/';
-	return strncmp(path, dir, n) == 0 && (path[n] == '/' || !path[n]);
-}
 
 /* @given made absolute (from the current directory) and normalized. */
 static int absolute(const char *flag, const char *given, char **out,
@@ -119,9 +111,9 @@ static int refuse_in_binds(const struct ltd_policy *p, const struct input *in,
 
 		if (m->kind != LTD_UM_BIND || !m->src)
 			continue;
-		if (in->real[0] && is_under(in->real, m->src))
+		if (in->real[0] && ltd_path_is_under(in->real, m->src))
 			hit = in->real;
-		else if (in->named && is_under(in->named, m->src))
+		else if (in->named && ltd_path_is_under(in->named, m->src))
 			hit = in->named;
 		if (!hit)
 			continue;
@@ -136,20 +128,29 @@ static int refuse_in_binds(const struct ltd_policy *p, const struct input *in,
 	return 0;
 }
 
-/* Protect @in where it lies in the project, by its text (a link on the
- * way refuses the run) and by its real path. */
-static int protect_in_project(struct ltd_policy *p, const struct input *in,
-			      struct ltd_err *err)
+/* In the project (not the project itself). */
+static bool in_project(const struct ltd_policy *p, const char *path)
+{
+	return ltd_path_is_under(path, p->project) &&
+	       strcmp(path, p->project) != 0;
+}
+
+/* @in, where it lies in the project, listed by its text (a link on the
+ * way refuses the run) and by its real path: protect/ keeps it read-only. */
+static int list_in_project(struct ltd_policy *p, const struct input *in,
+			   struct ltd_err *err)
 {
 	int ret = 0;
 
-	if (in->named && is_under(in->named, p->project) &&
-	    strcmp(in->named, p->project) != 0)
-		ret = ltd_policy_protect(p, in->named, err);
-	if (!ret && in->real[0] && is_under(in->real, p->project) &&
-	    strcmp(in->real, p->project) != 0)
-		ret = ltd_policy_protect(p, in->real, err);
-	return ret;
+	if (in->named && in_project(p, in->named))
+		ret = ltd_policy_add_note(&p->inputs_in_project,
+					  &p->n_inputs_in_project, "%s",
+					  in->named);
+	if (!ret && in->real[0] && in_project(p, in->real))
+		ret = ltd_policy_add_note(&p->inputs_in_project,
+					  &p->n_inputs_in_project, "%s",
+					  in->real);
+	return ret < 0 ? ltd_err_set(err, ENOMEM, "out of memory") : 0;
 }
 
 static int judge(struct ltd_policy *p, const char *flag, const char *given,
@@ -172,7 +173,7 @@ static int judge(struct ltd_policy *p, const char *flag, const char *given,
 	if (!ret)
 		ret = refuse_in_binds(p, &in, err);
 	if (!ret)
-		ret = protect_in_project(p, &in, err);
+		ret = list_in_project(p, &in, err);
 	if (!ret && replace && in.real[0]) {
 		char *r = strdup(in.real);
 
@@ -225,7 +226,7 @@ int ltd_policy_inputs(struct ltd_policy *p, struct ltd_err *err)
 			    "the command could silence the next run's "
 			    "warnings",
 			    NULL, err);
-	/* What was added is checked for links in the project on its way
-	 * with the rest of the protected paths (ltd_policy_check_links). */
+	/* What was listed is checked for links in the project on its way
+	 * with the rest of the protected paths (protect/). */
 	return ret;
 }

@@ -3,6 +3,8 @@
 
 #include <stdlib.h>
 
+#include "common/vec.h"
+
 void ltd_policy_init(struct ltd_policy *p)
 {
 	*p = (struct ltd_policy){
@@ -53,9 +55,7 @@ void ltd_policy_free(struct ltd_policy *p)
 	free(p->cage_proxy_url);
 	free(p->ssh_auth_sock);
 	free(p->host_home);
-	for (size_t i = 0; i < p->n_protected; i++)
-		free(p->protected[i]);
-	free(p->protected);
+	ltd_strv_free(p->inputs_in_project, p->n_inputs_in_project);
 	for (char **a = p->argv; a && *a; a++)
 		free(*a);
 	free(p->argv);

@@ -119,11 +119,7 @@ struct ltd_identity {
 
 struct ltd_policy {
 	char *project;	  /* resolved absolute directory, bound read-write */
-	bool protect_git; /* what git executes from: read-only */
-	/* Absolute paths in the project git executes from or is configured
-	 * by; [0] is .git itself.  Filled by validation (ltd_git_protected). */
-	char **protected;
-	size_t n_protected;
+	bool protect_git; /* what git executes from: read-only (protect/) */
 
 	struct ltd_user_mount *mounts;
 	size_t n_mounts;
@@ -158,6 +154,11 @@ struct ltd_policy {
 	 * they lie: ltd_policy_inputs). */
 	char **policy_files;
 	size_t n_policy_files;
+	/* The files this run names that the next run reads and that lie in
+	 * the project, by their text and their real paths (ltd_policy_inputs):
+	 * protect/ keeps them read-only. */
+	char **inputs_in_project;
+	size_t n_inputs_in_project;
 	bool quiet; /* no informational output: refusal summaries, notes */
 
 	enum ltd_syscall_filter seccomp;
@@ -316,8 +317,20 @@ struct ltd_host_facts {
 int ltd_policy_decide(struct ltd_policy *p, const struct ltd_host_facts *f,
 		      struct ltd_err *err);
 
-/* Print the resolved (and validated) policy with each item's source. */
-void ltd_policy_show(FILE *out, const struct ltd_policy *p);
+/* What other folders worked out from the policy, shown with it: the paths
+ * kept read-only inside and their warnings (protect/).  Plain lists, so
+ * that policy/ needs none of those folders. */
+struct ltd_policy_show_extra {
+	char *const *readonly;
+	size_t n_readonly;
+	char *const *warnings;
+	size_t n_warnings;
+};
+
+/* Print the resolved (and validated) policy with each item's source, and
+ * @x (NULL: nothing more). */
+void ltd_policy_show(FILE *out, const struct ltd_policy *p,
+		     const struct ltd_policy_show_extra *x);
 
 /*
  * The gate: refuse a host path that is or holds a sensitive place unless
@@ -368,21 +381,14 @@ int ltd_policy_derive(struct ltd_policy *p, struct ltd_err *err);
  * machine-local allowlists, policy and acknowledged warnings when they are
  * links), judged by
  * their real paths: one in a writable bind (or under one) is refused,
- * naming the option and the fix; one in the project is protected
- * (read-only inside, no link in the project on its way).  Domain files and
+ * naming the option and the fix; one in the project is added to
+ * @p->inputs_in_project (protect/ keeps it read-only, no link in the
+ * project on its way).  Domain files and
  * the audit log are replaced by the real path judged, so that the
  * launcher reads and writes exactly that.  Reads the host; called by
  * ltd_policy_validate_binds() once the mounts are resolved.
  */
 int ltd_policy_inputs(struct ltd_policy *p, struct ltd_err *err);
-
-/* Add @path (absolute, in the project) to @p->protected, once. */
-int ltd_policy_protect(struct ltd_policy *p, const char *path,
-		       struct ltd_err *err);
-
-/* Add each of @names (@n, relative to the project) to @p->protected. */
-int ltd_policy_protect_names(struct ltd_policy *p, const char *const *names,
-			     size_t n, struct ltd_err *err);
 
 /*
  * The command's environment, built from @host (the launcher's environ) by

@@ -3,7 +3,8 @@
  * `ltd-native policy show`: the resolved policy in policy-file syntax (so
  * it can be pasted into a policy file), each line followed by where it came
  * from; then, as comments, what the options imply on this host (copies,
- * persistent state, the environment, host ports) and every waived risk.
+ * persistent state, the environment, host ports; the paths protect/ keeps
+ * read-only, passed in) and every waived risk.
  */
 #include "policy/option.h"
 
@@ -86,7 +87,8 @@ static void print_group(FILE *out, const struct ltd_policy *p,
 			   def->nargs, "built-in");
 }
 
-static void print_derived(FILE *out, const struct ltd_policy *p)
+static void print_derived(FILE *out, const struct ltd_policy *p,
+			  const struct ltd_policy_show_extra *x)
 {
 	struct ltd_err err = {0};
 	char **envp;
@@ -94,8 +96,8 @@ static void print_derived(FILE *out, const struct ltd_policy *p)
 	line_out(out, "#");
 	line_out(out, "# derived on this host:");
 	line_out(out, "#   project %s, read-write", p->project);
-	for (size_t i = 0; i < p->n_protected; i++)
-		line_out(out, "#   read-only inside: %s", p->protected[i]);
+	for (size_t i = 0; i < x->n_readonly; i++)
+		line_out(out, "#   read-only inside: %s", x->readonly[i]);
 	line_out(out, "#   home: a fresh tmpfs at %s (%s tier)", p->id.home,
 		 p->tier == LTD_TIER_TRUSTED ? "trusted" : "strict");
 	for (size_t i = 0; i < p->n_copies; i++)
@@ -138,11 +140,13 @@ static void print_derived(FILE *out, const struct ltd_policy *p)
 		for (size_t i = 0; i < p->n_waived; i++)
 			line_out(out, "#   %s", p->waived[i]);
 	}
-	if (p->n_warnings) {
+	if (p->n_warnings || x->n_warnings) {
 		line_out(out, "#");
 		line_out(out, "# warnings:");
 		for (size_t i = 0; i < p->n_warnings; i++)
 			line_out(out, "#   %s", p->warnings[i]);
+		for (size_t i = 0; i < x->n_warnings; i++)
+			line_out(out, "#   %s", x->warnings[i]);
 	}
 	if (p->n_notes) {
 		line_out(out, "#");
@@ -152,8 +156,10 @@ static void print_derived(FILE *out, const struct ltd_policy *p)
 	}
 }
 
-void ltd_policy_show(FILE *out, const struct ltd_policy *p)
+void ltd_policy_show(FILE *out, const struct ltd_policy *p,
+		     const struct ltd_policy_show_extra *x)
 {
+	static const struct ltd_policy_show_extra none = {0};
 	const struct ltd_option *o;
 
 	fprintf(out, "# ltd-native: the resolved policy (policy-file syntax; "
@@ -168,5 +174,5 @@ void ltd_policy_show(FILE *out, const struct ltd_policy *p)
 		if (first == o)
 			print_group(out, p, group_of(o));
 	}
-	print_derived(out, p);
+	print_derived(out, p, x ? x : &none);
 }

@@ -343,7 +343,7 @@ const char *ltd_gitconfig_command(const char *section, const char *key,
 	return buf;
 }
 
-const char *ltd_git_expand_home(const char *v, char *buf, size_t size)
+const char *ltd_gitconfig_expand_home(const char *v, char *buf, size_t size)
 {
 	const char *home = getenv("HOME");
 

@@ -36,6 +36,6 @@ const char *ltd_gitconfig_command(const char *section, const char *key,
 
 /* A path value as git expands it: "~/x" under $HOME (into @buf; "" when
  * too long), anything else as it is. */
-const char *ltd_git_expand_home(const char *v, char *buf, size_t size);
+const char *ltd_gitconfig_expand_home(const char *v, char *buf, size_t size);
 
 #endif

@@ -7,36 +7,27 @@
  *
  * Fixed: .git itself (pinned), .git/config, .git/hooks, .git/commondir
  * (redirects git to another config and hooks), .git/modules and
- * .git/worktrees (other repositories' configs and hooks).  From the config:
- * core.hooksPath, core.fsmonitor and include paths that lie in the project,
- * and the files that the values git runs as commands name there (a filter's
- * clean, a diff's textconv, core.editor, an alias "!..."), read as sh reads
- * them from where git runs them.
- * From .git/hooks: the targets of hooks that are links into the project.
- * A project that is itself a git directory (a bare repository, a .git)
- * has the same paths protected in it.
+ * .git/worktrees (other repositories' configs and hooks).  From the
+ * configuration: what gitscan.c finds.  From .git/hooks: the targets of
+ * hooks that are links into the project.  A project that is itself a git
+ * directory (a bare repository, a .git) has the same paths protected in
+ * it; so has a repository nested in the project, and the repositories
+ * above it are read for what they name in it.
  */
-#include "policy/policy.h"
+#include "protect/gitprotect.h"
 
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
-#include <unistd.h>
 
-#include "common/cleanup.h"
-#include "common/lstatmemo.h"
-#include "common/path.h"
-#include "policy/option.h"
-#include "protect/gitconfig.h"
-#include "protect/protect.h"
+#include "common/base.h"
+#include "protect/gitdir.h"
+#include "protect/gitplace.h"
+#include "protect/gitscan.h"
 
 /* .git first (pinned); then what git, and Claude Code on the host, run or
  * are configured by (Claude Code runs the hooks of a project's settings). */
@@ -53,446 +44,8 @@ static const char *const fixed[] = {
 	".mcp.json",
 };
 
-/* @path's real path, or for a path not there (yet) its longest existing
- * prefix's with the rest appended (a hooks path through a link to where
- * it does not exist yet leads there once made); false if none resolves. */
-static bool real_or_prefix(const char *path, char *out, size_t size)
-{
-	char tmp[PATH_MAX], real[PATH_MAX];
-	char *slash;
-
-	if (realpath(path, out))
-		return true;
-	if (snprintf(tmp, sizeof(tmp), "%s", path) >= (int)sizeof(tmp))
-		return false;
-	while ((slash = strrchr(tmp, '/')) && slash > tmp) {
-		*slash = '\0';
-		if (realpath(tmp, real))
-			return snprintf(out, size, "%s/%s", real,
-					path + (slash - tmp) + 1) < (int)size;
-	}
-	return false;
-}
-
-/*
- * @rel (relative to @base, or absolute) as git names it: by the text into
- * @joined (PATH_MAX * 2), and where it (or, missing yet, its existing
- * part) really leads into @real (PATH_MAX; "" if nowhere), both
- * normalized.  False for an empty or overlong name.
- */
-static bool place_of(const char *base, const char *rel, char *joined,
-		     char *real)
-{
-	if (!rel[0] ||
-	    snprintf(joined, PATH_MAX * 2, "%s%s%s", rel[0] == '/' ? "" : base,
-		     rel[0] == '/' ? "" : "/", rel) >= PATH_MAX * 2)
-		return false;
-	if (real_or_prefix(joined, real, PATH_MAX))
-		ltd_path_normalize(real);
-	else
-		real[0] = '\0';
-	ltd_path_normalize(joined);
-	return true;
-}
-
-/*
- * Add @rel (relative to @base, or absolute) if it names a path inside the
- * project.  Resolved lexically and, where it exists, through the host's
- * links: a path that leads out of the project is not ours to protect (the
- * cage cannot reach it).
- */
-static int add_if_inside(struct ltd_policy *p, const char *base,
-			 const char *rel, struct ltd_err *err)
-{
-	char joined[PATH_MAX * 2], real[PATH_MAX];
-	size_t n = strlen(p->project);
-
-	if (!place_of(base, rel, joined, real))
-		return 0;
-	/* By the text too: a link on the way is itself in the project, where
-	 * the command could re-point it (ltd_policy_check_links refuses). */
-	if (!strncmp(joined, p->project, n) && joined[n] == '/') {
-		int ret = ltd_policy_protect(p, joined, err);
-
-		if (ret)
-			return ret;
-	}
-	if (!real[0] || strncmp(real, p->project, n) != 0 || real[n] != '/')
-		return 0;
-	return ltd_policy_protect(p, real, err);
-}
-
-/* @path (absolute, normalized) is the project or a directory above it. */
-static bool holds_project(const struct ltd_policy *p, const char *path)
-{
-	size_t n = strlen(path);
-
-	if (!strcmp(path, "/"))
-		return true;
-	return !strncmp(p->project, path, n) &&
-	       (p->project[n] == '\0' || p->project[n] == '/');
-}
-
-/*
- * A directory git runs files from (hooks), or finds other repositories'
- * configs and hooks in, that holds the project (or a writable bind, then
- * p->project, named by @flag): the command could write there what git on
- * the host runs.  Refused, naming it and, when a configuration names it,
- * @cfg and @key.  @rel is relative to @base, or absolute; by the text and,
- * where it exists, the real path.
- */
-static int refuse_holding(const struct ltd_policy *p, const char *flag,
-			  const char *base, const char *rel, const char *what,
-			  const char *cfg, const char *key, struct ltd_err *err)
-{
-	char joined[PATH_MAX * 2], real[PATH_MAX], named[PATH_MAX + 300] = "";
-	bool project = !strcmp(flag, "--project");
-
-	if (!place_of(base, rel, joined, real))
-		return 0;
-	if (!holds_project(p, joined) && !(real[0] && holds_project(p, real)))
-		return 0;
-	if (cfg)
-		snprintf(named, sizeof(named), " (%s in %s)", key, cfg);
-	return ltd_err_set(
-		err, EPERM,
-		"%s%s%s: %s%sis or lies in %s, %s%s: the command could write "
-		"there what git on the host runs; %s",
-		flag, project ? "" : " ", project ? "" : p->project,
-		project ? p->project : "", project ? " " : "", joined, what,
-		named,
-		project ? "choose a project outside it (or use "
-			  "--unsafe-writable-git)"
-			: "bind it read-only (--ro-bind), choose another "
-			  "place, or use --unsafe-writable-git");
-}
-
-#define GIT_MAX_INCLUDE_DEPTH 10
-
-/* How many files one run's includes may read: a file that includes
- * itself twice would otherwise cost 2^10 reads. */
-#define GIT_MAX_CONFIG_FILES 100
-
-struct cfg_walk {
-	struct ltd_policy *p;
-	unsigned files; /* read so far */
-	/* Where a relative hooks path is resolved: where hooks run (the
-	 * work tree's top, or a bare repository's git directory); git runs
-	 * the commands its configuration names there too. */
-	const char *bases[2];
-	struct ltd_cmd_scan cs; /* the commands' files, the current file's */
-	/* "--project", or a writable bind's flag: p is then a scratch
-	 * policy whose project is the bind's source, and whatever would be
-	 * protected in it refuses the bind. */
-	const char *flag;
-	bool no_worktree; /* the global configs alone: no work tree */
-};
-
-static int scan_config_file(struct cfg_walk *w, const char *path, int depth,
-			    struct ltd_err *err);
-
-/* The files in the project that the command line git runs from this key
- * names, resolved where git runs it: read-only. */
-static int protect_command(struct cfg_walk *w, const char *section,
-			   const char *key, const char *val,
-			   struct ltd_err *err)
-{
-	char buf[PATH_MAX * 4 + 8];
-	const char *cmd =
-		ltd_gitconfig_command(section, key, val, buf, sizeof(buf));
-	int ret = 0;
-
-	for (size_t i = 0; cmd && !ret && i < 2 && w->bases[i]; i++)
-		ret = ltd_protect_command(&w->cs, cmd, w->bases[i], false, err);
-	return ret;
-}
-
-static int on_key(struct cfg_walk *w, const char *file, int depth,
-		  const char *section, const char *key, const char *val,
-		  struct ltd_err *err)
-{
-	struct ltd_policy *p = w->p;
-	char buf[PATH_MAX], dir[PATH_MAX], inc[PATH_MAX * 2], what[300];
-	const char *v = ltd_git_expand_home(val, buf, sizeof(buf)), *slash;
-	int ret = protect_command(w, section, key, val, err);
-
-	if (ret)
-		return ret;
-	if (!strcmp(section, "core") &&
-	    (!strcasecmp(key, "hookspath") ||
-	     (!strcasecmp(key, "fsmonitor") && !ltd_gitconfig_is_bool(v)))) {
-		/* Relative: a directory of each work tree; with none (the
-		 * global configs read for no repository), nothing. */
-		if (v[0] != '/' && w->no_worktree)
-			return 0;
-		snprintf(what, sizeof(what), "%s.%s", section, key);
-		for (size_t i = 0; !ret && i < 2 && w->bases[i]; i++)
-			ret = refuse_holding(p, w->flag, w->bases[i], v,
-					     "the path git's configuration "
-					     "names",
-					     file, what, err);
-		for (size_t i = 0; !ret && i < 2 && w->bases[i]; i++)
-			ret = add_if_inside(p, w->bases[i], v, err);
-		/* husky's stubs in .husky/_ run the scripts in .husky. */
-		slash = strrchr(v, '/');
-		if (!ret && slash && !strcmp(slash, "/_") && slash > v &&
-		    (size_t)(slash - v) < sizeof(dir)) {
-			memcpy(dir, v, (size_t)(slash - v));
-			dir[slash - v] = '\0';
-			for (size_t i = 0; !ret && i < 2 && w->bases[i]; i++)
-				ret = refuse_holding(p, w->flag, w->bases[i],
-						     dir,
-						     "whose scripts husky's "
-						     "hooks run",
-						     file, what, err);
-			for (size_t i = 0; !ret && i < 2 && w->bases[i]; i++)
-				ret = add_if_inside(p, w->bases[i], dir, err);
-		}
-		return ret;
-	}
-	if (strcasecmp(key, "path") != 0 ||
-	    (strcmp(section, "include") != 0 &&
-	     strncmp(section, "includeif.", 10) != 0) ||
-	    !v[0])
-		return 0;
-	/* Relative to the directory of the file that includes it.  Every
-	 * includeIf is followed: its condition is git's to judge later. */
-	snprintf(dir, sizeof(dir), "%s", file);
-	*strrchr(dir, '/') = '\0';
-	if (snprintf(inc, sizeof(inc), "%s%s%s", v[0] == '/' ? "" : dir,
-		     v[0] == '/' ? "" : "/", v) >= (int)sizeof(inc))
-		return 0;
-	ret = add_if_inside(p, "/", inc, err);
-	if (!ret && depth < GIT_MAX_INCLUDE_DEPTH)
-		ret = scan_config_file(w, inc, depth + 1, err);
-	return ret;
-}
-
-struct key_ctx {
-	struct cfg_walk *w;
-	const char *path;
-	int depth;
-	struct ltd_err *err;
-};
-
-/* A writable bind that holds what git runs or reads (a hooks path, a
- * command's file, an include), named by @cfg's @section.@key. */
-static int refuse_bind_holding(const struct cfg_walk *w, const char *path,
-			       const char *cfg, const char *section,
-			       const char *key, struct ltd_err *err)
-{
-	return ltd_err_set(err, EPERM,
-			   "%s %s: holds %s, which %s.%s in %s names: the "
-			   "command could write there what git on the host "
-			   "runs; bind it read-only (--ro-bind), choose "
-			   "another place, or use --unsafe-writable-git",
-			   w->flag, w->p->project, path, section, key, cfg);
-}
-
-static int key_cb(void *ctx, const char *section, const char *key,
-		  const char *val)
-{
-	struct key_ctx *c = ctx;
-	struct ltd_policy *p = c->w->p;
-	size_t before = p->n_protected;
-	int ret = on_key(c->w, c->path, c->depth, section, key, val, c->err);
-
-	if (!ret && strcmp(c->w->flag, "--project") != 0 &&
-	    p->n_protected > before)
-		ret = refuse_bind_holding(c->w, p->protected[before], c -> path,
-					  section, key, c -> err);
-	return ret;
-}
-
-/*
- * The keys of a git config file that name files git runs or reads, and the
- * files it includes, in turn.  A missing file is no error; one that cannot
- * be read as a regular file (a FIFO, a device, too large) fails the run:
- * what it would set cannot be known.
- */
-static int scan_config_file(struct cfg_walk *w, const char *path, int depth,
-			    struct ltd_err *err)
-{
-	_cleanup_free_ char *text = NULL;
-	struct ltd_err rerr = {0};
-	struct key_ctx c = {w, path, depth, err};
-	struct ltd_cmd_scan was = w->cs;
-	size_t len;
-	int ret;
-
-	if (!strchr(path, '/'))
-		return 0;
-	if (++w->files > GIT_MAX_CONFIG_FILES)
-		return ltd_err_set(err, ELOOP,
-				   "%s: git's configuration includes more than "
-				   "%d files; ltd-native reads them all to "
-				   "protect what git runs",
-				   path, GIT_MAX_CONFIG_FILES);
-	ret = ltd_policy_read_file(AT_FDCWD, path, path, &text, &len, &rerr);
-	if (ret == -ENOENT || ret == -ENOTDIR)
-		return 0;
-	if (ret)
-		return ltd_err_set(err, -ret,
-				   "%s (a git configuration file, which "
-				   "ltd-native reads to protect what git runs)",
-				   rerr.msg);
-	w->cs.file = path;
-	w->cs.said_unknown = false;
-	ret = ltd_gitconfig_parse(text, len, key_cb, &c);
-	/* Back to the including file's, with the count of this one. */
-	was.added = w->cs.added;
-	w->cs = was;
-	return ret;
-}
-
-/* The null device (what scripts name to make git skip a config file). */
-static bool is_dev_null(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && S_ISCHR(st.st_mode) &&
-	       st.st_rdev == makedev(1, 3);
-}
-
-/*
- * Every file git reads its configuration from for this project: the system
- * and global ones too, which may set a relative core.hooksPath (resolved in
- * each work tree) or include a file in the project.  Without @common (no
- * repository), the system and global ones alone.  @flag: see cfg_walk.
- */
-static int scan_configs(struct ltd_policy *p, const char *flag,
-			const char *common, const char *gitdir,
-			const char *const bases[2], struct ltd_err *err)
-{
-	const char *home = getenv("HOME"), *xdg = getenv("XDG_CONFIG_HOME");
-	const char *sys = getenv("GIT_CONFIG_SYSTEM");
-	const char *global = getenv("GIT_CONFIG_GLOBAL");
-	const char *nosys = getenv("GIT_CONFIG_NOSYSTEM");
-	char files[5][PATH_MAX + 32] = {{0}};
-	struct cfg_walk w = {.p = p,
-			     .bases = {bases[0], bases[1]},
-			     .cs = {.p = p, .refuse_links = true},
-			     .flag = flag};
-	int ret = 0;
-
-	if (!nosys || !nosys[0] || !strcmp(nosys, "0") ||
-	    !strcasecmp(nosys, "false") || !strcasecmp(nosys, "no") ||
-	    !strcasecmp(nosys, "off"))
-		snprintf(files[0], sizeof(files[0]), "%s",
-			 sys ? sys : "/etc/gitconfig");
-	if (global) {
-		snprintf(files[1], sizeof(files[0]), "%s", global);
-	} else {
-		if (xdg && xdg[0] == '/')
-			snprintf(files[1], sizeof(files[0]), "%s/git/config",
-				 xdg);
-		else if (home)
-			snprintf(files[1], sizeof(files[0]),
-				 "%s/.config/git/config", home);
-		if (home)
-			snprintf(files[2], sizeof(files[0]), "%s/.gitconfig",
-				 home);
-	}
-	if (common) {
-		snprintf(files[3], sizeof(files[0]), "%s/config", common);
-		snprintf(files[4], sizeof(files[0]), "%s/config.worktree",
-			 gitdir);
-	}
-	w.no_worktree = !common;
-	for (size_t i = 0; !ret && i < 5; i++) {
-		if (!files[i][0])
-			continue;
-		/* GIT_CONFIG_GLOBAL=/dev/null: git reads nothing there. */
-		if (i < 3 && is_dev_null(files[i]))
-			continue;
-		/* git reads on past a system or global config it may not
-		 * read (a root-owned 0600 one): so does ltd-native. */
-		if (i < 3 && access(files[i], R_OK) < 0 && errno == EACCES) {
-			ret = ltd_policy_add_note(&p->warnings, &p->n_warnings,
-						  "%s: not readable, so git "
-						  "ignores it too (ltd-native "
-						  "protects what it names "
-						  "only once it can read it)",
-						  files[i]);
-			continue;
-		}
-		/* Where $GIT_CONFIG_SYSTEM / $GIT_CONFIG_GLOBAL put them,
-		 * the files themselves are never the cage's to write (the
-		 * default places are the gate's: ~/.gitconfig, ~/.config/git).
-		 */
-		if ((i == 0 && sys) || (i == 1 && global))
-			ret = add_if_inside(p, "/", files[i], err);
-		if (!ret)
-			ret = scan_config_file(&w, files[i], 0, err);
-	}
-	return ret;
-}
-
-/*
- * The system and global configs, for a project or bind in no repository:
- * the hooks path, fsmonitor, includes and commands they name hold for
- * every repository the user has.  A relative one is resolved in each work
- * tree, which is none here: absolute ones (and "~/") are what count; the
- * commands' words are resolved at "/".
- */
-static int scan_global(struct ltd_policy *p, const char *flag,
-		       struct ltd_err *err)
-{
-	const char *const bases[2] = {"/", NULL};
-
-	return scan_configs(p, flag, NULL, NULL, bases, err);
-}
-
-/*
- * The submodules' git directories under @dir (.git/modules, recursively:
- * a name may hold '/', and a submodule's own submodules are in its
- * modules/): each one's config is read as the project's is, for the
- * submodule's work tree @wt (its path in the superproject: git's layout).
- */
-static int scan_modules(struct ltd_policy *p, const char *flag, const char *dir,
-			const char *wt, int depth, struct ltd_err *err)
-{
-	struct dirent *e;
-	DIR *d;
-	int ret = 0;
-
-	if (depth > 8 || !(d = opendir(dir)))
-		return 0;
-	while (!ret && (e = readdir(d))) {
-		char sub[PATH_MAX], subwt[PATH_MAX], cfg[PATH_MAX + 16];
-		struct stat st;
-
-		if (e->d_name[0] == '.' ||
-		    snprintf(sub, sizeof(sub), "%s/%s", dir, e->d_name) >=
-			    (int)sizeof(sub) ||
-		    snprintf(subwt, sizeof(subwt), "%s/%s", wt, e->d_name) >=
-			    (int)sizeof(subwt) ||
-		    lstat(sub, &st) < 0 || !S_ISDIR(st.st_mode))
-			continue;
-		snprintf(cfg, sizeof(cfg), "%s/config", sub);
-		if (lstat(cfg, &st) == 0 && S_ISREG(st.st_mode)) {
-			struct cfg_walk w = {
-				.p = p,
-				.bases = {subwt, NULL},
-				.cs = {.p = p, .refuse_links = true},
-				.flag = flag,
-			};
-
-			ret = scan_config_file(&w, cfg, 0, err);
-			snprintf(cfg, sizeof(cfg), "%s/modules", sub);
-			if (!ret)
-				ret = scan_modules(p, flag, cfg, subwt,
-						   depth + 1, err);
-		} else {
-			ret = scan_modules(p, flag, sub, subwt, depth + 1, err);
-		}
-	}
-	closedir(d);
-	return ret;
-}
-
 /* A hook that is a link into the project: its target runs too. */
-static int scan_hooks(struct ltd_policy *p, const char *gitdir,
+static int scan_hooks(struct ltd_protected *s, const char *gitdir,
 		      struct ltd_err *err)
 {
 	char dir[PATH_MAX], path[PATH_MAX * 2], real[PATH_MAX];
@@ -513,50 +66,10 @@ static int scan_hooks(struct ltd_policy *p, const char *gitdir,
 		if (lstat(path, &st) < 0 || !S_ISLNK(st.st_mode) ||
 		    !realpath(path, real))
 			continue;
-		ret = add_if_inside(p, "/", real, err);
+		ret = ltd_gitplace_protect(s, "/", real, err);
 	}
 	closedir(d);
 	return ret;
-}
-
-/*
- * The path a .git file ("gitdir: X") or a commondir file ("X") names,
- * relative to @base, into @out.  1 when absent or not of that form (git
- * would not follow it either), 0 when found, <0 when it cannot be read.
- */
-static int read_pointer(const char *file, const char *prefix, const char *base,
-			char *out, size_t size, struct ltd_err *err)
-{
-	_cleanup_free_ char *text = NULL;
-	struct ltd_err rerr = {0};
-	char joined[PATH_MAX * 2];
-	size_t len, n = strlen(prefix);
-	char *v, *e;
-	int ret;
-
-	ret = ltd_policy_read_file(AT_FDCWD, file, file, &text, &len, &rerr);
-	if (ret == -ENOENT || ret == -ENOTDIR)
-		return 1;
-	if (ret)
-		return ltd_err_set(err, -ret,
-				   "%s (read to protect what git runs)",
-				   rerr.msg);
-	if (strlen(text) != len || strncmp(text, prefix, n) != 0)
-		return 1;
-	for (v = text + n; *v == ' ' || *v == '\t'; v++)
-		;
-	for (e = v + strlen(v); e > v && isspace((unsigned char)e[-1]); e--)
-		;
-	*e = '\0';
-	if (!*v || strchr(v, '\n') ||
-	    snprintf(joined, sizeof(joined), "%s%s%s", v[0] == '/' ? "" : base,
-		     v[0] == '/' ? "" : "/", v) >= (int)sizeof(joined))
-		return 1;
-	ltd_path_normalize(joined);
-	if (strlen(joined) >= size)
-		return 1;
-	memcpy(out, joined, strlen(joined) + 1);
-	return 0;
 }
 
 /* In a repository's common directory, and in a worktree's own one. */
@@ -574,7 +87,7 @@ static const char *const in_gitdir[] = {
  * redirects their git (commondir, config.worktree) is read-only.  Not the
  * whole of worktrees/: this worktree's own index and HEAD are in it.
  */
-static int protect_worktrees(struct ltd_policy *p, const char *common,
+static int protect_worktrees(struct ltd_protected *s, const char *common,
 			     struct ltd_err *err)
 {
 	char dir[PATH_MAX], entry[PATH_MAX * 2];
@@ -593,9 +106,10 @@ static int protect_worktrees(struct ltd_policy *p, const char *common,
 		    snprintf(entry, sizeof(entry), "%s/%s", dir, e->d_name) >=
 			    (int)sizeof(entry))
 			continue;
-		ret = add_if_inside(p, entry, "commondir", err);
+		ret = ltd_gitplace_protect(s, entry, "commondir", err);
 		if (!ret)
-			ret = add_if_inside(p, entry, "config.worktree", err);
+			ret = ltd_gitplace_protect(s, entry, "config.worktree",
+						   err);
 	}
 	closedir(d);
 	return ret;
@@ -607,25 +121,27 @@ static int protect_worktrees(struct ltd_policy *p, const char *common,
  * unless the project is such a repository's own git directory, which is
  * then protected as one.
  */
-static int refuse_in_gitdir(const struct ltd_policy *p, const char *flag,
+static int refuse_in_gitdir(const struct ltd_protected *s, const char *flag,
 			    const char *gitdir, const char *common,
 			    struct ltd_err *err)
 {
 	static const char *const mods =
 		"where git keeps submodules' configs and hooks";
-	int ret = refuse_holding(p, flag, common, "hooks",
-				 "where git runs hooks from", NULL, NULL, err);
+	int ret = ltd_gitplace_refuse_holding(s, flag, common, "hooks",
+					      "where git runs hooks from", NULL,
+					      NULL, err);
 
-	if (ret || ltd_git_is_dir(p->project))
+	if (ret || ltd_gitdir_is(s->project))
 		return ret;
-	ret = refuse_holding(p, flag, common, "modules", mods, NULL, NULL, err);
+	ret = ltd_gitplace_refuse_holding(s, flag, common, "modules", mods,
+					  NULL, NULL, err);
 	if (!ret)
-		ret = refuse_holding(p, flag, gitdir, "modules", mods, NULL,
-				     NULL, err);
+		ret = ltd_gitplace_refuse_holding(s, flag, gitdir, "modules",
+						  mods, NULL, NULL, err);
 	if (!ret)
-		ret = refuse_holding(p, flag, common, "worktrees",
-				     "where git keeps worktrees' configs", NULL,
-				     NULL, err);
+		ret = ltd_gitplace_refuse_holding(
+			s, flag, common, "worktrees",
+			"where git keeps worktrees' configs", NULL, NULL, err);
 	return ret;
 }
 
@@ -635,7 +151,7 @@ static int refuse_in_gitdir(const struct ltd_policy *p, const char *flag,
  * hooks path is resolved.  @flag: see cfg_walk; *@seen is set (a
  * repository's configs, the global ones with them, were read).
  */
-static int protect_gitdir(struct ltd_policy *p, const char *flag,
+static int protect_gitdir(struct ltd_protected *s, const char *flag,
 			  const char *gitdir, const char *const bases[2],
 			  bool *seen, struct ltd_err *err)
 {
@@ -646,97 +162,33 @@ static int protect_gitdir(struct ltd_policy *p, const char *flag,
 	if (snprintf(path, sizeof(path), "%s/commondir", gitdir) >=
 	    (int)sizeof(path))
 		return 0;
-	ret = read_pointer(path, "", gitdir, common, sizeof(common), err);
+	ret = ltd_gitdir_pointer(path, "", gitdir, common, sizeof(common), err);
 	if (ret < 0)
 		return ret;
 	if (ret)
 		snprintf(common, sizeof(common), "%s", gitdir);
 	*seen = true;
-	ret = refuse_in_gitdir(p, flag, gitdir, common, err);
+	ret = refuse_in_gitdir(s, flag, gitdir, common, err);
 	if (ret)
 		return ret;
 	/* Where those lie in the project (a repository nested in it), what
 	 * git runs from there is read-only too, as for the project's own
 	 * .git; outside it, the cage cannot reach them. */
 	for (size_t i = 0; !ret && i < sizeof(in_common) / sizeof(char *); i++)
-		ret = add_if_inside(p, common, in_common[i], err);
+		ret = ltd_gitplace_protect(s, common, in_common[i], err);
 	for (size_t i = 0; !ret && i < sizeof(in_gitdir) / sizeof(char *); i++)
-		ret = add_if_inside(p, gitdir, in_gitdir[i], err);
+		ret = ltd_gitplace_protect(s, gitdir, in_gitdir[i], err);
 	if (!ret)
-		ret = protect_worktrees(p, common, err);
+		ret = protect_worktrees(s, common, err);
 	if (!ret)
-		ret = scan_configs(p, flag, common, gitdir, bases, err);
+		ret = ltd_gitscan_configs(s, flag, common, gitdir, bases, err);
 	if (!ret && bases[0]) {
 		snprintf(path, sizeof(path), "%s/modules", gitdir);
-		ret = scan_modules(p, flag, path, bases[0], 0, err);
+		ret = ltd_gitscan_modules(s, flag, path, bases[0], err);
 	}
 	if (!ret)
-		ret = scan_hooks(p, common, err);
+		ret = scan_hooks(s, common, err);
 	return ret;
-}
-
-/*
- * A HEAD git accepts (its validate_headref()): a link whose target starts
- * with "refs/", a symbolic ref "ref: refs/...", or an object name.
- */
-static bool valid_head(const char *dir)
-{
-	_cleanup_free_ char *text = NULL;
-	struct ltd_err rerr = {0};
-	char path[PATH_MAX], link[256];
-	const char *v;
-	struct stat st;
-	ssize_t n;
-	size_t len, i;
-
-	if (snprintf(path, sizeof(path), "%s/HEAD", dir) >= (int)sizeof(path) ||
-	    lstat(path, &st) < 0)
-		return false;
-	if (S_ISLNK(st.st_mode)) {
-		n = readlink(path, link, sizeof(link) - 1);
-		return n >= 5 && !memcmp(link, "refs/", 5);
-	}
-	if (ltd_policy_read_file(AT_FDCWD, path, path, &text, &len, &rerr))
-		return false;
-	if (!strncmp(text, "ref:", 4)) {
-		for (v = text + 4; isspace((unsigned char)*v); v++)
-			;
-		return !strncmp(v, "refs/", 5);
-	}
-	/* An object name: the shortest git knows (SHA-1) is 40 digits. */
-	for (i = 0; i < 40 && isxdigit((unsigned char)text[i]); i++)
-		;
-	return i == 40;
-}
-
-/*
- * Whether git would take @dir for a git directory (its is_git_directory()):
- * a valid HEAD here, objects/ and refs/ in the common directory.  One whose
- * commondir cannot be read counts as one (protect_gitdir() then refuses).
- */
-bool ltd_git_is_dir(const char *dir)
-{
-	char path[PATH_MAX], common[PATH_MAX];
-	struct ltd_err rerr = {0};
-	int ret;
-
-	if (!valid_head(dir) || snprintf(path, sizeof(path), "%s/commondir",
-					 dir) >= (int)sizeof(path))
-		return false;
-	ret = read_pointer(path, "", dir, common, sizeof(common), &rerr);
-	if (ret < 0)
-		return true;
-	if (ret)
-		snprintf(common, sizeof(common), "%s", dir);
-	if (snprintf(path, sizeof(path), "%s/objects", common) >=
-		    (int)sizeof(path) ||
-	    access(path, X_OK) < 0)
-		return false;
-	if (snprintf(path, sizeof(path), "%s/refs", common) >=
-		    (int)sizeof(path) ||
-	    access(path, X_OK) < 0)
-		return false;
-	return true;
 }
 
 /*
@@ -747,7 +199,7 @@ bool ltd_git_is_dir(const char *dir)
  * relative hooks path is resolved in both (what falls outside the project
  * is not ours).
  */
-static int protect_bare(struct ltd_policy *p, const char *dir, bool *seen,
+static int protect_bare(struct ltd_protected *s, const char *dir, bool *seen,
 			struct ltd_err *err)
 {
 	char parent[PATH_MAX];
@@ -760,9 +212,9 @@ static int protect_bare(struct ltd_policy *p, const char *dir, bool *seen,
 		bases[1] = NULL; /* @dir is "/x": its parent is "/" */
 	for (size_t i = 0; !ret && i < sizeof(fixed) / sizeof(fixed[0]); i++)
 		if (!strncmp(fixed[i], ".git/", 5))
-			ret = add_if_inside(p, dir, fixed[i] + 5, err);
+			ret = ltd_gitplace_protect(s, dir, fixed[i] + 5, err);
 	if (!ret)
-		ret = protect_gitdir(p, "--project", dir, bases, seen, err);
+		ret = protect_gitdir(s, "--project", dir, bases, seen, err);
 	return ret;
 }
 
@@ -771,7 +223,7 @@ static int protect_bare(struct ltd_policy *p, const char *dir, bool *seen,
  * directory, or the git directory a .git file (a linked worktree, a
  * submodule) names, with a relative hooks path resolved at @top.
  */
-static int protect_worktree(struct ltd_policy *p, const char *flag,
+int ltd_gitprotect_worktree(struct ltd_protected *s, const char *flag,
 			    const char *top, bool *seen, struct ltd_err *err)
 {
 	const char *bases[2] = {top, NULL};
@@ -784,13 +236,13 @@ static int protect_worktree(struct ltd_policy *p, const char *flag,
 	    lstat(gitdir, &st) < 0)
 		return 0;
 	if (S_ISREG(st.st_mode))
-		ret = read_pointer(gitdir, "gitdir:", top, gitdir,
-				   sizeof(gitdir), err);
+		ret = ltd_gitdir_pointer(gitdir, "gitdir:", top, gitdir,
+					 sizeof(gitdir), err);
 	else if (!S_ISDIR(st.st_mode))
 		return 0;
 	if (ret)
 		return ret < 0 ? ret : 0;
-	return protect_gitdir(p, flag, gitdir, bases, seen, err);
+	return protect_gitdir(s, flag, gitdir, bases, seen, err);
 }
 
 /*
@@ -799,275 +251,63 @@ static int protect_worktree(struct ltd_policy *p, const char *flag,
  * hooks or includes in the project, and runs hooks from directories that
  * may hold it.
  */
-static int protect_enclosing(struct ltd_policy *p, const char *flag, bool *seen,
-			     struct ltd_err *err)
+static int protect_enclosing(struct ltd_protected *s, const char *flag,
+			     bool *seen, struct ltd_err *err)
 {
 	char dir[PATH_MAX];
 	char *slash;
 	int ret = 0;
 
-	snprintf(dir, sizeof(dir), "%s", p->project);
+	snprintf(dir, sizeof(dir), "%s", s->project);
 	while (!ret && strcmp(dir, "/") && (slash = strrchr(dir, '/'))) {
 		slash[slash == dir] = '\0'; /* "/x" becomes "/" */
-		ret = protect_worktree(p, flag, dir, seen, err);
-		if (!ret && ltd_git_is_dir(dir))
-			ret = protect_bare(p, dir, seen, err);
+		ret = ltd_gitprotect_worktree(s, flag, dir, seen, err);
+		if (!ret && ltd_gitdir_is(dir))
+			ret = protect_bare(s, dir, seen, err);
 	}
 	return ret;
 }
 
 /* The repositories whose work tree or git directory is @from or lies
- * above it: what their configuration names is gathered into @p (as for
+ * above it: what their configuration names is gathered into @s (as for
  * the project, with @flag). */
-static int walk_up(struct ltd_policy *p, const char *flag, const char *from,
-		   bool *seen, struct ltd_err *err)
+int ltd_gitprotect_walk_up(struct ltd_protected *s, const char *flag,
+			   const char *from, bool *seen, struct ltd_err *err)
 {
 	char dir[PATH_MAX], *slash;
 	int ret = 0;
 
 	snprintf(dir, sizeof(dir), "%s", from);
 	for (;;) {
-		ret = protect_worktree(p, flag, dir, seen, err);
-		if (!ret && ltd_git_is_dir(dir))
-			ret = protect_bare(p, dir, seen, err);
+		ret = ltd_gitprotect_worktree(s, flag, dir, seen, err);
+		if (!ret && ltd_gitdir_is(dir))
+			ret = protect_bare(s, dir, seen, err);
 		if (ret || !strcmp(dir, "/") || !(slash = strrchr(dir, '/')))
 			return ret;
 		slash[slash == dir] = '\0'; /* "/x" becomes "/" */
 	}
 }
 
-/*
- * A writable bind @src in no git directory: judged by what git's
- * configuration names, as the project is — the system and global configs,
- * and those of the repositories whose work trees hold it, with what they
- * include.  Whatever would be read-only in a project there (a hooks path,
- * an fsmonitor, an include, the files a command value names, a hook's
- * link target), or a hooks path that holds it, refuses the bind: a bind
- * has no read-only paths of its own.
- */
-static int bind_configs(const struct ltd_policy *p, const char *flag,
-			const char *src, const char *from, struct ltd_err *err)
-{
-	struct ltd_policy s = {.project = (char *)src, .id = p->id};
-	char dir[PATH_MAX], parent[PATH_MAX], *slash;
-	/* A file bound alone is judged as the directory it lies in, scanned
-	 * as a project would be (what is named there is gathered, not
-	 * refused: only the file itself is bound); a hooks path holding that
-	 * directory refuses it still. */
-	const char *as = flag;
-	const char *held = NULL;
-	bool seen = false;
-	struct stat st;
-	int ret = 0;
-
-	if (stat(src, &st) == 0 && !S_ISDIR(st.st_mode)) {
-		snprintf(parent, sizeof(parent), "%s", src);
-		slash = strrchr(parent, '/');
-		if (slash)
-			slash[slash == parent] = '\0';
-		s.project = parent;
-		as = "--project";
-	}
-	if (!from) {
-		/* The work trees above it (no directory above it is a git
-		 * directory: ltd_git_bind_check looked), and the global
-		 * configs. */
-		snprintf(dir, sizeof(dir), "%s", src);
-		while (!ret && strcmp(dir, "/") &&
-		       (slash = strrchr(dir, '/'))) {
-			slash[slash == dir] = '\0'; /* "/x" becomes "/" */
-			ret = protect_worktree(&s, as, dir, &seen, err);
-		}
-		if (!ret && !seen)
-			ret = scan_global(&s, as, err);
-	} else {
-		/* The repositories at @from and above it (another writable
-		 * place's): what they name in the bind. */
-		ret = walk_up(&s, as, from, &seen, err);
-	}
-	if (ret < 0 && as != flag) {
-		/* Said for a project ("--project: DIR is or lies in X, ...;
-		 * choose a project outside it"): said again for the bind. */
-		struct ltd_err why = *err;
-		const char *at = strstr(why.msg, "is or lies in ");
-		const char *end = at ? strstr(at, ": the command could") : NULL;
-
-		if (at && end)
-			ret = ltd_err_set(
-				err, -ret,
-				"%s %s: %.*s: the command could write "
-				"there what git on the host runs; "
-				"bind it read-only (--ro-bind), choose "
-				"another place, or use "
-				"--unsafe-writable-git",
-				flag, src, (int)(end - at), at);
-		else
-			ret = ltd_err_set(err, -ret, "%s %s: %s", flag, src,
-					  why.msg);
-	}
-	for (size_t i = 0; !ret && !held && i < s.n_protected; i++)
-		if (as == flag || !strcmp(s.protected[i], src))
-			held = s.protected[i];
-	if (!ret && held)
-		ret = ltd_err_set(err, EPERM,
-				  "%s %s: %s %s, which git on the host "
-				  "runs or reads (a repository's own file, "
-				  "or one its configuration names); bind it "
-				  "read-only (--ro-bind), "
-				  "choose another place, or use "
-				  "--unsafe-writable-git",
-				  flag, src, strcmp(held, src) ? "holds" : "is",
-				  held);
-	for (size_t i = 0; i < s.n_protected; i++)
-		free(s.protected[i]);
-	free(s.protected);
-	for (size_t i = 0; i < s.n_warnings; i++)
-		free(s.warnings[i]);
-	free(s.warnings);
-	return ret;
-}
-
-int ltd_git_bind_check(const struct ltd_policy *p, const char *flag,
-		       const char *src, struct ltd_err *err)
-{
-	char dir[PATH_MAX], path[PATH_MAX];
-	const char *what = NULL;
-	struct stat st;
-	char *slash;
-
-	if (!p->protect_git)
-		return 0;
-	snprintf(dir, sizeof(dir), "%s", src);
-	if (snprintf(path, sizeof(path), "%s/.git", src) < (int)sizeof(path) &&
-	    lstat(path, &st) == 0) {
-		what = "holds a git repository's .git";
-		snprintf(dir, sizeof(dir), "%s", path);
-	}
-	/* The bind itself, or a directory above it, a git directory: its
-	 * hooks, config, modules... */
-	while (!what) {
-		if (ltd_git_is_dir(dir)) {
-			what = "is or lies in a git directory";
-			break;
-		}
-		slash = strrchr(dir, '/');
-		if (!slash || slash == dir)
-			break;
-		*slash = '\0';
-	}
-	if (!what)
-		return bind_configs(p, flag, src, NULL, err);
-	return ltd_err_set(err, EPERM,
-			   "%s %s: %s (%s): the command could write there "
-			   "hooks or configuration that git on the host runs; "
-			   "bind it read-only (--ro-bind), make it the project "
-			   "(whose git ltd-native protects), or use "
-			   "--unsafe-writable-git",
-			   flag, src, what, dir);
-}
-
-/* A bind the user asked for, writable, resolved and there. */
-static bool user_writable(const struct ltd_user_mount *m)
-{
-	struct stat st;
-
-	return m->kind == LTD_UM_BIND && !m->derived && m->src &&
-	       lstat(m->src, &st) == 0;
-}
-
-int ltd_git_cross_check(struct ltd_policy *p, struct ltd_err *err)
-{
-	char flag[48];
-	bool seen;
-	int ret = 0;
-
-	if (!p->protect_git)
-		return 0;
-	for (size_t i = 0; !ret && i < p->n_mounts; i++) {
-		const struct ltd_user_mount *b = &p->mounts[i];
-
-		if (!user_writable(b))
-			continue;
-		snprintf(flag, sizeof(flag), "--%s", b->flag);
-		/* The project by the repositories above this bind. */
-		seen = false;
-		ret = walk_up(p, "--project", b->src, &seen, err);
-		/* This bind by those above the project and the others. */
-		if (!ret)
-			ret = bind_configs(p, flag, b->src, p->project, err);
-		for (size_t j = 0; !ret && j < p->n_mounts; j++)
-			if (j != i && user_writable(&p->mounts[j]))
-				ret = bind_configs(p, flag, b->src,
-						   p->mounts[j].src, err);
-	}
-	/* What became read-only in the project: no link on its way. */
-	return ret ? ret : ltd_policy_check_links(p, err);
-}
-
-int ltd_git_protected(struct ltd_policy *p, struct ltd_err *err)
+int ltd_gitprotect_project(const struct ltd_policy *p, struct ltd_protected *s,
+			   struct ltd_err *err)
 {
 	bool seen = false;
 	int ret;
 
-	ret = ltd_policy_protect_names(p, fixed, sizeof(fixed) / sizeof(*fixed),
-				       err);
-	if (!ret && ltd_git_is_dir(p->project))
-		ret = protect_bare(p, p->project, &seen, err);
+	ltd_protected_for(s, p);
+	ret = ltd_protected_add_names(s, fixed, ARRAY_SIZE(fixed), err);
+	if (!ret && ltd_gitdir_is(s->project))
+		ret = protect_bare(s, s->project, &seen, err);
 	/* A .git file names the repository elsewhere: the file is pinned
 	 * and read-only; what git reads there is read here. */
 	if (!ret)
-		ret = protect_worktree(p, "--project", p->project, &seen, err);
+		ret = ltd_gitprotect_worktree(s, "--project", s->project, &seen,
+					      err);
 	if (!ret)
-		ret = protect_enclosing(p, "--project", &seen, err);
+		ret = protect_enclosing(s, "--project", &seen, err);
 	/* In no repository, the global configs still name hooks paths
 	 * (~/.gitconfig's core.hooksPath runs in every repository). */
 	if (!ret && !seen)
-		ret = scan_global(p, "--project", err);
-	return ret;
-}
-
-int ltd_policy_check_links(const struct ltd_policy *p, struct ltd_err *err)
-{
-	size_t n = strlen(p->project);
-	struct ltd_lstat_memo memo = {0};
-	char buf[PATH_MAX];
-	int ret = 0;
-
-	for (size_t i = 0; !ret && i < p->n_protected; i++) {
-		const char *path = p->protected[i];
-
-		if (strncmp(path, p->project, n) != 0 || path[n] != '/' ||
-		    strlen(path) >= sizeof(buf))
-			continue;
-		memcpy(buf, path, strlen(path) + 1);
-		for (char *c = buf + n + 1;; c++) {
-			char was = *c;
-			int state;
-
-			if (was != '/' && was != '\0')
-				continue;
-			*c = '\0';
-			state = ltd_lstat_memo(&memo, buf);
-			if (state == LTD_LSTAT_MISSING)
-				break; /* missing: watched at exit */
-			if (state == LTD_LSTAT_LINK) {
-				ret = ltd_err_set(
-					err, ELOOP,
-					"%s is a symbolic link in the project: "
-					"ltd-native keeps %s read-only, but "
-					"the command could point the link at "
-					"files of its own, which would then "
-					"run on the host; make it a real file "
-					"or directory (or use "
-					"--unsafe-writable-git)",
-					buf, path);
-				break;
-			}
-			*c = was;
-			if (!was)
-				break;
-		}
-	}
-	ltd_lstat_memo_free(&memo);
+		ret = ltd_gitscan_global(s, "--project", err);
 	return ret;
 }

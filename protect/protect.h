@@ -3,130 +3,41 @@
  * What host programs run from the project, and from the places the cage
  * may write: git (its hooks, its configuration and what that names),
  * Claude Code (its settings' commands), ltd-native's own project policy.
- * Each is added to the protected paths (read-only in the cage, the
- * directories on the way pinned), or the run is refused where that cannot
- * hold.  Reads the host; changes nothing on it.
+ * Each is added to the protected set (protected.h: read-only in the cage,
+ * the directories on the way pinned), or the run is refused where that
+ * cannot hold.  Reads the host; changes nothing on it.
+ *
+ * The parts: git's (gitprotect.c, with gitdir.c, gitplace.c, gitscan.c
+ * and the configuration walker gitwalk.c; gitbinds.c for writable binds),
+ * Claude Code's (agentprotect.c), the files a command line runs
+ * (cmdfiles.c, with the sh-word reader shword.c); the checks after the run
+ * (protected.c, repos.c).
  */
 #ifndef LTD_PROTECT_H
 #define LTD_PROTECT_H
 
-#include <stdbool.h>
-#include <stddef.h>
-
+#include "common/error.h"
 #include "policy/policy.h"
+#include "protect/protected.h"
 
 /*
  * Once ltd_policy_validate() has resolved the project: what git, Claude
- * Code and ltd-native run from it or are configured by, protected; no
- * protected path reached through a link in the project.
+ * Code and ltd-native run from it or are configured by, into @out
+ * (emptied first; its project and home are @p's); no protected path
+ * reached through a link in the project.
  */
-int ltd_protect_project(struct ltd_policy *p, struct ltd_err *err);
+int ltd_protect_project(const struct ltd_policy *p, struct ltd_protected *out,
+			struct ltd_err *err);
 
 /*
- * Once ltd_policy_validate_binds() has resolved every bind: a writable
- * bind that git would run something from is refused; each is judged by
- * the repositories above the project and the other binds (and the
- * project by theirs); what was added since is checked for links too.
+ * Once ltd_policy_validate_binds() has resolved every bind: the files the
+ * next run reads that lie in the project (@p->inputs_in_project) join
+ * @out; a writable bind that git would run something from is refused;
+ * each is judged by the repositories above the project and the other
+ * binds (and the project by theirs); what was added since is checked for
+ * links too.
  */
-int ltd_protect_binds(struct ltd_policy *p, struct ltd_err *err);
-
-/* @dir is a git directory, as git's is_git_directory() judges one. */
-bool ltd_git_is_dir(const char *dir);
-
-/*
- * A writable bind (@flag, the real path @src) that holds a git
- * repository's .git, or is or lies in a git directory, is refused unless
- * git protection is off (--unsafe-writable-git): its hooks and config
- * would be the cage's to write, and git on the host runs them.
- */
-int ltd_git_bind_check(const struct ltd_policy *p, const char *flag,
-		       const char *src, struct ltd_err *err);
-
-/*
- * Once the binds are resolved: each writable bind the user asked for is
- * judged by the repositories above the project and above every other such
- * bind too (refused as ltd_git_bind_check refuses), and the project by the
- * repositories above each bind (what they name in it becomes read-only).
- */
-int ltd_git_cross_check(struct ltd_policy *p, struct ltd_err *err);
-
-/* Fill @p->protected from the project's .git (reads the host). */
-int ltd_git_protected(struct ltd_policy *p, struct ltd_err *err);
-
-/*
- * Refuse a protected path that is, or passes through, a symbolic link in
- * the project: the read-only bind would cover the target, and the command
- * could re-point the link itself.
- */
-int ltd_policy_check_links(const struct ltd_policy *p, struct ltd_err *err);
-
-/*
- * Add to @p->protected what Claude Code on the host runs from the project
- * by itself: the project's .claude/hooks, and the project files that the
- * commands of .claude/settings.json, .claude/settings.local.json (hooks,
- * statusLine, the *Helper commands, env) and .mcp.json (servers' command
- * and args) name; what cannot be resolved is added to @p->warnings.  A
- * settings file that is there but is not JSON ltd-native can read, or not a
- * regular file, is an error naming it (nothing would say what it runs).
- */
-int ltd_agent_protected(struct ltd_policy *p, struct ltd_err *err);
-
-/* The same for one settings file's text, @file naming it in messages (the
- * fuzz target's way in). */
-int ltd_agent_settings_scan(struct ltd_policy *p, const char *file,
-			    const char *text, size_t len, struct ltd_err *err);
-
-enum ltd_cmd_kind {
-	LTD_CMD_PATH,	 /* a word with a '/': an absolute, normalized path */
-	LTD_CMD_BARE,	 /* a word without: absolute, in its directory */
-	LTD_CMD_GLOB,	 /* an unquoted pattern, absolute */
-	LTD_CMD_UNKNOWN, /* a path-like word that cannot be resolved: as
-			    written */
-};
-
-/* A place that a command line names. */
-struct ltd_cmd_path {
-	char *path;
-	enum ltd_cmd_kind kind;
-	bool input; /* the target of a `<` */
-};
-
-/*
- * Pure: the words of shell command line @cmd that may name a place, read
- * as sh splits them (quotes, escapes, line joins, ; & | ( ) and
- * redirections), with $CLAUDE_PROJECT_DIR (any ${...} form), $PWD,
- * $(git rev-parse --show-toplevel), $HOME and a leading ~ (with @home)
- * expanded; relative words are taken from @project (Claude Code runs hooks
- * there) or from where a `cd` in command position moved, within its
- * subshell.  Options are skipped (their =VALUE is read); output targets
- * too.  At most 1024 places (-E2BIG).
- */
-int ltd_command_paths(const char *cmd, const char *project, const char *home,
-		      struct ltd_cmd_path **out, size_t *n);
-void ltd_command_paths_free(struct ltd_cmd_path *v, size_t n);
-
-/* Where the commands being read come from, and what they added so far. */
-struct ltd_cmd_scan {
-	struct ltd_policy *p;
-	const char *file;  /* the file that holds them, for messages */
-	size_t added;	   /* paths protected so far (at most 256) */
-	bool said_unknown; /* one warning per file */
-	/* A path through a link in the project: protected by its text, so
-	 * that ltd_policy_check_links refuses the run (git's config), or an
-	 * error here (Claude Code's settings). */
-	bool refuse_links;
-};
-
-/*
- * Add to @s->p->protected the places in the project that command line
- * @cmd, run in @base, names (ltd_command_paths): a path with a '/' by its
- * text, a bare word when it is a file there, a glob's matches; not a
- * directory unless @dirs.  What cannot be resolved is added to
- * @s->p->warnings; a path through a link in the project is protected by
- * its text with @s->refuse_links (ltd_policy_check_links then refuses the
- * run naming the link), and is an error (-ELOOP) without.
- */
-int ltd_protect_command(struct ltd_cmd_scan *s, const char *cmd,
-			const char *base, bool dirs, struct ltd_err *err);
+int ltd_protect_binds(const struct ltd_policy *p, struct ltd_protected *out,
+		      struct ltd_err *err);
 
 #endif

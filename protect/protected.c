@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
+ * The protected set (see protected.h), and what it is after the run.
+ *
  * A protected path that did not exist when the cage started cannot be
  * mounted read-only (its mount point would have to be created on the host),
  * so the command may create it.  Say so when it did: code there runs when
@@ -13,18 +15,137 @@
 #include "protect/protected.h"
 
 #include <errno.h>
-#include <stdio.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/openat2.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "common/base.h"
 #include "common/cleanup.h"
+#include "common/lstatmemo.h"
 #include "common/path.h"
 #include "common/text.h"
+#include "common/vec.h"
+#include "policy/option.h"
+
+void ltd_protected_for(struct ltd_protected *s, const struct ltd_policy *p)
+{
+	s->project = p->project;
+	s->home = p->id.home;
+}
+
+void ltd_protected_free(struct ltd_protected *s)
+{
+	ltd_strv_free(s->paths, s->n);
+	ltd_strv_free(s->warnings, s->n_warnings);
+	s->paths = s->warnings = NULL;
+	s->n = s->n_warnings = 0;
+}
+
+bool ltd_protected_has(const struct ltd_protected *s, const char *path)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (strcmp(s->paths[i], path) == 0)
+			return true;
+	return false;
+}
+
+int ltd_protected_add(struct ltd_protected *s, const char *path,
+		      struct ltd_err *err)
+{
+	if (ltd_protected_has(s, path))
+		return 0;
+	if (ltd_strv_push(&s->paths, &s->n, path) < 0)
+		return ltd_err_set(err, ENOMEM, "out of memory");
+	return 0;
+}
+
+int ltd_protected_add_names(struct ltd_protected *s, const char *const *names,
+			    size_t n, struct ltd_err *err)
+{
+	char path[PATH_MAX];
+	int ret = 0;
+
+	for (size_t i = 0; !ret && i < n; i++) {
+		if (ltd_path_fmt(path, sizeof(path), "%s/%s", s->project,
+				 names[i]) < 0)
+			return ltd_err_set(err, ENAMETOOLONG,
+					   "--project: path too long");
+		ret = ltd_protected_add(s, path, err);
+	}
+	return ret;
+}
+
+int ltd_protected_warn(struct ltd_protected *s, struct ltd_err *err,
+		       const char *fmt, ...)
+{
+	_cleanup_free_ char *text = NULL;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&text, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		text = NULL;
+		return ltd_err_set(err, ENOMEM, "out of memory");
+	}
+	if (ltd_policy_add_note(&s->warnings, &s->n_warnings, "%s", text) < 0)
+		return ltd_err_set(err, ENOMEM, "out of memory");
+	return 0;
+}
+
+int ltd_protected_check_links(const struct ltd_protected *s,
+			      struct ltd_err *err)
+{
+	struct ltd_lstat_memo memo = {0};
+	char buf[PATH_MAX];
+	int ret = 0;
+
+	for (size_t i = 0; !ret && i < s->n; i++) {
+		const char *path = s->paths[i];
+		const char *rel = ltd_path_below(path, s->project);
+
+		if (!rel || strlen(path) >= sizeof(buf))
+			continue;
+		memcpy(buf, path, strlen(path) + 1);
+		for (char *c = buf + (rel - path);; c++) {
+			char was = *c;
+			int state;
+
+			if (was != '/' && was != '\0')
+				continue;
+			*c = '\0';
+			state = ltd_lstat_memo(&memo, buf);
+			if (state == LTD_LSTAT_MISSING)
+				break; /* missing: watched at exit */
+			if (state == LTD_LSTAT_LINK) {
+				ret = ltd_err_set(
+					err, ELOOP,
+					"%s is a symbolic link in the project: "
+					"ltd-native keeps %s read-only, but "
+					"the command could point the link at "
+					"files of its own, which would then "
+					"run on the host; make it a real file "
+					"or directory (or use "
+					"--unsafe-writable-git)",
+					buf, path);
+				break;
+			}
+			*c = was;
+			if (!was)
+				break;
+		}
+	}
+	ltd_lstat_memo_free(&memo);
+	return ret;
+}
 
 /* @rel under the project's directory @proj: what it is, or absent, or
  * unreachable without a link (or a mount, or a directory we may not
@@ -64,23 +185,19 @@ static struct ltd_protected_id identify(int proj, const char *rel)
 
 /* Protected path @i lies in an earlier one found absent (.git/hooks in a
  * missing .git): absent too, without looking. */
-static bool in_absent(const struct ltd_policy *p,
+static bool in_absent(const struct ltd_protected *s,
 		      const struct ltd_protected_id *ids, size_t i)
 {
 	for (size_t j = 0; j < i; j++)
-		if (!ids[j].type &&
-		    ltd_path_is_under(p->protected[i], p -> protected[j]) &&
-		    strcmp(p->protected[i], p -> protected[j]) != 0 &&
-		    !strncmp(p->protected[j], p -> project,
-			     strlen(p->project)) &&
-		    p->protected[j][strlen(p->project)] == '/')
+		if (!ids[j].type && ltd_path_below(s->paths[i], s->paths[j]) &&
+		    ltd_path_below(s->paths[j], s->project))
 			return true;
 	return false;
 }
 
-struct ltd_protected_id *ltd_protected_ids(const struct ltd_policy *p)
+struct ltd_protected_id *ltd_protected_ids(const struct ltd_protected *s)
 {
-	struct ltd_protected_id *ids = calloc(p->n_protected + 1, sizeof(*ids));
+	struct ltd_protected_id *ids = calloc(s->n + 1, sizeof(*ids));
 	/* The project is named by its real path (validation refuses a
 	 * link), and the cage cannot change what lies above it. */
 	struct open_how how = {
@@ -88,45 +205,43 @@ struct ltd_protected_id *ltd_protected_ids(const struct ltd_policy *p)
 		.resolve = RESOLVE_NO_SYMLINKS,
 	};
 	_cleanup_close_ int proj = -1;
-	size_t n = strlen(p->project);
 
 	if (!ids)
 		return NULL;
-	proj = (int)syscall(SYS_openat2, AT_FDCWD, p->project, &how,
+	proj = (int)syscall(SYS_openat2, AT_FDCWD, s->project, &how,
 			    sizeof(how));
-	for (size_t i = 0; i < p->n_protected; i++) {
-		const char *path = p->protected[i];
+	for (size_t i = 0; i < s->n; i++) {
+		const char *rel = ltd_path_below(s->paths[i], s->project);
 
 		/* Every protected path lies in the project; one that did
 		 * not would not be the cage's to change. */
-		if (strncmp(path, p->project, n) != 0 || path[n] != '/' ||
-		    in_absent(p, ids, i))
+		if (!rel || in_absent(s, ids, i))
 			continue;
-		ids[i] = identify(proj, path + n + 1);
+		ids[i] = identify(proj, rel);
 	}
 	return ids;
 }
 
 /* Any path created, replaced or redirected during the run; control bytes
  * shown as '?' (the names come from git's configuration). */
-void ltd_protected_report(FILE *out, const struct ltd_policy *p,
+void ltd_protected_report(FILE *out, const struct ltd_protected *s,
 			  const struct ltd_protected_id *before,
 			  const struct ltd_protected_id *after)
 {
 	const char *covered = NULL;
 
-	for (size_t i = 0; before && after && i < p->n_protected; i++) {
+	for (size_t i = 0; before && after && i < s->n; i++) {
 		const struct ltd_protected_id *a = &after[i], *b = &before[i];
 
 		if (!a->type || (a->type == b->type && a->dev == b->dev &&
 				 a->ino == b->ino))
 			continue;
 		/* A new .git covers all that lies in it. */
-		if (covered && ltd_path_is_under(p->protected[i], covered))
+		if (covered && ltd_path_is_under(s->paths[i], covered))
 			continue;
 		fputs("ltd-native: warning: ", out);
 		if (a->type == LTD_PROTECTED_UNREACHABLE) {
-			ltd_fput_shown(out, p->protected[i]);
+			ltd_fput_shown(out, s->paths[i]);
 			fputs(", which git, Claude Code or ltd-native runs "
 			      "from or reads its configuration from, can no "
 			      "longer be reached without following a symbolic "
@@ -137,14 +252,14 @@ void ltd_protected_report(FILE *out, const struct ltd_policy *p,
 			      out);
 		} else {
 			fputs("the command created ", out);
-			ltd_fput_shown(out, p->protected[i]);
+			ltd_fput_shown(out, s->paths[i]);
 			fputs(", which git, Claude Code or ltd-native runs "
 			      "from or reads its configuration from: review "
 			      "it before running git, Claude Code or "
 			      "ltd-native on the host\n",
 			      out);
 		}
-		covered = p->protected[i];
+		covered = s->paths[i];
 	}
 }
 
@@ -190,38 +305,73 @@ static int move_aside(int dir, const char *base, char *to, size_t size)
 	return ret;
 }
 
-void ltd_protected_quarantine(FILE *out, const struct ltd_policy *p,
-			      const struct ltd_protected_id *before,
-			      struct ltd_protected_id *after)
+/* What was done with @path, created by the command (through a link of its
+ * own, @base, when @linked): moved aside to @to, or not (@ret < 0). */
+static void say_quarantined(FILE *out, const char *path, bool linked,
+			    const char *base, const char *to, int ret)
+{
+	fputs("ltd-native: warning: the command created ", out);
+	ltd_fput_shown(out, path);
+	if (linked) {
+		fputs(" through a symbolic link (or a non-directory) of its "
+		      "own, ",
+		      out);
+		ltd_fput_shown(out, base);
+	}
+	if (ret < 0) {
+		fprintf(out,
+			", which Claude Code on the host reads (and runs the "
+			"hooks it names) at its next start, and it could NOT "
+			"be moved aside (%s): remove it before you start "
+			"Claude Code here\n",
+			strerror(-ret));
+		return;
+	}
+	fputs(", which Claude Code on the host would read (and run the hooks "
+	      "it names) at its next start: moved ",
+	      out);
+	ltd_fput_shown(out, base);
+	fputs(" aside to ", out);
+	ltd_fput_shown(out, to);
+	fputs(" in its directory; review it, then move it back\n", out);
+}
+
+/* @rel is one of Claude Code's settings files. */
+static bool is_settings(const char *rel)
 {
 	static const char *const settings[] = {
 		".claude/settings.json",
 		".claude/settings.local.json",
 		".mcp.json",
 	};
-	size_t n = strlen(p->project);
+
+	for (size_t k = 0; k < ARRAY_SIZE(settings); k++)
+		if (!strcmp(rel, settings[k]))
+			return true;
+	return false;
+}
+
+void ltd_protected_quarantine(FILE *out, const struct ltd_protected *s,
+			      const struct ltd_protected_id *before,
+			      struct ltd_protected_id *after)
+{
 	_cleanup_close_ int proj = (int)syscall(
-		SYS_openat2, AT_FDCWD, p->project,
+		SYS_openat2, AT_FDCWD, s->project,
 		&(struct open_how){.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
 				   .resolve = RESOLVE_NO_SYMLINKS},
 		sizeof(struct open_how));
 
-	for (size_t i = 0; before && after && i < p->n_protected; i++) {
-		const char *path = p->protected[i], *rel, *slash;
+	for (size_t i = 0; before && after && i < s->n; i++) {
+		const char *path = s->paths[i], *rel, *slash;
 		char dirrel[64], base[64], to[96];
 		_cleanup_close_ int dir = -1;
-		bool ours = false, linked = false;
+		bool linked = false;
 		struct stat st;
 		int ret;
 
-		if (before[i].type || !after[i].type ||
-		    strncmp(path, p->project, n) != 0 || path[n] != '/')
-			continue;
-		rel = path + n + 1;
-		for (size_t k = 0; k < sizeof(settings) / sizeof(*settings);
-		     k++)
-			ours |= !strcmp(rel, settings[k]);
-		if (!ours)
+		rel = ltd_path_below(path, s->project);
+		if (before[i].type || !after[i].type || !rel ||
+		    !is_settings(rel))
 			continue;
 		/* Created, whatever it is (a link Claude Code would follow
 		 * too).  Its directory the command made a link or something
@@ -246,30 +396,8 @@ void ltd_protected_quarantine(FILE *out, const struct ltd_policy *p,
 			continue;
 		}
 		ret = dir < 0 ? -errno : move_aside(dir, base, to, sizeof(to));
-		fputs("ltd-native: warning: the command created ", out);
-		ltd_fput_shown(out, path);
-		if (linked) {
-			fputs(" through a symbolic link (or a non-directory) "
-			      "of its own, ",
-			      out);
-			ltd_fput_shown(out, base);
-		}
-		if (ret < 0) {
-			fprintf(out,
-				", which Claude Code on the host reads (and "
-				"runs the hooks it names) at its next start, "
-				"and it could NOT be moved aside (%s): remove "
-				"it before you start Claude Code here\n",
-				strerror(-ret));
-			continue;
-		}
-		fputs(", which Claude Code on the host would read (and run the "
-		      "hooks it names) at its next start: moved ",
-		      out);
-		ltd_fput_shown(out, base);
-		fputs(" aside to ", out);
-		ltd_fput_shown(out, to);
-		fputs(" in its directory; review it, then move it back\n", out);
-		after[i] = (struct ltd_protected_id){0};
+		say_quarantined(out, path, linked, base, to, ret);
+		if (ret >= 0)
+			after[i] = (struct ltd_protected_id){0};
 	}
 }

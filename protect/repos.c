@@ -34,6 +34,7 @@
 #include "policy/option.h"
 #include "policy/policy.h"
 #include "protect/gitconfig.h"
+#include "protect/gitwalk.h"
 
 struct walk {
 	FILE *out;
@@ -53,9 +54,10 @@ struct walk {
 };
 
 /* Past these, a count: a flood of names must not scroll the rest away. */
-#define MAX_WARNINGS   100
-#define MAX_HOOKS_SAID 5
-#define MAX_INCLUDES   10
+#define MAX_WARNINGS	  100
+#define MAX_HOOKS_SAID	  5
+#define MAX_INCLUDES	  10
+#define MAX_INCLUDE_DEPTH 3 /* includes followed from so deep */
 
 static const char review[] = "; review it before you run git there on the "
 			     "host\n";
@@ -199,26 +201,31 @@ struct cfg {
 	char hooks_path[PATH_MAX];
 	bool changed; /* a file of the configuration changed */
 	unsigned files;
-	char file[PATH_MAX]; /* being read, as shown */
-	char base[PATH_MAX]; /* its directory, relative to the root */
-	int depth;
 };
 
-static int read_config(struct cfg *c, int fd, const char *shown,
-		       struct ltd_err *err);
-
-static int on_key(void *ctx, const char *section, const char *key,
-		  const char *val)
+/* The first key that runs something, and the file it is in. */
+static void first_key(struct cfg *c, const char *section, const char *key,
+		      const char *file)
 {
-	struct cfg *c = ctx;
-	char buf[PATH_MAX * 4 + 8], shown[PATH_MAX * 2];
-	bool include = !strcasecmp(key, "path") &&
-		       (!strcmp(section, "include") ||
-			!strncmp(section, "includeif.", 10));
+	if (c->key[0])
+		return;
+	snprintf(c->key, sizeof(c->key), "%s.%s", section, key);
+	/* Shown as far as it fits (a name this long is one no one types). */
+	snprintf(c->key_file, sizeof(c->key_file), "%.*s",
+		 (int)sizeof(c->key_file) - 1, file);
+}
+
+static int on_key(struct ltd_gitwalk *gw, const char *section, const char *key,
+		  const char *val, struct ltd_err *err)
+{
+	struct cfg *c = gw->ctx;
+	char buf[PATH_MAX * 4 + 8];
+	bool include = ltd_gitwalk_is_include(section, key);
 	bool runs = ltd_gitconfig_command(section, key, val, buf,
 					  sizeof(buf)) != NULL;
 
-	if (include && val[0] && (c->depth >= 3 || c->files >= MAX_INCLUDES))
+	if (include && val[0] &&
+	    (gw->cur->depth >= gw->max_depth || c->files >= MAX_INCLUDES))
 		runs = true; /* not read: it may say anything */
 
 	/* protocol.allow / protocol.ext.allow: lets an ext:: URL run. */
@@ -231,88 +238,78 @@ static int on_key(void *ctx, const char *section, const char *key,
 		snprintf(c->hooks_path, sizeof(c->hooks_path), "%s", val);
 		runs = true;
 	}
-	if (runs && !c->key[0]) {
-		snprintf(c->key, sizeof(c->key), "%s.%s", section, key);
-		snprintf(c->key_file, sizeof(c->key_file), "%s", c->file);
-	}
+	if (runs)
+		first_key(c, section, key, gw->cur->shown);
 	/* An include is configuration too: read it where it lies in the
 	 * root (one outside is not the command's to write). */
-	if (include && val[0] && c->depth < 3 && c->files < MAX_INCLUDES) {
-		char was_file[PATH_MAX], was_base[PATH_MAX], home[PATH_MAX];
-		int n, fd;
-
-		val = ltd_git_expand_home(val, home, sizeof(home));
-		fd = open_in_root(c->w, c->base, val, O_RDONLY | O_NONBLOCK,
-				  shown, sizeof(shown));
-
-		/* Through a link: what is behind it may have changed. */
-		if (unfollowed(fd))
-			c->changed = true;
-		/* One ltd-native cannot read (out of the tree, through a
-		 * link) may say anything; a missing one says nothing. */
-		if (fd < 0 && fd != -ENOENT && fd != -ENOTDIR && !c->key[0]) {
-			snprintf(c->key, sizeof(c->key), "%s.%s", section, key);
-			snprintf(c->key_file, sizeof(c->key_file), "%s",
-				 c->file);
-		}
-		if (fd >= 0) {
-			memcpy(was_file, c->file, sizeof(was_file));
-			memcpy(was_base, c->base, sizeof(was_base));
-			/* Its own includes are relative to its directory. */
-			if (val[0] == '/')
-				n = snprintf(c->base, sizeof(c->base), "%s",
-					     val + c->w->root_len);
-			else
-				n = snprintf(c->base, sizeof(c->base), "%s%s%s",
-					     was_base, was_base[0] ? "/" : "",
-					     val);
-			if (n < 0 || n >= (int)sizeof(c->base))
-				c->base[0] = '\0';
-			*(strrchr(c->base, '/') ? strrchr(c->base, '/')
-						: c->base) = '\0';
-			c->depth++;
-			/* An include git cannot read is no error to git. */
-			read_config(c, fd, shown, &(struct ltd_err){0});
-			c->depth--;
-			memcpy(c->file, was_file, sizeof(c->file));
-			memcpy(c->base, was_base, sizeof(c->base));
-		}
-	}
-	return 0;
+	return ltd_gitwalk_include(gw, section, key, val, err);
 }
 
-/* The config at @fd (closed here), shown as @shown: its ctime, its keys;
- * 0, or a negative errno and @err when it cannot be read. */
-static int read_config(struct cfg *c, int fd, const char *shown,
-		       struct ltd_err *err)
+/* The config at @fd (closed here), @f: its ctime, its text; 0, or a
+ * negative errno and @err when it cannot be read. */
+static int read_at(struct cfg *c, int fd, struct ltd_gitwalk_file *f,
+		   struct ltd_err *err)
 {
-	_cleanup_free_ char *text = NULL;
 	struct stat st;
-	size_t len;
 	int ret;
 
 	c->files++;
 	if (fstat(fd, &st) == 0 && changed(&st, c->w->since))
 		c->changed = true;
-	if (shown != c->file)
-		snprintf(c->file, sizeof(c->file), "%s", shown);
-	ret = ltd_policy_read_fd(fd, shown, &text, &len, err);
-	if (!ret)
-		ltd_gitconfig_parse(text, len, on_key, c);
+	ret = ltd_policy_read_fd(fd, f->shown, &f->text, &f->len, err);
 	close(fd);
 	return ret;
 }
+
+/* An include, opened beneath the root without a link on the way. */
+static int open_include(struct ltd_gitwalk *gw, struct ltd_gitwalk_file *f,
+			struct ltd_err *err)
+{
+	struct cfg *c = gw->ctx;
+	int fd;
+
+	if (c->files >= MAX_INCLUDES)
+		return 1;
+	fd = f->path[0] ? open_in_root(c->w, "", f->path, O_RDONLY | O_NONBLOCK,
+				       f->shown, sizeof(f->shown))
+			: -ENAMETOOLONG;
+	/* Named by the text, for the eye: what is opened has no link. */
+	if (f->value[0] != '/')
+		ltd_path_normalize(f->shown);
+	/* Through a link: what is behind it may have changed. */
+	if (unfollowed(fd))
+		c->changed = true;
+	/* One ltd-native cannot read (out of the tree, through a link) may
+	 * say anything; a missing one says nothing. */
+	if (fd < 0 && fd != -ENOENT && fd != -ENOTDIR)
+		first_key(c, f->section, f->key, f->up->shown);
+	if (fd < 0)
+		return 1;
+	/* An include git cannot read is no error to git. */
+	return read_at(c, fd, f, &(struct ltd_err){0}) < 0 ? 1 : 0;
+}
+
+static const struct ltd_gitwalk_ops cfg_ops = {
+	.key = on_key,
+	.open = open_include,
+};
 
 /* config or config.worktree of the git directory @dir. */
 static void config_file(struct walk *w, struct cfg *c, int dir,
 			const char *name)
 {
+	struct ltd_gitwalk gw = {
+		.ops = &cfg_ops,
+		.ctx = c,
+		.max_depth = MAX_INCLUDE_DEPTH,
+	};
+	struct ltd_gitwalk_file *f = calloc(1, sizeof(*f));
 	struct ltd_err err = {0};
 	struct stat st;
-	int fd;
+	int fd, ret;
 
-	if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		return;
+	if (!f || fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		goto out;
 	if (changed(&st, w->since))
 		c->changed = true;
 	if (!S_ISREG(st.st_mode)) {
@@ -322,18 +319,20 @@ static void config_file(struct walk *w, struct cfg *c, int dir,
 			    "symbolic link or another file, which ltd-native "
 			    "did not follow",
 			    NULL);
-		return;
+		goto out;
 	}
-	if (snprintf(c->file, sizeof(c->file), "%s/%s", w->path, name) >=
-	    (int)sizeof(c->file))
-		c->file[0] = '\0';
-	snprintf(c->base, sizeof(c->base), "%s", here(w));
-	c->depth = 0;
+	snprintf(f->path, sizeof(f->path), "%s/%s", w->path, name);
+	if (strlen(f->path) < PATH_MAX)
+		memcpy(f->shown, f->path, sizeof(f->shown));
 	fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0 ? ltd_err_sys(&err, "%s", name) < 0
-		   : read_config(c, fd, c->file, &err) < 0)
+	ret = fd < 0 ? ltd_err_sys(&err, "%s", name) : read_at(c, fd, f, &err);
+	if (!ret)
+		ret = ltd_gitwalk_text(&gw, f, &err);
+	if (ret < 0)
 		say(w, name, "ltd-native could not read this git configuration",
 		    err.msg);
+out:
+	free(f);
 }
 
 /* One hook, @name in the directory @dir (shown as @dir_shown, relative
@@ -457,7 +456,7 @@ static void judge_hooks(struct walk *w, int dir, const char *hooks_path)
 	slash = strrchr(base, '/');
 	if (!strcmp(slash ? slash + 1 : base, ".git"))
 		base[slash ? slash - base : 0] = '\0';
-	hp = ltd_git_expand_home(hooks_path, home, sizeof(home));
+	hp = ltd_gitconfig_expand_home(hooks_path, home, sizeof(home));
 	/* husky's stubs in .husky/_ run the scripts in .husky: both. */
 	for (int i = 0; i < 2; i++) {
 		if (i == 1) {

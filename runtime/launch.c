@@ -33,7 +33,7 @@
 #include "dnsd/dnsd.h"
 #include "netfilter/audit.h"
 #include "netfilter/pasta.h"
-#include "protect/protect.h"
+#include "protect/gitdir.h"
 #include "runtime/cage.h"
 #include "runtime/landlock_rules.h"
 #include "runtime/outputs.h"
@@ -206,7 +206,8 @@ static int step_mount_plan(void *ctx, struct ltd_err *err)
 	if (!ret && l->p->rootfs)
 		host.pinned = &l->host->pinned;
 	if (!ret)
-		ret = ltd_plan_build(l->p, &host, &l->plan, err);
+		ret = ltd_plan_build(l->p, &l->host->protected, &host, &l->plan,
+				     err);
 	ltd_hostfs_free(&host);
 	return ret < 0 ? ret : ltd_plan_check_host(&l->plan, err);
 }
@@ -287,6 +288,8 @@ static int step_say(void *ctx, struct ltd_err *err)
 		ltd_warn(p->warnings[i]);
 	for (size_t i = 0; !p->quiet && i < p->n_notes; i++)
 		ltd_line_shown("ltd-native: note: ", p->notes[i], NULL);
+	for (size_t i = 0; i < l->host->protected.n_warnings; i++)
+		ltd_warn(l->host->protected.warnings[i]);
 	return 0;
 }
 
@@ -374,8 +377,8 @@ static int step_snapshot(void *ctx, struct ltd_err *err)
 {
 	struct ltd_launch *l = ctx;
 
-	l->protected_before = ltd_protected_ids(l->p);
-	l->root_was_gitdir = l->p->protect_git && ltd_git_is_dir(l->p->project);
+	l->protected_before = ltd_protected_ids(&l->host->protected);
+	l->root_was_gitdir = l->p->protect_git && ltd_gitdir_is(l->p->project);
 	/* Coarse, as the ctimes the repository walk compares with it. */
 	clock_gettime(CLOCK_REALTIME_COARSE, &l->started);
 	return 0;

@@ -389,36 +389,22 @@ static int plan_proc(struct ltd_plan *plan, struct ltd_err *err)
 }
 
 /*
- * The project, read-write; then .git pinned (a mount point cannot be renamed
- * or removed, so the read-only mounts below cannot be carried away with it)
- * and the paths git executes from made read-only.
- */
-static bool is_protected(const struct ltd_policy *p, const char *path)
-{
-	for (size_t i = 0; i < p->n_protected; i++)
-		if (strcmp(p->protected[i], path) == 0)
-			return true;
-	return false;
-}
-
-/*
  * The directories between the project and a protected path are pinned:
  * one moved aside would take the read-only path with it, and a new one in
  * its place would hold what the command wrote there.  (A pin is a bind of
  * the directory over itself; rename and rmdir of a mount point fail.)
  */
-static int plan_protected_parents(struct ltd_plan *plan,
-				  const struct ltd_policy *p,
+static int plan_protected_parents(struct ltd_plan *plan, const char *project,
+				  const struct ltd_protected *prot,
 				  struct ltd_err *err)
 {
-	size_t n = strlen(p->project);
+	for (size_t i = 0; i < prot->n; i++) {
+		const char *path = prot->paths[i];
+		const char *rel = ltd_path_below(path, project);
 
-	for (size_t i = 0; i < p->n_protected; i++) {
-		const char *path = p->protected[i];
-
-		if (strncmp(path, p->project, n) != 0 || path[n] != '/')
+		if (!rel)
 			continue;
-		for (const char *c = strchr(path + n + 1, '/'); c;
+		for (const char *c = strchr(rel, '/'); c;
 		     c = strchr(c + 1, '/')) {
 			_cleanup_free_ char *dir =
 				strndup(path, (size_t)(c - path));
@@ -431,7 +417,7 @@ static int plan_protected_parents(struct ltd_plan *plan,
 			for (size_t j = 0; j < plan->n && !planned; j++)
 				planned = plan->e[j].op == LTD_OP_PIN &&
 					  !strcmp(plan->e[j].dst, dir);
-			if (planned || is_protected(p, dir))
+			if (planned || ltd_protected_has(prot, dir))
 				continue;
 			e = add_e(plan, LTD_OP_PIN, NULL, dir, "protected",
 				  err);
@@ -443,8 +429,13 @@ static int plan_protected_parents(struct ltd_plan *plan,
 	return 0;
 }
 
+/*
+ * The project, read-write; then .git pinned (a mount point cannot be renamed
+ * or removed, so the read-only mounts below cannot be carried away with it)
+ * and the paths git executes from made read-only.
+ */
 static int plan_project(struct ltd_plan *plan, const struct ltd_policy *p,
-			struct ltd_err *err)
+			const struct ltd_protected *prot, struct ltd_err *err)
 {
 	struct ltd_plan_entry *e;
 	int ret;
@@ -452,14 +443,14 @@ static int plan_project(struct ltd_plan *plan, const struct ltd_policy *p,
 	ret = add(plan, LTD_OP_BIND_RW, p->project, p->project, "--project",
 		  err);
 	if (!ret)
-		ret = plan_protected_parents(plan, p, err);
+		ret = plan_protected_parents(plan, p->project, prot, err);
 	/* With git protected, [0] is .git: pinned, the rest read-only.  The
 	 * project's policy directory is read-only either way. */
-	for (size_t i = 0; !ret && i < p->n_protected; i++) {
+	for (size_t i = 0; !ret && i < prot->n; i++) {
 		e = add_e(plan,
 			  i == 0 && p->protect_git ? LTD_OP_PIN
 						   : LTD_OP_RO_OVER,
-			  NULL, p->protected[i], "protected", err);
+			  NULL, prot->paths[i], "protected", err);
 		if (!e)
 			return -ENOMEM;
 		e->flags |= LTD_PF_OPTIONAL;
@@ -549,8 +540,9 @@ static int plan_resolve_covers(struct ltd_plan *plan, struct ltd_err *err)
 	return 0;
 }
 
-int ltd_plan_build(const struct ltd_policy *p, const struct ltd_hostfs *h,
-		   struct ltd_plan *plan, struct ltd_err *err)
+int ltd_plan_build(const struct ltd_policy *p, const struct ltd_protected *prot,
+		   const struct ltd_hostfs *h, struct ltd_plan *plan,
+		   struct ltd_err *err)
 {
 	int ret;
 
@@ -576,7 +568,7 @@ int ltd_plan_build(const struct ltd_policy *p, const struct ltd_hostfs *h,
 	if (!ret)
 		ret = plan_copies(plan, p, err);
 	if (!ret)
-		ret = plan_project(plan, p, err);
+		ret = plan_project(plan, p, prot, err);
 	if (!ret)
 		ret = plan_user_mounts(plan, p, err);
 	if (!ret)

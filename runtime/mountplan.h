@@ -15,6 +15,7 @@
 #include <sys/types.h>
 
 #include "policy/policy.h"
+#include "protect/protected.h"
 
 enum ltd_plan_op {
 	LTD_OP_BIND_RO, /* host src -> dst, recursively read-only */
@@ -109,9 +110,11 @@ struct ltd_hostfs {
 int ltd_hostfs_probe(struct ltd_hostfs *h, struct ltd_err *err);
 void ltd_hostfs_free(struct ltd_hostfs *h);
 
-/* Pure: build the plan.  Host facts come only from @h and @p. */
-int ltd_plan_build(const struct ltd_policy *p, const struct ltd_hostfs *h,
-		   struct ltd_plan *plan, struct ltd_err *err);
+/* Pure: build the plan.  Host facts come only from @h, @p and @prot (the
+ * paths kept read-only in the project, protect/). */
+int ltd_plan_build(const struct ltd_policy *p, const struct ltd_protected *prot,
+		   const struct ltd_hostfs *h, struct ltd_plan *plan,
+		   struct ltd_err *err);
 
 /*
  * Check the plan against the host before any namespace exists: every host

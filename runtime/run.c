@@ -26,16 +26,18 @@
 #include "runtime/rootfs.h"
 #include "runtime/testhooks.h"
 
-int ltd_run_check(struct ltd_policy *p, struct ltd_err *err)
+int ltd_run_check(struct ltd_policy *p, struct ltd_protected *prot,
+		  struct ltd_err *err)
 {
 	int ret = ltd_policy_validate(p, ltd_host_user(), err);
 
+	ltd_protected_free(prot);
 	if (!ret)
-		ret = ltd_protect_project(p, err);
+		ret = ltd_protect_project(p, prot, err);
 	if (!ret)
 		ret = ltd_policy_validate_binds(p, err);
 	if (!ret)
-		ret = ltd_protect_binds(p, err);
+		ret = ltd_protect_binds(p, prot, err);
 	return ret;
 }
 
@@ -43,7 +45,7 @@ int ltd_run_resolve(struct ltd_policy *p, struct ltd_run_host *h,
 		    struct ltd_err *err)
 {
 	struct ltd_host_facts f = {.pasta_ok = true};
-	int ret = ltd_run_check(p, err);
+	int ret = ltd_run_check(p, &h->protected, err);
 
 	if (!ret)
 		ret = ltd_cgroup_probe(&h->cg, err);
@@ -80,6 +82,7 @@ void ltd_run_host_free(struct ltd_run_host *h)
 	ltd_pinned_free(&h->pinned);
 	ltd_closep(&h->rootfs_lock);
 	h->rootfs_lock = -1;
+	ltd_protected_free(&h->protected);
 }
 
 /* Git repositories the command planted or changed where it could write:
@@ -109,6 +112,7 @@ static void report_repos(FILE *out, const struct ltd_policy *p,
 static void report(struct ltd_launch *l)
 {
 	const struct ltd_policy *p = l->p;
+	const struct ltd_protected *prot = &l->host->protected;
 	_cleanup_free_ char *text = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&text, &len);
@@ -117,10 +121,10 @@ static void report(struct ltd_launch *l)
 		out = stderr;
 	if (l->protected_before) {
 		_cleanup_free_ struct ltd_protected_id *after =
-			ltd_protected_ids(p);
+			ltd_protected_ids(prot);
 
-		ltd_protected_quarantine(out, p, l->protected_before, after);
-		ltd_protected_report(out, p, l->protected_before, after);
+		ltd_protected_quarantine(out, prot, l->protected_before, after);
+		ltd_protected_report(out, prot, l->protected_before, after);
 	}
 	if (p->protect_git)
 		report_repos(out, p, l->root_was_gitdir, l->started);

@@ -12,6 +12,7 @@
 
 #include "netfilter/pasta.h"
 #include "policy/policy.h"
+#include "protect/protected.h"
 #include "runtime/limits.h"
 #include "runtime/mountplan.h"
 #include "runtime/standing.h"
@@ -23,10 +24,12 @@
 
 /*
  * Check @p against the host before anything exists, in the order each
- * part needs: the policy (policy/), the project's protection (protect/),
- * the binds, and the protection of the binds.  `run` and `policy show`.
+ * part needs: the policy (policy/), the project's protection (protect/,
+ * into @prot, emptied first), the binds, and the protection of the binds.
+ * `run` and `policy show`.
  */
-int ltd_run_check(struct ltd_policy *p, struct ltd_err *err);
+int ltd_run_check(struct ltd_policy *p, struct ltd_protected *prot,
+		  struct ltd_err *err);
 
 /* What the launcher found on the host for one run (ltd_run_resolve()):
  * kept for the run itself. */
@@ -37,6 +40,9 @@ struct ltd_run_host {
 	int rootfs_lock;	  /* --rootfs: the entry, held shared; -1 */
 	char pasta_why[LTD_ERR_MSG_MAX];
 	struct ltd_acks acks; /* the standing warnings acknowledged */
+	/* What git, Claude Code and ltd-native run from the project, kept
+	 * read-only (protect/): the mount plan and the post-run checks. */
+	struct ltd_protected protected;
 };
 
 #define LTD_RUN_HOST_INIT                                                      \

@@ -9,9 +9,11 @@
 #include <unistd.h>
 
 #include "policy/policy.h"
-#include "protect/protect.h"
+#include "protect/gitbinds.h"
+#include "protect/gitprotect.h"
 
 static struct ltd_policy p;
+static struct ltd_protected prot;
 static char dir[] = "/tmp/ltd-git.XXXXXX";
 
 static void put(const char *rel, const char *text)
@@ -51,6 +53,7 @@ static void teardown(void)
 	char cmd[64];
 
 	ltd_policy_free(&p);
+	ltd_protected_free(&prot);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	(void)!system(cmd);
 	strcpy(dir, "/tmp/ltd-git.XXXXXX");
@@ -63,8 +66,8 @@ static bool has(const char *rel)
 	char path[256];
 
 	snprintf(path, sizeof(path), "%s%s", dir, rel);
-	for (size_t i = 0; i < p.n_protected; i++)
-		if (strcmp(p.protected[i], path) == 0)
+	for (size_t i = 0; i < prot.n; i++)
+		if (strcmp(prot.paths[i], path) == 0)
 			return true;
 	return false;
 }
@@ -74,9 +77,9 @@ Test(gitprotect, fixed_paths_with_git_first)
 	struct ltd_err err = {0};
 	char git[256];
 
-	cr_assert_eq(ltd_git_protected(&p, &err), 0);
+	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), 0);
 	snprintf(git, sizeof(git), "%s/.git", dir);
-	cr_assert_str_eq(p.protected[0], git, ".git comes first (pinned)");
+	cr_assert_str_eq(prot.paths[0], git, ".git comes first (pinned)");
 	cr_assert(has("/.git/config"));
 	cr_assert(has("/.git/hooks"));
 	cr_assert(has("/.git/commondir"), "commondir redirects git");
@@ -102,12 +105,12 @@ Test(gitprotect, config_keys_inside_the_project)
 			   "\tpath = ../shared.gitconfig\n"
 			   "[includeIf \"gitdir:~/work/\"]\n"
 			   "\tpath = /etc/outside.gitconfig\n");
-	cr_assert_eq(ltd_git_protected(&p, &err), 0);
+	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), 0);
 	cr_assert(has("/.githooks"), "core.hooksPath, even before it exists");
 	cr_assert(has("/scripts/fsmon.sh"), "core.fsmonitor as a path");
 	cr_assert(has("/shared.gitconfig"), "include.path, from .git");
-	for (size_t i = 0; i < p.n_protected; i++)
-		cr_assert_null(strstr(p.protected[i], "/etc/outside"),
+	for (size_t i = 0; i < prot.n; i++)
+		cr_assert_null(strstr(prot.paths[i], "/etc/outside"),
 			       "outside the project is not ours");
 }
 
@@ -117,8 +120,8 @@ Test(gitprotect, escapes_by_dotdot_are_ignored)
 	size_t before;
 
 	put(".git/config", "[core]\n\thooksPath = ../../../etc/missing-x\n");
-	cr_assert_eq(ltd_git_protected(&p, &err), 0);
-	before = p.n_protected;
+	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), 0);
+	before = prot.n;
 	cr_assert_eq(before, 10, "only the fixed paths: %zu", before);
 }
 
@@ -130,7 +133,7 @@ Test(gitprotect, linked_hooks_protect_their_targets)
 	put("scripts/pre-commit", "#!/bin/sh\n");
 	snprintf(link, sizeof(link), "%s/.git/hooks/pre-commit", dir);
 	cr_assert_eq(symlink("../../scripts/pre-commit", link), 0);
-	cr_assert_eq(ltd_git_protected(&p, &err), 0);
+	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), 0);
 	cr_assert(has("/scripts/pre-commit"));
 }
 
@@ -141,8 +144,8 @@ Test(gitprotect, no_git_directory)
 
 	snprintf(cmd, sizeof(cmd), "rm -rf %s/.git", dir);
 	cr_assert_eq(system(cmd), 0);
-	cr_assert_eq(ltd_git_protected(&p, &err), 0);
-	cr_assert_eq(p.n_protected, 10, "the fixed paths, watched at exit");
+	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), 0);
+	cr_assert_eq(prot.n, 10, "the fixed paths, watched at exit");
 }
 
 /* A committed .gitconfig, included from .git/config, sets the hooks path:
@@ -155,7 +158,7 @@ Test(gitprotect, keys_in_included_files)
 	put(".gitconfig", "[include]\n\tpath = scripts/more.gitconfig\n"
 			  "[core]\n\thooksPath = .githooks\n");
 	put("scripts/more.gitconfig", "[core]\n\tfsmonitor = scripts/fsm\n");
-	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), 0, "%s", err.msg);
 	cr_assert(has("/.gitconfig"));
 	cr_assert(has("/.githooks"), "hooksPath from an included file");
 	cr_assert(has("/scripts/more.gitconfig"),
@@ -190,9 +193,11 @@ Test(gitprotect, config_syntax_as_git_reads_it)
 
 		put(".git/config", cases[i].text);
 		ltd_policy_free(&p);
+		ltd_protected_free(&prot);
 		ltd_policy_init(&p);
 		p.project = strdup(dir);
-		cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+		cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), 0, "%s",
+			     err.msg);
 		cr_assert(has(cases[i].want), "case %zu: %s", i, cases[i].want);
 	}
 }
@@ -203,7 +208,7 @@ Test(gitprotect, global_config_is_read)
 	struct ltd_err err = {0};
 
 	put("home/.gitconfig", "[core]\n\thooksPath = .globalhooks\n");
-	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), 0, "%s", err.msg);
 	cr_assert(has("/.globalhooks"));
 }
 
@@ -213,7 +218,7 @@ Test(gitprotect, husky_scripts_beside_the_stubs)
 	struct ltd_err err = {0};
 
 	put(".git/config", "[core]\n\thooksPath = .husky/_\n");
-	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), 0, "%s", err.msg);
 	cr_assert(has("/.husky/_"));
 	cr_assert(has("/.husky"), "the scripts the stubs run");
 }
@@ -227,7 +232,7 @@ Test(gitprotect, unreadable_config_fails_closed)
 
 	snprintf(path, sizeof(path), "%s/.git/config", dir);
 	cr_assert_eq(mkfifo(path, 0600), 0);
-	cr_assert_eq(ltd_git_protected(&p, &err), -EINVAL);
+	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), -EINVAL);
 	cr_assert_not_null(strstr(err.msg, ".git/config"), "%s", err.msg);
 }
 
@@ -238,14 +243,14 @@ Test(gitprotect, links_on_protected_paths_are_refused)
 	struct ltd_err err = {0};
 	char path[256], cmd[300];
 
-	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
-	cr_assert_eq(ltd_policy_check_links(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_protected_check_links(&prot, &err), 0, "%s", err.msg);
 
 	snprintf(cmd, sizeof(cmd), "mv %s/.git/hooks %s/githooks", dir, dir);
 	cr_assert_eq(system(cmd), 0);
 	snprintf(path, sizeof(path), "%s/.git/hooks", dir);
 	cr_assert_eq(symlink("../githooks", path), 0);
-	cr_assert_eq(ltd_policy_check_links(&p, &err), -ELOOP);
+	cr_assert_eq(ltd_protected_check_links(&prot, &err), -ELOOP);
 	cr_assert_not_null(strstr(err.msg, "/.git/hooks is a symbolic link"),
 			   "%s", err.msg);
 	cr_assert_not_null(strstr(err.msg, "--unsafe-writable-git"),
@@ -260,10 +265,10 @@ Test(gitprotect, a_hooks_path_through_a_link_is_refused)
 	snprintf(path, sizeof(path), "%s/.githooks", dir);
 	cr_assert_eq(symlink("scripts", path), 0);
 	put(".git/config", "[core]\n\thooksPath = .githooks/\n");
-	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), 0, "%s", err.msg);
 	cr_assert(has("/scripts"), "the target");
 	cr_assert(has("/.githooks"), "and the link, by its name");
-	cr_assert_eq(ltd_policy_check_links(&p, &err), -ELOOP);
+	cr_assert_eq(ltd_protected_check_links(&prot, &err), -ELOOP);
 	cr_assert_not_null(strstr(err.msg, "/.githooks is a symbolic link"),
 			   "%s", err.msg);
 }
@@ -283,7 +288,7 @@ Test(gitprotect, linked_worktree_reads_the_common_config)
 	put(".git", "gitdir: repo/.git/worktrees/wt\n");
 	put("repo/.git/worktrees/wt/commondir", "../..\n");
 	put("repo/.git/config", "[core]\n\thooksPath = .husky/_\n");
-	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), 0, "%s", err.msg);
 	cr_assert(has("/.husky/_"), "the common config's hooks path, here");
 	cr_assert(has("/.husky"));
 	cr_assert(has("/repo/.git/config"), "a repository nested in the "
@@ -303,7 +308,7 @@ Test(gitprotect, a_config_including_itself_is_bounded)
 	struct ltd_err err = {0};
 
 	put(".git/config", "[include]\n\tpath = config\n\tpath = config\n");
-	cr_assert_eq(ltd_git_protected(&p, &err), -ELOOP);
+	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), -ELOOP);
 	cr_assert_not_null(strstr(err.msg, "more than"), "%s", err.msg);
 }
 
@@ -327,6 +332,7 @@ static void project_at(const char *rel)
 
 	snprintf(path, sizeof(path), "%s/%s", dir, rel);
 	ltd_policy_free(&p);
+	ltd_protected_free(&prot);
 	ltd_policy_init(&p);
 	p.project = strdup(path);
 }
@@ -342,7 +348,7 @@ Test(gitprotect, a_bare_repository_is_protected_as_a_git_directory)
 			    "[include]\n\tpath = team.cfg\n");
 	put("x.git/team.cfg", "[core]\n\tfsmonitor = scripts/fsm\n");
 	project_at("x.git");
-	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), 0, "%s", err.msg);
 	cr_assert(has("/x.git/config"));
 	cr_assert(has("/x.git/hooks"));
 	cr_assert(has("/x.git/commondir"));
@@ -353,7 +359,7 @@ Test(gitprotect, a_bare_repository_is_protected_as_a_git_directory)
 		  "a bare repository's hooks run in the git directory");
 	cr_assert(has("/x.git/team.cfg"), "its includes");
 	cr_assert(has("/x.git/scripts/fsm"), "keys in its includes");
-	cr_assert_eq(ltd_policy_check_links(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_protected_check_links(&prot, &err), 0, "%s", err.msg);
 }
 
 /* The .git directory of a work tree named as the project: the same, and
@@ -365,7 +371,7 @@ Test(gitprotect, a_dot_git_directory_as_the_project)
 	make_gitdir(".git");
 	put(".git/config", "[core]\n\thooksPath = .git/githooks\n");
 	project_at(".git");
-	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), 0, "%s", err.msg);
 	cr_assert(has("/.git/config"));
 	cr_assert(has("/.git/hooks"));
 	cr_assert(has("/.git/worktrees"));
@@ -410,7 +416,8 @@ Test(gitprotect, a_git_directory_is_recognised_as_git_does)
 			cr_assert_eq(system(cmd), 0);
 		}
 		project_at(rel);
-		cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+		cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), 0, "%s",
+			     err.msg);
 		snprintf(path, sizeof(path), "/%s/hooks", rel);
 		cr_assert_eq(has(path), cases[i].want, "case %zu", i);
 	}
@@ -429,7 +436,7 @@ Test(gitprotect, a_worktree_git_directory_as_the_project)
 	put("main.git/worktrees/wt/HEAD", "ref: refs/heads/wt\n");
 	put("main.git/worktrees/wt/commondir", "../..\n");
 	project_at("main.git/worktrees/wt");
-	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), 0, "%s", err.msg);
 	cr_assert(has("/main.git/worktrees/wt/config.worktree"));
 	cr_assert(has("/main.git/worktrees/wt/commondir"));
 	cr_assert(has("/main.git/worktrees/wt/hooks"));
@@ -456,13 +463,13 @@ Test(gitprotect, a_project_inside_a_work_tree)
 			     "[include]\n\tpath = ../tools/team.cfg\n");
 	put("repo/tools/team.cfg", "[core]\n\tfsmonitor = tools/fsm\n");
 	project_at("repo/tools");
-	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), 0, "%s", err.msg);
 	cr_assert(has("/repo/tools/hooks"), "the repository's hooks path");
 	cr_assert(has("/repo/tools/team.cfg"), "an include in the project");
 	cr_assert(has("/repo/tools/fsm"), "keys of that include");
-	for (size_t i = 0; i < p.n_protected; i++)
-		cr_assert_null(strstr(p.protected[i], "/repo/.git/"),
-			       "outside the project: %s", p.protected[i]);
+	for (size_t i = 0; i < prot.n; i++)
+		cr_assert_null(strstr(prot.paths[i], "/repo/.git/"),
+			       "outside the project: %s", prot.paths[i]);
 }
 
 /* A project that lies in a directory git runs files from: the command
@@ -474,20 +481,21 @@ Test(gitprotect, a_project_inside_a_hooks_directory_is_refused)
 
 	make_gitdir("x.git");
 	project_at("x.git/hooks");
-	cr_assert_eq(ltd_git_protected(&p, &err), -EPERM);
+	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), -EPERM);
 	cr_assert_not_null(strstr(err.msg, "/x.git/hooks"), "%s", err.msg);
 
 	snprintf(cmd, sizeof(cmd), "mkdir -p %s/x.git/modules/lib/sub", dir);
 	cr_assert_eq(system(cmd), 0);
 	project_at("x.git/modules/lib/sub");
-	cr_assert_eq(ltd_git_protected(&p, &err), -EPERM,
+	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), -EPERM,
 		     "other repositories' configs and hooks");
 
 	make_gitdir("y/.git");
 	snprintf(cmd, sizeof(cmd), "mkdir -p %s/y/.git/hooks/sub", dir);
 	cr_assert_eq(system(cmd), 0);
 	project_at("y/.git/hooks/sub");
-	cr_assert_eq(ltd_git_protected(&p, &err), -EPERM, "a work tree's too");
+	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), -EPERM,
+		     "a work tree's too");
 }
 
 /* A hooks path that holds the project: ~/.gitconfig may name one for
@@ -503,7 +511,7 @@ Test(gitprotect, a_project_inside_a_hooks_path_is_refused)
 		 dir);
 	put("home/.gitconfig", text);
 	project_at("githooks/sub");
-	cr_assert_eq(ltd_git_protected(&p, &err), -EPERM);
+	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), -EPERM);
 	cr_assert_not_null(strstr(err.msg, "/githooks"), "%s", err.msg);
 }
 
@@ -514,7 +522,7 @@ Test(gitprotect, a_project_in_a_git_directorys_refs_is_allowed)
 
 	make_gitdir("x.git");
 	project_at("x.git/refs");
-	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), 0, "%s", err.msg);
 }
 
 /* A value git runs as a command line: each file it names in the project
@@ -596,12 +604,12 @@ Test(gitprotect, command_values_protect_the_files_they_run)
 		 "[difftool \"mine\"]\n\tcmd = scripts/tool.sh \"$LOCAL\"\n",
 		 abs);
 	put(".git/config", text);
-	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), 0, "%s", err.msg);
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		snprintf(abs, sizeof(abs), "/%s", files[i]);
 		cr_assert(has(abs), "%s is run by git: read-only", abs);
 	}
-	cr_assert_eq(ltd_policy_check_links(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_protected_check_links(&prot, &err), 0, "%s", err.msg);
 }
 
 /* What git does not run as a command from the project stays writable:
@@ -626,7 +634,7 @@ Test(gitprotect, values_that_are_no_command_protect_nothing)
 			   "[diff \"x\"]\n\ttextconv = cat scripts/\n"
 			   "[commit]\n\ttemplate = scripts/msg.txt\n"
 			   "[user]\n\tname = scripts/other.sh\n");
-	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), 0, "%s", err.msg);
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		snprintf(path, sizeof(path), "/%s", files[i]);
 		cr_assert_not(has(path), "%s is not run by git", path);
@@ -643,7 +651,7 @@ Test(gitprotect, command_values_in_the_global_config)
 	put("scripts/clean.sh", "#!/bin/sh\n");
 	put("home/.gitconfig", "[filter \"strip\"]\n"
 			       "\tclean = ./scripts/clean.sh\n");
-	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), 0, "%s", err.msg);
 	cr_assert(has("/scripts/clean.sh"));
 }
 
@@ -656,7 +664,7 @@ Test(gitprotect, command_values_of_an_enclosing_repository)
 	work_tree_with_tools("[filter \"strip\"]\n\tclean = tools/clean.sh\n");
 	put("repo/tools/clean.sh", "#!/bin/sh\n");
 	project_at("repo/tools");
-	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), 0, "%s", err.msg);
 	cr_assert(has("/repo/tools/clean.sh"));
 }
 
@@ -671,8 +679,8 @@ Test(gitprotect, a_command_through_a_link_is_refused)
 	snprintf(path, sizeof(path), "%s/linked", dir);
 	cr_assert_eq(symlink("scripts", path), 0);
 	put(".git/config", "[filter \"strip\"]\n\tclean = linked/clean.sh\n");
-	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
-	cr_assert_eq(ltd_policy_check_links(&p, &err), -ELOOP);
+	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_protected_check_links(&prot, &err), -ELOOP);
 	cr_assert_not_null(strstr(err.msg, "/linked is a symbolic link"), "%s",
 			   err.msg);
 }
@@ -684,10 +692,10 @@ Test(gitprotect, an_unknowable_command_path_is_said)
 	bool said = false;
 
 	put(".git/config", "[filter \"strip\"]\n\tclean = \"$TOOLS\"/x.sh\n");
-	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
-	for (size_t i = 0; i < p.n_warnings; i++)
-		said |= strstr(p.warnings[i], "$TOOLS/x.sh") != NULL &&
-			strstr(p.warnings[i], ".git/config") != NULL;
+	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), 0, "%s", err.msg);
+	for (size_t i = 0; i < prot.n_warnings; i++)
+		said |= strstr(prot.warnings[i], "$TOOLS/x.sh") != NULL &&
+			strstr(prot.warnings[i], ".git/config") != NULL;
 	cr_assert(said, "a warning names the config and the path");
 }
 
@@ -714,14 +722,14 @@ Test(gitprotect, submodule_configs_are_read)
 	put(".git/modules/sub/modules/deep/config",
 	    "[diff \"x\"]\n\ttextconv = tools/conv.sh\n");
 	put("sub/clean.sh", "#!/bin/sh\n");
-	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), 0, "%s", err.msg);
 	cr_assert(has("/sub/clean.sh"), "a submodule's filter script");
 	cr_assert(has("/sub/.githooks"), "a submodule's hooks path");
 	cr_assert(has("/sub/deep/tools/conv.sh"), "a nested submodule's");
 }
 
 /* --- what the global configuration names, outside any repository, and
- * writable binds (ltd_git_bind_check) ------------------------------------
+ * writable binds (ltd_gitbinds_check) ------------------------------------
  */
 
 /* The test's tree with no repository in it: setup's .git gone. */
@@ -752,7 +760,8 @@ Test(gitprotect, a_project_that_is_the_global_hooks_path_is_refused)
 	mkdirs("home/.githooks/sub");
 	put("home/.gitconfig", "[core]\n\thooksPath = ~/.githooks\n");
 	project_at("home/.githooks");
-	cr_assert_eq(ltd_git_protected(&p, &err), -EPERM, "accepted");
+	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), -EPERM,
+		     "accepted");
 	cr_assert_not_null(strstr(err.msg, "--project"), "%s", err.msg);
 	cr_assert_not_null(strstr(err.msg, "/home/.githooks"), "%s", err.msg);
 	cr_assert_not_null(strstr(err.msg, "/home/.gitconfig"), "%s", err.msg);
@@ -760,7 +769,8 @@ Test(gitprotect, a_project_that_is_the_global_hooks_path_is_refused)
 	cr_assert_not_null(strstr(err.msg, "--unsafe-writable-git"), "%s",
 			   err.msg);
 	project_at("home/.githooks/sub");
-	cr_assert_eq(ltd_git_protected(&p, &err), -EPERM, "in it: accepted");
+	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), -EPERM,
+		     "in it: accepted");
 }
 
 /* The same from $XDG_CONFIG_HOME/git/config, through an include, and for
@@ -785,19 +795,19 @@ Test(gitprotect, global_hooks_paths_from_every_global_file)
 		 dir, dir);
 	put("inc/more.cfg", text);
 	project_at("hk/.husky");
-	cr_assert_eq(ltd_git_protected(&p, &err), -EPERM,
+	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), -EPERM,
 		     "husky's parent: accepted");
 	cr_assert_not_null(strstr(err.msg, "/inc/more.cfg"), "%s", err.msg);
 	/* A project that holds them: they are read-only, not refused. */
 	project_at("hk");
-	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), 0, "%s", err.msg);
 	cr_assert(has("/hk/.husky/_"), "the hooks path");
 	cr_assert(has("/hk/.husky"), "husky's scripts");
 	project_at("fsm");
-	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), 0, "%s", err.msg);
 	cr_assert(has("/fsm/watch.sh"), "core.fsmonitor");
 	project_at("inc");
-	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), 0, "%s", err.msg);
 	cr_assert(has("/inc/more.cfg"), "an included global config");
 }
 
@@ -815,7 +825,7 @@ Test(gitprotect, global_command_values_outside_a_repository)
 		 dir);
 	put("home/.gitconfig", text);
 	project_at("tools");
-	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), 0, "%s", err.msg);
 	cr_assert(has("/tools/ed.sh"), "core.editor's file");
 }
 
@@ -825,7 +835,7 @@ static int bind_check(const char *rel, struct ltd_err *err)
 
 	snprintf(src, sizeof(src), "%s/%s", dir, rel);
 	memset(err, 0, sizeof(*err));
-	return ltd_git_bind_check(&p, "--bind", src, err);
+	return ltd_gitbinds_check(&p, "--bind", src, err);
 }
 
 /* F6: `--bind ~/.githooks ~/.githooks`: hooks planted there run in every
@@ -989,7 +999,7 @@ Test(gitprotect, the_file_git_config_global_names_is_protected)
 	setenv("GIT_CONFIG_GLOBAL",
 	       strcat(strcpy(path, dir), "/proj2/gitconfig"), 1);
 	project_at("proj2");
-	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), 0, "%s", err.msg);
 	cr_assert(has("/proj2/gitconfig"), "the global config in the project");
 	unsetenv("GIT_CONFIG_GLOBAL");
 }
@@ -1029,7 +1039,7 @@ Test(gitprotect, an_unreadable_global_config_does_not_stop_the_run)
 		cr_skip_test("running with CAP_DAC_OVERRIDE");
 	}
 	project_at("plain");
-	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), 0, "%s", err.msg);
 	chmod(path, 0644);
 }
 
@@ -1043,7 +1053,7 @@ Test(gitprotect, a_relative_global_hooks_path_outside_a_repository_is_nothing)
 	mkdirs("plain");
 	put("home/.gitconfig", "[core]\n\thooksPath = .\n");
 	project_at("plain");
-	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), 0, "%s", err.msg);
 	cr_assert_eq(bind_check("home", &err), 0, "%s", err.msg);
 }
 
@@ -1075,12 +1085,14 @@ Test(gitprotect, a_bind_is_judged_by_the_projects_own_repository)
 	mkdirs("src/other");
 	project_at("src/app");
 	add_bind("src/shared-hooks");
-	cr_assert_eq(ltd_git_cross_check(&p, &err), -EPERM, "accepted");
+	cr_assert_eq(ltd_gitbinds_cross_check(&p, &prot, &err), -EPERM,
+		     "accepted");
 	cr_assert_not_null(strstr(err.msg, "--bind"), "%s", err.msg);
 	cr_assert_not_null(strstr(err.msg, "/src/shared-hooks"), "%s", err.msg);
 	project_at("src/app");
 	add_bind("src/other");
-	cr_assert_eq(ltd_git_cross_check(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_gitbinds_cross_check(&p, &prot, &err), 0, "%s",
+		     err.msg);
 }
 
 Test(gitprotect, binds_and_the_project_are_judged_by_each_others_repositories)
@@ -1100,7 +1112,8 @@ Test(gitprotect, binds_and_the_project_are_judged_by_each_others_repositories)
 	project_at("plain");
 	add_bind("other/tools");
 	add_bind("data2");
-	cr_assert_eq(ltd_git_cross_check(&p, &err), -EPERM, "accepted");
+	cr_assert_eq(ltd_gitbinds_cross_check(&p, &prot, &err), -EPERM,
+		     "accepted");
 	cr_assert_not_null(strstr(err.msg, "/data2"), "%s", err.msg);
 	/* 11: ... or in the project: read-only there, as its own would be. */
 	mkdirs("proj/hooks");
@@ -1109,7 +1122,8 @@ Test(gitprotect, binds_and_the_project_are_judged_by_each_others_repositories)
 	put("other/.git/config", text);
 	project_at("proj");
 	add_bind("other/tools");
-	cr_assert_eq(ltd_git_cross_check(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_gitbinds_cross_check(&p, &prot, &err), 0, "%s",
+		     err.msg);
 	cr_assert(has("/proj/hooks"), "the hooks path in the project");
 }
 
@@ -1123,7 +1137,7 @@ Test(gitprotect, a_global_config_of_dev_null_is_empty)
 	mkdirs("plain");
 	project_at("plain");
 	setenv("GIT_CONFIG_GLOBAL", "/dev/null", 1);
-	cr_assert_eq(ltd_git_protected(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), 0, "%s", err.msg);
 	unsetenv("GIT_CONFIG_GLOBAL");
 }
 

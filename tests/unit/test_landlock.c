@@ -11,6 +11,7 @@
 #include "runtime/landlock_rules.h"
 
 static struct ltd_policy p;
+static struct ltd_protected prot;
 static struct ltd_hostfs host;
 static struct ltd_plan plan;
 static struct ltd_landlock ll;
@@ -21,11 +22,14 @@ static void setup(void)
 	ltd_policy_init(&p);
 	p.project = strdup("/home/u/src/app");
 	p.protect_git = true;
-	p.protected = calloc(3, sizeof(char *));
-	p.protected[0] = strdup("/home/u/src/app/.git");
-	p.protected[1] = strdup("/home/u/src/app/.git/config");
-	p.protected[2] = strdup("/home/u/src/app/.git/hooks");
-	p.n_protected = 3;
+	prot.project = p.project;
+	cr_assert_eq(ltd_protected_add(&prot, "/home/u/src/app/.git", &err), 0);
+	cr_assert_eq(
+		ltd_protected_add(&prot, "/home/u/src/app/.git/config", &err),
+		0);
+	cr_assert_eq(
+		ltd_protected_add(&prot, "/home/u/src/app/.git/hooks", &err),
+		0);
 	p.id = (struct ltd_identity){.uid = 1000,
 				     .gid = 1000,
 				     .user = strdup("u"),
@@ -49,6 +53,7 @@ static void teardown(void)
 	ltd_landlock_free(&ll);
 	ltd_plan_free(&plan);
 	ltd_policy_free(&p);
+	ltd_protected_free(&prot);
 }
 
 TestSuite(landlock, .init = setup, .fini = teardown);
@@ -70,7 +75,8 @@ static void add_mount(enum ltd_user_mount_kind kind, const char *src,
 
 static void build(int abi)
 {
-	cr_assert_eq(ltd_plan_build(&p, &host, &plan, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_plan_build(&p, &prot, &host, &plan, &err), 0, "%s",
+		     err.msg);
 	cr_assert_eq(ltd_landlock_build(&plan, &p, abi, &ll, &err), 0, "%s",
 		     err.msg);
 }
@@ -262,7 +268,7 @@ Test(landlock, tcp_ports_refuse_a_block_open_on_every_port)
 {
 	p.restrict_tcp_ports = true;
 	allow("10.0.0.0/8");
-	cr_assert_eq(ltd_plan_build(&p, &host, &plan, &err), 0);
+	cr_assert_eq(ltd_plan_build(&p, &prot, &host, &plan, &err), 0);
 	cr_assert_eq(ltd_landlock_build(&plan, &p, 7, &ll, &err), -EINVAL);
 	cr_assert(strstr(err.msg, "--restrict-tcp-ports") &&
 			  strstr(err.msg, "10.0.0.0/8"),

@@ -11,6 +11,7 @@
 #include "runtime/mountplan.h"
 
 static struct ltd_policy p;
+static struct ltd_protected prot;
 static struct ltd_hostfs host;
 static struct ltd_plan plan;
 static struct ltd_err err;
@@ -42,6 +43,7 @@ static void teardown(void)
 {
 	ltd_plan_free(&plan);
 	ltd_policy_free(&p);
+	ltd_protected_free(&prot);
 }
 
 TestSuite(mountplan, .init = setup, .fini = teardown);
@@ -68,7 +70,8 @@ static void add_user_mount(enum ltd_user_mount_kind kind, const char *src,
 
 Test(mountplan, rootfs_from_host_facts)
 {
-	cr_assert_eq(ltd_plan_build(&p, &host, &plan, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_plan_build(&p, &prot, &host, &plan, &err), 0, "%s",
+		     err.msg);
 	cr_assert_geq(find(LTD_OP_BIND_RO, "/usr"), 0);
 	long bin = find(LTD_OP_SYMLINK, "/bin");
 	cr_assert_geq(bin, 0);
@@ -83,7 +86,7 @@ Test(mountplan, rootfs_from_host_facts)
 
 Test(mountplan, order_of_layers)
 {
-	cr_assert_eq(ltd_plan_build(&p, &host, &plan, &err), 0);
+	cr_assert_eq(ltd_plan_build(&p, &prot, &host, &plan, &err), 0);
 	long usr = find(LTD_OP_BIND_RO, "/usr");
 	long passwd = find(LTD_OP_FILE, "/etc/passwd");
 	long null = find(LTD_OP_DEV, "/dev/null");
@@ -106,7 +109,7 @@ Test(mountplan, user_mounts_come_after_the_project_in_order)
 {
 	add_user_mount(LTD_UM_TMPFS, NULL, "/a");
 	add_user_mount(LTD_UM_RO_BIND, "/srv", "/a/b");
-	cr_assert_eq(ltd_plan_build(&p, &host, &plan, &err), 0);
+	cr_assert_eq(ltd_plan_build(&p, &prot, &host, &plan, &err), 0);
 	long proj = find(LTD_OP_BIND_RW, "/home/u/src/app");
 	long a = find(LTD_OP_TMPFS, "/a");
 	long b = find(LTD_OP_BIND_RO, "/a/b");
@@ -118,7 +121,7 @@ Test(mountplan, user_mounts_come_after_the_project_in_order)
 
 Test(mountplan, project_inside_home_tmpfs_may_be_created)
 {
-	cr_assert_eq(ltd_plan_build(&p, &host, &plan, &err), 0);
+	cr_assert_eq(ltd_plan_build(&p, &prot, &host, &plan, &err), 0);
 	long home = find(LTD_OP_TMPFS, "/home/u");
 	long proj = find(LTD_OP_BIND_RW, "/home/u/src/app");
 
@@ -130,7 +133,7 @@ Test(mountplan, mount_point_inside_a_host_bind_is_never_created)
 {
 	add_user_mount(LTD_UM_BIND, "/srv", "/home/u/src/app/data");
 	add_user_mount(LTD_UM_TMPFS, NULL, "/usr/local/x");
-	cr_assert_eq(ltd_plan_build(&p, &host, &plan, &err), 0);
+	cr_assert_eq(ltd_plan_build(&p, &prot, &host, &plan, &err), 0);
 	long proj = find(LTD_OP_BIND_RW, "/home/u/src/app");
 	long data = find(LTD_OP_BIND_RW, "/home/u/src/app/data");
 	long x = find(LTD_OP_TMPFS, "/usr/local/x");
@@ -147,16 +150,14 @@ static void set_protected(void)
 				      "/home/u/src/app/.git/config",
 				      "/home/u/src/app/.git/hooks"};
 
-	p.protected = calloc(3, sizeof(char *));
 	for (int i = 0; i < 3; i++)
-		p.protected[i] = strdup(paths[i]);
-	p.n_protected = 3;
+		cr_assert_eq(ltd_protected_add(&prot, paths[i], &err), 0);
 }
 
 Test(mountplan, protected_git_paths)
 {
 	set_protected();
-	cr_assert_eq(ltd_plan_build(&p, &host, &plan, &err), 0);
+	cr_assert_eq(ltd_plan_build(&p, &prot, &host, &plan, &err), 0);
 	long hooks = find(LTD_OP_RO_OVER, "/home/u/src/app/.git/hooks");
 	long config = find(LTD_OP_RO_OVER, "/home/u/src/app/.git/config");
 
@@ -180,11 +181,9 @@ Test(mountplan, parents_of_protected_paths_are_pinned)
 				      "/home/u/src/app/tools/git/hooks"};
 	size_t pins = 0;
 
-	p.protected = calloc(4, sizeof(char *));
 	for (int i = 0; i < 4; i++)
-		p.protected[i] = strdup(paths[i]);
-	p.n_protected = 4;
-	cr_assert_eq(ltd_plan_build(&p, &host, &plan, &err), 0);
+		cr_assert_eq(ltd_protected_add(&prot, paths[i], &err), 0);
+	cr_assert_eq(ltd_plan_build(&p, &prot, &host, &plan, &err), 0);
 	long claude = find(LTD_OP_PIN, "/home/u/src/app/.claude");
 	long tools = find(LTD_OP_PIN, "/home/u/src/app/tools");
 	long tools_git = find(LTD_OP_PIN, "/home/u/src/app/tools/git");
@@ -207,11 +206,11 @@ Test(mountplan, parents_of_protected_paths_are_pinned)
  * the project's policy directory stays read-only, and nothing is pinned. */
 Test(mountplan, protected_git_paths_can_be_turned_off)
 {
-	p.protected = calloc(1, sizeof(char *));
-	p.protected[0] = strdup("/home/u/src/app/.ltd-native");
-	p.n_protected = 1;
+	cr_assert_eq(
+		ltd_protected_add(&prot, "/home/u/src/app/.ltd-native", &err),
+		0);
 	p.protect_git = false;
-	cr_assert_eq(ltd_plan_build(&p, &host, &plan, &err), 0);
+	cr_assert_eq(ltd_plan_build(&p, &prot, &host, &plan, &err), 0);
 	cr_assert_eq(find(LTD_OP_RO_OVER, "/home/u/src/app/.git/hooks"), -1);
 	cr_assert_eq(find(LTD_OP_PIN, "/home/u/src/app/.ltd-native"), -1);
 	cr_assert_geq(find(LTD_OP_RO_OVER, "/home/u/src/app/.ltd-native"), 0);
@@ -224,7 +223,8 @@ Test(mountplan, copies_land_in_the_fresh_home)
 		(struct ltd_copy){strdup("/h/.claude/settings.json"),
 				  strdup("/home/u/.claude/settings.json")};
 	p.n_copies = 1;
-	cr_assert_eq(ltd_plan_build(&p, &host, &plan, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_plan_build(&p, &prot, &host, &plan, &err), 0, "%s",
+		     err.msg);
 	long c = find(LTD_OP_COPY, "/home/u/.claude/settings.json");
 	long home = find(LTD_OP_TMPFS, "/home/u");
 
@@ -239,7 +239,7 @@ Test(mountplan, a_copy_into_a_host_bind_is_refused)
 	p.copies = calloc(1, sizeof(*p.copies));
 	p.copies[0] = (struct ltd_copy){strdup("/h/x"), strdup("/usr/x")};
 	p.n_copies = 1;
-	cr_assert_lt(ltd_plan_build(&p, &host, &plan, &err), 0);
+	cr_assert_lt(ltd_plan_build(&p, &prot, &host, &plan, &err), 0);
 	cr_assert(strstr(err.msg, "cannot create"), "%s", err.msg);
 }
 
@@ -249,7 +249,7 @@ Test(mountplan, proc_masks_and_read_only_entries)
 				"/proc/sysrq-trigger", "/proc/timer_list",
 				"/proc/kmsg"};
 
-	cr_assert_eq(ltd_plan_build(&p, &host, &plan, &err), 0);
+	cr_assert_eq(ltd_plan_build(&p, &prot, &host, &plan, &err), 0);
 	for (size_t i = 0; i < sizeof(masked) / sizeof(masked[0]); i++) {
 		long m = find(LTD_OP_MASK, masked[i]);
 
@@ -267,7 +267,7 @@ Test(mountplan, minimal_dev)
 	size_t n_dev = 0;
 	char path[32];
 
-	cr_assert_eq(ltd_plan_build(&p, &host, &plan, &err), 0);
+	cr_assert_eq(ltd_plan_build(&p, &prot, &host, &plan, &err), 0);
 	for (size_t i = 0; i < sizeof(nodes) / sizeof(nodes[0]); i++) {
 		snprintf(path, sizeof(path), "/dev/%s", nodes[i]);
 		cr_assert_geq(find(LTD_OP_DEV, path), 0, "%s", path);
@@ -282,7 +282,7 @@ Test(mountplan, minimal_dev)
 
 Test(mountplan, generated_identity_files)
 {
-	cr_assert_eq(ltd_plan_build(&p, &host, &plan, &err), 0);
+	cr_assert_eq(ltd_plan_build(&p, &prot, &host, &plan, &err), 0);
 	long pw = find(LTD_OP_FILE, "/etc/passwd");
 	long gr = find(LTD_OP_FILE, "/etc/group");
 	long hn = find(LTD_OP_FILE, "/etc/hostname");
@@ -304,7 +304,7 @@ Test(mountplan, check_host_refuses_a_missing_mount_point_in_a_bind)
 	p.project = strdup(dir);
 	snprintf(dst, sizeof(dst), "%s/missing", dir);
 	add_user_mount(LTD_UM_RO_BIND, "/usr/share", dst);
-	cr_assert_eq(ltd_plan_build(&p, &host, &plan, &err), 0);
+	cr_assert_eq(ltd_plan_build(&p, &prot, &host, &plan, &err), 0);
 	cr_assert_eq(ltd_plan_check_host(&plan, &err), -ENOENT);
 	cr_assert(strstr(err.msg, "will not create"));
 	cr_assert_eq(access(dst, F_OK), -1, "nothing created");
@@ -340,7 +340,8 @@ Test(mountplan, writable_tmpfs_are_capped_at_memory)
 
 	p.memory_bytes = 256ULL << 20;
 	add_user_mount(LTD_UM_TMPFS, NULL, "/scratch");
-	cr_assert_eq(ltd_plan_build(&p, &host, &plan, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_plan_build(&p, &prot, &host, &plan, &err), 0, "%s",
+		     err.msg);
 	i = find(LTD_OP_TMPFS, "/tmp");
 	cr_assert_eq(plan.e[i].size, 256ULL << 20);
 	i = find(LTD_OP_TMPFS, "/home/u");

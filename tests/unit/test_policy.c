@@ -19,6 +19,7 @@
 #include "runtime/run.h"
 
 static struct ltd_policy p;
+static struct ltd_protected prot;
 static struct ltd_err err;
 static char dir[] = "/tmp/ltd-policy.XXXXXX";
 static char cfg[128], proj[128];
@@ -52,6 +53,7 @@ static void teardown(void)
 	char cmd[64];
 
 	ltd_policy_free(&p);
+	ltd_protected_free(&prot);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	(void)!system(cmd);
 	strcpy(dir, "/tmp/ltd-policy.XXXXXX");
@@ -230,7 +232,7 @@ Test(policy, precedence_and_provenance)
 	cr_assert_str_eq(p.env[1].key, "B");
 
 	f = fmemopen(show, sizeof(show) - 1, "w");
-	ltd_policy_show(f, &p);
+	ltd_policy_show(f, &p, NULL);
 	fclose(f);
 	cr_assert(strstr(show, "hostname from-cli"), "%s", show);
 	cr_assert_not(strstr(show, "hostname from-user"), "%s", show);
@@ -261,11 +263,14 @@ Test(policy, show_escapes_control_bytes)
 		"%s", err.msg);
 	free(p.project);
 	p.project = strdup("/tmp/p\n#   read-only inside: /forged");
+	prot.project = p.project;
 	cr_assert_eq(
-		ltd_policy_protect(&p, "/tmp/p/.git\x1b]0;title\x07", &perr),
+		ltd_protected_add(&prot, "/tmp/p/.git\x1b]0;title\x07", &perr),
 		0);
 	f = fmemopen(show, sizeof(show) - 1, "w");
-	ltd_policy_show(f, &p);
+	ltd_policy_show(f, &p,
+			&(struct ltd_policy_show_extra){.readonly = prot.paths,
+							.n_readonly = prot.n});
 	fclose(f);
 	cr_assert_null(strchr(show, '\x1b'), "%s", show);
 	cr_assert_null(strchr(show, '\x07'), "%s", show);
@@ -728,14 +733,14 @@ Test(policy, host_network_is_gated)
 {
 	p.project = strdup(dir);
 	p.network = LTD_NET_HOST;
-	cr_assert_eq(ltd_run_check(&p, &err), -EPERM);
+	cr_assert_eq(ltd_run_check(&p, &prot, &err), -EPERM);
 	cr_assert(strstr(err.msg, "--unsafe-host-network"), "%s", err.msg);
 	ltd_policy_free(&p);
 	ltd_policy_init(&p);
 	cr_assert_eq(RESOLVE("--network", "host", "--unsafe-host-network",
 			     "--project", dir, "--", "true"),
 		     0, "%s", err.msg);
-	cr_assert_eq(ltd_run_check(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_run_check(&p, &prot, &err), 0, "%s", err.msg);
 	cr_assert_eq(p.n_waived, 1);
 	cr_assert(strstr(p.waived[0], "no egress filter"));
 }
@@ -745,7 +750,7 @@ Test(policy, no_seccomp_is_recorded)
 	cr_assert_eq(
 		RESOLVE("--unsafe-no-seccomp", "--project", dir, "--", "true"),
 		0, "%s", err.msg);
-	cr_assert_eq(ltd_run_check(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_run_check(&p, &prot, &err), 0, "%s", err.msg);
 	cr_assert(strstr(p.waived[0], "--unsafe-no-seccomp"));
 }
 
@@ -756,7 +761,7 @@ Test(policy, seccomp_log_is_recorded)
 	cr_assert_eq(
 		RESOLVE("--unsafe-seccomp-log", "--project", dir, "--", "true"),
 		0, "%s", err.msg);
-	cr_assert_eq(ltd_run_check(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_run_check(&p, &prot, &err), 0, "%s", err.msg);
 	cr_assert_eq(p.n_waived, 1);
 	cr_assert(strstr(p.waived[0], "--unsafe-seccomp-log") &&
 			  strstr(p.waived[0], "refuses nothing"),
@@ -829,7 +834,7 @@ Test(policy, test_hooks_are_waived)
 				 "true"),
 		     0, "%s", err.msg);
 	cr_assert_eq(p.n_fw_holes, 1);
-	cr_assert_eq(ltd_run_check(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_run_check(&p, &prot, &err), 0, "%s", err.msg);
 	cr_assert_eq(p.n_waived, 2);
 	cr_assert(strstr(p.waived[0], "--test-firewall-hole") &&
 			  strstr(p.waived[0], "192.0.2.1/32:9090"),
@@ -885,7 +890,7 @@ Test(policy, bind_from_a_file_is_gated_with_its_source)
 	snprintf(user, sizeof(user), "%s/policy", cfg);
 	put(user, "bind /proc /hostproc\n");
 	cr_assert_eq(RESOLVE("--project", dir, "--", "true"), 0, "%s", err.msg);
-	cr_assert_eq(ltd_run_check(&p, &err), -EPERM);
+	cr_assert_eq(ltd_run_check(&p, &prot, &err), -EPERM);
 	cr_assert(strstr(err.msg, "unsafe-bind-kernel"), "%s", err.msg);
 }
 
@@ -930,7 +935,7 @@ Test(policy, provider_env_and_port)
 
 	cr_assert_eq(RESOLVE("--model", "m1", "--project", dir, "--", "true"),
 		     0, "%s", err.msg);
-	cr_assert_eq(ltd_run_check(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_run_check(&p, &prot, &err), 0, "%s", err.msg);
 	cr_assert_eq(p.n_host_ports, 1);
 	cr_assert_eq(p.host_ports[0], 4000, "--model alone: LiteLLM's port");
 	envp = ltd_env_build(&p, (char *[]){"OPENAI_API_KEY=sk-real", NULL},
@@ -951,7 +956,7 @@ Test(policy, no_provider_no_proxy)
 	char **envp;
 
 	cr_assert_eq(RESOLVE("--project", dir, "--", "true"), 0, "%s", err.msg);
-	cr_assert_eq(ltd_run_check(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_run_check(&p, &prot, &err), 0, "%s", err.msg);
 	cr_assert_eq(p.n_host_ports, 0);
 	envp = ltd_env_build(&p, NULL, &err);
 	for (char **e = envp; *e; e++)
@@ -965,7 +970,7 @@ Test(policy, proxy_needs_a_network)
 			     "--network", "none", "--project", dir, "--",
 			     "true"),
 		     0, "%s", err.msg);
-	cr_assert_lt(ltd_run_check(&p, &err), 0);
+	cr_assert_lt(ltd_run_check(&p, &prot, &err), 0);
 	cr_assert(strstr(err.msg, "--network none"), "%s", err.msg);
 }
 
@@ -994,7 +999,7 @@ Test(policy, secrets_are_files_at_run_secrets)
 				     "true"),
 			     0, "%s", err.msg);
 	}
-	cr_assert_eq(ltd_run_check(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_run_check(&p, &prot, &err), 0, "%s", err.msg);
 	for (size_t i = 0; i < p.n_mounts; i++)
 		if (!strcmp(p.mounts[i].dst, "/run/secrets/tok")) {
 			cr_assert_eq(p.mounts[i].kind, LTD_UM_RO_BIND);
@@ -1015,7 +1020,7 @@ Test(policy, secret_must_be_a_regular_file)
 	snprintf(arg, sizeof(arg), "d=%s", sub);
 	cr_assert_eq(RESOLVE("--secret", arg, "--project", dir, "--", "true"),
 		     0, "%s", err.msg);
-	cr_assert_eq(ltd_run_check(&p, &err), -EINVAL);
+	cr_assert_eq(ltd_run_check(&p, &prot, &err), -EINVAL);
 	cr_assert(strstr(err.msg, "regular file"), "%s", err.msg);
 }
 
@@ -1031,7 +1036,7 @@ Test(policy, ssh_agent_must_be_a_socket)
 	char *args[] = {"--ssh-agent", "--project", dir, "--", "true"};
 
 	cr_assert_eq(resolve_env(env, 5, args), 0, "%s", err.msg);
-	cr_assert_eq(ltd_run_check(&p, &err), -EINVAL);
+	cr_assert_eq(ltd_run_check(&p, &prot, &err), -EINVAL);
 	cr_assert(strstr(err.msg, "not a socket"), "%s", err.msg);
 }
 
@@ -1040,8 +1045,8 @@ Test(policy, ssh_agent_must_be_a_socket)
 
 static bool is_protected(const char *path)
 {
-	for (size_t i = 0; i < p.n_protected; i++)
-		if (strcmp(p.protected[i], path) == 0)
+	for (size_t i = 0; i < prot.n; i++)
+		if (strcmp(prot.paths[i], path) == 0)
 			return true;
 	return false;
 }
@@ -1055,7 +1060,7 @@ Test(policy, a_policy_file_in_the_project_is_protected)
 	put(file, "hostname from-file\n");
 	cr_assert_eq(RESOLVE("--project", proj, "--policy", file, "--", "true"),
 		     0, "%s", err.msg);
-	cr_assert_eq(ltd_run_check(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_run_check(&p, &prot, &err), 0, "%s", err.msg);
 	cr_assert(is_protected(file), "not protected: %s", file);
 }
 
@@ -1071,7 +1076,7 @@ Test(policy, a_policy_file_in_a_writable_bind_is_refused)
 	cr_assert_eq(RESOLVE("--project", proj, "--policy", file, "--bind",
 			     share, "/mnt", "--", "true"),
 		     0, "%s", err.msg);
-	cr_assert_eq(ltd_run_check(&p, &err), -EPERM);
+	cr_assert_eq(ltd_run_check(&p, &prot, &err), -EPERM);
 	cr_assert(strstr(err.msg, "--policy") && strstr(err.msg, file) &&
 			  strstr(err.msg, "--ro-bind"),
 		  "%s", err.msg);
@@ -1089,6 +1094,6 @@ Test(policy, the_allow_domains_file_variable_is_judged_as_the_option)
 	char *args[] = {"--project", proj, "--", "true"};
 
 	cr_assert_eq(resolve_env(env, 4, args), 0, "%s", err.msg);
-	cr_assert_eq(ltd_run_check(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_run_check(&p, &prot, &err), 0, "%s", err.msg);
 	cr_assert(is_protected(file), "not protected: %s", file);
 }

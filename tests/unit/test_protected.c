@@ -9,7 +9,7 @@
 
 #include "protect/protected.h"
 
-static struct ltd_policy p;
+static struct ltd_protected prot;
 static char dir[] = "/tmp/ltd-prot.XXXXXX";
 
 static void put(const char *rel, const char *text)
@@ -30,7 +30,7 @@ static void protect(const char *rel)
 	struct ltd_err err = {0};
 
 	snprintf(path, sizeof(path), "%s/proj/%s", dir, rel);
-	cr_assert_eq(ltd_policy_protect(&p, path, &err), 0);
+	cr_assert_eq(ltd_protected_add(&prot, path, &err), 0);
 }
 
 /* dir/proj is the project; dir/elsewhere a directory of the host's that a
@@ -44,8 +44,7 @@ static void setup(void)
 	mkdir(strcat(strcpy(path, dir), "/elsewhere"), 0755);
 	put("elsewhere/config", "[core]\n");
 	put("elsewhere/settings.json", "{}\n");
-	ltd_policy_init(&p);
-	p.project = strdup(strcat(strcpy(path, dir), "/proj"));
+	prot.project = strdup(strcat(strcpy(path, dir), "/proj"));
 	protect(".git");
 	protect(".git/config");
 	protect(".claude/settings.json");
@@ -55,7 +54,8 @@ static void teardown(void)
 {
 	char cmd[64];
 
-	ltd_policy_free(&p);
+	free((char *)prot.project);
+	ltd_protected_free(&prot);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	(void)!system(cmd);
 	strcpy(dir, "/tmp/ltd-prot.XXXXXX");
@@ -74,14 +74,14 @@ static void link_in_project(const char *rel, const char *target)
 /* The report of @before against now, as text. */
 static char *report(const struct ltd_protected_id *before)
 {
-	struct ltd_protected_id *after = ltd_protected_ids(&p);
+	struct ltd_protected_id *after = ltd_protected_ids(&prot);
 	char *text = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&text, &len);
 
 	cr_assert_not_null(after);
 	cr_assert_not_null(out);
-	ltd_protected_report(out, &p, before, after);
+	ltd_protected_report(out, &prot, before, after);
 	fclose(out);
 	free(after);
 	return text;
@@ -92,13 +92,13 @@ static char *report(const struct ltd_protected_id *before)
  * after the run does not walk through it. */
 Test(protected, a_link_on_the_way_is_not_followed)
 {
-	struct ltd_protected_id *before = ltd_protected_ids(&p), *after;
+	struct ltd_protected_id *before = ltd_protected_ids(&prot), *after;
 	char path[256];
 	struct stat st;
 
 	cr_assert_not_null(before);
 	link_in_project(".git", "../elsewhere");
-	after = ltd_protected_ids(&p);
+	after = ltd_protected_ids(&prot);
 	cr_assert_not_null(after);
 	cr_assert_eq(after[0].type, S_IFLNK, ".git itself: the link");
 	snprintf(path, sizeof(path), "%s/elsewhere/config", dir);
@@ -114,7 +114,7 @@ Test(protected, a_link_on_the_way_is_not_followed)
  * command redirected, not as the file the link leads to. */
 Test(protected, a_link_on_the_way_is_reported)
 {
-	struct ltd_protected_id *before = ltd_protected_ids(&p);
+	struct ltd_protected_id *before = ltd_protected_ids(&prot);
 	char *text;
 
 	cr_assert_not_null(before);
@@ -136,7 +136,7 @@ Test(protected, an_unchanged_project_is_not_reported)
 	snprintf(path, sizeof(path), "%s/proj/.git", dir);
 	cr_assert_eq(mkdir(path, 0755), 0);
 	put("proj/.git/config", "[core]\n");
-	before = ltd_protected_ids(&p);
+	before = ltd_protected_ids(&prot);
 	cr_assert_not_null(before);
 	text = report(before);
 	cr_assert_str_eq(text, "");
@@ -153,7 +153,7 @@ Test(protected, a_replaced_file_is_reported)
 	snprintf(path, sizeof(path), "%s/proj/.git", dir);
 	cr_assert_eq(mkdir(path, 0755), 0);
 	put("proj/.git/config", "[core]\n");
-	before = ltd_protected_ids(&p);
+	before = ltd_protected_ids(&prot);
 	cr_assert_not_null(before);
 	/* Made beside the old one and renamed over it: a new inode. */
 	put("proj/.git/config.new", "[core]\n\tfsmonitor = x\n");

@@ -152,8 +152,10 @@ static void teardown(void)
 
 static int check(const char *const *args, size_t n)
 {
+	struct ltd_protected prot = {0};
 	char *argv[16];
 	size_t k = 0;
+	int ret;
 
 	ltd_policy_free(&pol);
 	ltd_policy_init(&pol);
@@ -166,7 +168,9 @@ static int check(const char *const *args, size_t n)
 	memset(&err, 0, sizeof(err));
 	if (ltd_policy_parse_run(&pol, (int)k, argv, &err) < 0)
 		return -EINVAL;
-	return ltd_run_check(&pol, &err);
+	ret = ltd_run_check(&pol, &prot, &err);
+	ltd_protected_free(&prot);
+	return ret;
 }
 
 #define CHECK(...)                                                             \
@@ -337,6 +341,7 @@ Test(publish, localhost_is_127_0_0_1_when_publishing)
 {
 	struct ltd_policy p;
 	struct ltd_hostfs host = {0};
+	struct ltd_protected prot = {0};
 	struct ltd_plan plan = {0};
 
 	ltd_policy_init(&p);
@@ -347,7 +352,8 @@ Test(publish, localhost_is_127_0_0_1_when_publishing)
 				     .group = strdup("g"),
 				     .home = strdup("/home/u"),
 				     .shell = strdup("/bin/bash")};
-	cr_assert_eq(ltd_plan_build(&p, &host, &plan, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_plan_build(&p, &prot, &host, &plan, &err), 0, "%s",
+		     err.msg);
 	cr_assert(strstr(etc_hosts(&plan),
 			 "::1\tlocalhost ip6-localhost ip6-loopback\n"),
 		  "%s", etc_hosts(&plan));
@@ -356,7 +362,8 @@ Test(publish, localhost_is_127_0_0_1_when_publishing)
 	p.publish = malloc(sizeof(*p.publish));
 	p.publish[0] = parse_ok("8080:80");
 	p.n_publish = 1;
-	cr_assert_eq(ltd_plan_build(&p, &host, &plan, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_plan_build(&p, &prot, &host, &plan, &err), 0, "%s",
+		     err.msg);
 	cr_assert(strstr(etc_hosts(&plan), "127.0.0.1\tlocalhost "), "%s",
 		  etc_hosts(&plan));
 	cr_assert(strstr(etc_hosts(&plan), "::1\tip6-localhost ip6-loopback\n"),

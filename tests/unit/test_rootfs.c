@@ -354,7 +354,9 @@ Test(pinned_plan, binds_the_top_level_and_generates_etc)
 				     .group = strdup("g"),
 				     .home = strdup("/home/u"),
 				     .shell = strdup("/bin/sh")};
-	cr_assert_eq(ltd_plan_build(&p, &host, &plan, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_plan_build(&p, &(struct ltd_protected){0}, &host,
+				    &plan, &err),
+		     0, "%s", err.msg);
 	for (size_t i = 0; i < plan.n; i++) {
 		const struct ltd_plan_entry *e = &plan.e[i];
 

@@ -12,6 +12,7 @@
 #include "tests/common/fixture.h"
 
 static struct ltd_policy p;
+static struct ltd_protected prot;
 static struct ltd_err err;
 static char dir[32];
 
@@ -25,6 +26,7 @@ static void setup(void)
 static void teardown(void)
 {
 	ltd_policy_free(&p);
+	ltd_protected_free(&prot);
 	fx_rm_rf(dir);
 }
 
@@ -38,7 +40,7 @@ Test(validate, project_through_a_link_is_refused)
 	snprintf(link, sizeof(link), "%s/link", dir);
 	cr_assert_eq(symlink(dir, link), 0);
 	p.project = strdup(link);
-	cr_assert_eq(ltd_run_check(&p, &err), -ELOOP);
+	cr_assert_eq(ltd_run_check(&p, &prot, &err), -ELOOP);
 	cr_assert(strstr(err.msg, "--project"));
 	cr_assert(strstr(err.msg, dir), "names the real path: %s", err.msg);
 }
@@ -49,7 +51,7 @@ Test(validate, project_with_trailing_slash)
 
 	snprintf(path, sizeof(path), "%s//", dir);
 	p.project = strdup(path);
-	cr_assert_eq(ltd_run_check(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_run_check(&p, &prot, &err), 0, "%s", err.msg);
 	cr_assert_str_eq(p.project, dir);
 	cr_assert_eq(p.id.uid, getuid());
 	cr_assert_eq(p.id.gid, getgid());
@@ -62,35 +64,35 @@ Test(validate, default_project_is_cwd)
 	char cwd[4096];
 
 	cr_assert_not_null(getcwd(cwd, sizeof(cwd)));
-	cr_assert_eq(ltd_run_check(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_run_check(&p, &prot, &err), 0, "%s", err.msg);
 	cr_assert_str_eq(p.project, cwd);
 }
 
 Test(validate, missing_project)
 {
 	p.project = strdup("/nonexistent/ltd-unit");
-	cr_assert_eq(ltd_run_check(&p, &err), -ENOENT);
+	cr_assert_eq(ltd_run_check(&p, &prot, &err), -ENOENT);
 	cr_assert(strstr(err.msg, "--project"));
 }
 
 Test(validate, project_not_a_directory)
 {
 	p.project = strdup("/etc/hostname");
-	cr_assert_eq(ltd_run_check(&p, &err), -ENOTDIR);
+	cr_assert_eq(ltd_run_check(&p, &prot, &err), -ENOTDIR);
 	cr_assert(strstr(err.msg, "not a directory"));
 }
 
 Test(validate, relative_project)
 {
 	p.project = strdup("tmp");
-	cr_assert_eq(ltd_run_check(&p, &err), -EINVAL);
+	cr_assert_eq(ltd_run_check(&p, &prot, &err), -EINVAL);
 	cr_assert(strstr(err.msg, "absolute"));
 }
 
 Test(validate, root_as_project_is_refused)
 {
 	p.project = strdup("/");
-	cr_assert_eq(ltd_run_check(&p, &err), -EPERM);
+	cr_assert_eq(ltd_run_check(&p, &prot, &err), -EPERM);
 	cr_assert(strstr(err.msg, "refusing"));
 }
 
@@ -110,7 +112,7 @@ Test(validate, bind_source_must_exist)
 {
 	p.project = strdup(dir);
 	add_mount(LTD_UM_BIND, "/nonexistent/x", "/x", "bind");
-	cr_assert_eq(ltd_run_check(&p, &err), -ENOENT);
+	cr_assert_eq(ltd_run_check(&p, &prot, &err), -ENOENT);
 	cr_assert(strstr(err.msg, "--bind"));
 	cr_assert(strstr(err.msg, "/nonexistent/x"));
 }
@@ -119,7 +121,7 @@ Test(validate, bind_source_must_be_absolute)
 {
 	p.project = strdup(dir);
 	add_mount(LTD_UM_RO_BIND, "usr", "/x", "ro-bind");
-	cr_assert_eq(ltd_run_check(&p, &err), -EINVAL);
+	cr_assert_eq(ltd_run_check(&p, &prot, &err), -EINVAL);
 	cr_assert(strstr(err.msg, "--ro-bind"));
 }
 
@@ -132,8 +134,8 @@ Test(validate, destinations_must_be_normal)
 		ltd_policy_init(&p);
 		p.project = strdup(dir);
 		add_mount(LTD_UM_TMPFS, NULL, bad[i], "tmpfs");
-		cr_assert_eq(ltd_run_check(&p, &err), -EINVAL, "accepted '%s'",
-			     bad[i]);
+		cr_assert_eq(ltd_run_check(&p, &prot, &err), -EINVAL,
+			     "accepted '%s'", bad[i]);
 		cr_assert(strstr(err.msg, "--tmpfs"));
 	}
 }
@@ -142,14 +144,14 @@ Test(validate, binding_root_is_refused)
 {
 	p.project = strdup(dir);
 	add_mount(LTD_UM_RO_BIND, "/", "/host", "ro-bind");
-	cr_assert_eq(ltd_run_check(&p, &err), -EPERM);
+	cr_assert_eq(ltd_run_check(&p, &prot, &err), -EPERM);
 	cr_assert(strstr(err.msg, "--ro-bind"));
 }
 
 Test(validate, binding_home_or_a_parent_is_refused)
 {
 	p.project = strdup(dir);
-	cr_assert_eq(ltd_run_check(&p, &err), 0);
+	cr_assert_eq(ltd_run_check(&p, &prot, &err), 0);
 	/* Resolve the home the same way, then bind its parent. */
 	char *home = strdup(p.id.home);
 	char *slash = strrchr(home, '/');
@@ -166,7 +168,7 @@ Test(validate, binding_home_or_a_parent_is_refused)
 	ltd_policy_init(&p);
 	p.project = strdup(dir);
 	add_mount(LTD_UM_BIND, home, "/h", "bind");
-	cr_assert_eq(ltd_run_check(&p, &err), -EPERM);
+	cr_assert_eq(ltd_run_check(&p, &prot, &err), -EPERM);
 	free(home);
 }
 
@@ -174,7 +176,7 @@ Test(validate, chdir_must_be_normal)
 {
 	p.project = strdup(dir);
 	p.chdir = strdup("/a/../b");
-	cr_assert_eq(ltd_run_check(&p, &err), -EINVAL);
+	cr_assert_eq(ltd_run_check(&p, &prot, &err), -EINVAL);
 	cr_assert(strstr(err.msg, "--chdir"));
 }
 
@@ -208,7 +210,7 @@ Test(validate, a_writable_bind_of_a_git_repository_is_refused)
 		p.project = strdup(proj);
 		snprintf(src, sizeof(src), "%s/%s", dir, binds[i]);
 		add_mount(LTD_UM_BIND, src, "/x", "bind");
-		cr_assert_eq(ltd_run_check(&p, &err), -EPERM,
+		cr_assert_eq(ltd_run_check(&p, &prot, &err), -EPERM,
 			     "accepted --bind %s", binds[i]);
 		cr_assert(strstr(err.msg, "--bind"), "%s", err.msg);
 		cr_assert(strstr(err.msg, "--unsafe-writable-git"), "%s",
@@ -227,13 +229,13 @@ Test(validate, a_git_repository_bound_read_only_or_waived_is_let_through)
 	snprintf(src, sizeof(src), "%s/other", dir);
 	p.project = strdup(proj);
 	add_mount(LTD_UM_RO_BIND, src, "/x", "ro-bind");
-	cr_assert_eq(ltd_run_check(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_run_check(&p, &prot, &err), 0, "%s", err.msg);
 	ltd_policy_free(&p);
 	ltd_policy_init(&p);
 	p.project = strdup(proj);
 	p.protect_git = false; /* --unsafe-writable-git */
 	add_mount(LTD_UM_BIND, src, "/x", "bind");
-	cr_assert_eq(ltd_run_check(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_run_check(&p, &prot, &err), 0, "%s", err.msg);
 }
 
 Test(validate, a_writable_bind_of_a_plain_directory_is_let_through)
@@ -252,7 +254,7 @@ Test(validate, a_writable_bind_of_a_plain_directory_is_let_through)
 	add_mount(LTD_UM_BIND, src, "/x", "bind");
 	snprintf(src, sizeof(src), "%s/other/src", dir);
 	add_mount(LTD_UM_BIND, src, "/y", "bind");
-	cr_assert_eq(ltd_run_check(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_run_check(&p, &prot, &err), 0, "%s", err.msg);
 }
 
 /* --- files the next run reads (policy/inputs.c) ---------------------------
@@ -260,8 +262,8 @@ Test(validate, a_writable_bind_of_a_plain_directory_is_let_through)
 
 static bool protected_has(const char *path)
 {
-	for (size_t i = 0; i < p.n_protected; i++)
-		if (strcmp(p.protected[i], path) == 0)
+	for (size_t i = 0; i < prot.n; i++)
+		if (strcmp(prot.paths[i], path) == 0)
 			return true;
 	return false;
 }
@@ -294,7 +296,7 @@ Test(validate, a_domains_file_in_the_project_is_protected)
 	touch(file);
 	p.project = strdup(proj);
 	add_domains_file(file);
-	cr_assert_eq(ltd_run_check(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_run_check(&p, &prot, &err), 0, "%s", err.msg);
 	cr_assert(protected_has(file), "not protected: %s", file);
 	cr_assert_str_eq(p.domain_files[0], file);
 }
@@ -313,7 +315,7 @@ Test(validate, a_relative_domains_file_is_judged_where_it_is)
 	cr_assert_eq(chdir(proj), 0);
 	p.project = strdup(proj);
 	add_domains_file("./allowed.txt");
-	cr_assert_eq(ltd_run_check(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_run_check(&p, &prot, &err), 0, "%s", err.msg);
 	cr_assert_eq(chdir(cwd), 0);
 	cr_assert(protected_has(file), "not protected: %s", file);
 	cr_assert_str_eq(p.domain_files[0], file);
@@ -336,7 +338,7 @@ Test(validate, a_domains_file_through_a_link_in_the_project_is_refused)
 	snprintf(file, sizeof(file), "%s/allowed.txt", link);
 	p.project = strdup(proj);
 	add_domains_file(file);
-	cr_assert_eq(ltd_run_check(&p, &err), -ELOOP);
+	cr_assert_eq(ltd_run_check(&p, &prot, &err), -ELOOP);
 	cr_assert(strstr(err.msg, link), "%s", err.msg);
 }
 
@@ -355,7 +357,7 @@ Test(validate, a_domains_file_in_a_writable_bind_is_refused)
 	p.project = strdup(proj);
 	add_mount(LTD_UM_BIND, share, "/mnt/share", "bind");
 	add_domains_file(file);
-	cr_assert_eq(ltd_run_check(&p, &err), -EPERM);
+	cr_assert_eq(ltd_run_check(&p, &prot, &err), -EPERM);
 	cr_assert(strstr(err.msg, "--allow-domains-file") &&
 			  strstr(err.msg, file) && strstr(err.msg, "--bind") &&
 			  strstr(err.msg, "--ro-bind"),
@@ -366,14 +368,14 @@ Test(validate, a_domains_file_in_a_writable_bind_is_refused)
 	p.project = strdup(proj);
 	add_mount(LTD_UM_BIND, file, "/mnt/allowed.txt", "bind");
 	add_domains_file(file);
-	cr_assert_eq(ltd_run_check(&p, &err), -EPERM, "the bind itself");
+	cr_assert_eq(ltd_run_check(&p, &prot, &err), -EPERM, "the bind itself");
 
 	ltd_policy_free(&p);
 	ltd_policy_init(&p);
 	p.project = strdup(proj);
 	add_mount(LTD_UM_RO_BIND, share, "/mnt/share", "ro-bind");
 	add_domains_file(file);
-	cr_assert_eq(ltd_run_check(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_run_check(&p, &prot, &err), 0, "%s", err.msg);
 }
 
 /* A project inside a writable bind: the file is the bind's to write,
@@ -391,7 +393,7 @@ Test(validate, a_domains_file_in_a_project_inside_a_writable_bind)
 	p.project = strdup(proj);
 	add_mount(LTD_UM_BIND, top, "/mnt/src", "bind");
 	add_domains_file(file);
-	cr_assert_eq(ltd_run_check(&p, &err), -EPERM);
+	cr_assert_eq(ltd_run_check(&p, &prot, &err), -EPERM);
 	cr_assert(strstr(err.msg, "--allow-domains-file"), "%s", err.msg);
 }
 
@@ -405,7 +407,7 @@ Test(validate, the_audit_log_in_the_project_is_protected)
 	snprintf(file, sizeof(file), "%s/audit.jsonl", proj);
 	p.project = strdup(proj);
 	p.audit_log = strdup(file);
-	cr_assert_eq(ltd_run_check(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_run_check(&p, &prot, &err), 0, "%s", err.msg);
 	cr_assert(protected_has(file), "not protected: %s", file);
 }
 
@@ -421,7 +423,7 @@ Test(validate, the_audit_log_in_a_writable_bind_is_refused)
 	p.project = strdup(proj);
 	p.audit_log = strdup(file);
 	add_mount(LTD_UM_BIND, logs, "/logs", "bind");
-	cr_assert_eq(ltd_run_check(&p, &err), -EPERM);
+	cr_assert_eq(ltd_run_check(&p, &prot, &err), -EPERM);
 	cr_assert(strstr(err.msg, "--audit-log") && strstr(err.msg, file), "%s",
 		  err.msg);
 }
@@ -449,7 +451,7 @@ Test(validate, a_writable_bind_of_the_global_hooks_path_is_refused)
 	unsetenv("XDG_CONFIG_HOME");
 	p.project = strdup(proj);
 	add_mount(LTD_UM_BIND, hooks, hooks, "bind");
-	cr_assert_eq(ltd_run_check(&p, &err), -EPERM, "accepted");
+	cr_assert_eq(ltd_run_check(&p, &prot, &err), -EPERM, "accepted");
 	cr_assert(strstr(err.msg, "--bind"), "%s", err.msg);
 	cr_assert(strstr(err.msg, "core.hooksPath"), "%s", err.msg);
 	ltd_policy_free(&p);
@@ -457,12 +459,12 @@ Test(validate, a_writable_bind_of_the_global_hooks_path_is_refused)
 	memset(&err, 0, sizeof(err));
 	p.project = strdup(proj);
 	add_mount(LTD_UM_RO_BIND, hooks, hooks, "ro-bind");
-	cr_assert_eq(ltd_run_check(&p, &err), 0, "%s", err.msg);
+	cr_assert_eq(ltd_run_check(&p, &prot, &err), 0, "%s", err.msg);
 	/* The project as the hooks path. */
 	ltd_policy_free(&p);
 	ltd_policy_init(&p);
 	p.project = strdup(hooks);
-	cr_assert_eq(ltd_run_check(&p, &err), -EPERM, "accepted");
+	cr_assert_eq(ltd_run_check(&p, &prot, &err), -EPERM, "accepted");
 	cr_assert(strstr(err.msg, "--project"), "%s", err.msg);
 }
 
@@ -485,7 +487,7 @@ Test(validate, a_writable_bind_of_another_repositorys_hooks_path_is_refused)
 	snprintf(src, sizeof(src), "%s/other/tools", dir);
 	p.project = strdup(proj);
 	add_mount(LTD_UM_BIND, src, "/x", "bind");
-	cr_assert_eq(ltd_run_check(&p, &err), -EPERM, "accepted");
+	cr_assert_eq(ltd_run_check(&p, &prot, &err), -EPERM, "accepted");
 	cr_assert(strstr(err.msg, "--bind"), "%s", err.msg);
 	cr_assert(strstr(err.msg, "/other/.git/config"), "%s", err.msg);
 }

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Claude Code's rules: what it runs on the host from the project without
+ * being asked.  Reads the host; changes nothing.
+ */
+#ifndef LTD_AGENTPROTECT_H
+#define LTD_AGENTPROTECT_H
+
+#include "common/error.h"
+#include "policy/policy.h"
+#include "protect/protected.h"
+
+/*
+ * Add to @s what Claude Code on the host runs from @p's project by itself:
+ * the project's .claude/hooks, agents and skills, and the project files
+ * that the commands of .claude/settings.json, .claude/settings.local.json
+ * (hooks, statusLine, the *Helper commands, env) and .mcp.json (servers'
+ * command and args) name; what cannot be resolved is added to @s's
+ * warnings.  A settings file that is there but is not JSON ltd-native can
+ * read, or not a regular file, is an error naming it (nothing would say
+ * what it runs).  @s's project and home are then @p's.
+ */
+int ltd_agentprotect_project(const struct ltd_policy *p,
+			     struct ltd_protected *s, struct ltd_err *err);
+
+/* The same for one settings file's text, @file naming it in messages (the
+ * fuzz target's way in). */
+int ltd_agentprotect_settings(const struct ltd_policy *p,
+			      struct ltd_protected *s, const char *file,
+			      const char *text, size_t len,
+			      struct ltd_err *err);
+
+#endif
