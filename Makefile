@@ -18,6 +18,8 @@
 #   make bench-walk  the exit walk's ingredients (statx, getdents, io_uring)
 #   make bench-exec  exec into a named cage against nsenter
 #   make bench-memory  PSS of the launcher and init against bubblewrap's
+#   make bench-smoke  every benchmark once with tiny counts: each must
+#                   produce its figures (CI runs it; no timing judged)
 #   make fuzz       every parser of untrusted input under libFuzzer, bounded
 #   make stress     the reliability harness (as root, like CI): many runs,
 #                   runs at once, the launcher killed at every step; nothing
@@ -63,7 +65,7 @@ ROOTFS_OBJ := $(ROOTFS_SRC:%.c=$(B)/%.o)
 UNIT_SRC := $(wildcard tests/unit/*.c) tests/common/fixture.c
 UNIT_OBJ := $(UNIT_SRC:%.c=$(B)/%.o)
 
-.PHONY: install uninstall FORCE package check-package man check-docs check-layout format-check all check check-unit check-e2e check-build stress stress-long bench bench-seccomp bench-egress bench-dns bench-landlock bench-project bench-walk bench-exec bench-memory fuzz format clean
+.PHONY: install uninstall FORCE package check-package man check-docs check-layout format-check all check check-unit check-e2e check-build stress stress-long bench bench-seccomp bench-egress bench-dns bench-landlock bench-project bench-walk bench-exec bench-memory bench-smoke fuzz format clean
 all: $(B)/ltd-native $(B)/ltd-dnsd $(B)/ltd-rootfs $(B)/probe man
 
 $(B)/%.o: %.c
@@ -344,6 +346,10 @@ bench-exec: $(B)/ltd-native
 
 bench-memory: $(B)/ltd-native $(B)/ltd-dnsd
 	bash bench/memory.sh $(B)/ltd-native
+
+bench-smoke: $(B)/ltd-native $(B)/ltd-dnsd $(B)/probe $(B)/bench/syscall_loop \
+		$(B)/bench/export_bpf $(B)/bench/walkcost
+	bash bench/smoke.sh $(B)
 
 # The folders' dependency graph (docs/ARCHITECTURE.md), checked on the
 # includes and on the objects' symbols.
