@@ -347,7 +347,7 @@ static int step_open_sources(void *ctx, struct ltd_err *err)
 static int step_root_tmpfs(void *ctx, struct ltd_err *err)
 {
 	struct ltd_cage *c = ctx;
-	return ltd_mounts_make_root(&c->mnt, err);
+	return ltd_mounts_make_root(c->plan, &c->mnt, err);
 }
 
 static int step_mount_plan(void *ctx, struct ltd_err *err)
