@@ -137,7 +137,15 @@ bench_cold_stop() {
 	fi
 }
 
-# bench_timer ARGS...: bench/timer.py as the bench user.
+# bench_timer ARGS...: bench/timer.py as the bench user.  With RT=N (root
+# only), the timer and so every row run at SCHED_FIFO priority N: on a
+# machine shared with other work, the rows then wait for nothing of it
+# (docs/performance.md says when figures were taken so).
 bench_timer() {
-	"${as_user[@]}" "$PY" -I -S "$STAGE/timer.py" "$@"
+	local rt=()
+	if [[ -n ${RT:-} ]]; then
+		[[ $(id -u) -eq 0 ]] || die "RT needs root"
+		rt=(chrt -f "$RT")
+	fi
+	"${rt[@]}" "${as_user[@]}" "$PY" -I -S "$STAGE/timer.py" "$@"
 }

@@ -3,15 +3,16 @@
 # what one pass over every directory costs today (openat2 + getdents64 a
 # directory, protect/repos.c), and what the index design would cost
 # instead (docs/performance.md, "The exit walk"): one statx a directory,
-# sequential, on two threads, through io_uring (one ring, two rings), and
-# re-reading a changed directory; warm and cold (the page cache, dentries
-# and inodes dropped before each sample: root only).
+# sequential, on two threads, through io_uring (one ring, two rings; and
+# in inode order), and re-reading a changed directory; warm and cold (the
+# page cache, dentries and inodes dropped before each sample: root only).
 #
 # Usage: bash bench/walk.sh [WALKCOST]     (default build/bench/walkcost)
 # Environment: SIZES="20000 200000", TREES (as bench/project.sh: the trees
 #              are made there when missing), RUNS=N warm samples (default
 #              7), COLD_RUNS=N (default 3; 0: none), RAW=FILE (CSV
-#              suite,row,ms), QUEUE=N statx in flight a ring (default 64)
+#              suite,row,ms), QUEUE=N statx in flight a ring (default 64),
+#              RT=N (root: SCHED_FIFO priority N, as bench/lib.sh's timer)
 # Prints one table a tree: median ms and ms per 1,000 directories.  The
 # rows run as the bench user, interleaved in a shuffled order.  No
 # pass/fail on timing; no network.
@@ -107,6 +108,7 @@ for s in $SIZES; do
 		"statx a directory, two threads	$WCS	statx	$dir	$idx	2"
 		"statx through io_uring, one ring of $QUEUE	$WCS	uring	$dir	$idx	$QUEUE	1"
 		"statx through io_uring, two rings of $QUEUE	$WCS	uring	$dir	$idx	$QUEUE	2"
+		"the same, in inode order	$WCS	uring-ino	$dir	$idx	$QUEUE	2"
 		"re-read every directory (open + getdents64)	$WCS	reread	$dir	$idx")
 	for temp in warm cold; do
 		runs=$RUNS fifo=-
@@ -116,7 +118,9 @@ for s in $SIZES; do
 		fi
 		echo "### tree-$s ($n directories), $temp"
 		echo
-		"${as_user[@]}" "$PY" -I -S "$STAGE/wtimer.py" "$runs" "$fifo" "$RAWTMP" \
+		rt=()
+		[[ -z ${RT:-} ]] || rt=(chrt -f "$RT")
+		"${rt[@]}" "${as_user[@]}" "$PY" -I -S "$STAGE/wtimer.py" "$runs" "$fifo" "$RAWTMP" \
 			"walk-$temp-$s" "$n" "${rows[@]}"
 		echo
 	done

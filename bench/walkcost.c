@@ -18,6 +18,9 @@
  *                                 descriptor; T threads share the list
  *   walkcost uring ROOT FILE [Q [T]]  the same through io_uring: Q statx
  *                                 in flight on each of T rings (threads)
+ *   walkcost uring-ino ROOT FILE [Q [T]]  the same, the index sorted by
+ *                                 inode first (the order of the inode
+ *                                 tables on disk: what a cold pass reads)
  *   walkcost reread ROOT FILE     open + getdents64 of each directory of
  *                                 the index, flat: what re-reading a
  *                                 changed directory costs
@@ -242,6 +245,13 @@ static void *uring_part(void *arg)
 	return NULL;
 }
 
+static int by_ino(const void *a, const void *b)
+{
+	const struct ent *x = a, *y = b;
+
+	return x->ino < y->ino ? -1 : x->ino > y->ino;
+}
+
 static unsigned long in_parts(void *(*fn)(void *), unsigned threads, unsigned q)
 {
 	pthread_t t[64];
@@ -330,8 +340,11 @@ int main(int argc, char **argv)
 		return 0;
 	} else if (!strcmp(mode, "statx")) {
 		changed = in_parts(statx_part, argc > 4 ? atoi(argv[4]) : 1, 0);
-	} else if (!strcmp(mode, "uring")) {
+	} else if (!strcmp(mode, "uring") || !strcmp(mode, "uring-ino")) {
 		unsigned q = argc > 4 ? (unsigned)atoi(argv[4]) : 64;
+
+		if (!strcmp(mode, "uring-ino"))
+			qsort(ents, n_ents, sizeof(*ents), by_ino);
 
 		changed = in_parts(uring_part, argc > 5 ? atoi(argv[5]) : 1,
 				   q ? q : 64);
@@ -346,8 +359,9 @@ int main(int argc, char **argv)
 	       now_us() - t0);
 	return 0;
 usage:
-	fprintf(stderr, "usage: walkcost walk ROOT | index ROOT FILE | statx "
-			"ROOT FILE [T] | uring ROOT FILE [Q [T]] | reread ROOT "
-			"FILE | touch ROOT FILE N\n");
+	fprintf(stderr,
+		"usage: walkcost walk ROOT | index ROOT FILE | statx "
+		"ROOT FILE [T] | uring[-ino] ROOT FILE [Q [T]] | reread "
+		"ROOT FILE | touch ROOT FILE N\n");
 	return 2;
 }
