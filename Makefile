@@ -13,6 +13,13 @@
 #   make bench-egress   throughput and start-up through pasta + the firewall
 #   make bench-dns  DNS lookup latency through the filter
 #   make bench-landlock  Landlock's cost on open (with and without it)
+#   make bench-project  realistic projects (20,000 and 200,000 directories,
+#                   a git repository), warm and cold, beside bubblewrap
+#   make bench-walk  the exit walk's ingredients (statx, getdents, io_uring)
+#   make bench-exec  exec into a named cage against nsenter
+#   make bench-memory  PSS of the launcher and init against bubblewrap's
+#   make bench-smoke  every benchmark once with tiny counts: each must
+#                   produce its figures (CI runs it; no timing judged)
 #   make fuzz       every parser of untrusted input under libFuzzer, bounded
 #   make stress     the reliability harness (as root, like CI): many runs,
 #                   runs at once, the launcher killed at every step; nothing
@@ -58,7 +65,7 @@ ROOTFS_OBJ := $(ROOTFS_SRC:%.c=$(B)/%.o)
 UNIT_SRC := $(wildcard tests/unit/*.c) tests/common/fixture.c
 UNIT_OBJ := $(UNIT_SRC:%.c=$(B)/%.o)
 
-.PHONY: install uninstall FORCE package check-package man check-docs check-layout format-check all check check-unit check-e2e check-build stress stress-long bench bench-seccomp bench-egress bench-dns bench-landlock fuzz format clean
+.PHONY: install uninstall FORCE package check-package man check-docs check-layout format-check all check check-unit check-e2e check-build stress stress-long bench bench-seccomp bench-egress bench-dns bench-landlock bench-project bench-walk bench-exec bench-memory bench-smoke fuzz format clean
 all: $(B)/ltd-native $(B)/ltd-dnsd $(B)/ltd-rootfs $(B)/probe man
 
 $(B)/%.o: %.c
@@ -320,6 +327,29 @@ bench-dns: $(B)/ltd-native $(B)/ltd-dnsd
 
 bench-landlock: $(B)/ltd-native $(B)/bench/syscall_loop $(B)/probe
 	PROBE=$(B)/probe bash bench/landlock.sh $(B)/bench/syscall_loop $(B)/ltd-native
+
+# The exit walk's ingredients, each way of passing over a tree.
+$(B)/bench/walkcost: bench/walkcost.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(LDFLAGS) -luring -lpthread
+
+# Realistic projects; MINIBOX=path/to/minibox adds the floor's row
+# (bench/lib.sh).
+bench-project: $(B)/ltd-native
+	bash bench/project.sh $(B)/ltd-native
+
+bench-walk: $(B)/bench/walkcost
+	bash bench/walk.sh $(B)/bench/walkcost
+
+bench-exec: $(B)/ltd-native
+	bash bench/exec.sh $(B)/ltd-native
+
+bench-memory: $(B)/ltd-native $(B)/ltd-dnsd
+	bash bench/memory.sh $(B)/ltd-native
+
+bench-smoke: $(B)/ltd-native $(B)/ltd-dnsd $(B)/probe $(B)/bench/syscall_loop \
+		$(B)/bench/export_bpf $(B)/bench/walkcost
+	bash bench/smoke.sh $(B)
 
 # The folders' dependency graph (docs/ARCHITECTURE.md), checked on the
 # includes and on the objects' symbols.

@@ -12,7 +12,6 @@
 #include <linux/landlock.h>
 #include <linux/openat2.h>
 #include <stdio.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -47,26 +46,31 @@ int ltd_landlock_abi(void)
  * One path rule.  The path is opened without following any link (every
  * destination of the plan is a real directory or file of the cage), as an
  * O_PATH descriptor: opening needs no right that Landlock could refuse.
+ * As a directory first (most rules are): then no fstat is needed to know
+ * it is one, a system call less a rule.
  */
 static int add_path_rule(int ruleset, const struct ltd_ll_rule *r,
 			 struct ltd_err *err)
 {
 	struct open_how how = {
-		.flags = O_PATH | O_CLOEXEC,
+		.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
 		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
 	};
 	struct landlock_path_beneath_attr pb = {.allowed_access = r->access};
 	_cleanup_close_ int fd = -1;
-	struct stat st;
 
 	fd = (int)syscall(SYS_openat2, AT_FDCWD, r->path, &how, sizeof(how));
+	if (fd < 0 && errno == ENOTDIR) {
+		/* A file takes only the rights that apply to files. */
+		how.flags &= ~(__u64)O_DIRECTORY;
+		pb.allowed_access &= LTD_LL_FS_FILE;
+		fd = (int)syscall(SYS_openat2, AT_FDCWD, r->path, &how,
+				  sizeof(how));
+	}
 	if (fd < 0 && errno == ENOENT && r->optional)
 		return 0;
-	if (fd < 0 || fstat(fd, &st) < 0)
+	if (fd < 0)
 		return ltd_err_sys(err, "landlock: %s '%s'", r->why, r->path);
-	/* A file takes only the rights that apply to files. */
-	if (!S_ISDIR(st.st_mode))
-		pb.allowed_access &= LTD_LL_FS_FILE;
 	if (!pb.allowed_access)
 		return 0;
 	pb.parent_fd = fd;

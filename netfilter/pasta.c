@@ -353,6 +353,12 @@ int ltd_pasta_ready(struct ltd_pasta *pa, struct ltd_err *err)
 			   "'ltd-native doctor')");
 }
 
+void ltd_pasta_kill(struct ltd_pasta *pa)
+{
+	if (pa->pid > 0)
+		kill(pa->pid, SIGKILL);
+}
+
 void ltd_pasta_stop(struct ltd_pasta *pa)
 {
 	if (pa->ready_fd >= 0) {

@@ -94,8 +94,13 @@ int ltd_pasta_spawn(struct ltd_pasta *pa, pid_t target, struct ltd_err *err);
  * (it exited; its own message is on stderr).  Closes ready_fd. */
 int ltd_pasta_ready(struct ltd_pasta *pa, struct ltd_err *err);
 
-/* End pasta (it does not exit with the namespace's last process); free
- * its wall. */
+/* Kill pasta, not waiting: once the cage is gone nothing needs it, and its
+ * exit (unmapping ~30 MB it touched) runs beside what the launcher still
+ * does.  ltd_pasta_stop() reaps it. */
+void ltd_pasta_kill(struct ltd_pasta *pa);
+
+/* End pasta (it does not exit with the namespace's last process), reaped;
+ * free its wall. */
 void ltd_pasta_stop(struct ltd_pasta *pa);
 
 #endif

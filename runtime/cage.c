@@ -347,7 +347,7 @@ static int step_open_sources(void *ctx, struct ltd_err *err)
 static int step_root_tmpfs(void *ctx, struct ltd_err *err)
 {
 	struct ltd_cage *c = ctx;
-	return ltd_mounts_make_root(&c->mnt, err);
+	return ltd_mounts_make_root(c->plan, &c->mnt, err);
 }
 
 static int step_mount_plan(void *ctx, struct ltd_err *err)
@@ -737,7 +737,7 @@ void ltd_cage_init(struct ltd_cage *c)
 
 	c->mnt.rootfd = -1;
 	c->mnt.mask_dir = -1;
-	c->net = (struct ltd_netns){.helper = -1, .sock = -1};
+	c->net = (struct ltd_netns){.helper = -1, .ns = -1};
 	c->pty_slave = -1;
 	ret = ltd_steps_run(ltd_init_steps, c, ltd_test_before_init, &err);
 	if (ret < 0) {

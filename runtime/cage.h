@@ -37,8 +37,6 @@ enum ltd_msg_type {
 	LTD_MSG_PTY,		 /* SCM_RIGHTS: the command's pty master */
 	LTD_MSG_CMD_EXITED,	 /* --keep-running: the first command ended
 				    (value = wait status); the cage goes on */
-	LTD_MSG_NETNS,		 /* init's network helper -> init: SCM_RIGHTS
-				    the new namespace, or err */
 };
 
 /* Most descriptors one message carries. */

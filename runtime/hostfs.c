@@ -16,31 +16,46 @@
 
 #include "common/cleanup.h"
 
-/* Read a small regular file whole; on any failure leave *data NULL (it is
- * then bound instead of copied).  A read shorter than asked is its end (a
- * regular file: lstat said so, and no link is followed). */
-static void read_small(const char *path, char **data, size_t *len)
+/* Read a small regular file of @size bytes (lstat's) whole; on any
+ * failure, or if it grew past the copy limit since, leave *data NULL (it
+ * is then bound instead of copied).  A read shorter than asked is its end
+ * (a regular file, no link followed).  The buffer is the file's size, not
+ * the limit's: 8 KiB for each of a dozen files of a few hundred bytes
+ * spread the heap over pages that each cost a fault. */
+static void read_small(const char *path, off_t size, char **data, size_t *len)
 {
 	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	char *buf = malloc(LTD_HOSTFS_COPY_MAX + 1);
-	ssize_t n = 0, r;
+	/* One byte more than lstat said: a file that grew since is seen to
+	 * have, and read again up to the limit. */
+	size_t cap = (size_t)size + 1, n = 0;
+	char *buf = fd < 0 ? NULL : malloc(cap + 1);
+	ssize_t r = 0;
 
 	*data = NULL;
-	if (fd < 0 || !buf) {
-		free(buf);
+	if (!buf)
 		return;
-	}
-	while ((r = read(fd, buf + n, LTD_HOSTFS_COPY_MAX + 1 - n)) > 0) {
-		n += r;
-		if (r < LTD_HOSTFS_COPY_MAX + 1 - (n - r))
+	while ((r = read(fd, buf + n, cap - n)) > 0) {
+		char *more;
+
+		n += (size_t)r;
+		if (n < cap)
+			continue;
+		if (cap > LTD_HOSTFS_COPY_MAX)
 			break;
+		cap = LTD_HOSTFS_COPY_MAX + 1;
+		more = realloc(buf, cap + 1);
+		if (!more) {
+			r = -1;
+			break;
+		}
+		buf = more;
 	}
 	if (r < 0 || n > LTD_HOSTFS_COPY_MAX) {
 		free(buf);
 		return;
 	}
 	*data = buf;
-	*len = (size_t)n;
+	*len = n;
 }
 
 void ltd_hostfs_free(struct ltd_hostfs *h)
@@ -109,7 +124,7 @@ int ltd_hostfs_probe(struct ltd_hostfs *h, struct ltd_err *err)
 		link[n > 0 ? n : 0] = '\0';
 		if (!link[0] && S_ISREG(st.st_mode) &&
 		    st.st_size <= LTD_HOSTFS_COPY_MAX)
-			read_small(path, &h->etc_data[h->n_etc],
+			read_small(path, st.st_size, &h->etc_data[h->n_etc],
 				   &h->etc_len[h->n_etc]);
 		snprintf(h->etc[h->n_etc++], sizeof(h->etc[0]), "%s", etc[i]);
 	}

@@ -48,7 +48,7 @@ const char *ltd_plan_op_name(enum ltd_plan_op op)
 		[LTD_OP_PROC] = "proc",	      [LTD_OP_DEVPTS] = "devpts",
 		[LTD_OP_MASK] = "mask",	      [LTD_OP_RO_OVER] = "ro-over",
 		[LTD_OP_SEAL] = "seal",	      [LTD_OP_PIN] = "pin",
-		[LTD_OP_COPY] = "copy",
+		[LTD_OP_COPY] = "copy",	      [LTD_OP_SCRATCH] = "scratch",
 	};
 
 	return op < ARRAY_SIZE(names) ? names[op] : "?";
@@ -137,6 +137,19 @@ static int add_tmpfs(struct ltd_plan *plan, const char *dst, mode_t mode,
 		return -ENOMEM;
 	e->mode = mode;
 	e->size = size;
+	return 0;
+}
+
+/* A writable place of the root tmpfs (its cap: plan->root_size). */
+static int add_scratch(struct ltd_plan *plan, const char *dst, mode_t mode,
+		       const char *why, struct ltd_err *err)
+{
+	struct ltd_plan_entry *e =
+		add_e(plan, LTD_OP_SCRATCH, NULL, dst, why, err);
+
+	if (!e)
+		return -ENOMEM;
+	e->mode = mode;
 	return 0;
 }
 
@@ -342,8 +355,7 @@ static int plan_generated_etc(struct ltd_plan *plan, const struct ltd_policy *p,
 	return ret;
 }
 
-static int plan_dev(struct ltd_plan *plan, uint64_t shm_size,
-		    struct ltd_err *err)
+static int plan_dev(struct ltd_plan *plan, struct ltd_err *err)
 {
 	static const char *const links[][2] = {
 		{"/proc/self/fd", "/dev/fd"},
@@ -368,7 +380,7 @@ static int plan_dev(struct ltd_plan *plan, uint64_t shm_size,
 	if (!ret)
 		ret = add(plan, LTD_OP_DEVPTS, NULL, "/dev/pts", "dev", err);
 	if (!ret)
-		ret = add_tmpfs(plan, "/dev/shm", 01777, shm_size, "dev", err);
+		ret = add_scratch(plan, "/dev/shm", 01777, "dev", err);
 	return ret;
 }
 
@@ -526,7 +538,7 @@ static int plan_resolve_covers(struct ltd_plan *plan, struct ltd_err *err)
 				break;
 			}
 		}
-		if (cover_op == LTD_OP_TMPFS)
+		if (cover_op == LTD_OP_TMPFS || cover_op == LTD_OP_SCRATCH)
 			e->flags |= LTD_PF_CREATE;
 		else if (e->op == LTD_OP_FILE || e->op == LTD_OP_SYMLINK ||
 			 e->op == LTD_OP_COPY)
@@ -546,25 +558,29 @@ int ltd_plan_build(const struct ltd_policy *p, const struct ltd_protected *prot,
 {
 	int ret;
 
-	*plan = (struct ltd_plan){0};
+	/* The root tmpfs holds what the command may write in memory (its
+	 * scratch places): capped at --memory as a whole.
+	 * docs/decisions/0109-one-tmpfs-for-the-cage.md */
+	*plan = (struct ltd_plan){.root_size = p->memory_bytes};
 	ret = plan_rootfs(plan, h, err);
 	if (!ret)
 		ret = plan_generated_etc(plan, p, h, err);
 	if (!ret)
-		ret = plan_dev(plan, p->memory_bytes, err);
+		ret = plan_dev(plan, err);
 	if (!ret)
 		ret = plan_proc(plan, err);
-	/* Every tmpfs the command can write is capped at --memory: without a
-	 * cgroup nothing else would stop it filling the host's RAM there
-	 * (tmpfs pages are not process memory); with one, they are charged
-	 * to the cage's memory.max as well.
-	 * docs/decisions/0040-tmpfs-capped-at-memory.md */
+	/* /tmp, $HOME and /dev/shm are places of the root tmpfs, bound
+	 * writable: no superblock each to make at start and kill at exit,
+	 * and one cap, --memory, for all the command writes there (without
+	 * a cgroup nothing else stops it filling the host's RAM: tmpfs
+	 * pages are not process memory; with one, they are charged to the
+	 * cage's memory.max as well).
+	 * docs/decisions/0040-tmpfs-capped-at-memory.md,
+	 * docs/decisions/0109-one-tmpfs-for-the-cage.md */
 	if (!ret)
-		ret = add_tmpfs(plan, "/tmp", 01777, p->memory_bytes, "tmp",
-				err);
+		ret = add_scratch(plan, "/tmp", 01777, "tmp", err);
 	if (!ret)
-		ret = add_tmpfs(plan, p->id.home, 0700, p->memory_bytes, "home",
-				err);
+		ret = add_scratch(plan, p->id.home, 0700, "home", err);
 	if (!ret)
 		ret = plan_copies(plan, p, err);
 	if (!ret)

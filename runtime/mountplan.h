@@ -35,6 +35,10 @@ enum ltd_plan_op {
 			   cannot be renamed or removed (a mount point) */
 	LTD_OP_COPY,	/* copy host file or tree src to dst, in a tmpfs
 			   (disposable; no link followed) */
+	LTD_OP_SCRATCH, /* a directory of the root tmpfs at dst (mode),
+			   bound over itself writable: /tmp, $HOME and
+			   /dev/shm share the root's superblock and its cap
+			   (docs/decisions/0109-one-tmpfs-for-the-cage.md) */
 };
 
 enum {
@@ -50,7 +54,7 @@ struct ltd_plan_entry {
 	char *dst;     /* absolute path inside the cage */
 	char *content; /* LTD_OP_FILE */
 	size_t len;    /* LTD_OP_FILE: bytes of content (may hold NULs) */
-	mode_t mode;   /* LTD_OP_TMPFS, LTD_OP_FILE */
+	mode_t mode;   /* LTD_OP_TMPFS, LTD_OP_FILE, LTD_OP_SCRATCH */
 	uint64_t size; /* LTD_OP_TMPFS: size= in bytes, 0 = kernel default */
 	unsigned flags;
 	const char *why; /* where it came from: "rootfs", "--bind", ... */
@@ -61,6 +65,8 @@ struct ltd_plan_entry {
 struct ltd_plan {
 	struct ltd_plan_entry *e;
 	size_t n;
+	uint64_t root_size; /* size= of the root tmpfs, which holds the
+			       scratch places: --memory (0: kernel default) */
 };
 
 /* A pinned root filesystem's top level and /etc, from its manifest. */

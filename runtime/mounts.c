@@ -147,11 +147,13 @@ static int new_tmpfs(mode_t mode, uint64_t size, __u64 attr,
 	return new_fs("tmpfs", opts, attr, err);
 }
 
-int ltd_mounts_make_root(struct ltd_mount_state *st, struct ltd_err *err)
+int ltd_mounts_make_root(const struct ltd_plan *plan,
+			 struct ltd_mount_state *st, struct ltd_err *err)
 {
 	_cleanup_close_ int mfd = -1;
 
-	mfd = new_tmpfs(0755, 0, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, err);
+	mfd = new_tmpfs(0755, plan->root_size,
+			MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, err);
 	if (mfd < 0)
 		return mfd;
 	if (move_mount(mfd, "", AT_FDCWD, LTD_ROOT_STAGING,
@@ -364,6 +366,34 @@ static int do_newfs(struct parents *pc, const struct ltd_plan_entry *e,
 	return attach(mfd, target, e, err);
 }
 
+/*
+ * A place of the root tmpfs, writable: the directory made with its exact
+ * mode (the umask is the user's) and a clone of the root mount at it bound
+ * over it.  The seal, later, makes only the root mount read-only.
+ */
+static int do_scratch(struct parents *pc, const struct ltd_plan_entry *e,
+		      int rootfd, struct ltd_err *err)
+{
+	_cleanup_close_ int dir = -1, mfd = -1;
+	const char *last = NULL;
+	int parent = parent_of(pc, rootfd, e->dst, &last, err);
+
+	if (parent < 0)
+		return parent;
+	/* One made earlier on the way to another entry is ours as well. */
+	if (mkdirat(parent, last, e->mode) < 0 && errno != EEXIST)
+		return ltd_err_sys(err, "%s: create '%s'", e->why, e->dst);
+	dir = openat(parent, last,
+		     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dir < 0 || fchmod(dir, e->mode) < 0)
+		return ltd_err_sys(err, "%s: '%s'", e->why, e->dst);
+	mfd = open_tree(dir, "",
+			OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
+	if (mfd < 0)
+		return ltd_err_sys(err, "%s: clone '%s'", e->why, e->dst);
+	return attach(mfd, dir, e, err);
+}
+
 static int do_symlink(struct parents *pc, const struct ltd_plan_entry *e,
 		      int rootfd, struct ltd_err *err)
 {
@@ -556,6 +586,9 @@ int ltd_mounts_apply(const struct ltd_plan *plan, struct ltd_mount_state *st,
 			break;
 		case LTD_OP_SYMLINK:
 			ret = do_symlink(&pc, e, st->rootfd, err);
+			break;
+		case LTD_OP_SCRATCH:
+			ret = do_scratch(&pc, e, st->rootfd, err);
 			break;
 		case LTD_OP_FILE:
 			ret = do_file(&pc, e, st->rootfd, err);

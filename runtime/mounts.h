@@ -23,8 +23,10 @@ int ltd_mounts_make_private(struct ltd_err *err);
 int ltd_mounts_open_sources(const struct ltd_plan *plan,
 			    struct ltd_mount_state *st, struct ltd_err *err);
 
-/* A fresh tmpfs that becomes "/", attached where no source lives now. */
-int ltd_mounts_make_root(struct ltd_mount_state *st, struct ltd_err *err);
+/* A fresh tmpfs that becomes "/" (the plan's root_size), attached where no
+ * source lives now. */
+int ltd_mounts_make_root(const struct ltd_plan *plan,
+			 struct ltd_mount_state *st, struct ltd_err *err);
 
 int ltd_mounts_apply(const struct ltd_plan *plan, struct ltd_mount_state *st,
 		     struct ltd_err *err);

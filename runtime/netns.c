@@ -5,16 +5,24 @@
  * tables, proc entries), most of clone3's time and all of it on the start's
  * critical path; made by a helper while init builds the mounts, it costs
  * the start almost nothing on a second CPU.  With one CPU to run on, the
- * fork would only add to the start: the launcher then keeps CLONE_NEWNET
+ * helper would only add to the start: the launcher then keeps CLONE_NEWNET
  * in clone3 (runtime/run.c).  Init joins it before anything
  * else runs in the cage, checks that it did, and hands the cage's
  * namespaces (this one included) to the launcher only after that.
  *
- * The helper is a fork of init, not a thread: init comes from a raw
- * clone3, and glibc's idea of the calling thread is still the launcher's.
- * It is forked after init became non-dumpable (the mm's flag is copied),
- * holds nothing but copies of init's descriptors, and is gone before the
- * mounts are done.
+ * The helper starts as posix_spawn() starts a program (CLONE_VM), and
+ * shares init's descriptor table too (CLONE_FILES): no copy of init's page
+ * tables, no copy-on-write fault in init for every page it writes while
+ * the helper lives, no unmapping of a copy at its exit.  On this kind of
+ * machine (a paravirtualised guest, where every page-table change costs a
+ * hypercall) the fork it replaces was init's dearest step but one.  Being
+ * init's memory, the helper touches only its own stack and struct
+ * ltd_netns, which init reads once it has reaped it; it allocates nothing.
+ * It shares init's errno (glibc's, thread-local, and the helper is no
+ * thread glibc knows): it sets it only when a system call of its fails,
+ * and then the run ends at network-join whatever init made of it.  The
+ * mm's non-dumpable flag is init's own.
+ * docs/decisions/0108-network-helper-shares-init-memory.md
  */
 #include "runtime/netns.h"
 
@@ -25,6 +33,7 @@
 #include <sched.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -46,85 +55,64 @@ int ltd_netns_lo_up(struct ltd_err *err)
 	return 0;
 }
 
-/* The helper: a new network namespace with lo up, its descriptor to init
- * (or why not), and gone. */
-__attribute__((noreturn)) static void helper(int sock)
+/* The helper: a new network namespace with lo up, its descriptor (in the
+ * table it shares with init) or why not in @arg, and gone. */
+static int helper(void *arg)
 {
-	struct ltd_err err = {0};
-	int fd = -1, ns = -1;
+	struct ltd_netns *n = arg;
+	int fd = -1;
 
-	if (unshare(CLONE_NEWNET) < 0)
-		ltd_err_sys(&err, "new network namespace");
-	else if (ltd_netns_lo_up(&err) == 0) {
+	if (unshare(CLONE_NEWNET) < 0) {
+		ltd_err_sys(&n->err, "new network namespace");
+	} else if (ltd_netns_lo_up(&n->err) == 0) {
 		/* The namespace of a socket made in it: no /proc needed. */
 		fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-		ns = fd < 0 ? -1 : ioctl(fd, SIOCGSKNS);
-		if (ns < 0)
-			ltd_err_sys(&err, "open the new network namespace");
+		n->ns = fd < 0 ? -1 : ioctl(fd, SIOCGSKNS);
+		if (n->ns < 0)
+			ltd_err_sys(&n->err, "open the new network namespace");
+		if (fd >= 0)
+			close(fd);
 	}
-	if (ns >= 0)
-		ltd_msg_send_fds(sock, LTD_MSG_NETNS, 0, &ns, 1);
-	else
-		(void)!send(
-			sock,
-			&(struct ltd_msg){.type = LTD_MSG_NETNS, .err = err},
-			sizeof(struct ltd_msg), MSG_NOSIGNAL);
-	_exit(0);
-}
-
-int ltd_netns_start(struct ltd_netns *n, struct ltd_err *err)
-{
-	int sv[2];
-
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
-		return ltd_err_sys(err, "socketpair");
-	n->helper = fork();
-	if (n->helper < 0) {
-		close(sv[0]);
-		close(sv[1]);
-		return ltd_err_sys(err, "start the network namespace's helper");
-	}
-	if (n->helper == 0) {
-		close(sv[0]);
-		helper(sv[1]);
-	}
-	close(sv[1]);
-	n->sock = sv[0];
 	return 0;
 }
 
-/* The helper's word: the namespace's descriptor, or its error. */
-static int receive(struct ltd_netns *n, struct ltd_err *err)
-{
-	char ctl[CMSG_SPACE(LTD_MSG_MAX_FDS * sizeof(int))];
-	struct ltd_msg m = {0};
-	struct iovec iov = {&m, sizeof(m)};
-	struct msghdr mh = {.msg_iov = &iov,
-			    .msg_iovlen = 1,
-			    .msg_control = ctl,
-			    .msg_controllen = sizeof(ctl)};
-	int fds[LTD_MSG_MAX_FDS];
-	size_t n_fds;
-	ssize_t len;
+/* Room for the helper's frames (ltd_err_sys's formatting the deepest),
+ * above a guard page. */
+#define HELPER_STACK (64 * 1024)
 
-	do
-		len = recvmsg(n->sock, &mh, MSG_CMSG_CLOEXEC);
-	while (len < 0 && errno == EINTR);
-	n_fds = len > 0 ? ltd_msg_take_fds(&mh, fds, LTD_MSG_MAX_FDS) : 0;
-	if (len == (ssize_t)sizeof(m) && m.type == LTD_MSG_NETNS &&
-	    n_fds == 1 && !m.err.code)
-		return fds[0];
-	while (n_fds > 0)
-		close(fds[--n_fds]);
-	if (len == (ssize_t)sizeof(m) && m.type == LTD_MSG_NETNS &&
-	    m.err.code) {
-		*err = m.err;
-		err->msg[sizeof(err->msg) - 1] = '\0';
-		return -err->code;
+int ltd_netns_start(struct ltd_netns *n, struct ltd_err *err)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	n->ns = -1;
+	n->err = (struct ltd_err){0};
+	n->stack = mmap(NULL, HELPER_STACK + page, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	if (n->stack == MAP_FAILED) {
+		n->stack = NULL;
+		return ltd_err_sys(err, "stack for the network namespace's "
+					"helper");
 	}
-	return ltd_err_set(err, EIO,
-			   "the network namespace's helper ended without "
-			   "a word");
+	if (mprotect(n->stack, page, PROT_NONE) < 0)
+		return ltd_err_sys(err, "guard page");
+	n->helper = clone(helper, (char *)n->stack + page + HELPER_STACK,
+			  CLONE_VM | CLONE_FILES | SIGCHLD, n);
+	if (n->helper < 0)
+		return ltd_err_sys(err, "start the network namespace's helper");
+	return 0;
+}
+
+/* Wait for the helper's end: its word is in @n then. */
+static int reap(struct ltd_netns *n)
+{
+	pid_t pid = n->helper;
+	int status;
+
+	n->helper = -1;
+	while (waitpid(pid, &status, __WCLONE | __WALL) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EIO;
 }
 
 int ltd_netns_join(struct ltd_netns *n, struct ltd_err *err)
@@ -133,16 +121,24 @@ int ltd_netns_join(struct ltd_netns *n, struct ltd_err *err)
 	struct stat before, after, want;
 	int ret;
 
-	ns = receive(n, err);
-	ltd_closep(&n->sock);
-	n->sock = -1;
-	/* It exits after its word (its exit unmaps a copy of init: not
-	 * waited for here, while the mounts are made; ltd_netns_reap()
-	 * before the command starts). */
-	n->ended = n->helper;
-	n->helper = -1;
-	if (ns < 0)
-		return ns;
+	/* It exits right after its word, cheaply (nothing of its own to
+	 * unmap): waited for here. */
+	ret = reap(n);
+	ns = n->ns;
+	n->ns = -1;
+	if (ret < 0)
+		return ltd_err_set(err, EIO,
+				   "the network namespace's helper ended "
+				   "without a word");
+	if (ns < 0 && !n->err.code)
+		return ltd_err_set(err, EIO,
+				   "the network namespace's helper gave no "
+				   "namespace");
+	if (ns < 0) {
+		*err = n->err;
+		err->msg[sizeof(err->msg) - 1] = '\0';
+		return -err->code;
+	}
 	if (stat("/proc/self/ns/net", &before) < 0 || fstat(ns, &want) < 0)
 		return ltd_err_sys(err, "look at the network namespaces");
 	if (setns(ns, CLONE_NEWNET) < 0)
@@ -159,8 +155,9 @@ int ltd_netns_join(struct ltd_netns *n, struct ltd_err *err)
 
 void ltd_netns_reap(struct ltd_netns *n)
 {
-	if (n->ended > 0)
-		while (waitpid(n->ended, NULL, 0) < 0 && errno == EINTR)
-			;
-	n->ended = -1;
+	if (n->helper > 0)
+		reap(n);
+	if (n->stack)
+		munmap(n->stack, HELPER_STACK + (size_t)sysconf(_SC_PAGESIZE));
+	n->stack = NULL;
 }

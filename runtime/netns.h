@@ -10,22 +10,26 @@
 
 struct ltd_netns {
 	pid_t helper; /* -1: none running */
-	int sock;     /* init's end of the helper's socket, -1 */
-	pid_t ended;  /* the helper once it has answered: to reap, -1 */
+	void *stack;  /* its stack (and guard page), NULL */
+	/* The helper's word, read once it has been reaped: */
+	int ns;		    /* the namespace (in init's descriptor table) */
+	struct ltd_err err; /* or why not */
 };
 
 /* Bring lo up in the caller's network namespace. */
 int ltd_netns_lo_up(struct ltd_err *err);
 
-/* Fork the helper: a new network namespace, lo up, its fd sent back. */
+/* Start the helper (sharing init's memory and descriptors): a new network
+ * namespace, lo up, its fd left in @n. */
 int ltd_netns_start(struct ltd_netns *n, struct ltd_err *err);
 
-/* Wait for the helper's namespace, enter it and check that init is in it
- * (and no longer in the one it started in). */
+/* Reap the helper, enter its namespace and check that init is in it (and
+ * no longer in the one it started in). */
 int ltd_netns_join(struct ltd_netns *n, struct ltd_err *err);
 
-/* Reap the helper that answered (it exits right after): before the command
- * starts, so that it never counts against the cage's process limit. */
+/* Reap a helper still there (network-join failed or never ran) and free
+ * its stack: before the command starts, so that it never counts against
+ * the cage's process limit. */
 void ltd_netns_reap(struct ltd_netns *n);
 
 #endif

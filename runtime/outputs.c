@@ -2,6 +2,7 @@
 #include "runtime/outputs.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/stat.h>
@@ -54,13 +55,16 @@ static int relay(struct ltd_outputs *o, int fd, struct ltd_err *err)
 		ret = above_stdio(&p[1]);
 	if (!ret && fcntl(p[0], F_SETFL, O_NONBLOCK) < 0)
 		ret = -errno;
+	if (!ret && !(o->out[i].buf = malloc(LTD_OUTPUTS_BUF)))
+		ret = -ENOMEM;
 	if (ret < 0) {
 		close(p[0]);
 		close(p[1]);
 		return ltd_err_set(err, -ret, "a pipe for the terminal on %s",
 				   names[i]);
 	}
-	o->out[i] = (struct ltd_output){.pipe = p[0], .tty = fd};
+	o->out[i].pipe = p[0];
+	o->out[i].tty = fd;
 	o->cmd[i] = p[1];
 	return 0;
 }
@@ -136,7 +140,7 @@ static int fill(struct ltd_output *r)
 	ssize_t n;
 
 	do
-		n = read(r->pipe, r->buf, sizeof(r->buf));
+		n = read(r->pipe, r->buf, LTD_OUTPUTS_BUF);
 	while (n < 0 && errno == EINTR);
 	if (n > 0 && !r->tty_gone) {
 		r->len = (size_t)n;
@@ -152,6 +156,8 @@ static void close_pipe(struct ltd_output *r)
 	close(r->pipe);
 	r->pipe = -1;
 	r->off = r->len = 0;
+	free(r->buf);
+	r->buf = NULL;
 }
 
 size_t ltd_outputs_pollfds(struct ltd_outputs *o, struct pollfd *pfd)
@@ -206,7 +212,7 @@ static void drain(struct ltd_output *r)
 	 * writer lives on (an exec session's background job). */
 	int size = fcntl(r->pipe, F_GETPIPE_SZ);
 	size_t rounds =
-		(size_t)(size > 0 ? size : 1 << 20) / sizeof(r->buf) + 2;
+		(size_t)(size > 0 ? size : 1 << 20) / LTD_OUTPUTS_BUF + 2;
 
 	flush_wait(r);
 	while (rounds-- && fill(r) > 0)

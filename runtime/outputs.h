@@ -27,7 +27,8 @@ struct ltd_output {
 	int pipe;      /* the read end, non-blocking; -1: no relay */
 	int tty;       /* our own stdout or stderr: the terminal */
 	bool tty_gone; /* it hung up: what the command writes is dropped */
-	char buf[LTD_OUTPUTS_BUF]; /* read, not yet on the terminal */
+	char *buf;     /* LTD_OUTPUTS_BUF bytes, read, not yet on the terminal
+			  (allocated with the pipe: see struct ltd_relay) */
 	size_t len, off;
 };
 

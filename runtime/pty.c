@@ -96,11 +96,12 @@ void ltd_relay_start(struct ltd_relay *r, int master)
 
 	*r = (struct ltd_relay){.master = master, .master_open = true};
 	fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK);
+	r->buf = malloc(LTD_RELAY_BUF);
 	if (ioctl(STDIN_FILENO, TIOCGWINSZ, &ws) == 0)
 		ioctl(master, TIOCSWINSZ, &ws);
 	/* A launcher in the background (`ltd-native run ... &`) must not
 	 * take the terminal from the shell: it relays output only. */
-	if (tcgetpgrp(STDIN_FILENO) != getpgrp() ||
+	if (!r->buf || tcgetpgrp(STDIN_FILENO) != getpgrp() ||
 	    tcgetattr(STDIN_FILENO, &r->saved) < 0)
 		return;
 	raw = r->saved;
@@ -195,7 +196,7 @@ void ltd_relay_dispatch(struct ltd_relay *r, const struct pollfd *pfd, size_t n)
 	if (n < LTD_RELAY_POLLFDS || r->master < 0)
 		return;
 	if (pfd[0].fd >= 0 && pfd[0].revents) {
-		ssize_t k = read(STDIN_FILENO, r->buf, sizeof(r->buf));
+		ssize_t k = read(STDIN_FILENO, r->buf, LTD_RELAY_BUF);
 
 		if (k > 0) {
 			r->len = (size_t)k;
@@ -241,4 +242,7 @@ void ltd_relay_finish(struct ltd_relay *r)
 		tcflush(STDIN_FILENO, TCIFLUSH);
 		r->raw = false;
 	}
+	free(r->buf);
+	r->buf = NULL;
+	r->len = r->off = 0;
 }

@@ -45,7 +45,11 @@ struct ltd_relay {
 	bool in_open;
 	bool master_open;
 	struct termios saved;
-	char buf[LTD_RELAY_BUF]; /* stdin -> master, not yet written */
+	/* stdin -> master, not yet written: LTD_RELAY_BUF bytes from
+	 * ltd_relay_start() on (not in the struct: the launcher's
+	 * ltd_life would zero them on its stack at every start, a page
+	 * fault each on this kind of VM, with or without a terminal) */
+	char *buf;
 	size_t len, off;
 };
 

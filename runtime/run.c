@@ -209,6 +209,9 @@ static int run_cage(struct ltd_launch *l, struct ltd_err *err)
 
 	ltd_test_stop_at("launcher", "supervise");
 	ret = ltd_launch_supervise(l, err);
+	/* The cage is gone (or going): pasta's exit runs beside the checks
+	 * below; it is reaped in ltd_launch_free(). */
+	ltd_pasta_kill(&l->host->pasta);
 
 	/* First the terminal back, then anything else we have to say. */
 	if (!ret && l->out.type == LTD_MSG_EXITED)

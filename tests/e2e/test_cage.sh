@@ -187,6 +187,16 @@ ltd bogus-command
 expect_rc "an unknown command is 125" 125
 
 # --- signals ----------------------------------------------------------------------------
+# Dispositions the caller left ignored (nohup's SIGHUP, Python's SIGPIPE)
+# survive exec: the command starts with every signal at its default.
+OUT=$(cd "$PROJ" && as_user python3 -c 'import signal,subprocess,sys
+signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+signal.signal(signal.SIGHUP, signal.SIG_IGN)
+signal.signal(signal.SIGUSR2, signal.SIG_IGN)
+sys.exit(subprocess.run(sys.argv[1:], restore_signals=False).returncode)' \
+	"$LTD" run --network none -- sh -c \
+	'echo ign=$(( 0x$(grep ^SigIgn: /proc/self/status | cut -f2) & 0x1801 ))' 2>&1)
+expect_out "signals the caller ignored are at their default in the command" "^ign=0\$"
 rm -f "$PROJ/ready"
 (cd "$PROJ" && exec "${USER_CMD[@]}" "$LTD" run --ro-bind "$STAGE" "$STAGE" -- "$PROBE" signals "$PROJ/ready" >"$STAGE/signals.out" 2>&1) &
 lpid=$!

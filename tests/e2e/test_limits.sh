@@ -78,3 +78,12 @@ n=$(printf '%s\n' "$OUT" | grep -Ec '^[^ ]+ +65536 ')
 ltd run --network none --memory 32m --allow-unenforced-limits -- \
 	sh -c 'head -c 48M /dev/zero > /tmp/fill; echo "rc=$?"'
 expect_out "filling /tmp past --memory fails" "No space left on device"
+# One cap for them all (decision 0105): what /tmp holds counts against
+# $HOME and /dev/shm too, so the cage cannot take N x --memory of RAM.
+ltd run --network none --memory 32m --allow-unenforced-limits -- \
+	sh -c 'head -c 20M /dev/zero > /tmp/a && echo tmp-ok;
+		head -c 20M /dev/zero > ~/b && echo home-ok;
+		head -c 20M /dev/zero > /dev/shm/c && echo shm-ok; true'
+expect_out "20 MB fit in /tmp under --memory 32m" "^tmp-ok\$"
+expect_no_out "20 MB more do not fit in \$HOME then: one cap for /tmp and \$HOME" "^home-ok\$"
+expect_no_out "nor in /dev/shm" "^shm-ok\$"

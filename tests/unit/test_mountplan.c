@@ -92,8 +92,8 @@ Test(mountplan, order_of_layers)
 	long null = find(LTD_OP_DEV, "/dev/null");
 	long proc = find(LTD_OP_PROC, "/proc");
 	long kcore = find(LTD_OP_MASK, "/proc/kcore");
-	long tmp = find(LTD_OP_TMPFS, "/tmp");
-	long home = find(LTD_OP_TMPFS, "/home/u");
+	long tmp = find(LTD_OP_SCRATCH, "/tmp");
+	long home = find(LTD_OP_SCRATCH, "/home/u");
 	long proj = find(LTD_OP_BIND_RW, "/home/u/src/app");
 	long seal_root = find(LTD_OP_SEAL, "/");
 
@@ -122,7 +122,7 @@ Test(mountplan, user_mounts_come_after_the_project_in_order)
 Test(mountplan, project_inside_home_tmpfs_may_be_created)
 {
 	cr_assert_eq(ltd_plan_build(&p, &prot, &host, &plan, &err), 0);
-	long home = find(LTD_OP_TMPFS, "/home/u");
+	long home = find(LTD_OP_SCRATCH, "/home/u");
 	long proj = find(LTD_OP_BIND_RW, "/home/u/src/app");
 
 	cr_assert_eq(plan.e[proj].cover, home);
@@ -226,7 +226,7 @@ Test(mountplan, copies_land_in_the_fresh_home)
 	cr_assert_eq(ltd_plan_build(&p, &prot, &host, &plan, &err), 0, "%s",
 		     err.msg);
 	long c = find(LTD_OP_COPY, "/home/u/.claude/settings.json");
-	long home = find(LTD_OP_TMPFS, "/home/u");
+	long home = find(LTD_OP_SCRATCH, "/home/u");
 
 	cr_assert_gt(c, home);
 	cr_assert_eq(plan.e[c].cover, home, "copied into the home tmpfs");
@@ -277,7 +277,7 @@ Test(mountplan, minimal_dev)
 	cr_assert_eq(n_dev, 6, "no other host device");
 	cr_assert_geq(find(LTD_OP_DEVPTS, "/dev/pts"), 0);
 	cr_assert_geq(find(LTD_OP_SYMLINK, "/dev/ptmx"), 0);
-	cr_assert_geq(find(LTD_OP_TMPFS, "/dev/shm"), 0);
+	cr_assert_geq(find(LTD_OP_SCRATCH, "/dev/shm"), 0);
 }
 
 Test(mountplan, generated_identity_files)
@@ -342,12 +342,33 @@ Test(mountplan, writable_tmpfs_are_capped_at_memory)
 	add_user_mount(LTD_UM_TMPFS, NULL, "/scratch");
 	cr_assert_eq(ltd_plan_build(&p, &prot, &host, &plan, &err), 0, "%s",
 		     err.msg);
-	i = find(LTD_OP_TMPFS, "/tmp");
-	cr_assert_eq(plan.e[i].size, 256ULL << 20);
-	i = find(LTD_OP_TMPFS, "/home/u");
-	cr_assert_eq(plan.e[i].size, 256ULL << 20);
-	i = find(LTD_OP_TMPFS, "/dev/shm");
-	cr_assert_eq(plan.e[i].size, 256ULL << 20);
+	cr_assert_eq(plan.root_size, 256ULL << 20,
+		     "the root tmpfs holds /tmp, $HOME and /dev/shm: capped");
 	i = find(LTD_OP_TMPFS, "/scratch");
 	cr_assert_eq(plan.e[i].size, 256ULL << 20);
+}
+
+/* One superblock for the cage's scratch places (decision 0105): each is a
+ * directory of the root tmpfs, not a tmpfs of its own, so they share one
+ * --memory cap; with their modes. */
+Test(mountplan, scratch_places_share_the_root_tmpfs)
+{
+	static const struct {
+		const char *dst;
+		mode_t mode;
+	} want[] = {{"/tmp", 01777}, {"/home/u", 0700}, {"/dev/shm", 01777}};
+
+	cr_assert_eq(ltd_plan_build(&p, &prot, &host, &plan, &err), 0, "%s",
+		     err.msg);
+	for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
+		long i = find(LTD_OP_SCRATCH, want[k].dst);
+
+		cr_assert_geq(i, 0, "%s is a scratch place", want[k].dst);
+		cr_assert_eq(plan.e[i].mode, want[k].mode, "%s", want[k].dst);
+		cr_assert_eq(plan.e[i].cover, -1, "%s lies in the root tmpfs",
+			     want[k].dst);
+		cr_assert(plan.e[i].flags & LTD_PF_CREATE);
+		cr_assert_eq(find(LTD_OP_TMPFS, want[k].dst), -1,
+			     "%s: no tmpfs of its own", want[k].dst);
+	}
 }
