@@ -560,7 +560,7 @@ int ltd_plan_build(const struct ltd_policy *p, const struct ltd_protected *prot,
 
 	/* The root tmpfs holds what the command may write in memory (its
 	 * scratch places): capped at --memory as a whole.
-	 * docs/decisions/0109-one-tmpfs-for-the-cage.md */
+	 * docs/decisions/0114-one-tmpfs-for-the-cage.md */
 	*plan = (struct ltd_plan){.root_size = p->memory_bytes};
 	ret = plan_rootfs(plan, h, err);
 	if (!ret)
@@ -576,7 +576,7 @@ int ltd_plan_build(const struct ltd_policy *p, const struct ltd_protected *prot,
 	 * pages are not process memory; with one, they are charged to the
 	 * cage's memory.max as well).
 	 * docs/decisions/0040-tmpfs-capped-at-memory.md,
-	 * docs/decisions/0109-one-tmpfs-for-the-cage.md */
+	 * docs/decisions/0114-one-tmpfs-for-the-cage.md */
 	if (!ret)
 		ret = add_scratch(plan, "/tmp", 01777, "tmp", err);
 	if (!ret)

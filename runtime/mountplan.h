@@ -38,7 +38,7 @@ enum ltd_plan_op {
 	LTD_OP_SCRATCH, /* a directory of the root tmpfs at dst (mode),
 			   bound over itself writable: /tmp, $HOME and
 			   /dev/shm share the root's superblock and its cap
-			   (docs/decisions/0109-one-tmpfs-for-the-cage.md) */
+			   (docs/decisions/0114-one-tmpfs-for-the-cage.md) */
 };
 
 enum {

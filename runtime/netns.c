@@ -22,7 +22,7 @@
  * thread glibc knows): it sets it only when a system call of its fails,
  * and then the run ends at network-join whatever init made of it.  The
  * mm's non-dumpable flag is init's own.
- * docs/decisions/0108-network-helper-shares-init-memory.md
+ * docs/decisions/0113-network-helper-shares-init-memory.md
  */
 #include "runtime/netns.h"
 
