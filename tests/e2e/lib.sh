@@ -135,3 +135,25 @@ expect_no_out() {
 can_userns() {
 	as_user unshare --user --map-current-user true 2>/dev/null
 }
+
+# Wait until a test host's server at ADDR PORT answers the host itself
+# (bounded: 10 s, then the tests that need it fail as they would).  It
+# also resolves the host's neighbour entry for a veth just made: without
+# it the first SYN pasta sends there waits for the neighbour and is sent
+# again a second later, which a probe's 2 s budget may not cover on a
+# loaded machine.
+host_ready() {
+	python3 - "$1" "$2" <<'PY' || echo "host_ready: $1 port $2 did not answer in 10 s" >&2
+import socket, sys, time
+h, p = sys.argv[1], int(sys.argv[2])
+end = time.time() + 10
+while True:
+    try:
+        socket.create_connection((h, p), timeout=1).close()
+        sys.exit(0)
+    except OSError:
+        if time.time() > end:
+            sys.exit(1)
+        time.sleep(0.05)
+PY
+}

@@ -101,6 +101,10 @@ else
 	dns_server "$DNS_H4" 9090
 	dns_server "$DNS_O4" 8080
 	dns_server "$DNS_H6" 8080
+	for t in "$DNS_H4 8080" "$DNS_H4 9090" "$DNS_O4 8080" "$DNS_H6 8080"; do
+		# shellcheck disable=SC2086
+		host_ready $t
+	done
 
 	# The test upstream: the test names only, TTL 2 s, every query logged.
 	big=()

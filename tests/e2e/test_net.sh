@@ -73,7 +73,11 @@ else
 	net_server "$NET_H6" 8080 ns
 	net_server 127.0.0.1 18081
 	net_server 127.0.0.1 18082
-	sleep 0.5
+	for t in "$NET_H4 8080" "$NET_H4 9090" "$NET_H6 8080" \
+		"127.0.0.1 18081" "127.0.0.1 18082"; do
+		# shellcheck disable=SC2086
+		host_ready $t
+	done
 
 	# "refused" is ECONNREFUSED: a TCP reset came back, so the refusal did
 	# not wait for a timeout (a drop would read "timeout"); the time is
