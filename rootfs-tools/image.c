@@ -14,6 +14,7 @@
 
 #include "common/cleanup.h"
 #include "common/names.h"
+#include "common/vec.h"
 #include "rootfs-tools/layer.h"
 
 #define JSON_MAX (8u << 20)
@@ -171,15 +172,11 @@ static bool layer_type_ok(const char *t)
 static int add_layer(struct ltd_image *img, const char *path, const char *hex,
 		     uint64_t size, struct ltd_err *err)
 {
-	struct ltd_layer_ref *l = realloc(img->l, (img->n + 1) * sizeof(*l));
+	struct ltd_layer_ref *l = ltd_vec_push(&img->l, img->n);
 
-	if (!l)
+	if (!l || !(l->path = strdup(path)))
 		return ltd_err_set(err, ENOMEM, "out of memory");
-	img->l = l;
-	l = &img->l[img->n];
-	*l = (struct ltd_layer_ref){.path = strdup(path), .size = size};
-	if (!l->path)
-		return ltd_err_set(err, ENOMEM, "out of memory");
+	l->size = size;
 	memcpy(l->hex, hex, LTD_HEX_LEN + 1);
 	img->n++;
 	return 0;

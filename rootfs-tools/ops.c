@@ -13,50 +13,26 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "common/dir.h"
+#include "common/vec.h"
 #include "common/text.h"
 #include "rootfs-tools/tree.h"
 #include "rootfs-tools/unpack.h"
-
-static int cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
 
 /* Sorted names in @dir (none if it does not exist), hidden ones skipped. */
 static int names_in(const char *dir, char ***out, size_t *n,
 		    struct ltd_err *err)
 {
-	DIR *d = opendir(dir);
-	struct dirent *de;
+	_cleanup_close_ int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int ret;
 
 	*out = NULL;
 	*n = 0;
-	if (!d)
+	if (fd < 0)
 		return errno == ENOENT ? 0 : ltd_err_sys(err, "%s", dir);
-	while ((de = readdir(d))) {
-		char **g;
-
-		if (de->d_name[0] == '.')
-			continue;
-		g = realloc(*out, (*n + 1) * sizeof(*g));
-		if (!g || !(g[*n] = strdup(de->d_name))) {
-			*out = g ? g : *out;
-			closedir(d);
-			return ltd_err_set(err, ENOMEM, "out of memory");
-		}
-		*out = g;
-		(*n)++;
-	}
-	closedir(d);
-	qsort(*out, *n, sizeof(**out), cmp);
-	return 0;
-}
-
-static void free_names(char **names, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
+	ret = ltd_dir_names(fd, LTD_DIR_SKIP_HIDDEN, out, n);
+	return ret ? ltd_err_set(err, -ret, "%s: reading the directory", dir)
+		   : 0;
 }
 
 int ltd_rootfs_list(const char *store, struct ltd_err *err)
@@ -102,8 +78,8 @@ int ltd_rootfs_list(const char *store, struct ltd_err *err)
 			fputc('\n', stdout);
 		}
 	}
-	free_names(pins, np);
-	free_names(entries, ne);
+	ltd_strv_free(pins, np);
+	ltd_strv_free(entries, ne);
 	return ret;
 }
 
@@ -152,7 +128,7 @@ static int pinned_elsewhere(const char *store, const char *self,
 			 ltd_store_resolve(store, pins[i], other,
 					   &(struct ltd_err){0}) == 0 &&
 			 strcmp(other, hex) == 0;
-	free_names(pins, np);
+	ltd_strv_free(pins, np);
 	return ret;
 }
 

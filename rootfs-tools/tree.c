@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "common/dir.h"
+#include "common/vec.h"
 
 struct node {
 	int dirfd;	  /* the directory holding it */
@@ -53,51 +55,6 @@ static int hash_file(struct walk *w, struct node *n, struct ltd_err *err)
 		return ltd_err_set(err, ENOMEM, "'%s': SHA-256 failed",
 				   n->e.path);
 	n->e.size = total;
-	return 0;
-}
-
-static int cmp_names(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static void free_names(char **names, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-}
-
-/* The names in @fd (a directory), sorted. */
-static int list_dir(int fd, char ***out, size_t *n_out)
-{
-	_cleanup_close_ int dup_fd = dup(fd);
-	char **names = NULL;
-	size_t n = 0;
-	struct dirent *de;
-	DIR *d;
-
-	if (dup_fd < 0 || !(d = fdopendir(dup_fd)))
-		return -errno;
-	dup_fd = -1;
-	while ((errno = 0, de = readdir(d))) {
-		char **g;
-
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		g = realloc(names, (n + 1) * sizeof(*g));
-		if (!g || !(g[n] = strdup(de->d_name))) {
-			free_names(g ? g : names, n);
-			closedir(d);
-			return -ENOMEM;
-		}
-		names = g;
-		n++;
-	}
-	closedir(d);
-	qsort(names, n, sizeof(*names), cmp_names);
-	*out = names;
-	*n_out = n;
 	return 0;
 }
 
@@ -148,7 +105,7 @@ struct frame {
 
 static void frame_free(struct frame *f)
 {
-	free_names(f->names, f->n);
+	ltd_strv_free(f->names, f->n);
 	free(f->path);
 	*f = (struct frame){0};
 }
@@ -175,7 +132,7 @@ static int push(struct frame **fr, size_t *depth, size_t *cap, int fd,
 	*f = (struct frame){.path = path};
 	if (fstat(fd, &f->st) < 0)
 		return ltd_err_sys(err, "'%s'", path);
-	ret = list_dir(fd, &f->names, &f->n);
+	ret = ltd_dir_names(fd, 0, &f->names, &f->n);
 	if (ret < 0) {
 		errno = -ret;
 		return ltd_err_sys(err, "'%s': read", path);

@@ -16,6 +16,8 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "common/dir.h"
+#include "common/vec.h"
 
 #define PATH_BUF 4096
 
@@ -152,15 +154,7 @@ static int rm_files(int fd, struct rm_frame *f)
 				ret = -errno;
 			continue;
 		}
-		char **g = realloc(f->subs, (f->n + 1) * sizeof(*g));
-
-		if (!g || !(g[f->n] = strdup(de->d_name))) {
-			f->subs = g ? g : f->subs;
-			ret = -ENOMEM;
-			break;
-		}
-		f->subs = g;
-		f->n++;
+		ret = ltd_strv_push(&f->subs, &f->n, de->d_name);
 	}
 	if (ret == 0 && errno != 0)
 		ret = -errno;
@@ -557,32 +551,16 @@ static int hide(struct ltd_unpack *u, int dirfd, const char *name,
 static int hide_lower_children(struct ltd_unpack *u, int dir, const char *path,
 			       struct ltd_err *err)
 {
-	_cleanup_close_ int fd = dup(dir);
 	char **names = NULL;
 	size_t n = 0;
-	struct dirent *de;
-	DIR *d;
-	int ret = 0;
+	int ret;
 
-	if (fd < 0 || !(d = fdopendir(fd)))
-		return ltd_err_sys(err, "'%s': open", path);
-	fd = -1;
 	/* Read all names first: hide() changes the directory. */
-	while ((de = readdir(d))) {
-		char **g;
-
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		g = realloc(names, (n + 1) * sizeof(*g));
-		if (!g || !(g[n] = strdup(de->d_name))) {
-			names = g ? g : names;
-			ret = ltd_err_set(err, ENOMEM, "out of memory");
-			break;
-		}
-		names = g;
-		n++;
+	ret = ltd_dir_names(dir, 0, &names, &n);
+	if (ret < 0) {
+		errno = -ret;
+		return ltd_err_sys(err, "'%s': read", path);
 	}
-	rewinddir(d);
 	/* Recursive: as deep as the tree, which open_parent() bounds;
 	 * little on the stack per level. */
 	for (size_t i = 0; ret == 0 && i < n; i++) {
@@ -593,13 +571,10 @@ static int hide_lower_children(struct ltd_unpack *u, int dir, const char *path,
 			ret = ltd_err_set(err, ENOMEM, "out of memory");
 			break;
 		}
-		ret = hide(u, dirfd(d), names[i], child, err);
+		ret = hide(u, dir, names[i], child, err);
 		free(child);
 	}
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	closedir(d);
+	ltd_strv_free(names, n);
 	return ret;
 }
 

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A directory's names, read at once: for the walks that change the
+ * directory while they go through it, or that want its entries in order.
+ */
+#ifndef LTD_COMMON_DIR_H
+#define LTD_COMMON_DIR_H
+
+#include <stddef.h>
+
+#define LTD_DIR_SKIP_HIDDEN 0x1 /* names that begin with '.' too */
+
+/*
+ * The names in the directory @fd (neither "." nor ".."; with
+ * LTD_DIR_SKIP_HIDDEN, none beginning with '.'), sorted by strcmp, into
+ * *@out (free with ltd_strv_free) and *@n.  @fd is read through a
+ * duplicate and left open; its offset is back at the start.  0 or -errno
+ * (nothing returned then).
+ */
+int ltd_dir_names(int fd, unsigned flags, char ***out, size_t *n);
+
+#endif
