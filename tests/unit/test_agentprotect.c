@@ -12,32 +12,23 @@
 
 #include "policy/policy.h"
 #include "protect/agentprotect.h"
+#include "tests/common/fixture.h"
 
 /* --- from the files ---------------------------------------------------- */
 
-static char dir[] = "/tmp/ltd-agentprotect.XXXXXX";
+static char dir[40];
 static struct ltd_policy p;
 static struct ltd_protected prot;
 static struct ltd_err err;
 
 static void put(const char *rel, const char *text)
 {
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	f = fopen(path, "w");
-	cr_assert(f, "%s", path);
-	fputs(text, f);
-	fclose(f);
+	fx_put(dir, rel, text);
 }
 
 static void mkd(const char *rel)
 {
-	char path[512];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	cr_assert_eq(mkdir(path, 0755), 0, "%s", path);
+	fx_mkdir(dir, rel, 0755);
 }
 
 static bool protects(const char *rel)
@@ -53,7 +44,7 @@ static bool protects(const char *rel)
 
 static void files_setup(void)
 {
-	cr_assert(mkdtemp(dir));
+	fx_tmpdir(dir, sizeof(dir), "agentprotect");
 	ltd_policy_init(&p);
 	p.project = strdup(dir);
 	mkd(".claude");
@@ -61,12 +52,9 @@ static void files_setup(void)
 
 static void files_fini(void)
 {
-	char cmd[600];
-
 	ltd_policy_free(&p);
 	ltd_protected_free(&prot);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	cr_assert_eq(system(cmd), 0);
+	fx_rm_rf(dir);
 }
 
 TestSuite(agentfiles, .init = files_setup, .fini = files_fini);

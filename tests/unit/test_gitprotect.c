@@ -11,38 +11,32 @@
 #include "policy/policy.h"
 #include "protect/gitbinds.h"
 #include "protect/gitprotect.h"
+#include "tests/common/fixture.h"
 
 static struct ltd_policy p;
 static struct ltd_protected prot;
-static char dir[] = "/tmp/ltd-git.XXXXXX";
+static char dir[32];
 
 static void put(const char *rel, const char *text)
 {
-	char path[256];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	f = fopen(path, "w");
-	cr_assert_not_null(f, "%s", path);
-	fputs(text, f);
-	fclose(f);
+	fx_put(dir, rel, text);
 }
 
 static void setup(void)
 {
 	char path[256];
 
-	cr_assert_not_null(mkdtemp(dir));
+	fx_tmpdir(dir, sizeof(dir), "git");
 	ltd_policy_init(&p);
 	p.project = strdup(dir);
-	snprintf(path, sizeof(path), "%s/.git/hooks", dir);
 	cr_assert_eq(system(NULL) != 0, 1);
-	mkdir(strcat(strcpy(path, dir), "/.git"), 0755);
-	mkdir(strcat(strcpy(path, dir), "/.git/hooks"), 0755);
-	mkdir(strcat(strcpy(path, dir), "/scripts"), 0755);
-	mkdir(strcat(strcpy(path, dir), "/home"), 0755);
+	fx_mkdir(dir, ".git", 0755);
+	fx_mkdir(dir, ".git/hooks", 0755);
+	fx_mkdir(dir, "scripts", 0755);
+	fx_mkdir(dir, "home", 0755);
 	/* The global and system configs are read too: this test's own. */
-	setenv("HOME", strcat(strcpy(path, dir), "/home"), 1);
+	fx_path(path, sizeof(path), dir, "home");
+	setenv("HOME", path, 1);
 	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
 	unsetenv("GIT_CONFIG_GLOBAL");
 	unsetenv("XDG_CONFIG_HOME");
@@ -50,13 +44,9 @@ static void setup(void)
 
 static void teardown(void)
 {
-	char cmd[64];
-
 	ltd_policy_free(&p);
 	ltd_protected_free(&prot);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	(void)!system(cmd);
-	strcpy(dir, "/tmp/ltd-git.XXXXXX");
+	fx_rm_rf(dir);
 }
 
 TestSuite(gitprotect, .init = setup, .fini = teardown);

@@ -23,6 +23,7 @@
 #include "runtime/landlock_rules.h"
 #include "runtime/mountplan.h"
 #include "runtime/run.h"
+#include "tests/common/fixture.h"
 
 static struct ltd_err err;
 
@@ -134,20 +135,19 @@ Test(publish, a_host_port_once)
 /* ---- the gate ----------------------------------------------------------- */
 
 static struct ltd_policy pol;
-static char dir[] = "/tmp/ltd-publish.XXXXXX";
+static char dir[32];
 
 static void setup(void)
 {
 	ltd_policy_init(&pol);
 	memset(&err, 0, sizeof(err));
-	cr_assert_not_null(mkdtemp(dir));
+	fx_tmpdir(dir, sizeof(dir), "publish");
 }
 
 static void teardown(void)
 {
 	ltd_policy_free(&pol);
-	rmdir(dir);
-	strcpy(dir, "/tmp/ltd-publish.XXXXXX");
+	fx_rm_rf(dir);
 }
 
 static int check(const char *const *args, size_t n)
