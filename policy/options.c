@@ -301,6 +301,7 @@ static const struct {
 	{"unsafe-host-network", LTD_UNSAFE_HOST_NETWORK},
 	{"unsafe-bind-startup-files", LTD_UNSAFE_BIND_STARTUP},
 	{"unsafe-publish-external", LTD_UNSAFE_PUBLISH_EXTERNAL},
+	{"unsafe-wildcard-public-suffix", LTD_UNSAFE_PUBLIC_SUFFIX},
 };
 
 const char *ltd_unsafe_flag(unsigned bit)
@@ -640,6 +641,10 @@ static const struct ltd_option options[] = {
 	{"unsafe-publish-external", 0, NULL,
 	 "allow --publish on another host address than loopback (other "
 	 "machines can then reach the cage's server)",
+	 opt_unsafe, LTD_OPT_NOT_PROJECT},
+	{"unsafe-wildcard-public-suffix", 0, NULL,
+	 "allow a wildcard domain directly over a public suffix ('*.com', "
+	 "'*.co.uk': every site under it)",
 	 opt_unsafe, LTD_OPT_NOT_PROJECT},
 	{"name", 1, "NAME",
 	 "register the cage as NAME (unique per user) for 'exec', 'ps' "
