@@ -632,7 +632,8 @@ static const struct ltd_option options[] = {
 	 LTD_OPT_NOT_PROJECT},
 	{"unsafe-bind-startup-files", 0, NULL,
 	 "allow binding writable what the host runs code from: shell "
-	 "startup files, git's global config, ~/.local/bin, autostart "
+	 "startup files, git's global config, ~/.local/bin, autostart, "
+	 "build tools' homes, caches that hold code, editors' plugins "
 	 "(read-only binds need no opt-in)",
 	 opt_unsafe, LTD_OPT_NOT_PROJECT},
 	{"unsafe-host-network", 0, NULL,
