@@ -156,6 +156,14 @@ static int opt_hostname(struct ltd_policy *p, const struct ltd_option *opt,
 	return ltd_opt_set_str(&p->hostname, h, err);
 }
 
+static int opt_allow_clipboard(struct ltd_policy *p,
+			       const struct ltd_option *opt, char **args,
+			       struct ltd_err *err)
+{
+	p->allow_clipboard = true;
+	return 0;
+}
+
 static int opt_rootfs(struct ltd_policy *p, const struct ltd_option *opt,
 		      char **args, struct ltd_err *err)
 {
@@ -548,6 +556,10 @@ static const struct ltd_option options[] = {
 	 "no informational output: no summary of refused names and "
 	 "destinations at exit, no notes (warnings stay)",
 	 ltd_opt_quiet},
+	{"allow-clipboard", 0, NULL,
+	 "let the command set and read your clipboard through the terminal "
+	 "(OSC 52; dropped by default)",
+	 opt_allow_clipboard, LTD_OPT_NOT_PROJECT},
 	{"memory", 1, "SIZE",
 	 "memory for the whole cage, k/m/g suffixes (default: 4g)", opt_memory,
 	 0, NULL, "4g"},

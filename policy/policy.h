@@ -161,6 +161,8 @@ struct ltd_policy {
 	char **inputs_in_project;
 	size_t n_inputs_in_project;
 	bool quiet; /* no informational output: refusal summaries, notes */
+	/* --allow-clipboard: the terminal relays let OSC 52 through. */
+	bool allow_clipboard;
 
 	enum ltd_syscall_filter seccomp;
 

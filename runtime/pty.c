@@ -89,12 +89,15 @@ int ltd_pty_attach(int slave, struct ltd_err *err)
 	return 0;
 }
 
-void ltd_relay_start(struct ltd_relay *r, int master)
+void ltd_relay_start(struct ltd_relay *r, int master, bool allow_clipboard)
 {
 	struct termios raw;
 	struct winsize ws;
 
 	*r = (struct ltd_relay){.master = master, .master_open = true};
+	/* Bytes to a pipe or a file are never touched. */
+	r->filter_on = isatty(STDOUT_FILENO);
+	ltd_termfilter_init(&r->filter, allow_clipboard);
 	fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK);
 	r->buf = malloc(LTD_RELAY_BUF);
 	if (ioctl(STDIN_FILENO, TIOCGWINSZ, &ws) == 0)
@@ -151,15 +154,19 @@ static void write_all(int fd, const char *p, size_t n)
  */
 static bool copy_out_some(struct ltd_relay *r, unsigned rounds)
 {
-	char buf[LTD_RELAY_BUF];
+	char buf[LTD_RELAY_BUF], out[LTD_RELAY_BUF + LTD_TERMFILTER_HOLD];
 
 	while (rounds--) {
 		ssize_t n = read(r->master, buf, sizeof(buf));
 
-		if (n > 0) {
+		if (n > 0 && r->filter_on)
+			write_all(STDOUT_FILENO, out,
+				  ltd_termfilter_feed(&r->filter, buf,
+						      (size_t)n, out));
+		else if (n > 0)
 			write_all(STDOUT_FILENO, buf, (size_t)n);
+		if (n > 0)
 			continue;
-		}
 		if (n < 0 && errno == EINTR)
 			continue;
 		/* EIO: every holder of the inner terminal closed it. */
@@ -245,4 +252,16 @@ void ltd_relay_finish(struct ltd_relay *r)
 	free(r->buf);
 	r->buf = NULL;
 	r->len = r->off = 0;
+}
+
+void ltd_clipboard_report(FILE *out, unsigned long dropped)
+{
+	if (!dropped)
+		return;
+	fprintf(out,
+		"ltd-native: warning: the command wrote %lu clipboard "
+		"sequence%s (OSC 52) to your terminal: dropped, so it could "
+		"neither set nor read your clipboard (--allow-clipboard lets "
+		"them through)\n",
+		dropped, dropped == 1 ? "" : "s");
 }

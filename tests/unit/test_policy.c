@@ -131,6 +131,17 @@ Test(policy, file_errors_name_file_and_line)
 	ltd_opts_free(&l);
 }
 
+/* --allow-clipboard from a user's policy file; never from a project's. */
+Test(policy, allow_clipboard_in_files)
+{
+	cr_assert_eq(parse_text("allow-clipboard\n", 0), 0, "%s", err.msg);
+	cr_assert_eq(l.n, 1);
+	cr_assert_str_eq(l.e[0].opt->name, "allow-clipboard");
+	cr_assert_lt(parse_text("allow-clipboard\n", LTD_OPT_NOT_PROJECT), 0);
+	cr_assert(strstr(err.msg, "F:1"), "%s", err.msg);
+	ltd_opts_free(&l);
+}
+
 /* From the review: "bind ~/.bashrc /tmp/b\r# harmless" shows as the comment
  * alone on a terminal. */
 Test(policy, control_bytes_are_refused)
