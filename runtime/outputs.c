@@ -221,6 +221,13 @@ static void drain(struct ltd_output *r)
 	flush_wait(r);
 	while (rounds-- && fill(r) > 0)
 		flush_wait(r);
+	/* What the command switched on in the terminal, and only that, off
+	 * (runtime/termfilter.h). */
+	if (!r->tty_gone) {
+		r->len = ltd_termfilter_reset(&r->filter, r->buf);
+		r->off = 0;
+		flush_wait(r);
+	}
 	close_pipe(r);
 }
 

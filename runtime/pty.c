@@ -229,6 +229,8 @@ void ltd_relay_winch(struct ltd_relay *r)
 
 void ltd_relay_finish(struct ltd_relay *r)
 {
+	char reset[LTD_TERMFILTER_RESET_MAX];
+
 	if (r->master >= 0) {
 		/* What the command wrote last, within reason. */
 		if (r->master_open)
@@ -236,15 +238,17 @@ void ltd_relay_finish(struct ltd_relay *r)
 		close(r->master);
 		r->master = -1;
 	}
+	/* What the command switched on in the user's terminal (alternate
+	 * screen, mouse reports, bracketed paste, a hidden cursor...) is
+	 * switched off, and nothing else: leaving an alternate screen it had
+	 * left itself would restore a stale cursor and draw over its last
+	 * lines.  A second call finds nothing left to undo. */
+	if (r->filter_on)
+		write_all(STDOUT_FILENO, reset,
+			  ltd_termfilter_reset(&r->filter, reset));
 	if (r->raw) {
-		/* Modes the cage may have switched on in the user's terminal
-		 * (alternate screen, mouse reports, bracketed paste, a hidden
-		 * cursor) are switched off; answers to its queries still on
-		 * the way are dropped rather than typed into the host shell. */
-		static const char reset[] = "\033[?1049l\033[?1000;1002;1003;"
-					    "1006l\033[?2004l\033[?25h";
-
-		write_all(STDOUT_FILENO, reset, sizeof(reset) - 1);
+		/* Answers to its queries still on the way are dropped rather
+		 * than typed into the host shell. */
 		tcsetattr(STDIN_FILENO, TCSADRAIN, &r->saved);
 		tcflush(STDIN_FILENO, TCIFLUSH);
 		r->raw = false;

@@ -73,6 +73,27 @@ void ltd_termfilter_init(struct ltd_termfilter *f, bool allow_clipboard)
 	*f = (struct ltd_termfilter){.allow_clipboard = allow_clipboard};
 }
 
+/* An OSC's payload byte, as far as the reset cares: a colour spec (not a
+ * "?" query), a hyperlink's URI (after its "params;"). */
+static void osc_track(struct ltd_termfilter *f, unsigned char b)
+{
+	if (!f->sep) {
+		f->sep = b == ';';
+	} else if (f->osc == 8) {
+		if (f->link_semi)
+			f->seen |= 2;
+		f->link_semi |= b == ';';
+	} else if (!((b >= '0' && b <= '9') || b == ';' || b == '?')) {
+		f->seen |= 1;
+	}
+}
+
+/* An OSC that the terminal carries out. */
+static void osc_end(struct ltd_termfilter *f)
+{
+	ltd_term_modes_osc(&f->modes, f->osc, f->seen & 1, f->seen & 2);
+}
+
 /* --- the clipboard -------------------------------------------------------- */
 
 /* A head from here: @ret is where a head that passes goes on. */
@@ -80,8 +101,8 @@ static void head_start(struct ltd_termfilter *f, uint8_t state, uint8_t ret)
 {
 	f->state = state;
 	f->ret = ret;
-	f->long_head = f->peeking = false;
-	f->digits = f->peek = 0;
+	f->long_head = f->peeking = f->sep = f->link_semi = false;
+	f->digits = f->peek = f->seen = 0;
 	f->osc = 0;
 }
 
@@ -153,6 +174,7 @@ static bool head_byte(struct ltd_termfilter *f, unsigned char b)
 static void csi_start(struct ltd_termfilter *f)
 {
 	f->state = S_CSI;
+	f->csi = (struct ltd_term_csi){0};
 }
 
 static void str_start(struct ltd_termfilter *f)
@@ -164,6 +186,7 @@ static void str_start(struct ltd_termfilter *f)
 static void esc_start(struct ltd_termfilter *f)
 {
 	f->state = S_ESC;
+	f->esc_inter = 0;
 	f->n_pend = 0;
 	hold(f, ESC);
 }
@@ -201,6 +224,8 @@ static void c1(struct ltd_termfilter *f, struct out *o, unsigned char b,
 			f->state = S_GROUND;
 		return;
 	}
+	if (f->state == S_OSC_PASS && b == 0x9c)
+		osc_end(f);
 	/* A C1 control voids the ESC before it (tmux would stay in its
 	 * escape state instead: it never sees that ESC). */
 	if (f->state == S_ESC)
@@ -232,7 +257,9 @@ static void ground(struct ltd_termfilter *f, struct out *o, unsigned char b)
 {
 	if (b == ESC)
 		esc_start(f);
-	else
+	else if (b == 0x0e || b == 0x0f)
+		ltd_term_modes_shift(&f->modes, b == 0x0e);
+	if (b != ESC)
 		put(o, b);
 }
 
@@ -283,7 +310,13 @@ static void escape(struct ltd_termfilter *f, struct out *o, unsigned char b)
 	}
 	flush(f, o);
 	put(o, b);
-	f->state = b < 0x30 ? S_ESC_INTER : S_GROUND;
+	if (b < 0x30) {
+		f->esc_inter = b;
+		f->state = S_ESC_INTER;
+		return;
+	}
+	ltd_term_modes_esc(&f->modes, 0, b);
+	f->state = S_GROUND;
 }
 
 static void esc_inter(struct ltd_termfilter *f, struct out *o, unsigned char b)
@@ -295,8 +328,32 @@ static void esc_inter(struct ltd_termfilter *f, struct out *o, unsigned char b)
 		ground(f, o, b);
 	} else {
 		put(o, b);
+		if (b >= 0x30 && b <= 0x7e)
+			ltd_term_modes_esc(&f->modes, f->esc_inter, b);
 		if ((b >= 0x30 && b <= 0x7e) || b == CAN || b == SUB)
 			f->state = S_GROUND;
+	}
+}
+
+static void csi_param(struct ltd_term_csi *c, unsigned char b)
+{
+	unsigned i = c->n_params ? c->n_params - 1u : 0;
+
+	if (b >= '<' && b <= '?') {
+		if (!c->n_params && !c->priv)
+			c->priv = b;
+		return;
+	}
+	if (!c->n_params)
+		c->n_params = 1;
+	if (b >= '0' && b <= '9') {
+		unsigned v = c->params[i] * 10u + (b - '0');
+
+		c->params[i] = (uint16_t)(v > UINT16_MAX ? UINT16_MAX : v);
+	} else if (b == ':') {
+		c->sub |= (uint16_t)(1u << i);
+	} else if (b == ';' && c->n_params < ARRAY_SIZE(c->params)) {
+		c->n_params++;
 	}
 }
 
@@ -312,8 +369,16 @@ static void csi(struct ltd_termfilter *f, struct out *o, unsigned char b)
 		return;
 	}
 	put(o, b);
-	if ((b >= 0x40 && b <= 0x7e) || b == CAN || b == SUB)
+	if (b >= 0x30 && b <= 0x3f) {
+		csi_param(&f->csi, b);
+	} else if (b >= 0x20 && b <= 0x2f) {
+		f->csi.inter = b;
+	} else if (b >= 0x40 && b <= 0x7e) {
+		ltd_term_modes_csi(&f->modes, &f->csi, b);
 		f->state = S_GROUND;
+	} else if (b == CAN || b == SUB) {
+		f->state = S_GROUND;
+	}
 }
 
 /* Inside an OSC that passes (@drop false) or is dropped.  Its end: BEL or
@@ -324,6 +389,8 @@ static void osc(struct ltd_termfilter *f, struct out *o, unsigned char b,
 {
 	if (f->esc) {
 		f->esc = false;
+		if (!drop)
+			osc_end(f);
 		if (b == '\\') {
 			if (!drop) {
 				put(o, ESC);
@@ -342,8 +409,12 @@ static void osc(struct ltd_termfilter *f, struct out *o, unsigned char b,
 	}
 	if (!drop)
 		put(o, b);
+	if (b == BEL && !drop)
+		osc_end(f);
 	if (b == BEL || b == CAN || b == SUB)
 		f->state = S_GROUND;
+	else if (!drop)
+		osc_track(f, b);
 }
 
 /* The ESCs held inside a string, and the byte after them: its end (one
@@ -562,6 +633,8 @@ size_t ltd_termfilter_reset(struct ltd_termfilter *f, char *out)
 		memcpy(out, end, sizeof(end) - 1);
 		at = sizeof(end) - 1;
 	}
+	at += ltd_term_modes_undo(&f->modes, out + at,
+				  LTD_TERMFILTER_RESET_MAX - at);
 	ltd_termfilter_init(f, f->allow_clipboard);
 	f->dropped = dropped;
 	return at;

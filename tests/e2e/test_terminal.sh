@@ -373,3 +373,61 @@ as_user "$LTD" kill e2e-clip >/dev/null 2>&1
 wait "$clipcage" 2>/dev/null
 tmc kill-server 2>/dev/null
 rm -rf "$CB"
+
+# The exit reset undoes what the command turned on, and only that.  tmux
+# shows the pane's modes (#{alternate_on}, #{cursor_flag}...).
+TR=$(mktemp -d /tmp/ltd-e2e-reset.XXXXXX)
+chmod 777 "$TR"
+RN=0
+tmr() { as_user tmux -L "ltd-e2e-reset-$$-$RN" "$@"; }
+# reset_pane BEFORE SCRIPT: a pane whose shell runs BEFORE, then the
+# command SCRIPT (a file in $TR) in the cage, then prints rc=N; the
+# pane's text in $PANE and its modes in $MODES after.
+reset_pane() {
+	tmr kill-server 2>/dev/null
+	RN=$((RN + 1))
+	rm -f "$TR/rc"
+	tmr new-session -d -x 80 -y 24 -c "$PROJ" \
+		"$1; $LTD run --ro-bind $STAGE $STAGE --ro-bind $TR $TR --network none -- sh $TR/$2; echo rc=\$? > $TR/rc; echo rc=done; sleep 60"
+	for _ in $(seq 200); do [ -s "$TR/rc" ] && break; sleep 0.05; done
+	sleep 0.3
+	PANE=$(tmr capture-pane -p)
+	MODES=$(tmr display -p 'alt=#{alternate_on} cursor=#{cursor_flag} keypad=#{keypad_flag} ckeys=#{keypad_cursor_flag} insert=#{insert_flag} mouse=#{mouse_any_flag} origin=#{origin_flag} wrap=#{wrap_flag}')
+}
+# Lines, and no alternate screen left on: the cursor a stale save would
+# send back to the top (Codex saves it when it enters the alternate
+# screen, and leaves it itself).
+cat >"$TR/lines.sh" <<'LINES'
+printf '\033[?1049h\033[?1049l'
+i=1
+while [ $i -le 30 ]; do echo "line-$i"; i=$((i + 1)); done
+echo last-line
+LINES
+reset_pane "clear" lines.sh
+if printf '%s\n' "$PANE" | grep -A1 '^last-line$' | grep -q '^rc=done$'; then
+	pass "reset: a command's last lines stay on screen (no stale cursor restore)"
+else
+	fail "reset: a command's last lines stay on screen (no stale cursor restore)" "$PANE"
+fi
+# Modes left on are undone: the alternate screen, cursor keys, keypad,
+# insert mode, mouse reporting, origin mode, a hidden cursor, no wrap.
+cat >"$TR/modes.sh" <<'MODES'
+printf 'on-the-alternate-screen\033[?1049h\033[?1h\033=\033[4h\033[?1000h\033[?1006h\033[?25l\033[?7l\033[?6h\033[?2004h'
+MODES
+reset_pane "clear; echo main-screen-marker" modes.sh
+[ "$MODES" = "alt=0 cursor=1 keypad=0 ckeys=0 insert=0 mouse=0 origin=0 wrap=1" ] &&
+	pass "reset: every mode the command left on is undone" ||
+	fail "reset: every mode the command left on is undone" "$MODES"
+printf '%s\n' "$PANE" | grep -q '^main-screen-marker' &&
+	pass "reset: the main screen is back" || fail "reset: the main screen is back" "$PANE"
+# What the command did not change is not changed: a cursor the user's
+# shell hid stays hidden.
+cat >"$TR/plain.sh" <<'PLAIN'
+echo plain
+PLAIN
+reset_pane "printf '\\033[?25l'" plain.sh
+printf '%s\n' "$MODES" | grep -q 'cursor=0' &&
+	pass "reset: a mode the command did not touch is left as it was" ||
+	fail "reset: a mode the command did not touch is left as it was" "$MODES"
+tmr kill-server 2>/dev/null
+rm -rf "$TR"
