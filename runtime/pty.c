@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "common/text.h"
 
 #ifndef TIOCGPTPEER
 #define TIOCGPTPEER _IO('T', 0x41)
@@ -198,6 +199,30 @@ static void flush_in(struct ltd_relay *r)
 	r->off = r->len = 0;
 }
 
+/*
+ * The user's terminal is gone (its reads end: EOF, EIO, a hang-up): the
+ * command's terminal is hung up as a real one's would be.  Closing the
+ * master is what the kernel turns into a hang-up of the pty: SIGHUP and
+ * SIGCONT to the session leader (the command, whose shell passes SIGHUP
+ * on to its jobs), end of file on its reads, EIO on its writes.  Then the
+ * usual end: when the command has gone, so has the cage.  Nothing else
+ * would end it: a launcher under runuser or su gets no SIGHUP of its own
+ * (they block it while they wait), and an unnamed cage has no name for
+ * `ltd-native kill`.
+ */
+static void hang_up(struct ltd_relay *r)
+{
+	r->in_open = false;
+	r->len = r->off = 0;
+	if (r->master >= 0)
+		close(r->master);
+	r->master = -1;
+	r->master_open = false;
+	/* Said where it can still be read (stderr redirected to a file). */
+	ltd_warn("your terminal went away: the command's terminal was hung "
+		 "up (SIGHUP)");
+}
+
 void ltd_relay_dispatch(struct ltd_relay *r, const struct pollfd *pfd, size_t n)
 {
 	if (n < LTD_RELAY_POLLFDS || r->master < 0)
@@ -208,8 +233,9 @@ void ltd_relay_dispatch(struct ltd_relay *r, const struct pollfd *pfd, size_t n)
 		if (k > 0) {
 			r->len = (size_t)k;
 			r->off = 0;
-		} else if (k == 0 || errno != EINTR) {
-			r->in_open = false; /* the outer terminal hung up */
+		} else if (k == 0 || (errno != EINTR && errno != EAGAIN)) {
+			hang_up(r);
+			return;
 		}
 	}
 	if (pfd[1].fd >= 0 && (pfd[1].revents & (POLLIN | POLLHUP | POLLERR)) &&

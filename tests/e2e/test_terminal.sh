@@ -431,3 +431,77 @@ printf '%s\n' "$MODES" | grep -q 'cursor=0' &&
 	fail "reset: a mode the command did not touch is left as it was" "$MODES"
 tmr kill-server 2>/dev/null
 rm -rf "$TR"
+
+# The user's terminal goes away: the cage's terminal session ends.  As it
+# was seen: root's tmux, a pane running `runuser -u USER -- ltd-native run
+# -- bash -i`, the pane killed.  runuser blocks SIGHUP while it waits, so
+# the launcher gets no signal: only its reads from the terminal end.  A
+# generous bound, no timed assertion.
+if [ "$AS_ROOT" = 1 ] && command -v runuser >/dev/null; then
+	tmh() { tmux -L "ltd-e2e-hup-$$" "$@"; }
+	RU="runuser -u $E2E_USER -- env -i HOME=$U_HOME PATH=/usr/local/bin:/usr/bin:/bin TERM=xterm"
+	# hup_case NAME MARKER CMD: CMD in the pane (alone: runuser is the
+	# session leader, as when it was seen; behind a shell, the shell's
+	# exit would signal the job); once a shell whose command line holds
+	# MARKER runs, the pane is killed; ltd-native and that shell must end.
+	hup_case() {
+		local name=$1 marker=$2 cmd=$3 pid="" gone=0
+		tmh kill-server 2>/dev/null
+		tmh new-session -d -x 80 -y 24 -c "$PROJ" "$cmd"
+		for _ in $(seq 200); do
+			pid=$(user_procs "$marker" | awk '{print $1}' | head -1)
+			[ -n "$pid" ] && break
+			sleep 0.05
+		done
+		sleep 0.5
+		if [ -z "$pid" ]; then
+			fail "hangup ($name): the shell starts" "$(tmh capture-pane -p)"
+			tmh kill-server 2>/dev/null
+			return
+		fi
+		front=$(user_procs "$LTD [a-z]+ .*$marker" | awk '{print $1}' | head -1)
+		tmh kill-pane -t 0
+		for _ in $(seq 600); do
+			if ! user_procs "$marker" >/dev/null &&
+				{ [ -z "$front" ] || ! kill -0 "$front" 2>/dev/null; }; then
+				gone=1
+				break
+			fi
+			sleep 0.1
+		done
+		if [ "$gone" = 1 ]; then
+			pass "hangup ($name): the pane killed, the shell and ltd-native end"
+		else
+			fail "hangup ($name): the pane killed, the shell and ltd-native end" \
+				"$(user_procs "$marker|$LTD")"
+			for p in $(user_procs "$marker" | awk '{print $1}') $front; do kill -KILL "$p" 2>/dev/null; done
+		fi
+		tmh kill-server 2>/dev/null
+	}
+	hup_case run "bash --norc --noprofile -i -o noclobber" \
+		"$RU $LTD run --ro-bind $STAGE $STAGE --network none -- bash --norc --noprofile -i -o noclobber"
+	# With stderr in a file, it says what happened there.
+	HUPF=$(as_user mktemp "$U_HOME/e2e-hup.XXXXXX")
+	hup_case "run, stderr to a file" "bash --norc --noprofile -i -o nounset" \
+		"$RU sh -c 'exec $LTD run --ro-bind $STAGE $STAGE --network none -- bash --norc --noprofile -i -o nounset 2>$HUPF'"
+	grep -q "warning: your terminal went away: the command's terminal was hung up" "$HUPF" &&
+		pass "hangup: ltd-native says so where it can be read" ||
+		fail "hangup: ltd-native says so where it can be read" "$(cat "$HUPF")"
+	as_user rm -f "$HUPF"
+	(cd "$PROJ" && exec "${USER_CMD[@]}" "$LTD" run --ro-bind "$STAGE" "$STAGE" --network none \
+		--name e2e-hup --keep-running -- sleep 300 >/dev/null 2>&1) &
+	hupcage=$!
+	for _ in $(seq 100); do
+		as_user "$LTD" ps 2>/dev/null | grep -q e2e-hup && break
+		sleep 0.05
+	done
+	hup_case exec "bash --norc --noprofile -i -o noglob" \
+		"$RU $LTD exec e2e-hup -- bash --norc --noprofile -i -o noglob"
+	as_user "$LTD" ps 2>/dev/null | grep -q e2e-hup &&
+		pass "hangup (exec): the named cage itself lives on" ||
+		fail "hangup (exec): the named cage itself lives on"
+	as_user "$LTD" kill e2e-hup >/dev/null 2>&1
+	wait "$hupcage" 2>/dev/null
+else
+	skip "hangup tests" "need root (runuser) to test as the issue saw it"
+fi
