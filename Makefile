@@ -34,10 +34,10 @@ VERSION	:= $(shell cat VERSION)
 # The runtime links libcap, libmnl + libnftnl for the egress firewall,
 # nettle for the SHA-256 of approved project policy files and pinned
 # rootfs entries, ldns (DNS wire format) and jansson (the audit log) for
-# the DNS filter;
+# the DNS filter, libpsl (the public suffix list) for the domain wildcards;
 # libseccomp is used at build time (the filter is compiled into the binary,
 # see cli/seccomp-gen.c) and by the tests.
-PKGS	:= libcap libmnl libnftnl nettle ldns jansson
+PKGS	:= libcap libmnl libnftnl nettle ldns jansson libpsl
 # ltd-rootfs also links libarchive (image layers); nettle hashes the
 # pinned rootfs manifests and files, jansson reads the image JSON.
 ROOTFS_PKGS := libarchive
@@ -95,7 +95,14 @@ $(B)/libltd.a: $(LIB_OBJ)
 # libcrypto (~0.3 ms of relocations per start): the DNS filter, which
 # needs them, is a process of its own, ltd-dnsd, installed beside
 # ltd-native (runtime/dnsproc.h).
+# libpsl (the public suffix list: wildcards over a suffix are refused,
+# policy/suffix.c) statically too, with the libidn2 and libunistring it
+# needs: linked dynamically the three cost every run ~1.3 ms of CPU and
+# 23 page faults (a bare program, perf stat) to serve the few runs that
+# name a wildcard; static, only those read the list
+# (docs/decisions/0115-wildcards-over-public-suffix.md).
 RUNTIME_LIBS := -Wl,-Bstatic -lnettle -ljansson -lnftnl -lcap \
+		-lpsl -lidn2 -lunistring \
 		-Wl,-Bdynamic $(shell pkg-config --libs libmnl)
 # ltd-dnsd: ldns (and the libcrypto its DNSSEC code needs) statically too:
 # it starts beside pasta, but need not pay ~0.9 ms of dynamic loading.

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -31,28 +32,89 @@ static const char *const pasta_paths[] = {
 	"/bin/pasta",
 };
 
-int ltd_pasta_find(struct ltd_pasta *pa, struct ltd_err *err)
+/* "crw-rw-rw-", as ls shows it. */
+static void strmode_ls(unsigned mode, char out[11])
 {
-	const char *found = NULL;
+	static const char rwx[] = "rwxrwxrwx";
 
+	out[0] = S_ISCHR(mode)	 ? 'c'
+		 : S_ISBLK(mode) ? 'b'
+		 : S_ISDIR(mode) ? 'd'
+		 : S_ISLNK(mode) ? 'l'
+				 : '-';
+	for (int i = 0; i < 9; i++)
+		out[1 + i] = mode & (0400u >> i) ? rwx[i] : '-';
+	out[10] = '\0';
+}
+
+int ltd_pasta_locate(struct ltd_pasta *pa, struct ltd_err *err)
+{
 	pa->pid = 0;
 	pa->ready_fd = -1;
+	pa->path[0] = '\0';
 	for (size_t i = 0; i < sizeof(pasta_paths) / sizeof(*pasta_paths); i++)
 		if (access(pasta_paths[i], X_OK) == 0) {
-			found = pasta_paths[i];
-			break;
+			snprintf(pa->path, sizeof(pa->path), "%s",
+				 pasta_paths[i]);
+			return 0;
 		}
-	if (!found)
-		return ltd_err_set(err, ENOENT,
-				   "pasta not found (install Debian's "
-				   "'passt' package)");
+	return ltd_err_set(err, ENOENT,
+			   "pasta not found (install Debian's "
+			   "'passt' package)");
+}
+
+void ltd_pasta_tun_says(unsigned mode, unsigned owner, int open_errno,
+			char *out, size_t size)
+{
+	char perms[11];
+
+	out[0] = '\0';
+	if (!open_errno)
+		return;
+	if (!mode) {
+		snprintf(out, size,
+			 "/dev/net/tun is missing (modprobe tun; it must be "
+			 "readable and writable by you, mode 0666)");
+		return;
+	}
+	strmode_ls(mode, perms);
+	snprintf(out, size,
+		 "/dev/net/tun is %s (mode %04o, owner uid %u): %s; it must "
+		 "be readable and writable by you (mode 0666)",
+		 perms, mode & 07777, owner, strerror(open_errno));
+}
+
+int ltd_pasta_tun_check(char *out, size_t size)
+{
+	struct stat st;
+	int e = 0;
+
 	/* pasta opens the tun device from inside the cage's user namespace,
 	 * where only the "other" permission bits apply (0666 on Debian). */
 	if (access("/dev/net/tun", R_OK | W_OK) < 0)
-		return ltd_err_sys(err, "pasta cannot work here: /dev/net/tun "
-					"(should be mode 0666)");
-	snprintf(pa->path, sizeof(pa->path), "%s", found);
-	return 0;
+		e = errno;
+	if (!e) {
+		out[0] = '\0';
+		return 0;
+	}
+	if (stat("/dev/net/tun", &st) < 0)
+		st.st_mode = 0;
+	ltd_pasta_tun_says(st.st_mode, st.st_mode ? st.st_uid : 0, e, out,
+			   size);
+	return -ENOENT;
+}
+
+int ltd_pasta_find(struct ltd_pasta *pa, struct ltd_err *err)
+{
+	char says[200];
+	int ret = ltd_pasta_locate(pa, err);
+
+	if (!ret && ltd_pasta_tun_check(says, sizeof(says)) < 0)
+		ret = ltd_err_set(err, ENOENT, "pasta cannot work here: %s",
+				  says);
+	if (ret < 0)
+		pa->path[0] = '\0';
+	return ret;
 }
 
 /* "-t" "ADDR/HOST_PORT:CAGE_PORT" for each of @pub into @argv; returns

@@ -28,6 +28,7 @@
 #define LTD_NET_PASTA_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <sys/types.h>
 
 #include "common/error.h"
@@ -62,6 +63,22 @@ struct ltd_pasta {
  * -ENOENT: pasta is missing or cannot run; @err says why.
  */
 int ltd_pasta_find(struct ltd_pasta *pa, struct ltd_err *err);
+
+/* The binary alone (a fixed place, never PATH): 0 and pa->path, or
+ * -ENOENT. */
+int ltd_pasta_locate(struct ltd_pasta *pa, struct ltd_err *err);
+
+/*
+ * Pure: why pasta cannot open the tun device, from its stat (@mode 0: it
+ * is missing; @owner its uid) and the errno of opening it read-write (0:
+ * it opens).  Names the device and its mode; "" when it opens.
+ */
+void ltd_pasta_tun_says(unsigned mode, unsigned owner, int open_errno,
+			char *out, size_t size);
+
+/* The same for this host's /dev/net/tun: 0 when pasta can open it, else
+ * -ENOENT with @out saying why. */
+int ltd_pasta_tun_check(char *out, size_t size);
 
 /*
  * Build the argument vector (before clone).  @map_gw: map the gateway

@@ -54,6 +54,7 @@ static int decide_domains(struct ltd_policy *p, struct ltd_err *err)
 {
 	static const char *const local[] = {LTD_LOCAL_DOMAIN_FILES};
 	char path[PATH_MAX];
+	size_t from = p->domains.n;
 	int ret = 0;
 
 	if (p->network != LTD_NET_ALLOWLIST)
@@ -68,6 +69,8 @@ static int decide_domains(struct ltd_policy *p, struct ltd_err *err)
 			continue;
 		ret = ltd_domains_load_file(&p->domains, path, true, err);
 	}
+	if (!ret)
+		ret = ltd_policy_check_wildcards(p, from, err);
 	if (!ret && !p->no_default_domains)
 		ret = ltd_domains_add_defaults(&p->domains, err);
 	return ret;

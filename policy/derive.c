@@ -178,8 +178,11 @@ static int trusted_tier(struct ltd_policy *p, size_t *at, struct ltd_err *err)
 		if (S_ISLNK(st.st_mode))
 			ret = warn(p, "--trusted", src, err);
 		else if (S_ISDIR(st.st_mode))
+			/* Writable on purpose, though some hold code the host
+			 * runs (the gate's ~/.cache/pip, go-build, ~/.npm/_npx:
+			 * docs/guide/filesystem.md says what that exposes). */
 			ret = add_derived(p, at, LTD_UM_BIND, "--trusted", src,
-					  dst, 0, 0, err);
+					  dst, 0, LTD_UNSAFE_BIND_STARTUP, err);
 	}
 	return ret;
 }

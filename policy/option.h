@@ -132,6 +132,18 @@ int ltd_policy_read_file(int dirfd, const char *path, const char *shown,
 int ltd_policy_read_fd(int fd, const char *shown, char **text, size_t *len,
 		       struct ltd_err *err);
 
+/* One place the gate guards (policy/gate.c's table). */
+struct ltd_gate_entry {
+	const char *path; /* "~/": under home; "@": "%u" is the uid;
+			     "$VAR/": under that XDG directory when set */
+	const char *what;
+	unsigned class;	    /* LTD_UNSAFE_* */
+	bool holds_missing; /* writable: gate a parent even if missing */
+};
+
+/* The table's entry @i, NULL past the end (for its documentation). */
+const struct ltd_gate_entry *ltd_gate_entry_at(size_t i);
+
 /* "--unsafe-..." name (without dashes) of an LTD_UNSAFE_* bit. */
 const char *ltd_unsafe_flag(unsigned bit);
 

@@ -156,6 +156,14 @@ static int opt_hostname(struct ltd_policy *p, const struct ltd_option *opt,
 	return ltd_opt_set_str(&p->hostname, h, err);
 }
 
+static int opt_allow_clipboard(struct ltd_policy *p,
+			       const struct ltd_option *opt, char **args,
+			       struct ltd_err *err)
+{
+	p->allow_clipboard = true;
+	return 0;
+}
+
 static int opt_rootfs(struct ltd_policy *p, const struct ltd_option *opt,
 		      char **args, struct ltd_err *err)
 {
@@ -301,6 +309,7 @@ static const struct {
 	{"unsafe-host-network", LTD_UNSAFE_HOST_NETWORK},
 	{"unsafe-bind-startup-files", LTD_UNSAFE_BIND_STARTUP},
 	{"unsafe-publish-external", LTD_UNSAFE_PUBLISH_EXTERNAL},
+	{"unsafe-wildcard-public-suffix", LTD_UNSAFE_PUBLIC_SUFFIX},
 };
 
 const char *ltd_unsafe_flag(unsigned bit)
@@ -547,6 +556,10 @@ static const struct ltd_option options[] = {
 	 "no informational output: no summary of refused names and "
 	 "destinations at exit, no notes (warnings stay)",
 	 ltd_opt_quiet},
+	{"allow-clipboard", 0, NULL,
+	 "let the command set and read your clipboard through the terminal "
+	 "(OSC 52; dropped by default)",
+	 opt_allow_clipboard, LTD_OPT_NOT_PROJECT},
 	{"memory", 1, "SIZE",
 	 "memory for the whole cage, k/m/g suffixes (default: 4g)", opt_memory,
 	 0, NULL, "4g"},
@@ -631,7 +644,8 @@ static const struct ltd_option options[] = {
 	 LTD_OPT_NOT_PROJECT},
 	{"unsafe-bind-startup-files", 0, NULL,
 	 "allow binding writable what the host runs code from: shell "
-	 "startup files, git's global config, ~/.local/bin, autostart "
+	 "startup files, git's global config, ~/.local/bin, autostart, "
+	 "build tools' homes, caches that hold code, editors' plugins "
 	 "(read-only binds need no opt-in)",
 	 opt_unsafe, LTD_OPT_NOT_PROJECT},
 	{"unsafe-host-network", 0, NULL,
@@ -640,6 +654,10 @@ static const struct ltd_option options[] = {
 	{"unsafe-publish-external", 0, NULL,
 	 "allow --publish on another host address than loopback (other "
 	 "machines can then reach the cage's server)",
+	 opt_unsafe, LTD_OPT_NOT_PROJECT},
+	{"unsafe-wildcard-public-suffix", 0, NULL,
+	 "allow a wildcard domain directly over a public suffix ('*.com', "
+	 "'*.co.uk': every site under it)",
 	 opt_unsafe, LTD_OPT_NOT_PROJECT},
 	{"name", 1, "NAME",
 	 "register the cage as NAME (unique per user) for 'exec', 'ps' "

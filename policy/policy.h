@@ -57,6 +57,7 @@ enum {
 	LTD_UNSAFE_HOST_NETWORK = 1 << 5,     /* --network host */
 	LTD_UNSAFE_BIND_STARTUP = 1 << 6,     /* ~/.bashrc... writable */
 	LTD_UNSAFE_PUBLISH_EXTERNAL = 1 << 7, /* --publish beyond loopback */
+	LTD_UNSAFE_PUBLIC_SUFFIX = 1 << 8,    /* --allow-domain '*.com' */
 };
 
 /* A mount the user asked for, in command-line order. */
@@ -160,6 +161,8 @@ struct ltd_policy {
 	char **inputs_in_project;
 	size_t n_inputs_in_project;
 	bool quiet; /* no informational output: refusal summaries, notes */
+	/* --allow-clipboard: the terminal relays let OSC 52 through. */
+	bool allow_clipboard;
 
 	enum ltd_syscall_filter seccomp;
 
@@ -331,6 +334,18 @@ struct ltd_policy_show_extra {
  * @x (NULL: nothing more). */
 void ltd_policy_show(FILE *out, const struct ltd_policy *p,
 		     const struct ltd_policy_show_extra *x);
+
+/*
+ * Wildcards over a public suffix (policy/suffix.c): each entry of
+ * p->domains from index @from on that is "*.NAME" with NAME a suffix of
+ * the public suffix list's ICANN section ("*.com", "*.co.uk") is refused
+ * with an error naming the entry's source (the flag, FILE:LINE) and the
+ * suffix, unless --unsafe-wildcard-public-suffix (then it is a waived
+ * risk).  The list's private section (github.io) passes.  Reads the list
+ * only when there is a wildcard to judge.
+ */
+int ltd_policy_check_wildcards(struct ltd_policy *p, size_t from,
+			       struct ltd_err *err);
 
 /*
  * The gate: refuse a host path that is or holds a sensitive place unless

@@ -310,7 +310,10 @@ static int gated_options(struct ltd_policy *p, struct ltd_err *err)
 					  "and .git/config are writable: code "
 					  "planted there runs on the host "
 					  "later");
-	return ret < 0 ? ltd_err_set(err, ENOMEM, "out of memory") : 0;
+	if (ret < 0)
+		return ltd_err_set(err, ENOMEM, "out of memory");
+	/* --allow-domain (the domain files are judged as they are read). */
+	return ltd_policy_check_wildcards(p, 0, err);
 }
 
 /* Test hooks (LTD_TEST_HOOKS_VAR): each a hole in one layer, said as one. */

@@ -91,8 +91,9 @@ int ltd_store_resolve(const char *store, const char *ref,
 	ret = read_all(path, &buf, &len, 4096, &st);
 	if (ret == -ENOENT)
 		return ltd_err_set(err, ENOENT,
-				   "rootfs '%s': no such pin in %s (see "
-				   "'ltd-rootfs list')",
+				   "there is no pinned root filesystem named "
+				   "'%s' in %s (see 'ltd-rootfs list'; "
+				   "'ltd-rootfs import NAME IMAGE' pins one)",
 				   ref, store);
 	if (ret < 0) {
 		errno = -ret;

@@ -148,6 +148,7 @@ static void check_nft(struct ltd_check *c, bool userns_ok)
 
 	c->name = "nftables in userns";
 	c->required = true;
+	c->network = true;
 	if (!userns_ok) {
 		snprintf(c->detail, sizeof(c->detail),
 			 "not tried: no user namespaces");
@@ -170,15 +171,17 @@ static void check_nft(struct ltd_check *c, bool userns_ok)
 	}
 }
 
+/* The run's own checks (ltd_pasta_find's two halves), so that doctor
+ * says what the run's warning says. */
 static void check_pasta(struct ltd_check *c)
 {
 	struct ltd_pasta pa = {.ready_fd = -1};
 	struct ltd_err err = {0};
 	char version[128] = "", cmd[160];
-	struct stat st;
+	char tun[200] = "";
 	FILE *f;
 
-	if (ltd_pasta_find(&pa, &err) < 0)
+	if (ltd_pasta_locate(&pa, &err) < 0)
 		pa.path[0] = '\0';
 	if (pa.path[0]) {
 		snprintf(cmd, sizeof(cmd), "'%s' --version 2>/dev/null",
@@ -189,9 +192,9 @@ static void check_pasta(struct ltd_check *c)
 				version[strcspn(version, "\n")] = '\0';
 			pclose(f);
 		}
+		ltd_pasta_tun_check(tun, sizeof(tun));
 	}
-	ltd_doctor_pasta(pa.path, version,
-			 stat("/dev/net/tun", &st) == 0 ? st.st_mode : 0, c);
+	ltd_doctor_pasta(pa.path, version, tun, c);
 }
 
 /* A default run (allowlist mode) stops without its DNS filter. */
@@ -203,6 +206,7 @@ static void check_dnsd(struct ltd_check *c)
 
 	c->name = "DNS filter";
 	c->required = true;
+	c->network = true;
 	c->ok = fd >= 0;
 	if (c->ok) {
 		close(fd);

@@ -16,6 +16,18 @@ struct ltd_check {
 	bool ok;
 	char detail[1024];
 	char fix[256]; /* "" when ok or nothing to do */
+	/* Missing: a default run goes on without network (it falls back
+	 * to --network none, with a warning), not stops. */
+	bool fallback;
+	/* Required only by a default run that has its network. */
+	bool network;
+};
+
+/* What a default run does on this host. */
+enum ltd_doctor_verdict {
+	LTD_DOCTOR_WORKS,
+	LTD_DOCTOR_NO_NETWORK, /* works, with --network none */
+	LTD_DOCTOR_FAILS,
 };
 
 /* What the host says about user namespaces; -1 = no such sysctl. */
@@ -30,11 +42,18 @@ struct ltd_userns_facts {
 void ltd_doctor_userns(const struct ltd_userns_facts *f, struct ltd_check *c);
 
 /* Pure: the pasta line from its path ("" if absent), its --version
- * output's first line and /dev/net/tun's mode (0 if absent). */
-void ltd_doctor_pasta(const char *path, const char *version, unsigned tun_mode,
-		      struct ltd_check *c);
+ * output's first line and what keeps it from opening /dev/net/tun (""
+ * when nothing: ltd_pasta_tun_says(), the words of the run's warning). */
+void ltd_doctor_pasta(const char *path, const char *version,
+		      const char *tun_problem, struct ltd_check *c);
 
-/* Pure: exit status 0 when every required check is ok. */
+/* Pure: what a default run does, from the checks: it stops where a
+ * required one is missing, unless that one is needed only for the
+ * network and the network is off anyway (a missing fallback one). */
+enum ltd_doctor_verdict ltd_doctor_verdict(const struct ltd_check *c, size_t n);
+
+/* Pure: exit status 0 when a default run works (with or without its
+ * network), 1 when it stops. */
 int ltd_doctor_status(const struct ltd_check *c, size_t n);
 
 /* Pure: the report, as aligned lines or as one JSON object. */

@@ -53,39 +53,44 @@ void ltd_doctor_userns(const struct ltd_userns_facts *f, struct ltd_check *c)
 			 "seccomp policy refusing unshare");
 }
 
-void ltd_doctor_pasta(const char *path, const char *version, unsigned tun_mode,
-		      struct ltd_check *c)
+void ltd_doctor_pasta(const char *path, const char *version,
+		      const char *tun_problem, struct ltd_check *c)
 {
-	bool tun_ok = S_ISCHR(tun_mode) && (tun_mode & 0006) == 0006;
-
 	c->name = "pasta";
-	c->required = true;
-	c->ok = path[0] && tun_ok;
+	c->required = false;
+	c->fallback = true;
+	c->ok = path[0] && !tun_problem[0];
 	c->fix[0] = '\0';
 	if (!path[0]) {
 		snprintf(c->detail, sizeof(c->detail), "not found");
 		snprintf(c->fix, sizeof(c->fix),
-			 "install passt (apt install passt); without it runs "
-			 "fall back to --network none");
+			 "install passt (apt install passt)");
 		return;
 	}
-	snprintf(c->detail, sizeof(c->detail), "%s (%s); /dev/net/tun %s", path,
+	snprintf(c->detail, sizeof(c->detail), "%s (%s); %s", path,
 		 version[0] ? version : "no version",
-		 !tun_mode ? "missing"
-		 : tun_ok  ? "rw for all"
-			   : "not rw for all");
-	if (!tun_ok)
+		 tun_problem[0] ? tun_problem : "/dev/net/tun rw for all");
+	if (tun_problem[0])
 		snprintf(c->fix, sizeof(c->fix),
-			 "pasta needs /dev/net/tun readable and writable by "
-			 "you (crw-rw-rw-): modprobe tun");
+			 "chmod 0666 /dev/net/tun (as root), or modprobe tun "
+			 "where it is missing");
+}
+
+enum ltd_doctor_verdict ltd_doctor_verdict(const struct ltd_check *c, size_t n)
+{
+	bool offline = false;
+
+	for (size_t i = 0; i < n; i++)
+		offline |= c[i].fallback && !c[i].ok;
+	for (size_t i = 0; i < n; i++)
+		if (c[i].required && !c[i].ok && !(c[i].network && offline))
+			return LTD_DOCTOR_FAILS;
+	return offline ? LTD_DOCTOR_NO_NETWORK : LTD_DOCTOR_WORKS;
 }
 
 int ltd_doctor_status(const struct ltd_check *c, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		if (c[i].required && !c[i].ok)
-			return 1;
-	return 0;
+	return ltd_doctor_verdict(c, n) == LTD_DOCTOR_FAILS;
 }
 
 static void json_str(FILE *out, const char *s)
@@ -107,8 +112,12 @@ static void json_str(FILE *out, const char *s)
 void ltd_doctor_print(FILE *out, const struct ltd_check *c, size_t n, bool json)
 {
 	if (json) {
-		fprintf(out, "{\"ok\":%s,\"checks\":[",
-			ltd_doctor_status(c, n) ? "false" : "true");
+		static const char *const verdicts[] = {"works", "no network",
+						       "fails"};
+
+		fprintf(out, "{\"ok\":%s,\"default_run\":\"%s\",\"checks\":[",
+			ltd_doctor_status(c, n) ? "false" : "true",
+			verdicts[ltd_doctor_verdict(c, n)]);
 		for (size_t i = 0; i < n; i++) {
 			fprintf(out, "%s{\"name\":", i ? "," : "");
 			json_str(out, c[i].name);
@@ -127,7 +136,10 @@ void ltd_doctor_print(FILE *out, const struct ltd_check *c, size_t n, bool json)
 	for (size_t i = 0; i < n; i++) {
 		fprintf(out, "%-8s %-18s %s", c[i].ok ? "ok" : "missing",
 			c[i].name,
-			!c[i].ok && !c[i].required ? "(optional) " : "");
+			c[i].ok		 ? ""
+			: c[i].fallback	 ? "(runs go without network) "
+			: !c[i].required ? "(optional) "
+					 : "");
 		ltd_fput_shown(out, c[i].detail);
 		if (c[i].fix[0]) {
 			fputs("; fix: ", out);
@@ -135,8 +147,18 @@ void ltd_doctor_print(FILE *out, const struct ltd_check *c, size_t n, bool json)
 		}
 		fputc('\n', out);
 	}
-	fprintf(out, "%s\n",
-		ltd_doctor_status(c, n)
-			? "=> a default run will not work here: see 'missing'"
-			: "=> a default run works here");
+	switch (ltd_doctor_verdict(c, n)) {
+	case LTD_DOCTOR_WORKS:
+		fputs("=> a default run works here\n", out);
+		break;
+	case LTD_DOCTOR_NO_NETWORK:
+		fputs("=> a default run works here, but without network: it "
+		      "falls back to --network none with a warning (and a run "
+		      "that asks for the network stops): see 'missing'\n",
+		      out);
+		break;
+	default:
+		fputs("=> a default run will not work here: see 'missing'\n",
+		      out);
+	}
 }

@@ -43,6 +43,7 @@
 
 #include "common/cleanup.h"
 #include "common/signals.h"
+#include "common/text.h"
 #include "confine/landlock.h"
 #include "confine/seccomp.h"
 #include "runtime/cage.h"
@@ -276,6 +277,7 @@ int ltd_exec(const char *name, char **argv, int *status, struct ltd_err *err)
 		goto out;
 	}
 	ret = find_cage(name, &j, err);
+	outs.allow_clipboard = j.info.allow_clipboard;
 	if (!ret && ltd_pty_wanted())
 		ioctl(STDIN_FILENO, TIOCGWINSZ, &ws);
 	else if (!ret)
@@ -313,9 +315,15 @@ int ltd_exec(const char *name, char **argv, int *status, struct ltd_err *err)
 		goto out;
 	}
 	if (master >= 0)
-		ltd_relay_start(&relay, master);
+		ltd_relay_start(&relay, master, j.info.allow_clipboard);
 	ret = wait_command(pidfd, &relay, &outs, err);
 	ltd_relay_finish(&relay);
+	if (relay.filter.dropped + ltd_outputs_dropped(&outs)) {
+		ltd_term_plain(stderr);
+		ltd_clipboard_report(stderr,
+				     relay.filter.dropped +
+					     ltd_outputs_dropped(&outs));
+	}
 	if (ret >= 0) {
 		*status = ret;
 		ret = 0;

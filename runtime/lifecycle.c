@@ -208,8 +208,10 @@ int ltd_life_prepare(struct ltd_life *l, const struct ltd_policy *p,
 		ret = listen_ctl(l, err);
 	if (ret < 0)
 		return ret;
+	l->outs.allow_clipboard = p->allow_clipboard;
 	l->info = (struct ltd_exec_info){
 		.seccomp = (int32_t)p->seccomp,
+		.allow_clipboard = p->allow_clipboard,
 		.rlimit_data = limits->cgroup ? 0 : limits->rlimit_data,
 		.rlimit_nproc = limits->cgroup ? 0 : limits->rlimit_nproc,
 	};
@@ -257,7 +259,7 @@ void ltd_life_pty(struct ltd_life *l, int master)
 		close(master);
 		return;
 	}
-	ltd_relay_start(&l->relay, master);
+	ltd_relay_start(&l->relay, master, l->p->allow_clipboard);
 }
 
 /* The pid a pidfd stands for, as we see it (its fdinfo says). */
@@ -405,6 +407,12 @@ void ltd_life_dispatch(struct ltd_life *l, const struct pollfd *pfd, size_t n)
 	ltd_relay_dispatch(&l->relay, &pfd[1], LTD_RELAY_POLLFDS);
 	ltd_outputs_dispatch(&l->outs, &pfd[1 + LTD_RELAY_POLLFDS],
 			     LTD_OUTPUTS_POLLFDS);
+}
+
+void ltd_life_report(const struct ltd_life *l, FILE *out)
+{
+	ltd_clipboard_report(out, l->relay.filter.dropped +
+					  ltd_outputs_dropped(&l->outs));
 }
 
 void ltd_life_finish(struct ltd_life *l)

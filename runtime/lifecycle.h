@@ -13,6 +13,7 @@
 #include <limits.h>
 #include <poll.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "common/error.h"
@@ -40,6 +41,7 @@ struct ltd_exec_info {
 	uint32_t ll_len;
 	uint64_t ll_handled_fs, ll_handled_net, ll_scoped;
 	uint32_t ll_n_rules, ll_n_ports;
+	int32_t allow_clipboard; /* --allow-clipboard: exec's relay too */
 	char cwd[PATH_MAX];
 };
 
@@ -101,6 +103,9 @@ void ltd_life_winch(struct ltd_life *l);
 /* At the end, whatever happened: the command's output relayed, the
  * terminal restored, the entry removed. */
 void ltd_life_finish(struct ltd_life *l);
+
+/* For the exit report: what the terminal relays dropped. */
+void ltd_life_report(const struct ltd_life *l, FILE *out);
 
 /*
  * `exec`'s side: ask the launcher of NAME (whose pid @launcher the caller

@@ -55,7 +55,8 @@ static int relay(struct ltd_outputs *o, int fd, struct ltd_err *err)
 		ret = above_stdio(&p[1]);
 	if (!ret && fcntl(p[0], F_SETFL, O_NONBLOCK) < 0)
 		ret = -errno;
-	if (!ret && !(o->out[i].buf = malloc(LTD_OUTPUTS_BUF)))
+	if (!ret &&
+	    !(o->out[i].buf = malloc(LTD_OUTPUTS_BUF + LTD_TERMFILTER_HOLD)))
 		ret = -ENOMEM;
 	if (ret < 0) {
 		close(p[0]);
@@ -65,6 +66,7 @@ static int relay(struct ltd_outputs *o, int fd, struct ltd_err *err)
 	}
 	o->out[i].pipe = p[0];
 	o->out[i].tty = fd;
+	ltd_termfilter_init(&o->out[i].filter, o->allow_clipboard);
 	o->cmd[i] = p[1];
 	return 0;
 }
@@ -137,13 +139,15 @@ static void flush(struct ltd_output *r)
  * writer is left). */
 static int fill(struct ltd_output *r)
 {
+	char raw[LTD_OUTPUTS_BUF];
 	ssize_t n;
 
 	do
-		n = read(r->pipe, r->buf, LTD_OUTPUTS_BUF);
+		n = read(r->pipe, raw, sizeof(raw));
 	while (n < 0 && errno == EINTR);
 	if (n > 0 && !r->tty_gone) {
-		r->len = (size_t)n;
+		r->len =
+			ltd_termfilter_feed(&r->filter, raw, (size_t)n, r->buf);
 		r->off = 0;
 	}
 	if (n > 0)
@@ -217,6 +221,13 @@ static void drain(struct ltd_output *r)
 	flush_wait(r);
 	while (rounds-- && fill(r) > 0)
 		flush_wait(r);
+	/* What the command switched on in the terminal, and only that, off
+	 * (runtime/termfilter.h). */
+	if (!r->tty_gone) {
+		r->len = ltd_termfilter_reset(&r->filter, r->buf);
+		r->off = 0;
+		flush_wait(r);
+	}
 	close_pipe(r);
 }
 
@@ -226,4 +237,13 @@ void ltd_outputs_finish(struct ltd_outputs *o)
 	for (int i = 0; i < 2; i++)
 		if (o->out[i].pipe >= 0)
 			drain(&o->out[i]);
+}
+
+unsigned long ltd_outputs_dropped(const struct ltd_outputs *o)
+{
+	unsigned long n = 0;
+
+	for (int i = 0; i < 2; i++)
+		n += o->out[i].filter.dropped;
+	return n;
 }

@@ -19,6 +19,7 @@
 #include <stddef.h>
 
 #include "common/error.h"
+#include "runtime/termfilter.h"
 
 #define LTD_OUTPUTS_BUF 8192
 
@@ -27,9 +28,12 @@ struct ltd_output {
 	int pipe;      /* the read end, non-blocking; -1: no relay */
 	int tty;       /* our own stdout or stderr: the terminal */
 	bool tty_gone; /* it hung up: what the command writes is dropped */
-	char *buf;     /* LTD_OUTPUTS_BUF bytes, read, not yet on the terminal
-			  (allocated with the pipe: see struct ltd_relay) */
+	/* LTD_OUTPUTS_BUF + LTD_TERMFILTER_HOLD bytes, read, filtered
+	 * (runtime/termfilter.h), not yet on the terminal (allocated with
+	 * the pipe: see struct ltd_relay) */
+	char *buf;
 	size_t len, off;
+	struct ltd_termfilter filter;
 };
 
 struct ltd_outputs {
@@ -37,6 +41,7 @@ struct ltd_outputs {
 	/* The command's fd 1 and 2: a pipe's write end (one pipe for both
 	 * when they are the same terminal), or -1: as the launcher's. */
 	int cmd[2];
+	bool allow_clipboard; /* set before ltd_outputs_prepare() */
 };
 
 #define LTD_OUTPUTS_INIT                                                       \
@@ -47,7 +52,9 @@ struct ltd_outputs {
 /*
  * Before the command is started (and only without a pty): a terminal on
  * stdout or stderr is relayed through a pipe whose write end is left in
- * @o->cmd for the command (the command never holds the terminal).
+ * @o->cmd for the command (the command never holds the terminal), and
+ * through the terminal filter (clipboard sequences dropped unless
+ * @o->allow_clipboard).
  */
 int ltd_outputs_prepare(struct ltd_outputs *o, struct ltd_err *err);
 
@@ -71,5 +78,8 @@ void ltd_outputs_dispatch(struct ltd_outputs *o, const struct pollfd *pfd,
  * the pipe holds: a writer left behind cannot keep us), then the pipes
  * close.  Safe to call twice. */
 void ltd_outputs_finish(struct ltd_outputs *o);
+
+/* Clipboard sequences the filters dropped. */
+unsigned long ltd_outputs_dropped(const struct ltd_outputs *o);
 
 #endif

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "common/text.h"
 
 #ifndef TIOCGPTPEER
 #define TIOCGPTPEER _IO('T', 0x41)
@@ -89,12 +90,15 @@ int ltd_pty_attach(int slave, struct ltd_err *err)
 	return 0;
 }
 
-void ltd_relay_start(struct ltd_relay *r, int master)
+void ltd_relay_start(struct ltd_relay *r, int master, bool allow_clipboard)
 {
 	struct termios raw;
 	struct winsize ws;
 
 	*r = (struct ltd_relay){.master = master, .master_open = true};
+	/* Bytes to a pipe or a file are never touched. */
+	r->filter_on = isatty(STDOUT_FILENO);
+	ltd_termfilter_init(&r->filter, allow_clipboard);
 	fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK);
 	r->buf = malloc(LTD_RELAY_BUF);
 	if (ioctl(STDIN_FILENO, TIOCGWINSZ, &ws) == 0)
@@ -151,15 +155,19 @@ static void write_all(int fd, const char *p, size_t n)
  */
 static bool copy_out_some(struct ltd_relay *r, unsigned rounds)
 {
-	char buf[LTD_RELAY_BUF];
+	char buf[LTD_RELAY_BUF], out[LTD_RELAY_BUF + LTD_TERMFILTER_HOLD];
 
 	while (rounds--) {
 		ssize_t n = read(r->master, buf, sizeof(buf));
 
-		if (n > 0) {
+		if (n > 0 && r->filter_on)
+			write_all(STDOUT_FILENO, out,
+				  ltd_termfilter_feed(&r->filter, buf,
+						      (size_t)n, out));
+		else if (n > 0)
 			write_all(STDOUT_FILENO, buf, (size_t)n);
+		if (n > 0)
 			continue;
-		}
 		if (n < 0 && errno == EINTR)
 			continue;
 		/* EIO: every holder of the inner terminal closed it. */
@@ -191,6 +199,30 @@ static void flush_in(struct ltd_relay *r)
 	r->off = r->len = 0;
 }
 
+/*
+ * The user's terminal is gone (its reads end: EOF, EIO, a hang-up): the
+ * command's terminal is hung up as a real one's would be.  Closing the
+ * master is what the kernel turns into a hang-up of the pty: SIGHUP and
+ * SIGCONT to the session leader (the command, whose shell passes SIGHUP
+ * on to its jobs), end of file on its reads, EIO on its writes.  Then the
+ * usual end: when the command has gone, so has the cage.  Nothing else
+ * would end it: a launcher under runuser or su gets no SIGHUP of its own
+ * (they block it while they wait), and an unnamed cage has no name for
+ * `ltd-native kill`.
+ */
+static void hang_up(struct ltd_relay *r)
+{
+	r->in_open = false;
+	r->len = r->off = 0;
+	if (r->master >= 0)
+		close(r->master);
+	r->master = -1;
+	r->master_open = false;
+	/* Said where it can still be read (stderr redirected to a file). */
+	ltd_warn("your terminal went away: the command's terminal was hung "
+		 "up (SIGHUP)");
+}
+
 void ltd_relay_dispatch(struct ltd_relay *r, const struct pollfd *pfd, size_t n)
 {
 	if (n < LTD_RELAY_POLLFDS || r->master < 0)
@@ -201,8 +233,9 @@ void ltd_relay_dispatch(struct ltd_relay *r, const struct pollfd *pfd, size_t n)
 		if (k > 0) {
 			r->len = (size_t)k;
 			r->off = 0;
-		} else if (k == 0 || errno != EINTR) {
-			r->in_open = false; /* the outer terminal hung up */
+		} else if (k == 0 || (errno != EINTR && errno != EAGAIN)) {
+			hang_up(r);
+			return;
 		}
 	}
 	if (pfd[1].fd >= 0 && (pfd[1].revents & (POLLIN | POLLHUP | POLLERR)) &&
@@ -222,6 +255,8 @@ void ltd_relay_winch(struct ltd_relay *r)
 
 void ltd_relay_finish(struct ltd_relay *r)
 {
+	char reset[LTD_TERMFILTER_RESET_MAX];
+
 	if (r->master >= 0) {
 		/* What the command wrote last, within reason. */
 		if (r->master_open)
@@ -229,15 +264,17 @@ void ltd_relay_finish(struct ltd_relay *r)
 		close(r->master);
 		r->master = -1;
 	}
+	/* What the command switched on in the user's terminal (alternate
+	 * screen, mouse reports, bracketed paste, a hidden cursor...) is
+	 * switched off, and nothing else: leaving an alternate screen it had
+	 * left itself would restore a stale cursor and draw over its last
+	 * lines.  A second call finds nothing left to undo. */
+	if (r->filter_on)
+		write_all(STDOUT_FILENO, reset,
+			  ltd_termfilter_reset(&r->filter, reset));
 	if (r->raw) {
-		/* Modes the cage may have switched on in the user's terminal
-		 * (alternate screen, mouse reports, bracketed paste, a hidden
-		 * cursor) are switched off; answers to its queries still on
-		 * the way are dropped rather than typed into the host shell. */
-		static const char reset[] = "\033[?1049l\033[?1000;1002;1003;"
-					    "1006l\033[?2004l\033[?25h";
-
-		write_all(STDOUT_FILENO, reset, sizeof(reset) - 1);
+		/* Answers to its queries still on the way are dropped rather
+		 * than typed into the host shell. */
 		tcsetattr(STDIN_FILENO, TCSADRAIN, &r->saved);
 		tcflush(STDIN_FILENO, TCIFLUSH);
 		r->raw = false;
@@ -245,4 +282,16 @@ void ltd_relay_finish(struct ltd_relay *r)
 	free(r->buf);
 	r->buf = NULL;
 	r->len = r->off = 0;
+}
+
+void ltd_clipboard_report(FILE *out, unsigned long dropped)
+{
+	if (!dropped)
+		return;
+	fprintf(out,
+		"ltd-native: warning: the command wrote %lu clipboard "
+		"sequence%s (OSC 52) to your terminal: dropped, so it could "
+		"neither set nor read your clipboard (--allow-clipboard lets "
+		"them through)\n",
+		dropped, dropped == 1 ? "" : "s");
 }

@@ -14,10 +14,12 @@
 #include <poll.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/ioctl.h>
 #include <termios.h>
 
 #include "common/error.h"
+#include "runtime/termfilter.h"
 
 /* Whether to give the command a terminal: stdin is one. */
 bool ltd_pty_wanted(void);
@@ -44,6 +46,8 @@ struct ltd_relay {
 	bool raw;   /* the outer terminal's modes are saved in @saved */
 	bool in_open;
 	bool master_open;
+	bool filter_on; /* stdout is a terminal: the output is filtered */
+	struct ltd_termfilter filter;
 	struct termios saved;
 	/* stdin -> master, not yet written: LTD_RELAY_BUF bytes from
 	 * ltd_relay_start() on (not in the struct: the launcher's
@@ -55,8 +59,10 @@ struct ltd_relay {
 
 /* Take @master (non-blocking from now on); raw mode on stdin if we are in
  * the terminal's foreground (a background launcher leaves it alone and
- * relays output only). */
-void ltd_relay_start(struct ltd_relay *r, int master);
+ * relays output only).  Output to a terminal goes through the terminal
+ * filter (runtime/termfilter.h): clipboard sequences are dropped unless
+ * @allow_clipboard; to a pipe or a file it is copied as it is. */
+void ltd_relay_start(struct ltd_relay *r, int master, bool allow_clipboard);
 
 /* Poll entries for the relay (up to LTD_RELAY_POLLFDS); returns how many. */
 size_t ltd_relay_pollfds(struct ltd_relay *r, struct pollfd *pfd);
@@ -69,5 +75,9 @@ void ltd_relay_winch(struct ltd_relay *r);
 /* The command is gone: copy what it left in the pty, then restore the
  * outer terminal and close the master.  Safe to call twice. */
 void ltd_relay_finish(struct ltd_relay *r);
+
+/* What the terminal filters dropped (@dropped sequences), said on @out;
+ * nothing when none. */
+void ltd_clipboard_report(FILE *out, unsigned long dropped);
 
 #endif

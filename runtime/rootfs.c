@@ -94,6 +94,14 @@ int ltd_rootfs_load(const struct ltd_policy *p, struct ltd_pinned *pin,
 	/* Sources are opened without following links: name the store by
 	 * its real path. */
 	store = realpath(path, NULL);
+	/* Nothing imported yet: the store itself does not exist. */
+	if (!store && errno == ENOENT)
+		return ltd_err_set(err, ENOENT,
+				   "--rootfs %s: there is no pinned root "
+				   "filesystem named '%s' (nothing is imported "
+				   "yet: see 'ltd-rootfs list'; 'ltd-rootfs "
+				   "import NAME IMAGE' pins one)",
+				   p->rootfs, p->rootfs);
 	if (!store)
 		return ltd_err_sys(err, "--rootfs %s: the store %s", p->rootfs,
 				   path);

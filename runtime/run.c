@@ -128,6 +128,7 @@ static void report(struct ltd_launch *l)
 	}
 	if (p->protect_git)
 		report_repos(out, p, l->root_was_gitdir, l->started);
+	ltd_life_report(&l->life, out);
 	if (l->dns_on) {
 		/* The command has ended: what it was refused is queued. */
 		ltd_nflog_drain(&l->nflog);

@@ -342,6 +342,27 @@ PY
 	expect_rc "a malformed allowlist file stops the run (125)" 125
 	expect_out "the error names the file and line" "bad.txt:3: 'bad name.test' is not a domain name"
 
+	# A wildcard directly over a public suffix (ICANN section) opens every
+	# site under it: refused, naming the suffix, unless the --unsafe flag.
+	ltd run --allow-domain '*.com' -- echo ran
+	expect_rc "--allow-domain '*.com' stops the run (125)" 125
+	expect_out "the error names the suffix and the flag" \
+		"^ltd-native: --allow-domain: '\*\.com' is a wildcard over the public suffix 'com'.*--unsafe-wildcard-public-suffix"
+	expect_no_out "nothing runs" "^ran\$"
+	ltd run --network none --allow-domain '*.co.uk' -- echo ran
+	expect_rc "--allow-domain '*.co.uk' stops a run even without network" 125
+	printf 'ok.test\n*.co.uk:443\n' > "$DNS_DIR/suffix.txt"
+	chmod 644 "$DNS_DIR/suffix.txt"
+	ltd run --allow-domains-file "$DNS_DIR/suffix.txt" -- echo ran
+	expect_rc "a domains file with '*.co.uk' stops the run (125)" 125
+	expect_out "its error names the file, the line and the suffix" \
+		"suffix.txt:2: '\*\.co\.uk' is a wildcard over the public suffix 'co.uk'"
+	ltd run --allow-domain '*.github.io' --allow-domain '*.example.com' -- echo ran
+	expect_out "a wildcard over a private-section suffix or a site runs" "^ran\$"
+	ltd run --allow-domain '*.com' --unsafe-wildcard-public-suffix -- echo ran
+	expect_out "--unsafe-wildcard-public-suffix lets it through" "^ran\$"
+	expect_out "and warns" "warning: --unsafe-wildcard-public-suffix: .*'\*\.com'"
+
 	# The machine-local file in the user's home.
 	as_user mkdir -p "$U_HOME/.config/ltd-native"
 	as_user sh -c "echo ok.test:8080 > '$U_HOME/.config/ltd-native/allowed-domains.txt'"

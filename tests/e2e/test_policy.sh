@@ -72,8 +72,16 @@ fi
 
 # --- trusted tier -------------------------------------------------------------------
 as_user mkdir -p "$U_HOME/.npm"
-ltd run --trusted -- sh -c 'cat ~/.claude/.credentials.json; echo trusted > ~/.claude/settings.json; echo c > ~/.npm/e2e'
+[ -e "$U_HOME/.cache/pip" ] && made_pip=0 || made_pip=1
+as_user mkdir -p "$U_HOME/.cache/pip"
+# The gate refuses a user's writable ~/.npm or ~/.cache/pip (npx and pip
+# run what they hold); the tier binds them on purpose.
+ltd run --trusted -- sh -c 'cat ~/.claude/.credentials.json; echo trusted > ~/.claude/settings.json; echo c > ~/.npm/e2e; echo c > ~/.cache/pip/e2e'
 expect_out "--trusted: ~/.claude is live (credentials included)" "^SECRET-CRED\$"
+[ -e "$U_HOME/.cache/pip/e2e" ] && pass "--trusted: pip's cache is writable, as designed" ||
+	fail "--trusted: pip's cache is writable, as designed" "$OUT"
+as_user rm -f "$U_HOME/.cache/pip/e2e"
+[ "$made_pip" = 1 ] && as_user rmdir "$U_HOME/.cache/pip"
 if [ "$(cat "$CL/settings.json")" = trusted ] && [ -e "$U_HOME/.npm/e2e" ]; then
 	pass "--trusted: edits to ~/.claude and the package cache reach the host"
 else
@@ -258,6 +266,42 @@ as_user sh -c "echo original > '$U_HOME/e2e-dotfiles/zshenv'"
 	as_user rm -f "$U_HOME/.zshenv"
 }
 as_user rm -rf "$U_HOME/e2e-dotfiles"
+# Places whose contents the host runs later, beyond the shell's: build
+# tools' homes (Gradle runs every script in ~/.gradle/init.d), caches that
+# hold code (git commit runs ~/.cache/pre-commit's hook environments),
+# editors' plugins and settings, tools' configs.  Each refused writable,
+# naming what it is and the flag; the cage wrote nothing.
+gate_made=()
+for rel in .gradle .m2 .cache .config/Code .local/share/nvim .vscode .config/kitty; do
+	[ -e "$U_HOME/$rel" ] || { as_user mkdir -p "$U_HOME/$rel"; gate_made+=("$U_HOME/$rel"); }
+done
+for rel in .npmrc .yarnrc.yml .config/starship.toml; do
+	[ -e "$U_HOME/$rel" ] || { as_user touch "$U_HOME/$rel"; gate_made+=("$U_HOME/$rel"); }
+done
+ltd run --bind "$U_HOME/.gradle" "$U_HOME/.gradle" -- sh -c "mkdir -p ~/.gradle/init.d && echo 'println \"evil\"' > ~/.gradle/init.d/evil.gradle"
+expect_rc "a writable bind of ~/.gradle is refused" 125
+expect_out "naming Gradle's home, the risk and the flag" \
+	"Gradle's .*runs on the host as you.*--unsafe-bind-startup-files"
+[ ! -e "$U_HOME/.gradle/init.d/evil.gradle" ] && pass "... and no Gradle init script was planted" ||
+	fail "... and no Gradle init script was planted"
+ltd run --bind "$U_HOME/.cache" "$U_HOME/.cache" -- sh -c "mkdir -p ~/.cache/pre-commit && echo MADE"
+expect_rc "a writable bind of ~/.cache is refused (it could hold pre-commit's hooks)" 125
+expect_out "naming what it could hold and the flag" "pre-commit.*--unsafe-bind-startup-files"
+expect_no_out "... the cage made nothing there" "^MADE\$"
+for rel in .m2 .config/Code .local/share/nvim .vscode .npmrc .yarnrc.yml .config/starship.toml .config/kitty; do
+	ltd run --bind "$U_HOME/$rel" "$U_HOME/$rel" -- true
+	if [ "$RC" = 125 ] && printf '%s\n' "$OUT" | grep -q -- "--unsafe-bind-"; then
+		pass "a writable bind of ~/$rel is refused, naming its flag"
+	else
+		fail "a writable bind of ~/$rel is refused, naming its flag (exit $RC)" "$OUT"
+	fi
+done
+ltd run --ro-bind "$U_HOME/.gradle" "$U_HOME/.gradle" -- true
+expect_rc "read-only, ~/.gradle needs no opt-in" 0
+ltd run --bind "$U_HOME/.gradle" "$U_HOME/.gradle" --unsafe-bind-startup-files -- true
+expect_out "--unsafe-bind-startup-files lets ~/.gradle through with a warning" \
+	"warning: --unsafe-bind-startup-files: --bind '$U_HOME/.gradle'"
+for d in "${gate_made[@]}"; do as_user rm -rf "$d"; done
 ltd run --ro-bind "$U_HOME/.bashrc" "$U_HOME/.bashrc" -- cat "$U_HOME/.bashrc"
 expect_rc "read-only, it needs no opt-in" 0
 ltd run --bind "$U_HOME/.bashrc" "$U_HOME/.bashrc" --unsafe-bind-startup-files -- true

@@ -26,6 +26,19 @@ no_ctl() {
 }
 digest_of() { printf '%s\n' "$OUT" | sed -n 's/^[^ ]* sha256:\([0-9a-f]\{64\}\)$/\1/p'; }
 
+# Before any import there is no store at all: the run says there is no
+# such pinned root filesystem and how to make one, not ENOENT on the
+# store's directory.
+NO_STORE=$(as_user mktemp -d "$U_HOME/e2e-nostore.XXXXXX")
+OUT=$(cd "$PROJ" && as_user env XDG_DATA_HOME="$NO_STORE" "$LTD" run --network none --rootfs bb -- true 2>&1)
+RC=$?
+expect_rc "--rootfs before any import stops the run" 125
+expect_out "it says there is no pinned root filesystem of that name" \
+	"^ltd-native: --rootfs bb: there is no pinned root filesystem named 'bb'"
+expect_out "and points at ltd-rootfs list and import" "'ltd-rootfs list'.*'ltd-rootfs import"
+expect_no_out "not the store directory's ENOENT" "No such file or directory"
+as_user rm -rf "$NO_STORE"
+
 if ! as_user bash "$here/mkimage.sh" "$RFS_IMG" >/dev/null 2>"$RFS_IMG.err"; then
 	skip "pinned rootfs" "cannot build the test image: $(cat "$RFS_IMG.err")"
 	rm -f "$RFS_IMG.err"
@@ -157,6 +170,8 @@ expect_out "no_new_privs inside a pinned rootfs" "^NoNewPrivs:[[:space:]]+1\$"
 rfs_run --rootfs no-such-pin -- /bin/busybox echo ran
 expect_rc "a missing pin stops the run" 125
 expect_no_out "nothing runs without the rootfs" "^ran\$"
+expect_out "a missing pin is named, with how to list and import" \
+	"there is no pinned root filesystem named 'no-such-pin' in .*'ltd-rootfs list'; 'ltd-rootfs import"
 rfs_run --rootfs "sha256:$(printf '%064d' 0)" -- /bin/busybox echo ran
 expect_out "a missing entry names the digest expected" "expected sha256:0{64}, found no such entry"
 rfs_run --rootfs '../x' -- /bin/busybox echo ran

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "netfilter/pasta.h"
 #include "runtime/doctor.h"
 
 Test(doctor, userns_ok_reports_the_sysctls)
@@ -51,17 +52,63 @@ Test(doctor, userns_fix_names_the_cause)
 Test(doctor, pasta_and_tun)
 {
 	struct ltd_check c = {0};
+	char tun[200];
 
-	ltd_doctor_pasta("/usr/bin/pasta", "pasta 2024_01_01", S_IFCHR | 0666,
-			 &c);
+	ltd_doctor_pasta("/usr/bin/pasta", "pasta 2024_01_01", "", &c);
 	cr_assert(c.ok);
 	cr_assert(strstr(c.detail, "pasta 2024_01_01"));
-	ltd_doctor_pasta("/usr/bin/pasta", "", S_IFCHR | 0600, &c);
+	ltd_pasta_tun_says(S_IFCHR | 0600, 0, EACCES, tun, sizeof(tun));
+	ltd_doctor_pasta("/usr/bin/pasta", "", tun, &c);
 	cr_assert_not(c.ok);
+	cr_assert(c.fallback, "without pasta a default run goes on offline");
+	cr_assert(strstr(c.detail, "/dev/net/tun is crw------- (mode 0600, "
+				   "owner uid 0): Permission denied"),
+		  "the device and its mode, not 'not found': %s", c.detail);
 	cr_assert(strstr(c.fix, "/dev/net/tun"));
-	ltd_doctor_pasta("", "", S_IFCHR | 0666, &c);
+	ltd_doctor_pasta("", "", "", &c);
 	cr_assert_not(c.ok);
+	cr_assert(strstr(c.detail, "not found"));
 	cr_assert(strstr(c.fix, "passt"));
+}
+
+Test(doctor, tun_words)
+{
+	char out[200];
+
+	ltd_pasta_tun_says(S_IFCHR | 0666, 0, 0, out, sizeof(out));
+	cr_assert_str_eq(out, "", "a device that opens is no problem");
+	ltd_pasta_tun_says(0, 0, ENOENT, out, sizeof(out));
+	cr_assert(strstr(out, "/dev/net/tun is missing"), "%s", out);
+	ltd_pasta_tun_says(S_IFCHR | 0660, 0, EACCES, out, sizeof(out));
+	cr_assert(strstr(out, "crw-rw---- (mode 0660"), "%s", out);
+}
+
+/* What doctor says a default run does is what it does: pasta missing
+ * means --network none (then the DNS filter and nftables, needed only
+ * by the network, do not stop it); a required check missing stops it. */
+Test(doctor, verdict_follows_the_run)
+{
+	struct ltd_check c[4] = {
+		{.name = "user namespaces", .required = true, .ok = true},
+		{.name = "pasta", .fallback = true, .ok = true},
+		{.name = "DNS filter",
+		 .required = true,
+		 .network = true,
+		 .ok = true},
+		{.name = "Landlock", .ok = true},
+	};
+
+	cr_assert_eq(ltd_doctor_verdict(c, 4), LTD_DOCTOR_WORKS);
+	c[2].ok = false;
+	cr_assert_eq(ltd_doctor_verdict(c, 4), LTD_DOCTOR_FAILS,
+		     "with the network on, its DNS filter is needed");
+	c[1].ok = false;
+	cr_assert_eq(ltd_doctor_verdict(c, 4), LTD_DOCTOR_NO_NETWORK,
+		     "offline, the DNS filter is not needed");
+	cr_assert_eq(ltd_doctor_status(c, 4), 0);
+	c[0].ok = false;
+	cr_assert_eq(ltd_doctor_verdict(c, 4), LTD_DOCTOR_FAILS);
+	cr_assert_eq(ltd_doctor_status(c, 4), 1);
 }
 
 static char *render(const struct ltd_check *c, size_t n, bool json)
@@ -120,7 +167,8 @@ Test(doctor, json_escapes)
 	char *out = render(c, 1, true);
 
 	cr_assert_str_eq(out,
-			 "{\"ok\":false,\"checks\":[{\"name\":\"pasta\","
+			 "{\"ok\":false,\"default_run\":\"fails\","
+			 "\"checks\":[{\"name\":\"pasta\","
 			 "\"ok\":false,\"required\":true,\"detail\":"
 			 "\"say \\\"hi\\\"\\\\\\u000a\",\"fix\":\"\"}]}\n");
 	free(out);

@@ -197,6 +197,16 @@ Test(options, unsafe_writable_git)
 	cr_assert_not(p.protect_git);
 }
 
+Test(options, allow_clipboard)
+{
+	cr_assert_eq(PARSE("--", "true"), 0);
+	cr_assert_not(p.allow_clipboard, "dropped by default");
+	ltd_policy_free(&p);
+	ltd_policy_init(&p);
+	cr_assert_eq(PARSE("--allow-clipboard", "--", "true"), 0);
+	cr_assert(p.allow_clipboard);
+}
+
 Test(options, unknown_flag_is_named)
 {
 	cr_assert_eq(PARSE("--bogus", "--", "true"), -EINVAL);

@@ -131,6 +131,17 @@ Test(policy, file_errors_name_file_and_line)
 	ltd_opts_free(&l);
 }
 
+/* --allow-clipboard from a user's policy file; never from a project's. */
+Test(policy, allow_clipboard_in_files)
+{
+	cr_assert_eq(parse_text("allow-clipboard\n", 0), 0, "%s", err.msg);
+	cr_assert_eq(l.n, 1);
+	cr_assert_str_eq(l.e[0].opt->name, "allow-clipboard");
+	cr_assert_lt(parse_text("allow-clipboard\n", LTD_OPT_NOT_PROJECT), 0);
+	cr_assert(strstr(err.msg, "F:1"), "%s", err.msg);
+	ltd_opts_free(&l);
+}
+
 /* From the review: "bind ~/.bashrc /tmp/b\r# harmless" shows as the comment
  * alone on a terminal. */
 Test(policy, control_bytes_are_refused)
@@ -1096,4 +1107,103 @@ Test(policy, the_allow_domains_file_variable_is_judged_as_the_option)
 	cr_assert_eq(resolve_env(env, 4, args), 0, "%s", err.msg);
 	cr_assert_eq(ltd_run_check(&p, &prot, &err), 0, "%s", err.msg);
 	cr_assert(is_protected(file), "not protected: %s", file);
+}
+
+/* The gate's table is documented entry by entry: docs/guide/filesystem.md
+ * has a row for each place, with its class's flag (run from the top of
+ * the repository, as make check does). */
+Test(policy, gate_table_documented)
+{
+	FILE *f = fopen("docs/guide/filesystem.md", "r");
+	char *doc = NULL;
+	size_t cap = 0, n_entries = 0;
+	ssize_t len;
+
+	cr_assert_not_null(f, "docs/guide/filesystem.md");
+	len = getdelim(&doc, &cap, '\0', f);
+	fclose(f);
+	cr_assert_gt(len, 0);
+	for (const struct ltd_gate_entry *e; (e = ltd_gate_entry_at(n_entries));
+	     n_entries++) {
+		char row[256], shown[128];
+		const char *at, *eol, *flag = ltd_unsafe_flag(e->class);
+
+		/* "@/run/user/%u" is shown as "/run/user/UID". */
+		snprintf(shown, sizeof(shown), "%s",
+			 e->path + (e->path[0] == '@'));
+		if ((at = strstr(shown, "%u")))
+			snprintf(shown + (at - shown),
+				 sizeof(shown) - (size_t)(at - shown), "UID%s",
+				 e->path + (e->path[0] == '@') + (at - shown) +
+					 2);
+		snprintf(row, sizeof(row), "\n| `%s` | ", shown);
+		at = strstr(doc, row);
+		cr_assert_not_null(at, "no row for %s in filesystem.md", shown);
+		eol = strchr(at + 1, '\n');
+		cr_assert(eol && memmem(at, (size_t)(eol - at), flag,
+					strlen(flag)),
+			  "the row of %s names --%s", shown, flag);
+	}
+	cr_assert_gt(n_entries, 150);
+	free(doc);
+}
+
+/* Build tools' homes, caches that hold code, editors' plugins, tools'
+ * configs: refused writable (even before a cache's directory exists, in
+ * a ~/.cache that could hold it), read-only allowed. */
+Test(policy, gate_build_tools_caches_editors)
+{
+	static const char *const rels[] = {
+		"/.gradle",
+		"/.m2",
+		"/.sbt",
+		"/.ivy2",
+		"/.lein",
+		"/.cache",
+		"/.cache/pre-commit",
+		"/.cache/node/corepack",
+		"/.cache/go-build",
+		"/.cache/ms-playwright",
+		"/.cache/pip/wheels",
+		"/.npm/_npx",
+		"/.local/share/nvim",
+		"/.vscode",
+		"/.config/Code",
+		"/.yarnrc",
+		"/.yarnrc.yml",
+		"/.config/pip",
+		"/.condarc",
+		"/.inputrc",
+		"/.psqlrc",
+		"/.config/starship.toml",
+		"/.ipython/profile_default/startup",
+		"/.config/kitty",
+		"/.config/wezterm",
+		"/.config/alacritty",
+	};
+	char home[192], path[256];
+
+	snprintf(home, sizeof(home), "%s/home", dir);
+	mkdir(home, 0700);
+	fake_home(home, home);
+	for (size_t i = 0; i < sizeof(rels) / sizeof(rels[0]); i++) {
+		snprintf(path, sizeof(path), "%s%s", home, rels[i]);
+		cr_assert_eq(ltd_policy_gate(&p, "--bind", path, true, 0, &err),
+			     -EPERM, "%s", path);
+		cr_assert(strstr(err.msg, "--unsafe-bind-startup-files"),
+			  "%s: %s", rels[i], err.msg);
+		cr_assert_eq(
+			ltd_policy_gate(&p, "--ro-bind", path, false, 0, &err),
+			0, "read-only: %s", err.msg);
+	}
+	/* A cache of no tool's code is the user's to give. */
+	snprintf(path, sizeof(path), "%s/.cache/thumbnails", home);
+	cr_assert_eq(ltd_policy_gate(&p, "--bind", path, true, 0, &err), 0,
+		     "%s", err.msg);
+	/* ~/.npmrc: its token as before (credentials, also read-only). */
+	snprintf(path, sizeof(path), "%s/.npmrc", home);
+	close(open(path, O_CREAT | O_WRONLY, 0600));
+	cr_assert_eq(ltd_policy_gate(&p, "--ro-bind", path, false, 0, &err),
+		     -EPERM);
+	cr_assert(strstr(err.msg, "--unsafe-bind-credentials"), "%s", err.msg);
 }
