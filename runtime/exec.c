@@ -52,6 +52,7 @@
 #include "runtime/outputs.h"
 #include "runtime/pty.h"
 #include "runtime/registry.h"
+#include "runtime/relay.h"
 #include "runtime/run.h"
 
 struct joined {
@@ -320,9 +321,9 @@ int ltd_exec(const char *name, char **argv, int *status, struct ltd_err *err)
 	ltd_relay_finish(&relay);
 	if (relay.filter.dropped + ltd_outputs_dropped(&outs)) {
 		ltd_term_plain(stderr);
-		ltd_clipboard_report(stderr,
-				     relay.filter.dropped +
-					     ltd_outputs_dropped(&outs));
+		ltd_termfilter_report(stderr,
+				      relay.filter.dropped +
+					      ltd_outputs_dropped(&outs));
 	}
 	if (ret >= 0) {
 		*status = ret;

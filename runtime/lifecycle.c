@@ -411,8 +411,8 @@ void ltd_life_dispatch(struct ltd_life *l, const struct pollfd *pfd, size_t n)
 
 void ltd_life_report(const struct ltd_life *l, FILE *out)
 {
-	ltd_clipboard_report(out, l->relay.filter.dropped +
-					  ltd_outputs_dropped(&l->outs));
+	ltd_termfilter_report(out, l->relay.filter.dropped +
+					   ltd_outputs_dropped(&l->outs));
 }
 
 void ltd_life_finish(struct ltd_life *l)

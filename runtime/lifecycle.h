@@ -19,7 +19,7 @@
 #include "common/error.h"
 #include "policy/policy.h"
 #include "runtime/outputs.h"
-#include "runtime/pty.h"
+#include "runtime/relay.h"
 #include "runtime/registry.h"
 
 struct ltd_landlock;

@@ -639,3 +639,15 @@ size_t ltd_termfilter_reset(struct ltd_termfilter *f, char *out)
 	f->dropped = dropped;
 	return at;
 }
+
+void ltd_termfilter_report(FILE *out, unsigned long dropped)
+{
+	if (!dropped)
+		return;
+	fprintf(out,
+		"ltd-native: warning: the command wrote %lu clipboard "
+		"sequence%s (OSC 52) to your terminal: dropped, so it could "
+		"neither set nor read your clipboard (--allow-clipboard lets "
+		"them through)\n",
+		dropped, dropped == 1 ? "" : "s");
+}

@@ -37,6 +37,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "runtime/termmodes.h"
 
@@ -88,5 +89,9 @@ size_t ltd_termfilter_feed(struct ltd_termfilter *f, const void *in, size_t n,
  * then starts afresh (modes cleared, the count kept).
  */
 size_t ltd_termfilter_reset(struct ltd_termfilter *f, char *out);
+
+/* What the terminal filters dropped (@dropped sequences), said on @out;
+ * nothing when none. */
+void ltd_termfilter_report(FILE *out, unsigned long dropped);
 
 #endif
