@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The review commands' library side: `review [NAME] [--json]`,
+ * `discard`.  The CLI (cli/review.c) parses the words and calls
+ * one of these; each prints what it has to say and returns 0 or a -errno
+ * with @err.
+ */
+#ifndef LTD_REVIEW_REVIEW_H
+#define LTD_REVIEW_REVIEW_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "common/error.h"
+#include "policy/policy.h"
+#include "protect/protected.h"
+#include "review/changes.h"
+#include "review/store.h"
+
+/* A review opened to be read: its record, its two trees, its changes
+ * with what apply holds back marked. */
+struct ltd_review_view {
+	int base, dir, upper, project;
+	char upper_path[PATH_MAX];
+	struct ltd_review_meta meta;
+	struct ltd_changes ch;
+	struct ltd_policy policy;  /* the project's, for its protected paths */
+	struct ltd_protected prot; /* and those paths */
+	bool policy_init;	   /* policy to be freed */
+	bool policy_ok;
+};
+
+#define LTD_REVIEW_VIEW_INIT                                                   \
+	{                                                                      \
+		.base = -1, .dir = -1, .upper = -1, .project = -1              \
+	}
+
+/*
+ * Open review @name and read its changes; @user (who runs: a host fact
+ * the caller probed) resolves the project's policy.  @strict: the project's
+ * protected paths must be known (apply), or the open fails; without, a
+ * project whose policy cannot be resolved is judged by the tables alone
+ * and a warning says so.  ltd_review_view_close() in any case.
+ */
+int ltd_review_view_open(struct ltd_review_view *v, const char *name,
+			 const struct ltd_host_user *user, bool strict,
+			 struct ltd_err *err);
+void ltd_review_view_close(struct ltd_review_view *v);
+
+/* `review`: every review, one line each (name, project, when, counts), or
+ * as a JSON array. */
+int ltd_review_list_print(FILE *out, bool json, struct ltd_err *err);
+
+/* `review NAME`: its changes, one line each, as `git status --short`. */
+int ltd_review_status(FILE *out, const char *name,
+		      const struct ltd_host_user *user, struct ltd_err *err);
+
+/* `discard NAME`: the review removed whole; refused while a run of it
+ * is live or an apply of it is under way. */
+int ltd_review_discard(FILE *out, const char *name, struct ltd_err *err);
+
+#endif
