@@ -49,6 +49,10 @@ static const struct command commands[] = {
 	 "policy allow [--project DIR]",
 	 cmd_policy},
 	{"review", "review [NAME] [--json]", ltd_cli_review},
+	{"diff",
+	 "diff NAME [--stat] [--color=auto|always|never] [--no-pager] "
+	 "[PATH...]",
+	 ltd_cli_diff},
 	{"discard", "discard NAME", ltd_cli_discard},
 	{"doctor", "doctor [--json] [--acknowledge]", cmd_doctor},
 };

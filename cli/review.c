@@ -8,7 +8,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "review/pager.h"
 #include "review/review.h"
 #include "runtime/hostuser.h"
 #include "runtime/run.h"
@@ -46,6 +48,49 @@ int ltd_cli_review(int argc, char **argv, char **launcher_argv)
 		 : ltd_review_list_print(stdout, json, &err) < 0)
 		return fail(&err);
 	return 0;
+}
+
+/* `diff NAME [--stat] [--color=WHEN] [--no-pager] [--] [PATH...]`. */
+int ltd_cli_diff(int argc, char **argv, char **launcher_argv)
+{
+	static const char use[] = "diff NAME [--stat] [--color=auto|always|"
+				  "never] [--no-pager] [--] [PATH...]";
+	struct ltd_diff_opts o = {.user = ltd_host_user()};
+	struct ltd_err err = {0};
+	bool tty = isatty(STDOUT_FILENO), pager = true, dashes = false;
+	const char *name = NULL, *when = "auto";
+	char *paths[argc > 0 ? argc : 1];
+	pid_t pid;
+	int ret;
+
+	for (int i = 0; i < argc; i++) {
+		if (!dashes && !strcmp(argv[i], "--"))
+			dashes = true;
+		else if (!dashes && !strcmp(argv[i], "--stat"))
+			o.stat = true;
+		else if (!dashes && !strcmp(argv[i], "--no-pager"))
+			pager = false;
+		else if (!dashes && !strncmp(argv[i], "--color=", 8))
+			when = argv[i] + 8;
+		else if (!dashes && argv[i][0] == '-')
+			return usage(use);
+		else if (!name)
+			name = argv[i];
+		else
+			paths[o.n_paths++] = argv[i];
+	}
+	if (!name || (strcmp(when, "auto") && strcmp(when, "always") &&
+		      strcmp(when, "never")))
+		return usage(use);
+	o.paths = paths;
+	o.color = !strcmp(when, "always") || (tty && !strcmp(when, "auto"));
+	/* The cage chose the bytes: on a terminal, no escape sequence of
+	 * theirs reaches it. */
+	o.shown = tty;
+	pid = pager ? ltd_pager_start() : -1;
+	ret = ltd_review_diff(stdout, name, &o, &err);
+	ltd_pager_end(pid);
+	return ret < 0 ? fail(&err) : 0;
 }
 
 /* `discard NAME`. */

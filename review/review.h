@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The review commands' library side: `review [NAME] [--json]`,
+ * The review commands' library side: `review [NAME] [--json]`, `diff`,
  * `discard`.  The CLI (cli/review.c) parses the words and calls
  * one of these; each prints what it has to say and returns 0 or a -errno
  * with @err.
@@ -59,5 +59,21 @@ int ltd_review_status(FILE *out, const char *name,
 /* `discard NAME`: the review removed whole; refused while a run of it
  * is live or an apply of it is under way. */
 int ltd_review_discard(FILE *out, const char *name, struct ltd_err *err);
+
+struct ltd_diff_opts {
+	const struct ltd_host_user *user; /* who runs (a host fact) */
+	char *const *paths; /* only these (and what is below them); NULL:
+			       all */
+	size_t n_paths;
+	bool stat;  /* --stat: a line per file and the totals */
+	bool color; /* colours (a terminal) */
+	bool shown; /* control characters of the content shown as '?'
+		       (a terminal: the cage chose the bytes) */
+};
+
+/* `diff NAME [PATH...]`: a unified diff of the review, binary files and
+ * links named as such. */
+int ltd_review_diff(FILE *out, const char *name, const struct ltd_diff_opts *o,
+		    struct ltd_err *err);
 
 #endif

@@ -192,7 +192,9 @@ void ltd_review_summary(FILE *out, struct ltd_review_run *r,
 	if (ch.n) {
 		fputs("ltd-native: 'ltd-native review ", out);
 		ltd_fput_shown(out, p->review);
-		fputs("' lists the changes\n", out);
+		fputs("' lists the changes, 'ltd-native diff ", out);
+		ltd_fput_shown(out, p->review);
+		fputs("' shows them\n", out);
 	}
 	ltd_changes_free(&ch);
 }

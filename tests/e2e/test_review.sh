@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # Review mode: `run --review NAME` keeps the command's writes in an overlay's
-# upper directory; `review` lists them, `discard` drops them.  Nothing
-# reaches the project.
+# upper directory; `review` lists them, `diff` shows them, `discard` drops
+# them.  Nothing reaches the project.
 
 RVP=$(as_user mktemp -d "$U_HOME/e2e-review.XXXXXX")
 RVS=$(as_user mktemp -d "$U_HOME/e2e-review-state.XXXXXX")
@@ -73,6 +73,17 @@ expect_out "review lists the pending review with its project" "^r1  $RVP  .*adde
 rv review --json
 check "review --json is JSON naming the review and its project" \
 	python3 -c 'import json,sys; r=json.loads(sys.argv[1]); assert r[0]["name"]=="r1" and r[0]["project"]==sys.argv[2] and r[0]["changes"]["added"]>=1' "$OUT" "$RVP"
+rv diff r1
+expect_out "diff: a unified diff of a changed file" "^\+new$"
+expect_out "diff: git's header for a mode change" "^new mode 100755$"
+expect_out "diff: a rename" "^rename from ren-old\.txt$"
+expect_out "diff: a binary file named as such" "^Binary files /dev/null and b/bin\.dat differ$"
+expect_out "diff: a link named as such" "^\+link lnk -> target2$"
+rv diff r1 --stat
+expect_out "diff --stat: the totals" "files changed, [0-9]+ insertions"
+rv diff r1 edit.txt
+expect_no_out "diff PATH: only that path" "new\.txt"
+
 rv discard r1
 check "discard leaves the project as it was" test "$(snapshot "$RVP")" = "$before"
 
@@ -134,6 +145,8 @@ expect_rc "a commit in a review run" 0
 expect_out "the summary marks the planted hook held back" "^  A! \.git/hooks/pre-commit"
 OUT=$(cd "$GP" && as_user env XDG_STATE_HOME="$RVS" "$LTD" review rg 2>&1)
 expect_out "review NAME marks them" "A! \.vscode/tasks\.json"
+OUT=$(cd "$GP" && as_user env XDG_STATE_HOME="$RVS" "$LTD" diff rg 2>&1)
+expect_out "diff marks a held-back change" "^# held back: "
 check "the commit is not in the project" as_user sh -c "cd '$GP' && ! git log --oneline | grep -q two"
 OUT=$(cd "$GP" && as_user env XDG_STATE_HOME="$RVS" "$LTD" discard rg 2>&1)
 
