@@ -53,6 +53,7 @@ static const struct command commands[] = {
 	 "diff NAME [--stat] [--color=auto|always|never] [--no-pager] "
 	 "[PATH...]",
 	 ltd_cli_diff},
+	{"apply", "apply NAME [--include-protected] [PATH...]", ltd_cli_apply},
 	{"discard", "discard NAME", ltd_cli_discard},
 	{"doctor", "doctor [--json] [--acknowledge]", cmd_doctor},
 };

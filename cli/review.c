@@ -5,6 +5,7 @@
  */
 #include "cli/review.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -91,6 +92,39 @@ int ltd_cli_diff(int argc, char **argv, char **launcher_argv)
 	ret = ltd_review_diff(stdout, name, &o, &err);
 	ltd_pager_end(pid);
 	return ret < 0 ? fail(&err) : 0;
+}
+
+/* `apply NAME [--include-protected] [--] [PATH...]`. */
+int ltd_cli_apply(int argc, char **argv, char **launcher_argv)
+{
+	static const char use[] = "apply NAME [--include-protected] [--] "
+				  "[PATH...]";
+	struct ltd_apply_opts o = {.user = ltd_host_user()};
+	struct ltd_err err = {0};
+	const char *name = NULL;
+	char *paths[argc > 0 ? argc : 1];
+	bool dashes = false;
+
+	for (int i = 0; i < argc; i++) {
+		if (!dashes && !strcmp(argv[i], "--"))
+			dashes = true;
+		else if (!dashes && !strcmp(argv[i], "--include-protected"))
+			o.include_protected = true;
+		else if (!dashes && argv[i][0] == '-')
+			return usage(use);
+		else if (!name)
+			name = argv[i];
+		else
+			paths[o.n_paths++] = argv[i];
+	}
+	if (!name)
+		return usage(use);
+	o.paths = paths;
+	if (ltd_review_apply(stdout, name, &o, &err) < 0) {
+		ltd_err_print(&err);
+		return err.code == EEXIST ? 1 : LTD_EXIT_RUNTIME;
+	}
+	return 0;
 }
 
 /* `discard NAME`. */

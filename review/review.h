@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The review commands' library side: `review [NAME] [--json]`, `diff`,
- * `discard`.  The CLI (cli/review.c) parses the words and calls
+ * `apply`, `discard`.  The CLI (cli/review.c) parses the words and calls
  * one of these; each prints what it has to say and returns 0 or a -errno
  * with @err.
  */
@@ -75,5 +75,24 @@ struct ltd_diff_opts {
  * links named as such. */
 int ltd_review_diff(FILE *out, const char *name, const struct ltd_diff_opts *o,
 		    struct ltd_err *err);
+
+struct ltd_apply_opts {
+	const struct ltd_host_user *user; /* who runs (a host fact) */
+	char *const *paths; /* only these (and what is below them) */
+	size_t n_paths;
+	bool include_protected;
+};
+
+/*
+ * `apply NAME [PATH...]`: all or nothing.  Refused while the review's
+ * cage runs or another review run of the project is live; every path is
+ * checked before anything lands (a change on the host since the review
+ * began is a conflict: nothing lands, each is named); then each lands by
+ * a staged copy and a rename, under a journal that the next apply or
+ * review completes after a crash.  Held-back changes stay unless
+ * @include_protected.  Returns 0, or -EEXIST for conflicts.
+ */
+int ltd_review_apply(FILE *out, const char *name,
+		     const struct ltd_apply_opts *o, struct ltd_err *err);
 
 #endif

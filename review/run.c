@@ -85,6 +85,8 @@ static int begin_meta(const struct ltd_policy *p, struct ltd_review_run *r,
 static int begin_locks(const struct ltd_policy *p, struct ltd_review_run *r,
 		       struct ltd_err *err)
 {
+	struct stat st;
+
 	r->lock = ltd_review_lock(r->dir, err);
 	if (r->lock == -EWOULDBLOCK)
 		return ltd_err_set(err, EBUSY,
@@ -93,6 +95,12 @@ static int begin_locks(const struct ltd_policy *p, struct ltd_review_run *r,
 				   p->review);
 	if (r->lock < 0)
 		return r->lock;
+	if (fstatat(r->dir, "journal.json", &st, AT_SYMLINK_NOFOLLOW) == 0)
+		return ltd_err_set(err, EBUSY,
+				   "--review: an apply of review '%s' was "
+				   "interrupted; 'ltd-native apply %s' "
+				   "finishes it",
+				   p->review, p->review);
 	/* Shared by every review run of the project: an apply (exclusive)
 	 * would change the lower layer under a live overlay. */
 	r->project_lock = ltd_review_project_lock(r->base, p->project,
@@ -194,7 +202,9 @@ void ltd_review_summary(FILE *out, struct ltd_review_run *r,
 		ltd_fput_shown(out, p->review);
 		fputs("' lists the changes, 'ltd-native diff ", out);
 		ltd_fput_shown(out, p->review);
-		fputs("' shows them\n", out);
+		fputs("' shows them, 'ltd-native apply ", out);
+		ltd_fput_shown(out, p->review);
+		fputs("' lands them\n", out);
 	}
 	ltd_changes_free(&ch);
 }

@@ -15,6 +15,7 @@
 #include "common/path.h"
 #include "common/text.h"
 #include "protect/protect.h"
+#include "review/apply.h"
 #include "review/fs.h"
 #include "review/held.h"
 #include "review/review.h"
@@ -243,8 +244,10 @@ int ltd_review_status(FILE *out, const char *name,
 		      const struct ltd_host_user *user, struct ltd_err *err)
 {
 	struct ltd_review_view v = LTD_REVIEW_VIEW_INIT;
-	int ret = ltd_review_view_open(&v, name, user, false, err);
+	int ret = ltd_review_recover_pending(out, name, err);
 
+	if (!ret)
+		ret = ltd_review_view_open(&v, name, user, false, err);
 	if (!ret) {
 		for (size_t i = 0; i < v.ch.n; i++)
 			ltd_change_print(out, &v.ch.v[i]);
@@ -264,6 +267,16 @@ int ltd_review_discard(FILE *out, const char *name, struct ltd_err *err)
 				   name);
 	if (base < 0)
 		return base;
+	/* An interrupted apply is finished first: half of it is in the
+	 * project already.  One that cannot be (its project gone) is said,
+	 * and the review goes all the same: the user asked. */
+	ret = ltd_review_recover_pending(out, name, err);
+	if (ret == -EBUSY)
+		return ret;
+	if (ret < 0) {
+		ltd_warn(err->msg);
+		*err = (struct ltd_err){0};
+	}
 	dir = ltd_review_dir(base, name, false, err);
 	if (dir < 0)
 		return dir;

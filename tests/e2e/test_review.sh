@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # Review mode: `run --review NAME` keeps the command's writes in an overlay's
-# upper directory; `review` lists them, `diff` shows them, `discard` drops
-# them.  Nothing reaches the project.
+# upper directory; `review`, `diff`, `apply`, `discard`.  Nothing reaches
+# the project before `apply`; apply is all or nothing, refuses conflicts,
+# holds back what the host would run, and reads the upper as hostile.
 
 RVP=$(as_user mktemp -d "$U_HOME/e2e-review.XXXXXX")
 RVS=$(as_user mktemp -d "$U_HOME/e2e-review-state.XXXXXX")
@@ -37,7 +38,7 @@ if ! printf '%s\n' "$OUT" | grep -q '^ok  *review mode'; then
 fi
 pass "doctor says review mode works here"
 
-# --- every kind of change, held aside -----------------------------------
+# --- every kind of change, held aside, then landed exactly ---------------
 as_user sh -c "cd '$RVP' && echo keep > keep.txt && echo old > edit.txt &&
 	echo bye > del.txt && echo 'rename me, please' > ren-old.txt &&
 	echo '#!/bin/sh' > mode.sh && chmod 644 mode.sh && ln -s target1 lnk &&
@@ -45,6 +46,7 @@ as_user sh -c "cd '$RVP' && echo keep > keep.txt && echo old > edit.txt &&
 	echo b > olddir/b && echo file > becomes-dir"
 as_user sh -c "echo keep > '$RVO/x'"
 before=$(snapshot "$RVP")
+outside=$(snapshot "$RVO")
 sleep 0.1 # the review begins after the project was made (coarse ctimes)
 rvrun --review r1 -- sh -c 'echo new > edit.txt && echo added > new.txt &&
 	rm del.txt && mv ren-old.txt ren-new.txt && chmod 755 mode.sh &&
@@ -84,8 +86,23 @@ expect_out "diff --stat: the totals" "files changed, [0-9]+ insertions"
 rv diff r1 edit.txt
 expect_no_out "diff PATH: only that path" "new\.txt"
 
-rv discard r1
-check "discard leaves the project as it was" test "$(snapshot "$RVP")" = "$before"
+rv apply r1
+expect_rc "apply lands the review" 0
+expect_out "apply says what landed, and that the review is gone" "fully landed"
+check "a change landed" grep -qx new "$RVP/edit.txt"
+check "an addition landed" grep -qx added "$RVP/new.txt"
+check "a deletion landed" test ! -e "$RVP/del.txt"
+check "a rename landed" sh -c "test ! -e '$RVP/ren-old.txt' && grep -q 'rename me' '$RVP/ren-new.txt'"
+check "a mode landed" test "$(stat -c %a "$RVP/mode.sh")" = 755
+check "a link landed with its text" test "$(readlink "$RVP/lnk")" = target2
+check "a directory replaced the link" sh -c "test -d '$RVP/linkdir' && test ! -L '$RVP/linkdir' && grep -qx inside '$RVP/linkdir/f'"
+check "nothing was written where the link led" test "$(snapshot "$RVO")" = "$outside"
+check "a file replaced the directory" sh -c "test -f '$RVP/olddir' && grep -qx now-a-file '$RVP/olddir'"
+check "a directory replaced the file" grep -qx in "$RVP/becomes-dir/f"
+check "nested directories landed" grep -qx deep "$RVP/nested/a/b/c"
+check "what was not changed is as it was" grep -qx keep "$RVP/keep.txt"
+rv review
+expect_no_out "a fully landed review is removed" "^r1 "
 
 # --- continuing a review; it belongs to one project ----------------------
 rvrun --review r2 -- sh -c 'echo one > cont.txt'
@@ -109,6 +126,21 @@ expect_no_out "a discarded review is gone" "^r2 "
 check "and nothing of it landed" test ! -e "$RVP/cont.txt"
 check "its directory is gone" test ! -e "$RVS/ltd-native/reviews/r2"
 
+# --- a host change after the review began: apply refuses, lands nothing --
+as_user sh -c "echo host > '$RVP/conflict.txt'"
+sleep 0.1
+rvrun --review r3 -- sh -c 'echo cage > conflict.txt && echo other > other.txt'
+as_user sh -c "echo host-edit >> '$RVP/conflict.txt'"
+rv apply r3
+expect_rc "apply refuses when the host changed a path since" 1
+expect_out "apply names the conflict" "C  conflict\.txt"
+check "the host's edit is kept" grep -qx host-edit "$RVP/conflict.txt"
+check "nothing else landed either (all or nothing)" test ! -e "$RVP/other.txt"
+rv apply r3 other.txt
+expect_rc "apply of the other path alone lands it" 0
+check "the path asked for landed" grep -qx other "$RVP/other.txt"
+rv discard r3
+
 # --- two review runs of one project at once -----------------------------
 : >"$RV_TMP/ra.status"
 chmod 666 "$RV_TMP/ra.status"
@@ -129,12 +161,24 @@ rv exec e2e-rva -- cat shared.txt
 expect_out "exec into a review cage sees its overlay" "^A$"
 rv discard ra
 expect_rc "a review whose cage runs is not discarded" 125
+rv apply ra
+expect_rc "apply is refused while the review's cage runs" 125
+expect_out "saying so" "still running"
+rv apply rb
+expect_rc "apply is refused while another review run of the project is live" 125
+expect_out "naming it" "review 'ra' of the same project is running"
 rv kill e2e-rva
 wait
-rv discard ra
+rv apply ra
+expect_rc "once the cage is gone, apply lands it" 0
+check "the first review landed" grep -qx A "$RVP/shared.txt"
+rv apply rb
+expect_rc "the second apply reports what conflicts" 1
+expect_out "its conflict named" "C  shared\.txt"
+check "and lands nothing over the first" grep -qx A "$RVP/shared.txt"
 rv discard rb
 
-# --- git: a commit inside and a planted hook, held aside ----------------
+# --- git: a commit inside lands; a planted hook is held back ------------
 GP=$(as_user mktemp -d "$U_HOME/e2e-review-git.XXXXXX")
 as_user sh -c "cd '$GP' && ${GITC[*]} init -q && echo one > f && git add f && ${GITC[*]} commit -qm one && rm -rf .git/hooks"
 sleep 0.1
@@ -143,12 +187,57 @@ OUT=$(cd "$GP" && as_user env XDG_STATE_HOME="$RVS" "$LTD" run --network none --
 RC=$?
 expect_rc "a commit in a review run" 0
 expect_out "the summary marks the planted hook held back" "^  A! \.git/hooks/pre-commit"
+OUT=$(cd "$GP" && as_user env XDG_STATE_HOME="$RVS" "$LTD" apply rg 2>&1)
+RC=$?
+expect_rc "apply of a review with a commit" 0
+expect_out "apply names what it held back" "A! \.git/hooks/pre-commit"
+check "the commit landed (a fast-forward of the branch)" as_user sh -c "cd '$GP' && git log --oneline | grep -q two"
+check "the working tree matches it" as_user sh -c "cd '$GP' && test -z \"\$(git status --porcelain --untracked-files=no)\""
+check "the planted hook did not land" test ! -e "$GP/.git/hooks/pre-commit"
+check "an editor's task file did not land" test ! -e "$GP/.vscode/tasks.json"
 OUT=$(cd "$GP" && as_user env XDG_STATE_HOME="$RVS" "$LTD" review rg 2>&1)
-expect_out "review NAME marks them" "A! \.vscode/tasks\.json"
-OUT=$(cd "$GP" && as_user env XDG_STATE_HOME="$RVS" "$LTD" diff rg 2>&1)
-expect_out "diff marks a held-back change" "^# held back: "
-check "the commit is not in the project" as_user sh -c "cd '$GP' && ! git log --oneline | grep -q two"
+expect_out "the held-back changes stay in the review" "A! \.vscode/tasks\.json"
 OUT=$(cd "$GP" && as_user env XDG_STATE_HOME="$RVS" "$LTD" discard rg 2>&1)
+
+# --- a crash part-way is completed by the next command ------------------
+rvrun --review rc -- sh -c 'for i in 1 2 3 4 5 6; do echo $i > crash$i; done'
+OUT=$(cd "$RVP" && as_user env XDG_STATE_HOME="$RVS" LTD_NATIVE_TEST_HOOKS=1 LTD_TEST_APPLY_CRASH=3 "$LTD" apply rc 2>&1)
+RC=$?
+expect_rc "apply killed part-way (a test hook)" 137
+check "part of it had landed" sh -c "test -e '$RVP/crash1' && test ! -e '$RVP/crash6'"
+rv review rc
+expect_out "the next command completes it and says so" "interrupted apply of review rc was completed"
+check "all of it landed" sh -c "for i in 1 2 3 4 5 6; do grep -qx \$i '$RVP/crash'\$i || exit 1; done"
+check "no staging directory is left" sh -c "! ls -a '$RVP' | grep -q ltd-native-apply"
+
+# --- a hostile upper built by hand ---------------------------------------
+as_user sh -c "echo s3cret > '$RVO/secret' && mkdir '$RVP/dir' && echo a > '$RVP/dir/a' &&
+	ln -s '$RVO' '$RVP/out' && ln -s '$RVO/x' '$RVP/flink'"
+sleep 0.1
+as_user mkdir -p "$RVS/ltd-native/reviews"
+as_user chmod 700 "$RVS/ltd-native" "$RVS/ltd-native/reviews"
+as_user python3 "$here/mkupper.py" user "$RVS/ltd-native/reviews" "$RVP" "$RVO" h1
+[ "$AS_ROOT" = 1 ] && python3 "$here/mkupper.py" root "$RVS/ltd-native/reviews" h1
+outside=$(snapshot "$RVO")
+rv review h1
+expect_out "a FIFO never lands" "^A- fifo  \[never lands"
+expect_out "a hard link to a file out of the review never lands" "^A- leak  \[never lands"
+expect_out "names with control characters are shown safely" "^A  esc\?\[2Jname$"
+[ "$AS_ROOT" = 1 ] && expect_out "a device node never lands" "^A- devnull  \[never lands"
+rv apply h1
+expect_rc "apply of the hostile upper" 0
+check "nothing was written out of the project" test "$(snapshot "$RVO")" = "$outside"
+check "the project's link to the outside was replaced, not followed" sh -c "test -d '$RVP/out' && test ! -L '$RVP/out' && test -f '$RVP/out/planted' && test ! -e '$RVO/planted'"
+check "a whiteout on a link removes the link, not its target" sh -c "test ! -e '$RVP/flink' && test ! -L '$RVP/flink' && grep -qx keep '$RVO/x'"
+check "a link where the project had a directory is its text, not followed" test "$(readlink "$RVP/dir")" = "$RVO"
+check "a climbing link is only text" test "$(readlink "$RVP/climb")" = ../../../../../../etc/passwd
+check "no FIFO, socket or device node landed" sh -c "test ! -e '$RVP/fifo' && test ! -e '$RVP/sock' && test ! -e '$RVP/devnull' && test ! -e '$RVP/blockdev'"
+check "the hard link's file did not land" sh -c "test ! -e '$RVP/leak' && ! grep -rqs s3cret '$RVP'"
+check "no set-uid or set-gid bit landed" sh -c "test \"\$(stat -c %a '$RVP/suid')\" = 755 && test \"\$(stat -c %a '$RVP/sgid')\" = 755"
+check "names of dots land as names in the project" sh -c "test -f '$RVP/...' && test -f '$RVP/..x'"
+check "an unreadable file landed by its content" test "$(stat -c %s "$RVP/locked")" = 15
+check "no foreign xattr landed" python3 -c 'import os,sys; assert os.listxattr(sys.argv[1]) == []' "$RVP/tagged"
+rv discard h1
 
 as_user rm -rf "$RVP" "$OTHER" "$GP" "$RVO"
 as_user chmod -R u+rwx "$RVS"

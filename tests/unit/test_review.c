@@ -18,6 +18,7 @@
 
 #include "review/changes.h"
 #include "review/held.h"
+#include "review/journal.h"
 #include "review/run.h"
 #include "review/store.h"
 
@@ -452,4 +453,40 @@ Test(review, meta_round_trip)
 					    "\"/p\",\"began\":[1,0]}",
 					    &back, &err),
 		      0, "a name that is no review's");
+}
+
+Test(review, journal_round_trip_and_refusals)
+{
+	struct ltd_journal j = {.landing = true}, back;
+	struct ltd_err err = {0};
+	char *text;
+
+	snprintf(j.staging, sizeof(j.staging), ".ltd-native-apply.r.1");
+	snprintf(j.project, sizeof(j.project), "/p");
+	cr_assert_eq(ltd_journal_add_op(&j, LTD_LOP_PUT, "a\nb", 3, 0), 0);
+	cr_assert_eq(ltd_journal_add_op(&j, LTD_LOP_CHMOD, "d", 0, 0755), 0);
+	cr_assert_eq(ltd_journal_add_landed(&j, "a\nb"), 0);
+	text = ltd_journal_format(&j);
+	cr_assert_eq(ltd_journal_parse(text, &back, &err), 0, "%s", err.msg);
+	cr_assert(back.landing);
+	cr_assert_eq(back.n_ops, 2);
+	cr_assert_str_eq(back.ops[0].path, "a\nb");
+	cr_assert_eq(back.ops[1].mode, 0755);
+	free(text);
+	ltd_journal_free(&j);
+	ltd_journal_free(&back);
+	/* A staging directory elsewhere, an absolute path: refused. */
+	cr_assert_neq(
+		ltd_journal_parse("{\"state\":\"landing\",\"project\":\"/p\","
+				  "\"staging\":\"../../x\",\"ops\":[],"
+				  "\"landed\":[]}",
+				  &back, &err),
+		0);
+	cr_assert_neq(
+		ltd_journal_parse("{\"state\":\"landing\",\"project\":\"/p\","
+				  "\"staging\":\".ltd-native-apply.r\",\"ops\":"
+				  "[[\"remove\",\"/etc/passwd\",0,0]],"
+				  "\"landed\":[]}",
+				  &back, &err),
+		0);
 }
