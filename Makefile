@@ -55,7 +55,7 @@ B	:= build
 # The folders, from the bottom (docs/ARCHITECTURE.md): each is one
 # concern and uses only the folders below it that the graph allows
 # (make check-layout).  cli/ holds the programs' main()s.
-LIB_DIRS := common policy protect confine rootfs netfilter dnsd runtime
+LIB_DIRS := common policy protect review confine rootfs netfilter dnsd runtime
 LIB_SRC	:= $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
 LIB_OBJ	:= $(LIB_SRC:%.c=$(B)/%.o) $(B)/gen/seccomp_blobs.o
 # ltd-rootfs's own (the store and manifest in rootfs/ are shared: the
@@ -117,7 +117,7 @@ $(B)/gen/buildinfo.h: VERSION tools/buildinfo.sh
 $(B)/cli/ltd-native.o: $(B)/gen/buildinfo.h
 $(B)/cli/ltd-native.o: CFLAGS += -I$(B)/gen
 
-$(B)/ltd-native: $(B)/cli/ltd-native.o $(B)/libltd.a
+$(B)/ltd-native: $(B)/cli/ltd-native.o $(B)/cli/review.o $(B)/libltd.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(RUNTIME_LIBS)
 
 $(B)/ltd-dnsd: $(B)/cli/ltd-dnsd.o $(B)/libltd.a

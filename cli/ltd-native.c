@@ -14,6 +14,7 @@
 
 #include "buildinfo.h" /* build/gen/: tools/buildinfo.sh */
 #include "common/base.h"
+#include "cli/review.h"
 #include "common/text.h"
 #include "policy/option.h"
 #include "policy/policy.h"
@@ -47,6 +48,13 @@ static const struct command commands[] = {
 	 "policy show [OPTIONS] [-- COMMAND...]\n"
 	 "policy allow [--project DIR]",
 	 cmd_policy},
+	{"review", "review [NAME] [--json]", ltd_cli_review},
+	{"diff",
+	 "diff NAME [--stat] [--color=auto|always|never] [--no-pager] "
+	 "[PATH...]",
+	 ltd_cli_diff},
+	{"apply", "apply NAME [--include-protected] [PATH...]", ltd_cli_apply},
+	{"discard", "discard NAME", ltd_cli_discard},
 	{"doctor", "doctor [--json] [--acknowledge]", cmd_doctor},
 };
 

@@ -440,6 +440,20 @@ static int opt_name(struct ltd_policy *p, const struct ltd_option *opt,
 	return ltd_opt_set_str(&p->name, s, err);
 }
 
+/* A review's name: the same rule as --name's (review/ makes a directory
+ * of it). */
+static int opt_review(struct ltd_policy *p, const struct ltd_option *opt,
+		      char **args, struct ltd_err *err)
+{
+	if (!ltd_name_ok(args[0]))
+		return ltd_err_set(err, EINVAL,
+				   "--review: '%s' is not a valid name (1-%d "
+				   "letters, digits, '_', '.', '-'; not "
+				   "starting with '.' or '-')",
+				   args[0], LTD_NAME_MAX);
+	return ltd_opt_set_str(&p->review, args[0], err);
+}
+
 static int opt_keep_running(struct ltd_policy *p, const struct ltd_option *opt,
 			    char **args, struct ltd_err *err)
 {
@@ -663,6 +677,11 @@ static const struct ltd_option options[] = {
 	 "register the cage as NAME (unique per user) for 'exec', 'ps' "
 	 "and 'kill'",
 	 opt_name, LTD_OPT_CLI_ONLY},
+	{"review", 1, "NAME",
+	 "hold the command's writes to the project aside in review NAME "
+	 "(an overlay) until 'ltd-native apply NAME'; a pending NAME "
+	 "continues where it left off",
+	 opt_review, LTD_OPT_CLI_ONLY},
 	{"keep-running", 0, NULL,
 	 "with --name: the cage outlives its first command (background "
 	 "servers keep running) until 'ltd-native kill NAME'",

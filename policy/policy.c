@@ -47,6 +47,7 @@ void ltd_policy_free(struct ltd_policy *p)
 	free(p->notes);
 	free(p->copies);
 	free(p->name);
+	free(p->review);
 	free(p->origins);
 	free(p->waived);
 	free(p->warnings);

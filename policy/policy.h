@@ -212,7 +212,11 @@ struct ltd_policy {
 	size_t n_notes;
 
 	/* Lifecycle and the launcher interface (runtime/registry.c). */
-	char *name;	   /* --name: registered, reachable by exec/ps/kill */
+	char *name; /* --name: registered, reachable by exec/ps/kill */
+	/* --review NAME: the project is an overlay in the cage, the command's
+	 * writes held in the review's upper directory until `apply`
+	 * (review/). */
+	char *review;
 	bool keep_running; /* the cage outlives its first command */
 	int status_fd;	   /* --json-status-fd, -1 for none */
 	int info_fd;	   /* --info-fd, -1 for none */

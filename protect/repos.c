@@ -41,6 +41,7 @@ struct walk {
 	struct timespec since;
 	struct ltd_repos_limits lim;
 	int root;	    /* the root's directory */
+	int lower;	    /* a review's upper: the project below it, or -1 */
 	size_t root_len;    /* of its name, at the start of path */
 	unsigned skip;	    /* LTD_REPOS_SKIP_* */
 	unsigned long dirs; /* entered so far */
@@ -50,7 +51,9 @@ struct walk {
 	char deep[PATH_MAX];
 	unsigned long n_deep; /* places not looked below */
 	char path[PATH_MAX];  /* the directory being read */
-	char **bufs;	      /* getdents64's, one a depth */
+	int lower_dir;	      /* lower_here()'s last, or -1 */
+	char lower_at[PATH_MAX];
+	char **bufs; /* getdents64's, one a depth */
 };
 
 /* Past these, a count: a flood of names must not scroll the rest away. */
@@ -482,6 +485,58 @@ static void judge_hooks(struct walk *w, int dir, const char *hooks_path)
 	}
 }
 
+/* The current directory of the project below a review's upper (w->lower),
+ * opened as the walk opens (no link, no other mount); -1 if none. */
+static int lower_here(struct walk *w)
+{
+	struct open_how how = {
+		.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
+			   RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV,
+	};
+
+	if (w->lower < 0)
+		return -1;
+	if (w->lower_dir >= 0 && !strcmp(w->lower_at, here(w)))
+		return w->lower_dir;
+	if (w->lower_dir >= 0)
+		close(w->lower_dir);
+	snprintf(w->lower_at, sizeof(w->lower_at), "%s", here(w));
+	w->lower_dir =
+		(int)syscall(SYS_openat2, w->lower, here(w)[0] ? here(w) : ".",
+			     &how, sizeof(how));
+	return w->lower_dir;
+}
+
+/* Where @name of the git directory @dir is read from: @dir, or in a
+ * review's upper that does not hold it, the project's (the cage saw it). */
+static int config_dir(struct walk *w, int dir, const char *name)
+{
+	struct stat st;
+	int lower;
+
+	if (w->lower < 0 || fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+		return dir;
+	lower = lower_here(w);
+	return lower >= 0 ? lower : dir;
+}
+
+/* In a review's upper: what makes the current directory a git directory
+ * may be the project's (the cage changed one file of a repository). */
+static void lower_makes(struct walk *w, bool *head, bool *makes)
+{
+	static const char *const m[] = {"commondir", "objects", "refs"};
+	struct stat st;
+	int fd = lower_here(w);
+
+	if (fd < 0)
+		return;
+	*head = *head || fstatat(fd, "HEAD", &st, AT_SYMLINK_NOFOLLOW) == 0;
+	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++)
+		*makes = *makes ||
+			 fstatat(fd, m[i], &st, AT_SYMLINK_NOFOLLOW) == 0;
+}
+
 /* A git directory: said when a file that makes it one, or configures
  * it, changed during the run and its configuration runs something; each
  * hook changed; a commondir changed. */
@@ -504,8 +559,9 @@ static void judge_gitdir(struct walk *w, int dir)
 		    "git to another directory's configuration and hooks",
 		    NULL);
 	}
-	config_file(w, c, dir, "config");
-	config_file(w, c, dir, "config.worktree");
+	config_file(w, c, config_dir(w, dir, "config"), "config");
+	config_file(w, c, config_dir(w, dir, "config.worktree"),
+		    "config.worktree");
 	if (c->changed && c->key[0])
 		say_at(w, c->key_file, NULL,
 		       "the command worked in this git repository or changed "
@@ -687,6 +743,8 @@ static void walk(struct walk *w, int fd, unsigned depth)
 		else if (!strcmp(e->d_name, ".git"))
 			judge_gitfile(w, fd);
 	}
+	if (w->lower >= 0 && !(head && makes))
+		lower_makes(w, &head, &makes);
 	if (head && makes &&
 	    !((w->skip & LTD_REPOS_SKIP_ROOT) && len == w->root_len) &&
 	    !((w->skip & LTD_REPOS_SKIP_ROOT_GIT) &&
@@ -695,8 +753,38 @@ static void walk(struct walk *w, int fd, unsigned depth)
 	close(fd);
 }
 
+/* The walk of @open_root, shown as @root; @lower: see ltd_repos_report_upper
+ * (-1: none). */
+static void report(FILE *out, const char *open_root, const char *root,
+		   int lower, unsigned skip, struct timespec since,
+		   const struct ltd_repos_limits *lim);
+
 void ltd_repos_report(FILE *out, const char *root, unsigned skip,
 		      struct timespec since, const struct ltd_repos_limits *lim)
+{
+	report(out, root, root, -1, skip, since, lim);
+}
+
+void ltd_repos_report_upper(FILE *out, const char *upper, const char *project,
+			    unsigned skip, struct timespec since,
+			    const struct ltd_repos_limits *lim)
+{
+	struct open_how how = {
+		.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
+		.resolve = RESOLVE_NO_SYMLINKS,
+	};
+	int lower =
+		(int)syscall(SYS_openat2, AT_FDCWD, project, &how, sizeof(how));
+
+	if (lower >= 0) {
+		report(out, upper, project, lower, skip, since, lim);
+		close(lower);
+	}
+}
+
+static void report(FILE *out, const char *open_root, const char *root,
+		   int lower, unsigned skip, struct timespec since,
+		   const struct ltd_repos_limits *lim)
 {
 	struct open_how how = {
 		.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
@@ -711,6 +799,8 @@ void ltd_repos_report(FILE *out, const char *root, unsigned skip,
 	w->out = out;
 	w->since = since;
 	w->skip = skip;
+	w->lower = lower;
+	w->lower_dir = -1;
 	w->lim = lim ? *lim
 		     : (struct ltd_repos_limits){LTD_REPOS_MAX_DEPTH,
 						 LTD_REPOS_MAX_DIRS};
@@ -718,7 +808,7 @@ void ltd_repos_report(FILE *out, const char *root, unsigned skip,
 	if (w->root_len >= sizeof(w->path))
 		return;
 	memcpy(w->path, root, w->root_len + 1);
-	fd = (int)syscall(SYS_openat2, AT_FDCWD, root, &how, sizeof(how));
+	fd = (int)syscall(SYS_openat2, AT_FDCWD, open_root, &how, sizeof(how));
 	if (fd < 0 || (w->root = dup(fd)) < 0) {
 		say(w, NULL,
 		    "ltd-native could not look in it for git repositories "
@@ -762,6 +852,8 @@ void ltd_repos_report(FILE *out, const char *root, unsigned skip,
 		say(w, NULL, what, NULL);
 	}
 	close(w->root);
+	if (w->lower_dir >= 0)
+		close(w->lower_dir);
 	for (unsigned i = 0; i <= w->lim.depth; i++)
 		free(w->bufs[i]);
 	free(w->bufs);

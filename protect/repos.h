@@ -53,4 +53,15 @@ void ltd_repos_report(FILE *out, const char *root, unsigned skip,
 		      struct timespec since,
 		      const struct ltd_repos_limits *lim);
 
+/*
+ * The same walk over a review's upper directory @upper (`run --review`:
+ * only it holds what the command wrote), shown as the project @project
+ * below it: a git directory is told by what the upper and the project
+ * hold together, as the cage saw them, and a configuration the upper
+ * does not hold is read from the project.
+ */
+void ltd_repos_report_upper(FILE *out, const char *upper, const char *project,
+			    unsigned skip, struct timespec since,
+			    const struct ltd_repos_limits *lim);
+
 #endif

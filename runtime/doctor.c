@@ -19,6 +19,7 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "common/cleanup.h"
@@ -27,6 +28,9 @@
 #include "netfilter/nft.h"
 #include "netfilter/pasta.h"
 #include "netfilter/ruleset.h"
+#include "review/overlay.h"
+#include "review/run.h"
+#include "review/store.h"
 #include "runtime/landlock_rules.h"
 #include "runtime/limits.h"
 #include "runtime/standing.h"
@@ -309,6 +313,42 @@ static void check_seccomp(struct ltd_check *c)
 			 "a kernel with CONFIG_SECCOMP_FILTER");
 }
 
+/* --review: a rootless overlay, its upper on the reviews' filesystem. */
+static void check_review(struct ltd_check *c, bool userns_ok)
+{
+	struct ltd_err err = {0};
+	char dir[PATH_MAX];
+	struct utsname u;
+
+	c->name = "review mode";
+	c->required = false;
+	if (uname(&u) == 0 && !ltd_review_kernel_ok(u.release)) {
+		snprintf(c->detail, sizeof(c->detail),
+			 "Linux %.64s has no rootless overlayfs", u.release);
+		snprintf(c->fix, sizeof(c->fix), "Linux 5.11 or later");
+		return;
+	}
+	if (!userns_ok) {
+		snprintf(c->detail, sizeof(c->detail),
+			 "needs user namespaces (above)");
+		return;
+	}
+	c->ok = ltd_reviews_probe_dir(dir, sizeof(dir), &err) == 0 &&
+		ltd_overlay_probe(dir, &err) == 0;
+	if (c->ok) {
+		snprintf(c->detail, sizeof(c->detail),
+			 "--review works: a rootless overlay mounts, its upper "
+			 "in %.900s",
+			 dir);
+		return;
+	}
+	snprintf(c->detail, sizeof(c->detail), "--review will not run: %s",
+		 err.msg);
+	snprintf(c->fix, sizeof(c->fix),
+		 "a kernel with CONFIG_OVERLAY_FS, and XDG_STATE_HOME on a "
+		 "filesystem with user xattrs (ext4, xfs, btrfs, tmpfs)");
+}
+
 /*
  * The standing warnings (runtime/standing.h) after the report: which a run
  * says, which the user acknowledged; with --acknowledge, the file that
@@ -362,7 +402,7 @@ static int standing(const struct ltd_standing *w, size_t n, bool acknowledge,
 
 int ltd_doctor(const struct ltd_doctor_opts *o)
 {
-	struct ltd_check c[7] = {0};
+	struct ltd_check c[8] = {0};
 	struct ltd_standing w[2] = {0};
 	struct ltd_err err = {0};
 	int abi = ltd_landlock_abi();
@@ -377,7 +417,8 @@ int ltd_doctor(const struct ltd_doctor_opts *o)
 	check_nft(&c[4], c[0].ok);
 	check_cgroup(&c[5], &w[0]);
 	check_landlock(&c[6], abi, &w[1]);
-	ltd_doctor_print(stdout, c, 7, o->json);
+	check_review(&c[7], c[0].ok);
+	ltd_doctor_print(stdout, c, 8, o->json);
 	/* Those that are set, in order. */
 	for (size_t i = 0; i < 2; i++)
 		if (w[i].key[0])
@@ -387,5 +428,5 @@ int ltd_doctor(const struct ltd_doctor_opts *o)
 		ltd_err_print(&err);
 		return LTD_DOCTOR_ACK_FAILED;
 	}
-	return ltd_doctor_status(c, 7);
+	return ltd_doctor_status(c, 8);
 }

@@ -148,7 +148,7 @@ int ltd_plan_check_host(const struct ltd_plan *plan, struct ltd_err *err)
 		char host[8192];
 
 		if ((e->op == LTD_OP_BIND_RO || e->op == LTD_OP_BIND_RW ||
-		     e->op == LTD_OP_DEV) &&
+		     e->op == LTD_OP_DEV || e->op == LTD_OP_OVERLAY) &&
 		    !(e->flags & LTD_PF_OPTIONAL) && stat(e->src, &st) < 0)
 			return ltd_err_sys(err, "%s: source '%s'", e->why,
 					   e->src);
@@ -156,7 +156,10 @@ int ltd_plan_check_host(const struct ltd_plan *plan, struct ltd_err *err)
 		    (e->flags & LTD_PF_OPTIONAL))
 			continue;
 		c = &plan->e[e->cover];
-		if (c->op != LTD_OP_BIND_RO && c->op != LTD_OP_BIND_RW)
+		/* An overlay's mount points are the project's (its lower
+		 * layer, src): the same rule. */
+		if (c->op != LTD_OP_BIND_RO && c->op != LTD_OP_BIND_RW &&
+		    c->op != LTD_OP_OVERLAY)
 			continue;
 		/* The mount point would be inside a host directory. */
 		snprintf(host, sizeof(host), "%s%s", c->src,

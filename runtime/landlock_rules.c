@@ -89,6 +89,7 @@ static uint64_t entry_access(enum ltd_plan_op op)
 	case LTD_OP_BIND_RO:
 		return LTD_LL_READ;
 	case LTD_OP_BIND_RW:
+	case LTD_OP_OVERLAY:
 	case LTD_OP_TMPFS:
 	case LTD_OP_SCRATCH:
 		return LTD_LL_WRITE;
@@ -113,7 +114,8 @@ static bool hides(enum ltd_plan_op op)
 {
 	return op == LTD_OP_BIND_RO || op == LTD_OP_BIND_RW ||
 	       op == LTD_OP_DEV || op == LTD_OP_TMPFS || op == LTD_OP_SCRATCH ||
-	       op == LTD_OP_PROC || op == LTD_OP_DEVPTS || op == LTD_OP_MASK;
+	       op == LTD_OP_PROC || op == LTD_OP_DEVPTS || op == LTD_OP_MASK ||
+	       op == LTD_OP_OVERLAY;
 }
 
 /* A later mount at the same place or above covers entry @i: a rule for

@@ -62,6 +62,14 @@ static int step_state(void *ctx, struct ltd_err *err)
 	return ltd_state_create(l->p, err);
 }
 
+/* --review: the review created or continued, and locked for the run. */
+static int step_review(void *ctx, struct ltd_err *err)
+{
+	struct ltd_launch *l = ctx;
+
+	return l->p->review ? ltd_review_begin(l->p, &l->review, err) : 0;
+}
+
 static int step_firewall(void *ctx, struct ltd_err *err)
 {
 	struct ltd_launch *l = ctx;
@@ -205,6 +213,9 @@ static int step_mount_plan(void *ctx, struct ltd_err *err)
 	/* A pinned rootfs replaces what the host's root would give. */
 	if (!ret && l->p->rootfs)
 		host.pinned = &l->host->pinned;
+	/* --review: the project is the review's overlay. */
+	if (!ret && l->p->review)
+		host.review = &l->review.layers;
 	if (!ret)
 		ret = ltd_plan_build(l->p, &l->host->protected, &host, &l->plan,
 				     err);
@@ -508,6 +519,10 @@ const struct ltd_step ltd_launch_steps[] = {
 	 "the persistent state the policy binds, where missing: the only "
 	 "thing ltd-native creates on the host",
 	 step_state},
+	{"review",
+	 "--review: the review created or continued and locked, its layers "
+	 "resolved (no path of them is taken on trust later)",
+	 step_review},
 	{"firewall", "allowlist: pasta's arguments and the nftables batch",
 	 step_firewall},
 	{"dns", "the DNS filter's upstream and audit log", step_dns},

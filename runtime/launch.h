@@ -18,6 +18,7 @@
 #include "netfilter/nflog.h"
 #include "netfilter/ruleset.h"
 #include "protect/protected.h"
+#include "review/run.h"
 #include "runtime/dnsproc.h"
 #include "runtime/lifecycle.h"
 #include "runtime/limits.h"
@@ -49,6 +50,7 @@ struct ltd_launch {
 	char **launcher_argv;
 
 	struct ltd_limits_plan limits;
+	struct ltd_review_run review; /* --review */
 	struct ltd_cgroup cg;
 	struct ltd_nft_batch nft[2]; /* logging, plain */
 	struct ltd_dnsd_config dns_cfg;
@@ -79,8 +81,9 @@ struct ltd_launch {
 #define LTD_LAUNCH_INIT(pol, h, argv)                                          \
 	{                                                                      \
 		.p = (pol), .host = (h), .launcher_argv = (argv),              \
-		.cg = {.fd = -1}, .dns = LTD_DNSPROC_INIT,                     \
-		.nflog = {.fd = -1}, .net = {.audit_fd = -1},                  \
+		.review = LTD_REVIEW_RUN_INIT, .cg = {.fd = -1},               \
+		.dns = LTD_DNSPROC_INIT, .nflog = {.fd = -1},                  \
+		.net = {.audit_fd = -1},                                       \
 		.life = {.reg_dir = -1,                                        \
 			 .reg_fd = -1,                                         \
 			 .ctl_fd = -1,                                         \

@@ -49,6 +49,7 @@ const char *ltd_plan_op_name(enum ltd_plan_op op)
 		[LTD_OP_MASK] = "mask",	      [LTD_OP_RO_OVER] = "ro-over",
 		[LTD_OP_SEAL] = "seal",	      [LTD_OP_PIN] = "pin",
 		[LTD_OP_COPY] = "copy",	      [LTD_OP_SCRATCH] = "scratch",
+		[LTD_OP_OVERLAY] = "overlay",
 	};
 
 	return op < ARRAY_SIZE(names) ? names[op] : "?";
@@ -447,13 +448,19 @@ static int plan_protected_parents(struct ltd_plan *plan, const char *project,
  * and the paths git executes from made read-only.
  */
 static int plan_project(struct ltd_plan *plan, const struct ltd_policy *p,
-			const struct ltd_protected *prot, struct ltd_err *err)
+			const struct ltd_protected *prot,
+			const struct ltd_hostfs *h, struct ltd_err *err)
 {
 	struct ltd_plan_entry *e;
 	int ret;
 
-	ret = add(plan, LTD_OP_BIND_RW, p->project, p->project, "--project",
-		  err);
+	/* --review: the project below an overlay whose upper is the
+	 * review's; protected paths are read-only on top of it all the
+	 * same. */
+	ret = add(plan, h->review ? LTD_OP_OVERLAY : LTD_OP_BIND_RW, p->project,
+		  p->project, h->review ? "--review" : "--project", err);
+	if (!ret && h->review)
+		plan->e[plan->n - 1].layers = h->review;
 	if (!ret)
 		ret = plan_protected_parents(plan, p->project, prot, err);
 	/* With git protected, [0] is .git: pinned, the rest read-only.  The
@@ -584,7 +591,7 @@ int ltd_plan_build(const struct ltd_policy *p, const struct ltd_protected *prot,
 	if (!ret)
 		ret = plan_copies(plan, p, err);
 	if (!ret)
-		ret = plan_project(plan, p, prot, err);
+		ret = plan_project(plan, p, prot, h, err);
 	if (!ret)
 		ret = plan_user_mounts(plan, p, err);
 	if (!ret)

@@ -16,6 +16,7 @@
 
 #include "policy/policy.h"
 #include "protect/protected.h"
+#include "review/overlay.h"
 
 enum ltd_plan_op {
 	LTD_OP_BIND_RO, /* host src -> dst, recursively read-only */
@@ -39,6 +40,8 @@ enum ltd_plan_op {
 			   bound over itself writable: /tmp, $HOME and
 			   /dev/shm share the root's superblock and its cap
 			   (docs/decisions/0114-one-tmpfs-for-the-cage.md) */
+	LTD_OP_OVERLAY, /* --review: an overlay at dst, src (the project)
+			   below, the review's upper above (layers) */
 };
 
 enum {
@@ -60,6 +63,7 @@ struct ltd_plan_entry {
 	const char *why; /* where it came from: "rootfs", "--bind", ... */
 	long cover;	 /* index of the entry whose mount holds dst, or -1
 			    for the root tmpfs; set by ltd_plan_build() */
+	const struct ltd_review_layers *layers; /* LTD_OP_OVERLAY */
 };
 
 struct ltd_plan {
@@ -107,6 +111,8 @@ struct ltd_hostfs {
 	char resolv_conf[2048];
 	/* --rootfs: the root comes from this store entry instead. */
 	const struct ltd_pinned *pinned;
+	/* --review: the project is this overlay (review/run.h). */
+	const struct ltd_review_layers *review;
 };
 
 /* Copy files up to this size; bind bigger ones (a bind costs ~10 us, a

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "review/overlay.h"
 #include "runtime/copytree.h"
 
 /* Where the new root is attached before pivot_root: any directory works,
@@ -75,6 +76,16 @@ int ltd_mounts_open_sources(const struct ltd_plan *plan,
 			    !(errno == ENOENT && (e->flags & LTD_PF_OPTIONAL)))
 				return ltd_err_sys(err, "%s: open '%s'", e->why,
 						   e->src);
+			st->src_fds[i] = fd;
+			continue;
+		}
+		if (e->op == LTD_OP_OVERLAY) {
+			/* Made here, while the layers' host paths are
+			 * visible, in this mount namespace (overlayfs takes
+			 * no layer of another); attached by the plan. */
+			fd = ltd_overlay_make(e->layers, err);
+			if (fd < 0)
+				return fd;
 			st->src_fds[i] = fd;
 			continue;
 		}
@@ -575,6 +586,7 @@ int ltd_mounts_apply(const struct ltd_plan *plan, struct ltd_mount_state *st,
 		case LTD_OP_BIND_RO:
 		case LTD_OP_BIND_RW:
 		case LTD_OP_DEV:
+		case LTD_OP_OVERLAY:
 			ret = do_bind(&pc, e, st->src_fds[i], st->rootfd, err);
 			ltd_closep(&st->src_fds[i]);
 			st->src_fds[i] = -1;

@@ -89,14 +89,21 @@ void ltd_run_host_free(struct ltd_run_host *h)
  * the project, and each directory the user bound writable (the tiers'
  * own state binds are ltd-native's choice of place, not the user's). */
 static void report_repos(FILE *out, const struct ltd_policy *p,
-			 bool root_was_gitdir, struct timespec since)
+			 bool root_was_gitdir, struct timespec since,
+			 const struct ltd_review_run *review)
 {
+	unsigned skip = LTD_REPOS_SKIP_ROOT_GIT |
+			(root_was_gitdir ? LTD_REPOS_SKIP_ROOT : 0);
 	struct stat st;
 
-	ltd_repos_report(out, p->project,
-			 LTD_REPOS_SKIP_ROOT_GIT |
-				 (root_was_gitdir ? LTD_REPOS_SKIP_ROOT : 0),
-			 since, NULL);
+	/* --review: what the command wrote is all in the upper, judged
+	 * since the review began (it lands only by apply). */
+	if (p->review)
+		ltd_repos_report_upper(
+			out, review->layers.path[LTD_LAYER_UPPER], p->project,
+			skip, review->meta.began, NULL);
+	else
+		ltd_repos_report(out, p->project, skip, since, NULL);
 	for (size_t i = 0; i < p->n_mounts; i++) {
 		const struct ltd_user_mount *m = &p->mounts[i];
 
@@ -127,7 +134,10 @@ static void report(struct ltd_launch *l)
 		ltd_protected_report(out, prot, l->protected_before, after);
 	}
 	if (p->protect_git)
-		report_repos(out, p, l->root_was_gitdir, l->started);
+		report_repos(out, p, l->root_was_gitdir, l->started,
+			     &l->review);
+	if (p->review && !p->quiet)
+		ltd_review_summary(out, &l->review, p, prot);
 	ltd_life_report(&l->life, out);
 	if (l->dns_on) {
 		/* The command has ended: what it was refused is queued. */
@@ -167,6 +177,7 @@ void ltd_launch_free(struct ltd_launch *l)
 	ltd_landlock_free(&l->ll);
 	ltd_env_free(l->envp);
 	free(l->protected_before);
+	ltd_review_end(&l->review);
 }
 
 /* What init's last word means for the CLI. */

@@ -64,7 +64,7 @@ ok*) expect_no_out "doctor's cgroup verdict matches run (no warning)" "warning: 
 esac
 
 ltd doctor --json
-if printf '%s\n' "$OUT" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert len(d["checks"]) == 7 and all({"name","ok","required","detail","fix"} <= c.keys() for c in d["checks"])' 2>/dev/null; then
+if printf '%s\n' "$OUT" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert len(d["checks"]) == 8 and all({"name","ok","required","detail","fix"} <= c.keys() for c in d["checks"])' 2>/dev/null; then
 	pass "doctor --json is one JSON object with every check"
 else
 	fail "doctor --json is one JSON object with every check" "$OUT"

@@ -171,6 +171,28 @@ Test(mountplan, protected_git_paths)
 	cr_assert_not(plan.e[hooks].flags & LTD_PF_CREATE);
 }
 
+/* --review: the project is an overlay instead of a bind, and the
+ * protected paths are read-only on top of it all the same. */
+Test(mountplan, review_overlay_with_protected_paths_on_top)
+{
+	struct ltd_review_layers layers = {0};
+
+	set_protected();
+	host.review = &layers;
+	cr_assert_eq(ltd_plan_build(&p, &prot, &host, &plan, &err), 0);
+	long ov = find(LTD_OP_OVERLAY, "/home/u/src/app");
+
+	cr_assert_geq(ov, 0);
+	cr_assert_lt(find(LTD_OP_BIND_RW, "/home/u/src/app"), 0,
+		     "no writable bind of the project");
+	cr_assert_eq(plan.e[ov].layers, &layers);
+	cr_assert_gt(find(LTD_OP_RO_OVER, "/home/u/src/app/.git/hooks"), ov);
+	cr_assert_gt(find(LTD_OP_PIN, "/home/u/src/app/.git"), ov);
+	cr_assert_eq(plan.e[find(LTD_OP_RO_OVER, "/home/u/src/app/.git/hooks")]
+			     .cover,
+		     find(LTD_OP_PIN, "/home/u/src/app/.git"));
+}
+
 /* A directory between the project and a protected path is pinned (moved
  * aside, it would take the read-only file with it); .git only once. */
 Test(mountplan, parents_of_protected_paths_are_pinned)

@@ -766,3 +766,43 @@ Test(repos, huskys_scripts_are_judged)
 	cr_assert_not_null(strstr(r, "/proj/h/.husky/pre-commit"), "%s", r);
 	free(r);
 }
+
+/* --review: only the upper directory is walked, shown as the project, and
+ * a repository is told by what the upper and the project hold together:
+ * the cage changed one file of the user's repository (its config, a
+ * hook), or made a whole one. */
+Test(repos, review_upper_walked_as_the_project)
+{
+	char upper[64], p[1024], *text = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	gitdir("mine/.git"); /* the user's, in the project (lower) */
+	snprintf(upper, sizeof(upper), "%s/upper", dir);
+	snprintf(p, sizeof(p), "mkdir -p %s/mine/.git/hooks %s/new", upper,
+		 upper);
+	cr_assert_eq(system(p), 0);
+	/* git as a hook's environment would not run it (git rebase --exec
+	 * exports GIT_DIR: git init would then write the enclosing
+	 * repository's config). */
+	snprintf(p, sizeof(p),
+		 "printf '[core]\\n\\tfsmonitor = ./x\\n' > %s/mine/.git/config"
+		 " && printf '#!/bin/sh\\n' > %s/mine/.git/hooks/post-checkout"
+		 " && cd %s/new && unset GIT_DIR GIT_WORK_TREE GIT_COMMON_DIR"
+		 " GIT_INDEX_FILE && git init -q . && git config alias.x '!y'",
+		 upper, upper, upper);
+	cr_assert_eq(system(p), 0);
+	out = open_memstream(&text, &len);
+	ltd_repos_report_upper(out, upper, proj, LTD_REPOS_SKIP_ROOT_GIT, all,
+			       NULL);
+	fclose(out);
+	snprintf(p, sizeof(p), "%s/mine/.git/config: ", proj);
+	cr_assert_not_null(strstr(text, p), "%s", text);
+	cr_assert_not_null(strstr(text, "core.fsmonitor"), "%s", text);
+	snprintf(p, sizeof(p), "%s/mine/.git/hooks/post-checkout", proj);
+	cr_assert_not_null(strstr(text, p), "%s", text);
+	snprintf(p, sizeof(p), "%s/new/.git/config: ", proj);
+	cr_assert_not_null(strstr(text, p), "%s", text);
+	cr_assert_null(strstr(text, upper), "the upper's own path: %s", text);
+	free(text);
+}

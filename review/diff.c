@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * `diff NAME [PATH...]`: what the review would change, as a unified diff
+ * in git's shape (git apply takes it).  Headers are ltd-native's own,
+ * names shown safely; the hunks come from diff(1) (diffutils), run on the
+ * two files as opened here (/dev/fd/3 and 4: no path of the upper is
+ * given to it, so none is followed).  Binary files and links are named as
+ * such.  On a terminal, the content's control characters are shown as '?'
+ * (the cage chose the bytes: an escape sequence could hide a line), and
+ * coloured as git colours.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common/cleanup.h"
+#include "common/text.h"
+#include "review/fs.h"
+#include "review/review.h"
+
+#define BINARY_PROBE 8000
+
+#define C_META "\033[1m"
+#define C_FRAG "\033[36m"
+#define C_OLD  "\033[31m"
+#define C_NEW  "\033[32m"
+#define C_NOTE "\033[33m"
+#define C_OFF  "\033[m"
+
+struct stat_line {
+	char *path;
+	unsigned add, del;
+	bool binary;
+};
+
+struct diff {
+	FILE *out;
+	const struct ltd_diff_opts *o;
+	struct ltd_review_view *v;
+	struct stat_line *stats;
+	size_t n_stats;
+};
+
+static void color(struct diff *d, const char *c)
+{
+	if (d->o->color)
+		fputs(c, d->out);
+}
+
+/* A header line: @a, then the path shown safely, then @b. */
+static void meta(struct diff *d, const char *a, const char *path, const char *b,
+		 const char *path2)
+{
+	color(d, C_META);
+	fputs(a, d->out);
+	if (path)
+		ltd_fput_shown(d->out, path);
+	if (b)
+		fputs(b, d->out);
+	if (path2)
+		ltd_fput_shown(d->out, path2);
+	color(d, C_OFF);
+	fputc('\n', d->out);
+}
+
+/* The first bytes hold a NUL: git's test of a binary file. */
+static bool binary(int fd)
+{
+	char buf[BINARY_PROBE];
+	ssize_t n = pread(fd, buf, sizeof(buf), 0);
+
+	return n > 0 && memchr(buf, '\0', (size_t)n) != NULL;
+}
+
+/* One line of diff's output, coloured and shown safely as asked. */
+static void hunk_line(struct diff *d, const char *line, size_t len,
+		      struct stat_line *s)
+{
+	const char *c = NULL;
+
+	if (line[0] == '+')
+		c = C_NEW, s->add++;
+	else if (line[0] == '-')
+		c = C_OLD, s->del++;
+	else if (line[0] == '@')
+		c = C_FRAG;
+	if (d->o->stat)
+		return;
+	if (c)
+		color(d, c);
+	if (d->o->shown)
+		ltd_fwrite_shown(d->out, line, len);
+	else
+		fwrite(line, 1, len, d->out);
+	if (c)
+		color(d, C_OFF);
+}
+
+/* diff -u of @old and @new (fds; -1: empty), its hunks through
+ * hunk_line(). */
+static int run_diff(struct diff *d, int old, int new_fd, struct stat_line *s)
+{
+	int pfd[2], status;
+	pid_t pid;
+	FILE *in;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	unsigned skip = 2; /* its own --- and +++ lines */
+
+	if (pipe2(pfd, O_CLOEXEC) < 0)
+		return -errno;
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		int a = fcntl(old >= 0 ? old : null, F_DUPFD_CLOEXEC, 20);
+		int b = fcntl(new_fd >= 0 ? new_fd : null, F_DUPFD_CLOEXEC, 20);
+
+		/* Copies above any of ours first: 0 and 3 then overwrite
+		 * nothing still needed.  The upper's file is read from stdin:
+		 * /dev/fd/N would be opened again, and one the cage made
+		 * unreadable refused. */
+		if (null < 0 || a < 0 || b < 0 || dup2(pfd[1], 1) < 0 ||
+		    dup2(a, 3) < 0 || dup2(b, 0) < 0)
+			_exit(2);
+		execlp("diff", "diff", "-u", "--text", "--label", "a",
+		       "--label", "b", "/dev/fd/3", "-", (char *)NULL);
+		_exit(2);
+	}
+	close(pfd[1]);
+	in = fdopen(pfd[0], "r");
+	if (!in) {
+		close(pfd[0]);
+		waitpid(pid, NULL, 0);
+		return -ENOMEM;
+	}
+	while ((n = getline(&line, &cap, in)) > 0) {
+		if (skip && (line[0] == '-' || line[0] == '+')) {
+			skip--;
+			continue;
+		}
+		skip = 0;
+		hunk_line(d, line, (size_t)n, s);
+	}
+	free(line);
+	fclose(in);
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) > 1)
+		return -EIO;
+	return 0;
+}
+
+/* The project's regular file @path, or -1. */
+static int project_file(struct diff *d, const char *path)
+{
+	int fd = ltd_beneath(d->v->project, path,
+			     O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+	struct stat st;
+
+	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static int upper_file(struct diff *d, const struct ltd_change *c)
+{
+	struct stat st = {.st_dev = c->dev,
+			  .st_ino = c->ino,
+			  .st_mode = c->mode,
+			  .st_uid = geteuid()};
+	const char *leaf;
+	_cleanup_close_ int dir =
+		ltd_beneath_parent(d->v->upper, c->path, &leaf);
+
+	return dir < 0 ? -1 : ltd_open_upper_file(dir, leaf, &st);
+}
+
+static void link_line(struct diff *d, char sign, const char *path,
+		      const char *target)
+{
+	color(d, sign == '-' ? C_OLD : C_NEW);
+	fprintf(d->out, "%c", sign);
+	fputs("link ", d->out);
+	ltd_fput_shown(d->out, path);
+	fputs(" -> ", d->out);
+	ltd_fput_shown(d->out, target);
+	color(d, C_OFF);
+	fputc('\n', d->out);
+}
+
+/* The content part of one change: text hunks, "Binary files", links. */
+static int content(struct diff *d, const struct ltd_change *c,
+		   struct stat_line *s)
+{
+	_cleanup_close_ int old = -1, new_fd = -1;
+	bool was_reg = S_ISREG(c->old_mode) && c->kind != LTD_CH_ADD;
+	bool is_reg = S_ISREG(c->mode);
+
+	if (S_ISLNK(c->old_mode) && c->old_target && c->kind != LTD_CH_ADD &&
+	    !d->o->stat)
+		link_line(d, '-', c->from ? c->from : c->path, c->old_target);
+	if (S_ISLNK(c->mode) && c->target && !d->o->stat)
+		link_line(d, '+', c->path, c->target);
+	if (c->kind == LTD_CH_MODE || (c->flags & LTD_CHF_REFUSED) ||
+	    (!was_reg && !is_reg && !c->from))
+		return 0;
+	old = was_reg	? project_file(d, c->path)
+	      : c->from ? project_file(d, c->from)
+			: -1;
+	new_fd = is_reg ? upper_file(d, c) : -1;
+	if (is_reg && new_fd < 0)
+		return -errno;
+	if ((old >= 0 && binary(old)) || (new_fd >= 0 && binary(new_fd))) {
+		s->binary = true;
+		if (d->o->stat)
+			return 0;
+		fputs(old >= 0 ? "Binary files a/" : "Binary files /dev/null",
+		      d->out);
+		if (old >= 0)
+			ltd_fput_shown(d->out, c->from ? c->from : c->path);
+		fputs(new_fd >= 0 ? " and b/" : " and /dev/null", d->out);
+		if (new_fd >= 0)
+			ltd_fput_shown(d->out, c->path);
+		fputs(" differ\n", d->out);
+		return 0;
+	}
+	if (!d->o->stat) {
+		meta(d, old < 0 ? "--- /dev/null" : "--- a/",
+		     old < 0   ? NULL
+		     : c->from ? c->from
+			       : c->path,
+		     NULL, NULL);
+		meta(d, new_fd < 0 ? "+++ /dev/null" : "+++ b/",
+		     new_fd < 0 ? NULL : c->path, NULL, NULL);
+	}
+	return run_diff(d, old, new_fd, s);
+}
+
+static char mode_buf[16];
+
+static const char *git_mode(mode_t m)
+{
+	snprintf(mode_buf, sizeof(mode_buf), "%06o",
+		 (unsigned)(S_ISLNK(m)	 ? 0120000
+			    : S_ISDIR(m) ? 0040000
+					 : 0100000 | (m & 0111 ? 0755 : 0644)));
+	return mode_buf;
+}
+
+/* git's extended headers for @c. */
+static void headers(struct diff *d, const struct ltd_change *c)
+{
+	const char *old = c->from ? c->from : c->path;
+	bool add = c->kind == LTD_CH_ADD && !c->from;
+
+	if (c->flags & (LTD_CHF_HELD | LTD_CHF_REFUSED)) {
+		color(d, C_NOTE);
+		fputs(c->flags & LTD_CHF_REFUSED ? "# never lands: "
+						 : "# held back: ",
+		      d->out);
+		fputs(c->why ? c->why : "", d->out);
+		color(d, C_OFF);
+		fputc('\n', d->out);
+	}
+	meta(d, "diff --git a/", old, " b/", c->path);
+	if (c->flags & LTD_CHF_REFUSED)
+		return;
+	if (add)
+		meta(d, "new file mode ", NULL, git_mode(c->mode), NULL);
+	else if (c->kind == LTD_CH_DELETE)
+		meta(d, "deleted file mode ", NULL, git_mode(c->old_mode),
+		     NULL);
+	else if (c->kind == LTD_CH_TYPE) {
+		meta(d, "deleted file mode ", NULL, git_mode(c->old_mode),
+		     NULL);
+		meta(d, "new file mode ", NULL, git_mode(c->mode), NULL);
+	} else if (c->from) {
+		meta(d, "rename from ", c->from, NULL, NULL);
+		meta(d, "rename to ", c->path, NULL, NULL);
+	} else if ((c->mode & 0111) != (c->old_mode & 0111) ||
+		   c->kind == LTD_CH_MODE) {
+		meta(d, "old mode ", NULL, git_mode(c->old_mode), NULL);
+		meta(d, "new mode ", NULL, git_mode(c->mode), NULL);
+	}
+}
+
+static bool wanted(const struct diff *d, const struct ltd_change *c)
+{
+	if (c->flags & LTD_CHF_RENAMED)
+		return false; /* its rename shows it */
+	if (S_ISDIR(c->mode) && c->kind != LTD_CH_TYPE)
+		return false; /* its contents show it */
+	if (c->kind == LTD_CH_DELETE && S_ISDIR(c->old_mode))
+		return false;
+	if (!d->o->n_paths)
+		return true;
+	for (size_t i = 0; i < d->o->n_paths; i++) {
+		const char *p = d->o->paths[i];
+
+		while (p[0] == '.' && p[1] == '/')
+			p += 2;
+		if (ltd_change_under(c->path, p) ||
+		    (c->from && ltd_change_under(c->from, p)))
+			return true;
+	}
+	return false;
+}
+
+static void print_stats(struct diff *d)
+{
+	unsigned add = 0, del = 0, width = 0;
+
+	for (size_t i = 0; i < d->n_stats; i++)
+		if (strlen(d->stats[i].path) > width)
+			width = (unsigned)strlen(d->stats[i].path);
+	if (width > 60)
+		width = 60;
+	for (size_t i = 0; i < d->n_stats; i++) {
+		struct stat_line *s = &d->stats[i];
+		unsigned n = s->add + s->del;
+
+		fputc(' ', d->out);
+		ltd_fput_shown(d->out, s->path);
+		fprintf(d->out, "%*s | ",
+			(int)(width > strlen(s->path) ? width - strlen(s->path)
+						      : 0),
+			"");
+		if (s->binary) {
+			fputs("Bin\n", d->out);
+			continue;
+		}
+		fprintf(d->out, "%u ", n);
+		color(d, C_NEW);
+		for (unsigned k = 0; k < s->add && k < 40; k++)
+			fputc('+', d->out);
+		color(d, C_OLD);
+		for (unsigned k = 0; k < s->del && k < 40; k++)
+			fputc('-', d->out);
+		color(d, C_OFF);
+		fputc('\n', d->out);
+		add += s->add;
+		del += s->del;
+	}
+	fprintf(d->out,
+		" %zu file%s changed, %u insertion%s(+), %u deletion%s(-)\n",
+		d->n_stats, d->n_stats == 1 ? "" : "s", add,
+		add == 1 ? "" : "s", del, del == 1 ? "" : "s");
+}
+
+int ltd_review_diff(FILE *out, const char *name, const struct ltd_diff_opts *o,
+		    struct ltd_err *err)
+{
+	struct ltd_review_view v = LTD_REVIEW_VIEW_INIT;
+	struct diff d = {.out = out, .o = o, .v = &v};
+	int ret = ltd_review_view_open(&v, name, o->user, false, err);
+
+	if (!ret)
+		d.stats = calloc(v.ch.n ? v.ch.n : 1, sizeof(*d.stats));
+	if (!ret && !d.stats)
+		ret = ltd_err_set(err, ENOMEM, "out of memory");
+	for (size_t i = 0; !ret && i < v.ch.n; i++) {
+		const struct ltd_change *c = &v.ch.v[i];
+		struct stat_line *s = &d.stats[d.n_stats];
+
+		if (!wanted(&d, c))
+			continue;
+		if (!o->stat)
+			headers(&d, c);
+		s->path = c->path;
+		ret = content(&d, c, s);
+		if (ret < 0)
+			ret = ltd_err_set(err, -ret, "diff '%s'", c->path);
+		d.n_stats++;
+	}
+	if (!ret && o->stat)
+		print_stats(&d);
+	free(d.stats);
+	ltd_review_view_close(&v);
+	return ret;
+}

@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * What apply holds back (see held.h).  Names are judged by their text; a
+ * git directory by what the upper and the project hold, as overlayfs
+ * showed them to the cage.
+ */
+#include "review/held.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/base.h"
+#include "common/cleanup.h"
+#include "review/fs.h"
+
+/*
+ * Project files that other host programs run from, or read commands
+ * from, without asking: editors (a folderOpen task, a launch
+ * configuration, settings naming programs), other agents (MCP servers,
+ * their settings), direnv, pre-commit, dev containers.  Claude Code's and
+ * git's come from protect/ (the run's protected paths).  Patterns as
+ * fnmatch(3) takes them, FNM_PATHNAME; a directory's pattern covers what
+ * it holds.
+ */
+static const char *const host_run[] = {
+	".vscode/tasks.json",
+	".vscode/settings.json",
+	".vscode/launch.json",
+	".vscode/extensions.json",
+	".vscode/mcp.json",
+	".code-workspace",
+	"*.code-workspace",
+	".gemini/settings.json",
+	".gemini/extensions",
+	".cursor/mcp.json",
+	".cursor/rules",
+	".cursor/environment.json",
+	".codex/config.toml",
+	".aider.conf.yml",
+	".continue/config.json",
+	".idea/workspace.xml",
+	".idea/runConfigurations",
+	".envrc",
+	".pre-commit-config.yaml",
+	".devcontainer",
+	".ltd-native",
+};
+
+static const char why_protected[] =
+	"a protected path: git, Claude Code or ltd-native on the host runs "
+	"or reads it";
+static const char why_host_run[] =
+	"a file another host program (an editor, an agent, direnv, "
+	"pre-commit) runs or reads commands from";
+static const char why_nested_git[] =
+	"a git repository's own directory: git on the host obeys its "
+	"configuration and hooks";
+static const char why_git[] = "git's configuration, hooks or internals "
+			      "(only new objects, a fast-forward of a branch, "
+			      "a new tag, HEAD, the index and reflogs land)";
+static const char why_holds[] = "it holds a path that is held back";
+
+static void hold(struct ltd_change *c, const char *why)
+{
+	if (c->flags & (LTD_CHF_REFUSED | LTD_CHF_HELD))
+		return;
+	c->flags = (c->flags & ~LTD_CHF_GIT) | LTD_CHF_HELD;
+	c->why = why;
+}
+
+static bool matches_host_run(const char *path)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(host_run); i++) {
+		/* The name, or below a directory the table names. */
+		if (!strchr(host_run[i], '*') &&
+		    ltd_change_under(path, host_run[i]))
+			return true;
+		if (fnmatch(host_run[i], path, FNM_PATHNAME) == 0)
+			return true;
+	}
+	return false;
+}
+
+static bool all_hex(const char *s, size_t min, size_t max)
+{
+	size_t n = strspn(s, "0123456789abcdef");
+
+	return s[n] == '\0' && n >= min && n <= max;
+}
+
+/* @r (the path below .git/) of a regular file or directory a commit
+ * leaves: lands by .git's rules. */
+static bool git_lands(const struct ltd_change *c, const char *r)
+{
+	bool dir = S_ISDIR(c->mode), reg = S_ISREG(c->mode);
+	bool add = c->kind == LTD_CH_ADD;
+
+	if (c->kind == LTD_CH_DELETE || (!dir && !reg))
+		return false;
+	/* Objects are named by their content: only new ones. */
+	if (!strcmp(r, "objects") || !strcmp(r, "objects/pack"))
+		return add && dir;
+	if (!strncmp(r, "objects/", 8) && strlen(r) == 10 &&
+	    all_hex(r + 8, 2, 2))
+		return add && dir;
+	if (!strncmp(r, "objects/", 8) && r[10] == '/' &&
+	    all_hex(r + 11, 38, 62)) {
+		char xx[3] = {r[8], r[9], 0};
+
+		return add && reg && all_hex(xx, 2, 2);
+	}
+	if (!strncmp(r, "objects/pack/pack-", 18))
+		return add && reg &&
+		       (fnmatch("objects/pack/pack-*.pack", r, 0) == 0 ||
+			fnmatch("objects/pack/pack-*.idx", r, 0) == 0 ||
+			fnmatch("objects/pack/pack-*.rev", r, 0) == 0);
+	/* Branches and remote-tracking ones: checked to be fast-forwards;
+	 * tags: new only (ltd_review_git_check). */
+	if (!strcmp(r, "refs") || !strcmp(r, "refs/heads") ||
+	    !strcmp(r, "refs/tags") || !strcmp(r, "refs/remotes"))
+		return dir;
+	if (!strncmp(r, "refs/heads/", 11) || !strncmp(r, "refs/remotes/", 13))
+		return dir ? add : true;
+	if (!strncmp(r, "refs/tags/", 10))
+		return add;
+	if (!strcmp(r, "HEAD") || !strcmp(r, "index") ||
+	    !strcmp(r, "ORIG_HEAD") || !strcmp(r, "COMMIT_EDITMSG"))
+		return reg;
+	if (!strcmp(r, "logs") || !strncmp(r, "logs/", 5))
+		return dir ? add : true;
+	return false;
+}
+
+/* The project's own .git, a directory there: by .git's rules.  None
+ * there (a `git init` in the cage): a repository planted at the top. */
+static void judge_own_git(struct ltd_change *c, bool git_dir)
+{
+	const char *r = c->path + 4;
+
+	if (!git_dir) {
+		hold(c, why_nested_git);
+		return;
+	}
+	if (c->path[4] == '\0' || !git_lands(c, r + 1)) {
+		hold(c, why_git);
+		return;
+	}
+	c->flags |= LTD_CHF_GIT;
+}
+
+static bool has_name(int root, const char *dir, const char *name)
+{
+	char path[4096];
+	struct stat st;
+
+	if (snprintf(path, sizeof(path), "%s%s%s", dir, dir[0] ? "/" : "",
+		     name) >= (int)sizeof(path))
+		return false;
+	return ltd_beneath_lstat(root, path, &st) == 0;
+}
+
+/* @dir (relative) is a git directory as git's is_git_directory() judges
+ * one (HEAD and objects and refs, or a commondir), in the upper or the
+ * project: the cage saw both. */
+static bool is_git_dir(int upper, int project, const char *dir)
+{
+	bool head =
+		has_name(upper, dir, "HEAD") || has_name(project, dir, "HEAD");
+	bool objects = has_name(upper, dir, "objects") ||
+		       has_name(project, dir, "objects");
+	bool refs =
+		has_name(upper, dir, "refs") || has_name(project, dir, "refs");
+	bool common = has_name(upper, dir, "commondir") ||
+		      has_name(project, dir, "commondir");
+
+	return head && ((objects && refs) || common);
+}
+
+/*
+ * Below a git directory other than the project's .git, or a `.git` below
+ * the top: judged once a directory, by the prefixes of @path (the list is
+ * in walk order, so a small cache of the last directory's answer does).
+ */
+struct gitdirs {
+	int upper, project;
+	char last[4096]; /* the last directory judged */
+	bool last_in;	 /* it, or one above it, is a git directory */
+	bool valid;
+};
+
+static bool in_nested_git(struct gitdirs *g, const char *path)
+{
+	char dir[4096];
+	const char *slash = strrchr(path, '/');
+	size_t n = slash ? (size_t)(slash - path) : 0;
+	bool in = false;
+
+	if (n >= sizeof(dir))
+		return true; /* unjudged: held */
+	memcpy(dir, path, n);
+	dir[n] = '\0';
+	if (g->valid && !strcmp(dir, g->last))
+		return g->last_in;
+	for (char *s = dir; !in && s;) {
+		char *next = strchr(s, '/');
+		char was = next ? *next : 0;
+		const char *name;
+
+		if (next)
+			*next = '\0';
+		name = strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir;
+		/* The project's own .git has rules of its own. */
+		if (strcmp(dir, ".git") != 0 &&
+		    (!strcmp(name, ".git") ||
+		     is_git_dir(g->upper, g->project, dir)))
+			in = true;
+		if (next)
+			*next = was;
+		s = next ? next + 1 : NULL;
+	}
+	/* The directory itself judged too (the project's root is not). */
+	if (!in && n && strcmp(dir, ".git") != 0 &&
+	    strncmp(dir, ".git/", 5) != 0)
+		in = is_git_dir(g->upper, g->project, dir);
+	snprintf(g->last, sizeof(g->last), "%s", dir);
+	g->last_in = in;
+	g->valid = true;
+	return in;
+}
+
+static bool is_protected(const char *rel, const char *project,
+			 const char *const *protected, size_t n,
+			 const struct ltd_change *c)
+{
+	size_t plen = strlen(project);
+
+	for (size_t i = 0; i < n; i++) {
+		const char *p = protected[i];
+
+		if (strncmp(p, project, plen) != 0 || p[plen] != '/')
+			continue;
+		p += plen + 1;
+		if (ltd_change_under(rel, p))
+			return true;
+		/* Deleting or replacing a directory that holds one. */
+		if ((c->kind == LTD_CH_DELETE || c->kind == LTD_CH_TYPE) &&
+		    ltd_change_under(p, rel))
+			return true;
+	}
+	return false;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A deletion or replacement of a directory that holds a held-back
+ * path is held back too: the directory cannot go while it stays.  The
+ * directories above each held-back path, sorted, then looked up. */
+static int hold_ancestors(struct ltd_changes *c)
+{
+	char **above = NULL;
+	size_t n = 0, cap = 0;
+	int ret = 0;
+
+	for (size_t i = 0; !ret && i < c->n; i++) {
+		const char *p = c->v[i].path;
+
+		if (!(c->v[i].flags & (LTD_CHF_HELD | LTD_CHF_REFUSED)))
+			continue;
+		for (const char *s = strchr(p, '/'); s;
+		     s = strchr(s + 1, '/')) {
+			if (n == cap) {
+				char **nv =
+					realloc(above, (cap = cap * 2 + 16) *
+							       sizeof(*nv));
+
+				if (!nv) {
+					ret = -ENOMEM;
+					break;
+				}
+				above = nv;
+			}
+			if (!(above[n] = strndup(p, (size_t)(s - p)))) {
+				ret = -ENOMEM;
+				break;
+			}
+			n++;
+		}
+	}
+	if (!ret && n)
+		qsort(above, n, sizeof(*above), cmp_str);
+	for (size_t i = 0; !ret && n && i < c->n; i++) {
+		struct ltd_change *d = &c->v[i];
+		const char *key = d->path;
+
+		if ((d->kind == LTD_CH_DELETE ||
+		     (d->kind == LTD_CH_TYPE && !S_ISDIR(d->mode))) &&
+		    bsearch(&key, above, n, sizeof(*above), cmp_str))
+			hold(d, why_holds);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(above[i]);
+	free(above);
+	return ret;
+}
+
+int ltd_review_hold(struct ltd_changes *c, const char *project,
+		    const char *const *protected, size_t n_protected, int upper,
+		    int project_fd, struct ltd_err *err)
+{
+	struct gitdirs *g = calloc(1, sizeof(*g));
+	struct stat st;
+	bool git_dir;
+
+	if (!g)
+		return ltd_err_set(err, ENOMEM, "out of memory");
+	g->upper = upper;
+	g->project = project_fd;
+	git_dir = fstatat(project_fd, ".git", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		  S_ISDIR(st.st_mode);
+	for (size_t i = 0; i < c->n; i++) {
+		struct ltd_change *x = &c->v[i];
+
+		if (x->flags & LTD_CHF_REFUSED)
+			continue;
+		if (ltd_change_under(x->path, ".git"))
+			judge_own_git(x, git_dir);
+		else if (is_protected(x->path, project, protected, n_protected,
+				      x))
+			hold(x, why_protected);
+		else if (matches_host_run(x->path))
+			hold(x, why_host_run);
+		else if (in_nested_git(g, x->path))
+			hold(x, why_nested_git);
+		/* A symbolic link under .git is no object or ref. */
+		if ((x->flags & LTD_CHF_GIT) && S_ISLNK(x->mode))
+			hold(x, why_git);
+	}
+	free(g);
+	if (hold_ancestors(c) < 0)
+		return ltd_err_set(err, ENOMEM, "out of memory");
+	return 0;
+}

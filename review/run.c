@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "review/run.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/cleanup.h"
+#include "common/path.h"
+#include "common/text.h"
+#include "review/changes.h"
+#include "review/fs.h"
+#include "review/held.h"
+
+bool ltd_review_kernel_ok(const char *release)
+{
+	unsigned major = 0, minor = 0;
+
+	if (sscanf(release, "%u.%u", &major, &minor) != 2)
+		return false;
+	return major > 5 || (major == 5 && minor >= 11);
+}
+
+/* upper/ or work/ in the review: ours, a directory, 0700. */
+static int layer_dir(int dir, const char *name, struct ltd_err *err)
+{
+	_cleanup_close_ int fd = -1;
+	struct stat st;
+
+	if (mkdirat(dir, name, 0700) < 0 && errno != EEXIST)
+		return ltd_err_sys(err, "--review: create %s", name);
+	fd = ltd_beneath(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+	if (fd < 0 || fstat(fd, &st) < 0)
+		return ltd_err_sys(err, "--review: %s", name);
+	if (st.st_uid != geteuid())
+		return ltd_err_set(err, EPERM,
+				   "--review: %s is not yours (uid %u)", name,
+				   (unsigned)st.st_uid);
+	return 0;
+}
+
+static void coarse_now(struct timespec *t)
+{
+	clock_gettime(CLOCK_REALTIME_COARSE, t);
+}
+
+/* The review's record: a new one, or the pending one if it is this
+ * project's. */
+static int begin_meta(const struct ltd_policy *p, struct ltd_review_run *r,
+		      struct ltd_err *err)
+{
+	struct timespec now;
+	int ret = ltd_review_meta_load(r->dir, &r->meta, err);
+
+	coarse_now(&now);
+	if (ret == -ENOENT) {
+		r->fresh = true;
+		r->meta = (struct ltd_review_meta){.began = now};
+		snprintf(r->meta.name, sizeof(r->meta.name), "%s", p->review);
+		if (strlen(p->project) >= sizeof(r->meta.project))
+			return ltd_err_set(err, ENAMETOOLONG,
+					   "--review: the project's path is "
+					   "too long");
+		memcpy(r->meta.project, p->project, strlen(p->project) + 1);
+	} else if (ret < 0) {
+		return ltd_err_prefix(err, "--review %s", p->review);
+	} else if (strcmp(r->meta.project, p->project) != 0) {
+		return ltd_err_set(err, EEXIST,
+				   "--review: review '%s' belongs to the "
+				   "project %s, not this one (%s); apply or "
+				   "discard it, or choose another name",
+				   p->review, r->meta.project, p->project);
+	}
+	r->meta.runs++;
+	r->meta.last_run = (long long)now.tv_sec;
+	return ltd_review_meta_save(r->dir, &r->meta, err);
+}
+
+static int begin_locks(const struct ltd_policy *p, struct ltd_review_run *r,
+		       struct ltd_err *err)
+{
+	struct stat st;
+
+	r->lock = ltd_review_lock(r->dir, err);
+	if (r->lock == -EWOULDBLOCK)
+		return ltd_err_set(err, EBUSY,
+				   "--review: review '%s' is in use: a run of "
+				   "it is live, or it is being applied",
+				   p->review);
+	if (r->lock < 0)
+		return r->lock;
+	if (fstatat(r->dir, "journal.json", &st, AT_SYMLINK_NOFOLLOW) == 0)
+		return ltd_err_set(err, EBUSY,
+				   "--review: an apply of review '%s' was "
+				   "interrupted; 'ltd-native apply %s' "
+				   "finishes it",
+				   p->review, p->review);
+	/* Shared by every review run of the project: an apply (exclusive)
+	 * would change the lower layer under a live overlay. */
+	r->project_lock = ltd_review_project_lock(r->base, p->project,
+						  LOCK_SH | LOCK_NB, err);
+	if (r->project_lock == -EWOULDBLOCK)
+		return ltd_err_set(err, EBUSY,
+				   "--review: an apply into %s is under way; "
+				   "try again when it has finished",
+				   p->project);
+	return r->project_lock < 0 ? r->project_lock : 0;
+}
+
+int ltd_review_begin(const struct ltd_policy *p, struct ltd_review_run *r,
+		     struct ltd_err *err)
+{
+	char near[PATH_MAX], real[PATH_MAX];
+	struct utsname u;
+	int ret;
+
+	if (uname(&u) == 0 && !ltd_review_kernel_ok(u.release))
+		return ltd_err_set(err, ENOSYS,
+				   "--review needs Linux 5.11 or later "
+				   "(rootless overlayfs); this is %s",
+				   u.release);
+	/* The upper may not lie in its own lower layer (overlayfs refuses
+	 * it; apply would land the review into itself): said before
+	 * anything is made there. */
+	if (ltd_reviews_path(r->path, sizeof(r->path), err) < 0 ||
+	    ltd_reviews_probe_dir(near, sizeof(near), err) < 0)
+		return ltd_err_prefix(err, "--review");
+	if (ltd_path_is_under(r->path, p->project) ||
+	    (realpath(near, real) && ltd_path_is_under(real, p->project)))
+		return ltd_err_set(err, ELOOP,
+				   "--review: reviews are kept in %s, which "
+				   "lies in the project; set XDG_STATE_HOME "
+				   "to a directory outside it",
+				   r->path);
+	r->base = ltd_reviews_open(true, r->path, err);
+	if (r->base < 0)
+		return ltd_err_prefix(err, "--review");
+	r->dir = ltd_review_dir(r->base, p->review, true, err);
+	if (r->dir < 0)
+		return ltd_err_prefix(err, "--review");
+	if (strlen(r->path) + 1 + strlen(p->review) >= sizeof(r->path))
+		return ltd_err_set(err, ENAMETOOLONG,
+				   "--review: the reviews' path is too long");
+	strcat(r->path, "/");
+	strcat(r->path, p->review);
+	ret = begin_locks(p, r, err);
+	if (!ret)
+		ret = begin_meta(p, r, err);
+	if (!ret)
+		ret = layer_dir(r->dir, "upper", err);
+	if (!ret)
+		ret = layer_dir(r->dir, "work", err);
+	if (!ret)
+		ret = ltd_overlay_layers(&r->layers, p->project, r->path, err);
+	return ret;
+}
+
+void ltd_review_summary(FILE *out, struct ltd_review_run *r,
+			const struct ltd_policy *p,
+			const struct ltd_protected *prot)
+{
+	struct ltd_changes ch = {0};
+	struct ltd_change_counts n;
+	struct ltd_err err = {0};
+	_cleanup_close_ int upper = -1, project = -1;
+	int ret = -1;
+
+	upper = ltd_beneath(r->dir, "upper", O_RDONLY | O_DIRECTORY);
+	project = ltd_open_nofollow(p->project, O_RDONLY | O_DIRECTORY);
+	if (upper >= 0 && project >= 0)
+		ret = ltd_changes_read(upper, project, &ch, &err);
+	if (!ret)
+		ret = ltd_review_hold(&ch, p->project,
+				      (const char *const *)prot->paths, prot->n,
+				      upper, project, &err);
+	fputs("ltd-native: review ", out);
+	ltd_fput_shown(out, p->review);
+	if (ret < 0) {
+		fputs(": ltd-native could not read its changes: ", out);
+		ltd_fput_shown(out, err.msg[0] ? err.msg : strerror(errno));
+		fputc('\n', out);
+		return;
+	}
+	ltd_changes_count(&ch, &n);
+	fputs(": ", out);
+	ltd_counts_print(out, &n);
+	fputc('\n', out);
+	for (size_t i = 0; i < ch.n; i++) {
+		if (!(ch.v[i].flags & (LTD_CHF_HELD | LTD_CHF_REFUSED)))
+			continue;
+		fputs("  ", out);
+		ltd_change_print(out, &ch.v[i]);
+	}
+	if (ch.n) {
+		fputs("ltd-native: 'ltd-native review ", out);
+		ltd_fput_shown(out, p->review);
+		fputs("' lists the changes, 'ltd-native diff ", out);
+		ltd_fput_shown(out, p->review);
+		fputs("' shows them, 'ltd-native apply ", out);
+		ltd_fput_shown(out, p->review);
+		fputs("' lands them\n", out);
+	}
+	ltd_changes_free(&ch);
+}
+
+void ltd_review_end(struct ltd_review_run *r)
+{
+	ltd_review_meta_free(&r->meta);
+	ltd_closep(&r->project_lock);
+	ltd_closep(&r->lock);
+	ltd_closep(&r->dir);
+	ltd_closep(&r->base);
+	r->project_lock = r->lock = r->dir = r->base = -1;
+}

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * `review`, `review NAME` and `discard NAME`; opening a review to read it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/cleanup.h"
+#include "common/path.h"
+#include "common/text.h"
+#include "protect/protect.h"
+#include "review/apply.h"
+#include "review/fs.h"
+#include "review/held.h"
+#include "review/review.h"
+
+extern char **environ;
+
+/* The project's protected paths, as a run of it would have them. */
+static int project_policy(struct ltd_review_view *v,
+			  const struct ltd_host_user *user, struct ltd_err *err)
+{
+	char *argv[] = {"--project", v->meta.project, NULL};
+	struct ltd_policy_input in = {.user = user,
+				      .argc = 2,
+				      .argv = argv,
+				      .need_command = false,
+				      .env = environ};
+	int ret;
+
+	ltd_policy_init(&v->policy);
+	v->policy_init = true;
+	ret = ltd_policy_resolve(&v->policy, &in, err);
+	if (!ret)
+		ret = ltd_policy_validate(&v->policy, user, err);
+	if (!ret)
+		ret = ltd_protect_project(&v->policy, &v->prot, err);
+	v->policy_ok = ret == 0;
+	return ret;
+}
+
+int ltd_review_view_open(struct ltd_review_view *v, const char *name,
+			 const struct ltd_host_user *user, bool strict,
+			 struct ltd_err *err)
+{
+	char base_path[PATH_MAX];
+	int ret;
+
+	*v = (struct ltd_review_view)LTD_REVIEW_VIEW_INIT;
+	v->base = ltd_reviews_open(false, base_path, err);
+	if (v->base == -ENOENT)
+		return ltd_err_set(err, ENOENT, "there is no review '%s'",
+				   name);
+	if (v->base < 0)
+		return v->base;
+	v->dir = ltd_review_dir(v->base, name, false, err);
+	if (v->dir < 0)
+		return v->dir;
+	ret = ltd_review_meta_load(v->dir, &v->meta, err);
+	if (ret == -ENOENT)
+		return ltd_err_set(err, ENOENT,
+				   "review '%s' has no record (meta.json): "
+				   "'ltd-native discard %s' removes it",
+				   name, name);
+	if (ret < 0)
+		return ltd_err_prefix(err, "review '%s'", name);
+	if (ltd_path_fmt(v->upper_path, sizeof(v->upper_path), "%s/%s/upper",
+			 base_path, name) < 0)
+		return ltd_err_set(err, ENAMETOOLONG, "review '%s'", name);
+	v->upper = ltd_beneath(v->dir, "upper", O_RDONLY | O_DIRECTORY);
+	if (v->upper < 0)
+		return ltd_err_sys(err, "review '%s': its upper directory",
+				   name);
+	v->project = ltd_open_nofollow(v->meta.project, O_RDONLY | O_DIRECTORY);
+	if (v->project < 0)
+		return ltd_err_sys(err, "review '%s': its project %s", name,
+				   v->meta.project);
+	ret = ltd_changes_read(v->upper, v->project, &v->ch, err);
+	if (ret < 0)
+		return ltd_err_prefix(err, "review '%s'", name);
+	ret = project_policy(v, user, err);
+	if (ret < 0 && strict)
+		return ltd_err_prefix(err,
+				      "review '%s': what the project protects "
+				      "cannot be told",
+				      name);
+	if (ret < 0) {
+		char msg[LTD_ERR_MSG_MAX + 96];
+
+		snprintf(msg, sizeof(msg),
+			 "what the project protects cannot be told (%s): "
+			 "judged by ltd-native's tables alone",
+			 err->msg);
+		ltd_warn(msg);
+		*err = (struct ltd_err){0};
+	}
+	ret = ltd_review_hold(&v->ch, v->meta.project,
+			      (const char *const *)v->prot.paths, v->prot.n,
+			      v->upper, v->project, err);
+	if (!ret)
+		ltd_review_git_check(&v->ch, v->meta.project, v->upper_path);
+	return ret;
+}
+
+void ltd_review_view_close(struct ltd_review_view *v)
+{
+	ltd_changes_free(&v->ch);
+	ltd_review_meta_free(&v->meta);
+	ltd_protected_free(&v->prot);
+	if (v->policy_init)
+		ltd_policy_free(&v->policy);
+	v->policy_init = false;
+	ltd_closep(&v->project);
+	ltd_closep(&v->upper);
+	ltd_closep(&v->dir);
+	ltd_closep(&v->base);
+	v->project = v->upper = v->dir = v->base = -1;
+}
+
+static void when(char *buf, size_t size, time_t t)
+{
+	struct tm tm;
+
+	if (!localtime_r(&t, &tm) ||
+	    !strftime(buf, size, "%Y-%m-%d %H:%M", &tm))
+		snprintf(buf, size, "?");
+}
+
+/* One review's counts, by reading its changes (names only: no policy). */
+static int count_one(int base, const struct ltd_review_info *r,
+		     struct ltd_change_counts *n)
+{
+	struct ltd_err err = {0};
+	struct ltd_changes ch = {0};
+	_cleanup_close_ int dir =
+		ltd_review_dir(base, r->meta.name, false, &err);
+	_cleanup_close_ int upper = -1, project = -1;
+	int ret;
+
+	*n = (struct ltd_change_counts){0};
+	if (dir < 0)
+		return dir;
+	upper = ltd_beneath(dir, "upper", O_RDONLY | O_DIRECTORY);
+	project = ltd_open_nofollow(r->meta.project, O_RDONLY | O_DIRECTORY);
+	if (upper < 0 || project < 0)
+		return -errno;
+	ret = ltd_changes_read(upper, project, &ch, &err);
+	if (!ret)
+		ret = ltd_review_hold(&ch, r->meta.project, NULL, 0, upper,
+				      project, &err);
+	if (!ret)
+		ltd_changes_count(&ch, n);
+	ltd_changes_free(&ch);
+	return ret;
+}
+
+static json_t *counts_json(const struct ltd_change_counts *n)
+{
+	return json_pack(
+		"{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "added",
+		(json_int_t)n->added, "changed", (json_int_t)n->changed,
+		"deleted", (json_int_t)n->deleted, "renamed",
+		(json_int_t)n->renamed, "modes", (json_int_t)n->modes, "types",
+		(json_int_t)n->types, "links", (json_int_t)n->links, "held",
+		(json_int_t)n->held, "refused", (json_int_t)n->refused);
+}
+
+static json_t *info_json(const struct ltd_review_info *r, bool counted,
+			 const struct ltd_change_counts *n)
+{
+	json_t *o = json_pack("{s:s, s:s, s:I, s:I, s:I, s:b}", "name",
+			      r->meta.name, "project", r->meta.project, "began",
+			      (json_int_t)r->meta.began.tv_sec, "last_run",
+			      (json_int_t)r->meta.last_run, "runs",
+			      (json_int_t)r->meta.runs, "running", r->live);
+
+	if (o)
+		json_object_set_new(o, "changes",
+				    counted ? counts_json(n) : json_null());
+	return o;
+}
+
+static void info_line(FILE *out, const struct ltd_review_info *r, bool counted,
+		      const struct ltd_change_counts *n)
+{
+	char began[32];
+
+	when(began, sizeof(began), r->meta.began.tv_sec);
+	ltd_fput_shown(out, r->meta.name);
+	fputs("  ", out);
+	ltd_fput_shown(out, r->meta.project);
+	fprintf(out, "  %s%s  ", began, r->live ? "  (running)" : "");
+	if (counted)
+		ltd_counts_print(out, n);
+	else
+		fputs("(changes not readable)", out);
+	fputc('\n', out);
+}
+
+int ltd_review_list_print(FILE *out, bool json, struct ltd_err *err)
+{
+	struct ltd_review_info *v = NULL;
+	json_t *arr = json ? json_array() : NULL;
+	_cleanup_close_ int base = ltd_reviews_open(false, NULL, err);
+	size_t n = 0;
+	int ret = 0;
+
+	if (base == -ENOENT) {
+		base = -1;
+	} else if (base < 0) {
+		json_decref(arr);
+		return base;
+	} else {
+		ret = ltd_review_list(base, &v, &n, err);
+	}
+	for (size_t i = 0; !ret && i < n; i++) {
+		struct ltd_change_counts c;
+		bool counted = count_one(base, &v[i], &c) == 0;
+
+		if (json)
+			json_array_append_new(arr,
+					      info_json(&v[i], counted, &c));
+		else
+			info_line(out, &v[i], counted, &c);
+	}
+	if (!ret && json) {
+		json_dumpf(arr, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		fputc('\n', out);
+	} else if (!ret && !n) {
+		fputs("no pending reviews\n", out);
+	}
+	json_decref(arr);
+	ltd_review_infos_free(v, n);
+	return ret;
+}
+
+int ltd_review_status(FILE *out, const char *name,
+		      const struct ltd_host_user *user, struct ltd_err *err)
+{
+	struct ltd_review_view v = LTD_REVIEW_VIEW_INIT;
+	int ret = ltd_review_recover_pending(out, name, err);
+
+	if (!ret)
+		ret = ltd_review_view_open(&v, name, user, false, err);
+	if (!ret) {
+		for (size_t i = 0; i < v.ch.n; i++)
+			ltd_change_print(out, &v.ch.v[i]);
+	}
+	ltd_review_view_close(&v);
+	return ret;
+}
+
+int ltd_review_discard(FILE *out, const char *name, struct ltd_err *err)
+{
+	_cleanup_close_ int base = ltd_reviews_open(false, NULL, err);
+	_cleanup_close_ int dir = -1, lock = -1;
+	int ret;
+
+	if (base == -ENOENT)
+		return ltd_err_set(err, ENOENT, "there is no review '%s'",
+				   name);
+	if (base < 0)
+		return base;
+	/* An interrupted apply is finished first: half of it is in the
+	 * project already.  One that cannot be (its project gone) is said,
+	 * and the review goes all the same: the user asked. */
+	ret = ltd_review_recover_pending(out, name, err);
+	if (ret == -EBUSY)
+		return ret;
+	if (ret < 0) {
+		ltd_warn(err->msg);
+		*err = (struct ltd_err){0};
+	}
+	dir = ltd_review_dir(base, name, false, err);
+	if (dir < 0)
+		return dir;
+	lock = ltd_review_lock(dir, err);
+	if (lock == -EWOULDBLOCK)
+		return ltd_err_set(err, EBUSY,
+				   "review '%s' is in use: a run of it is "
+				   "live, or it is being applied",
+				   name);
+	if (lock < 0)
+		return lock;
+	ltd_closep(&dir);
+	dir = -1;
+	ret = ltd_review_remove(base, name, err);
+	if (!ret) {
+		fputs("discarded review ", out);
+		ltd_fput_shown(out, name);
+		fputc('\n', out);
+	}
+	return ret;
+}
