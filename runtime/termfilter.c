@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "common/base.h"
 
@@ -113,7 +114,7 @@ static bool clipboard(const struct ltd_termfilter *f)
 	if (f->osc == 52 || f->osc == 5522 || f->long_head)
 		return true;
 	return f->osc == 1337 && f->peek == 4 &&
-	       memcmp(f->pend + f->n_pend - 4, "Copy", 4) == 0;
+	       strncasecmp(f->peeked, "copy", 4) == 0;
 }
 
 /* The head is judged: dropped and counted, or let through.  The byte that
@@ -135,21 +136,36 @@ static void judge(struct ltd_termfilter *f, struct out *o)
 	f->state = f->ret;
 }
 
+/* A C0 control (or DEL) that a terminal ignores inside an OSC string:
+ * tmux reads ESC ] 5 NUL 2 ; as OSC 52.  BEL ends the string, CAN and SUB
+ * cancel it, ESC may begin ST: those are not ignored. */
+static bool ignored_in_osc(unsigned char b)
+{
+	return (b < 0x20 && b != 0x07 && b != 0x18 && b != 0x1a && b != ESC) ||
+	       b == 0x7f;
+}
+
 /* A byte of the head: held (true), or it is time to judge (false: the
  * byte is not taken).  The number's leading zeros count for nothing, as
  * xterm and tmux read it; more than 6 digits make a long head (dropped):
- * tmux adds them up in 32 bits, so 4294967348 is 52 there. */
+ * tmux adds them up in 32 bits, so 4294967348 is 52 there.  A control
+ * the terminal ignores is held and counts for nothing either, in the
+ * number or in OSC 1337's "Copy" (whose case iTerm2 may not mind). */
 static bool head_byte(struct ltd_termfilter *f, unsigned char b)
 {
 	if (f->n_pend >= PEND_MAX) {
 		f->long_head = !f->peeking;
 		return false;
 	}
+	if (ignored_in_osc(b) && !(f->peeking && f->peek == 4)) {
+		hold(f, b);
+		return true;
+	}
 	if (f->peeking) {
-		if (f->peek == 4 || b < 0x20 || b == 0x7f)
+		if (f->peek == 4)
 			return false;
 		hold(f, b);
-		f->peek++;
+		f->peeked[f->peek++] = (char)b;
 		return true;
 	}
 	if (b >= '0' && b <= '9') {

@@ -64,6 +64,7 @@ struct ltd_termfilter {
 	bool link_semi; /* OSC 8: the ';' after its params passed */
 	uint8_t digits; /* significant digits of the number */
 	uint8_t peek;	/* payload bytes held */
+	char peeked[4]; /* those bytes, C0 left out */
 	uint8_t seen;	/* 1: a colour spec, 2: a hyperlink's URI */
 	uint32_t osc;	/* the number */
 	struct ltd_term_csi csi; /* a CSI sequence's, as it comes */

@@ -256,6 +256,15 @@ Test(termfilter, evasions)
 	expect("\033[\033]52;c;x\007", "\033[\030", 1);
 	expect("\033P\033\\\033]52;c;x\007", "\033P\033\\\030", 1);
 	expect("\0337\033]52;c;x\007", "\0337\030", 1);
+	/* Controls a terminal ignores inside the OSC's number (tmux read
+	 * these as OSC 52), and iTerm2's Copy in another case or broken up. */
+	expect_n("\033]5\0002;c;x\007", 10, "\030", 1, 1, false);
+	expect("\033]5\r2;c;x\007", "\030", 1);
+	expect("\033]\n52;c;x\007", "\030", 1);
+	expect("\033]52\177;c;x\007", "\030", 1);
+	expect("\033]1337;copy=x\007", "\030", 1);
+	expect("\033]1337;Co\001py=x\007", "\030", 1);
+	expect("\033]5\r3;x\007", "\033]5\r3;x\007", 0);
 	/* A title in UTF-8 (0x9F, 0x9C as letters' bytes) ends at its BEL. */
 	expect("\033]0;Gr\xc3\xbc\xc3\x9f"
 	       "e \xc5\x9c\007\033]52;c;x\007",
