@@ -17,40 +17,8 @@
 
 #include "common/base.h"
 #include "common/cleanup.h"
+#include "protect/hostrun.h"
 #include "review/fs.h"
-
-/*
- * Project files that other host programs run from, or read commands
- * from, without asking: editors (a folderOpen task, a launch
- * configuration, settings naming programs), other agents (MCP servers,
- * their settings), direnv, pre-commit, dev containers.  Claude Code's and
- * git's come from protect/ (the run's protected paths).  Patterns as
- * fnmatch(3) takes them, FNM_PATHNAME; a directory's pattern covers what
- * it holds.
- */
-static const char *const host_run[] = {
-	".vscode/tasks.json",
-	".vscode/settings.json",
-	".vscode/launch.json",
-	".vscode/extensions.json",
-	".vscode/mcp.json",
-	".code-workspace",
-	"*.code-workspace",
-	".gemini/settings.json",
-	".gemini/extensions",
-	".cursor/mcp.json",
-	".cursor/rules",
-	".cursor/environment.json",
-	".codex/config.toml",
-	".aider.conf.yml",
-	".continue/config.json",
-	".idea/workspace.xml",
-	".idea/runConfigurations",
-	".envrc",
-	".pre-commit-config.yaml",
-	".devcontainer",
-	".ltd-native",
-};
 
 static const char why_protected[] =
 	"a protected path: git, Claude Code or ltd-native on the host runs "
@@ -72,19 +40,6 @@ static void hold(struct ltd_change *c, const char *why)
 		return;
 	c->flags = (c->flags & ~LTD_CHF_GIT) | LTD_CHF_HELD;
 	c->why = why;
-}
-
-static bool matches_host_run(const char *path)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(host_run); i++) {
-		/* The name, or below a directory the table names. */
-		if (!strchr(host_run[i], '*') &&
-		    ltd_change_under(path, host_run[i]))
-			return true;
-		if (fnmatch(host_run[i], path, FNM_PATHNAME) == 0)
-			return true;
-	}
-	return false;
 }
 
 static bool all_hex(const char *s, size_t min, size_t max)
@@ -336,7 +291,7 @@ int ltd_review_hold(struct ltd_changes *c, const char *project,
 		else if (is_protected(x->path, project, protected, n_protected,
 				      x))
 			hold(x, why_protected);
-		else if (matches_host_run(x->path))
+		else if (ltd_hostrun_match(x->path))
 			hold(x, why_host_run);
 		else if (in_nested_git(g, x->path))
 			hold(x, why_nested_git);

@@ -7,7 +7,7 @@
  *    agents and skills and what they name, .mcp.json, ltd-native's own
  *    policy), or deletes or replaces a directory that holds one;
  *  - a project file another host program runs without asking (editors'
- *    tasks and settings, other agents' configurations: held.c's table);
+ *    tasks and settings, other agents' configurations: protect/hostrun.h);
  *  - a git repository's own directory other than the project's (a `.git`
  *    anywhere below, a directory git would take for a git directory);
  *  - the project's own .git, but for what a commit made inside leaves:

@@ -73,6 +73,36 @@ static int set_layer(int fsfd, const char *key, const char *legacy, int fd)
 	return fsconfig(fsfd, FSCONFIG_SET_STRING, legacy, proc, 0);
 }
 
+/* The kernel's own reason for a refusal, from the filesystem context's
+ * log (its last error line, "e overlayfs: ..."), into @buf; "" when it
+ * said none. */
+static void kernel_reason(int fsfd, char *buf, size_t size)
+{
+	char line[256];
+	ssize_t n;
+
+	buf[0] = '\0';
+	while ((n = read(fsfd, line, sizeof(line) - 1)) > 0) {
+		line[n] = '\0';
+		line[strcspn(line, "\n")] = '\0';
+		if (n > 2 && line[0] == 'e' && line[1] == ' ')
+			snprintf(buf, size, "%.*s", (int)size - 1, line + 2);
+	}
+}
+
+/* @what refused: the kernel's reason when it gave one, else errno's. */
+static int refused(int fsfd, struct ltd_err *err, const char *what)
+{
+	char why[200];
+	int saved = errno;
+
+	kernel_reason(fsfd, why, sizeof(why));
+	errno = saved;
+	if (!why[0])
+		return ltd_err_sys(err, "--review: %s", what);
+	return ltd_err_set(err, saved, "--review: %s: %s", what, why);
+}
+
 /* The overlay of @fds (lower, upper, work): a detached mount's fd. */
 static int make_overlay(const int fds[LTD_LAYERS], struct ltd_err *err)
 {
@@ -87,20 +117,26 @@ static int make_overlay(const int fds[LTD_LAYERS], struct ltd_err *err)
 	if (fsfd < 0)
 		return ltd_err_sys(err, "--review: overlayfs is not available "
 					"(fsopen overlay)");
-	for (int i = 0; i < LTD_LAYERS; i++)
+	for (int i = 0; i < LTD_LAYERS; i++) {
+		char what[64];
+
+		snprintf(what, sizeof(what), "overlayfs refuses %s",
+			 layer_names[i]);
 		if (set_layer(fsfd, keys[i][0], keys[i][1], fds[i]) < 0)
-			return ltd_err_sys(err,
-					   "--review: overlayfs refuses %s",
-					   layer_names[i]);
+			return refused(fsfd, err, what);
+	}
 	/* Unprivileged: overlayfs keeps its own attributes in user.overlay.*
 	 * xattrs (Linux 5.11). */
 	if (fsconfig(fsfd, FSCONFIG_SET_FLAG, "userxattr", NULL, 0) < 0)
 		return ltd_err_sys(err, "--review: overlayfs has no userxattr "
 					"(Linux 5.11 or later is needed)");
+	/* overlayfs says most of its reasons only in the kernel's log. */
 	if (fsconfig(fsfd, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
-		return ltd_err_sys(err, "--review: cannot mount the overlay "
-					"(its upper directory's filesystem "
-					"must support user xattrs)");
+		return refused(fsfd, err,
+			       "cannot mount the overlay (the kernel's log "
+			       "says why: a project on too many stacked "
+			       "overlays, an upper whose filesystem lacks "
+			       "user xattrs...)");
 	mfd = fsmount(fsfd, FSMOUNT_CLOEXEC,
 		      MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
 	if (mfd < 0)

@@ -161,6 +161,39 @@ int ltd_review_begin(const struct ltd_policy *p, struct ltd_review_run *r,
 	return ret;
 }
 
+/* The run's summary names at most this many changes (every held-back
+ * one all the same); `review NAME` lists them all. */
+#define SUMMARY_LINES 40
+
+/* Each change as `review NAME` shows it (a rename by its two names, a
+ * mode, a link's text, a type change, the mark of what is held back),
+ * the first SUMMARY_LINES and every held-back or refused one. */
+static void summary_lines(FILE *out, const struct ltd_changes *ch,
+			  const char *name)
+{
+	size_t shown = 0, left = 0;
+
+	for (size_t i = 0; i < ch->n; i++) {
+		const struct ltd_change *c = &ch->v[i];
+
+		if (c->flags & LTD_CHF_RENAMED)
+			continue;
+		if (shown >= SUMMARY_LINES &&
+		    !(c->flags & (LTD_CHF_HELD | LTD_CHF_REFUSED))) {
+			left++;
+			continue;
+		}
+		fputs("  ", out);
+		ltd_change_print(out, c);
+		shown++;
+	}
+	if (!left)
+		return;
+	fprintf(out, "  ... and %zu more ('ltd-native review ", left);
+	ltd_fput_shown(out, name);
+	fputs("' lists them all)\n", out);
+}
+
 void ltd_review_summary(FILE *out, struct ltd_review_run *r,
 			const struct ltd_policy *p,
 			const struct ltd_protected *prot)
@@ -191,12 +224,7 @@ void ltd_review_summary(FILE *out, struct ltd_review_run *r,
 	fputs(": ", out);
 	ltd_counts_print(out, &n);
 	fputc('\n', out);
-	for (size_t i = 0; i < ch.n; i++) {
-		if (!(ch.v[i].flags & (LTD_CHF_HELD | LTD_CHF_REFUSED)))
-			continue;
-		fputs("  ", out);
-		ltd_change_print(out, &ch.v[i]);
-	}
+	summary_lines(out, &ch, p->review);
 	if (ch.n) {
 		fputs("ltd-native: 'ltd-native review ", out);
 		ltd_fput_shown(out, p->review);

@@ -58,6 +58,13 @@ rvrun --review r1 -- sh -c 'echo new > edit.txt && echo added > new.txt &&
 expect_rc "a review run exits with the command's status" 0
 expect_out "the command sees its own writes" "^new$"
 expect_out "at exit the run names the review and what it holds" "review r1: .*added.*changed.*deleted"
+expect_out "the summary names an addition" "^  A  new\.txt$"
+expect_out "the summary names a change" "^  M  edit\.txt$"
+expect_out "the summary names a deletion" "^  D  del\.txt$"
+expect_out "the summary names a rename the content shows" "^  R  ren-old\.txt -> ren-new\.txt$"
+expect_out "the summary names a mode change" "^  M  mode\.sh  \(mode 644 -> 755\)$"
+expect_out "the summary names a link with its text" "^  M  lnk -> target2$"
+expect_out "the summary names a type change" "^  T  linkdir/  \(link -> directory\)$"
 check "the project on the host has not changed" test "$(snapshot "$RVP")" = "$before"
 
 rv review r1
@@ -235,9 +242,99 @@ check "no FIFO, socket or device node landed" sh -c "test ! -e '$RVP/fifo' && te
 check "the hard link's file did not land" sh -c "test ! -e '$RVP/leak' && ! grep -rqs s3cret '$RVP'"
 check "no set-uid or set-gid bit landed" sh -c "test \"\$(stat -c %a '$RVP/suid')\" = 755 && test \"\$(stat -c %a '$RVP/sgid')\" = 755"
 check "names of dots land as names in the project" sh -c "test -f '$RVP/...' && test -f '$RVP/..x'"
+check "a name with a newline lands as that name" test -f "$RVP/a
+b"
 check "an unreadable file landed by its content" test "$(stat -c %s "$RVP/locked")" = 15
 check "no foreign xattr landed" python3 -c 'import os,sys; assert os.listxattr(sys.argv[1]) == []' "$RVP/tagged"
 rv discard h1
+
+# --- NAME's rules; combining with --trusted; protected paths stay read-only
+rvrun --review ../escape -- true
+expect_rc "a review NAME follows --name's rules" 125
+expect_out "naming the flag" "^ltd-native: --review: '\.\./escape' is not a valid name"
+rvrun --trusted --review rt -- sh -c 'echo t > trusted.txt && cat trusted.txt'
+expect_rc "--review combines with --trusted" 0
+expect_out "the trusted run sees its write" "^t$"
+check "and the project has nothing of it" test ! -e "$RVP/trusted.txt"
+rv review rt
+expect_out "the trusted run's write is in its review" "^A  trusted\.txt$"
+rv discard rt
+HP=$(as_user mktemp -d "$U_HOME/e2e-review-hooks.XXXXXX")
+as_user sh -c "cd '$HP' && ${GITC[*]} init -q"
+OUT=$(cd "$HP" && as_user env XDG_STATE_HOME="$RVS" "$LTD" run --network none --review rp -- sh -c \
+	'echo x > .git/hooks/pre-commit; echo x > .git/config; mkdir -p .gemini .cursor .git/rebase-merge && echo "{}" > .gemini/settings.json && echo "{}" > .cursor/mcp.json && echo "exec touch /tmp/pwned" > .git/rebase-merge/git-rebase-todo && echo ok > plain.txt' 2>&1)
+RC=$?
+expect_out "a protected path is read-only in a review run too" "\.git/hooks/pre-commit: (Read-only file system|Permission denied)"
+expect_out "so is git's config" "\.git/config: (Read-only file system|Permission denied)"
+expect_out "the summary marks another agent's settings held back" "^  A! \.gemini/settings\.json"
+expect_out "and an editor's MCP file" "^  A! \.cursor/mcp\.json"
+expect_out "and git's rebase todo list" "^  A! \.git/rebase-merge/git-rebase-todo"
+OUT=$(cd "$HP" && as_user env XDG_STATE_HOME="$RVS" "$LTD" apply rp 2>&1)
+RC=$?
+expect_rc "apply lands what is not held back" 0
+check "the plain file landed" grep -qx ok "$HP/plain.txt"
+check "another agent's settings did not land" test ! -e "$HP/.gemini/settings.json"
+check "an editor's MCP file did not land" test ! -e "$HP/.cursor/mcp.json"
+check "git's rebase todo list did not land" test ! -e "$HP/.git/rebase-merge"
+OUT=$(cd "$HP" && as_user env XDG_STATE_HOME="$RVS" "$LTD" apply rp .gemini --include-protected 2>&1)
+RC=$?
+expect_rc "apply --include-protected PATH lands what was held back, when asked" 0
+check "the held-back file landed" test -f "$HP/.gemini/settings.json"
+check "and only the path asked for" test ! -e "$HP/.cursor/mcp.json"
+OUT=$(cd "$HP" && as_user env XDG_STATE_HOME="$RVS" "$LTD" discard rp 2>&1)
+as_user rm -rf "$HP"
+
+# --- a launcher killed mid-run leaves a review that can still be used ----
+: >"$RV_TMP/rk.status"
+chmod 666 "$RV_TMP/rk.status"
+# (Not exec'd: the shell would report the killed job.)
+(cd "$RVP" && "${USER_CMD[@]}" env XDG_STATE_HOME="$RVS" "$LTD" run --ro-bind "$STAGE" "$STAGE" \
+	--network none --name e2e-rvk --review rk --json-status-fd 3 \
+	-- sh -c 'echo k > killed.txt && sleep 600' 3>"$RV_TMP/rk.status" </dev/null >"$RV_TMP/rk.out" 2>&1
+	true) 2>/dev/null &
+rk_init=
+for _ in $(seq 3600); do
+	rk_init=$(as_user env XDG_STATE_HOME="$RVS" "$LTD" ps 2>/dev/null | awk '$1 == "e2e-rvk" {print $2}')
+	[ -n "$rk_init" ] && as_user env XDG_STATE_HOME="$RVS" "$LTD" review rk 2>/dev/null | grep -q killed && break
+	sleep 0.05
+done
+rk_launcher=$(awk '/^PPid:/ {print $2}' "/proc/$rk_init/status" 2>/dev/null)
+check "a review run started and wrote" test -n "$rk_launcher"
+[ -n "$rk_launcher" ] && kill -KILL "$rk_launcher"
+wait
+for _ in $(seq 3600); do
+	as_user env XDG_STATE_HOME="$RVS" "$LTD" ps 2>/dev/null | grep -q '^e2e-rvk ' || break
+	sleep 0.05
+done
+rv review
+expect_out "a review whose launcher was killed is still listed" "^rk  "
+rv apply rk
+expect_rc "and can be applied" 0
+check "what it wrote landed" grep -qx k "$RVP/killed.txt"
+
+# --- an overlay that cannot be mounted: exit 125 and why, never a bind ---
+# A project three overlays deep (a dev container in a container): overlayfs
+# refuses a fourth (its stacking depth), so the review's cannot be made.
+if [ "$AS_ROOT" = 1 ]; then
+	NO=$RV_TMP/nest
+	mkdir -p "$NO/l1" "$NO/u1" "$NO/w1" "$NO/o1" "$NO/u2" "$NO/w2" "$NO/o2"
+	if mount -t overlay -o "lowerdir=$NO/l1,upperdir=$NO/u1,workdir=$NO/w1" none "$NO/o1" &&
+		mount -t overlay -o "lowerdir=$NO/o1,upperdir=$NO/u2,workdir=$NO/w2" none "$NO/o2"; then
+		mkdir "$NO/o2/proj" && chown "$U_UID:$U_GID" "$NO/o2/proj"
+		OUT=$(cd "$NO/o2/proj" && as_user env XDG_STATE_HOME="$RVS" "$LTD" run --network none \
+			--review rn -- sh -c 'echo x > written' 2>&1)
+		RC=$?
+		expect_rc "an overlay that cannot be mounted stops the run" 125
+		expect_out "saying why" "--review: cannot mount the overlay"
+		check "the command did not run on the project instead" test ! -e "$NO/o2/proj/written"
+		as_user env XDG_STATE_HOME="$RVS" "$LTD" discard rn >/dev/null 2>&1
+	else
+		skip "an overlay that cannot be mounted" "nested overlays cannot be made here"
+	fi
+	umount "$NO/o2" "$NO/o1" 2>/dev/null
+else
+	skip "an overlay that cannot be mounted" "making nested overlays needs root"
+fi
 
 as_user rm -rf "$RVP" "$OTHER" "$GP" "$RVO"
 as_user chmod -R u+rwx "$RVS"

@@ -16,6 +16,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "protect/hostrun.h"
 #include "review/changes.h"
 #include "review/held.h"
 #include "review/journal.h"
@@ -416,6 +417,20 @@ Test(review, deleting_a_directory_that_holds_a_held_path_is_held)
 	cr_assert(get(".claude/hooks/h.sh")->flags & LTD_CHF_HELD);
 	cr_assert(get(".claude")->flags & LTD_CHF_HELD);
 	cr_assert_not(get(".claude/notes")->flags & LTD_CHF_HELD);
+}
+
+/* The files other host programs run, the issue's examples among them;
+ * matched from the project's top only. */
+Test(review, host_run_table)
+{
+	cr_assert(ltd_hostrun_match(".vscode/tasks.json"));
+	cr_assert(ltd_hostrun_match(".gemini/settings.json"));
+	cr_assert(ltd_hostrun_match(".cursor/mcp.json"));
+	cr_assert(ltd_hostrun_match(".devcontainer/devcontainer.json"));
+	cr_assert(ltd_hostrun_match("app.code-workspace"));
+	cr_assert_not(ltd_hostrun_match(".vscode/tasks.jsonx"));
+	cr_assert_not(ltd_hostrun_match("src/app.c"));
+	cr_assert_not(ltd_hostrun_match(".gemini"));
 }
 
 Test(review, kernel_release)
