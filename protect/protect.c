@@ -2,7 +2,8 @@
 /*
  * The project's protection, in the order each part needs: git's paths
  * first (the others are judged against them), then Claude Code's, then
- * ltd-native's own policy file; links last, over all of them.
+ * the other host programs' (hostrun.c), then ltd-native's own policy
+ * file; links last, over all of them.
  */
 #include "protect/protect.h"
 
@@ -15,6 +16,7 @@
 #include "protect/agentprotect.h"
 #include "protect/gitbinds.h"
 #include "protect/gitprotect.h"
+#include "protect/hostrun.h"
 
 /* The project's own policy file: read-only inside, like .git/config
  * (the approval would refuse a changed one; this keeps it from changing). */
@@ -38,6 +40,9 @@ int ltd_protect_project(const struct ltd_policy *p, struct ltd_protected *out,
 		ret = ltd_gitprotect_project(p, out, err);
 	if (!ret && p->protect_git)
 		ret = ltd_agentprotect_project(p, out, err);
+	/* Editors', other agents' and tools' files (hostrun.c's table). */
+	if (!ret && p->protect_git)
+		ret = ltd_hostrun_protect(out, err);
 	if (!ret)
 		ret = protect_policy_dir(out, err);
 	if (!ret)

@@ -2,16 +2,18 @@
 /*
  * What host programs run from the project, and from the places the cage
  * may write: git (its hooks, its configuration and what that names),
- * Claude Code (its settings' commands), ltd-native's own project policy.
+ * Claude Code (its settings' commands), editors, other agents and tools
+ * (hostrun.h's table), ltd-native's own project policy.
  * Each is added to the protected set (protected.h: read-only in the cage,
  * the directories on the way pinned), or the run is refused where that
  * cannot hold.  Reads the host; changes nothing on it.
  *
  * The parts: git's (gitprotect.c, with gitdir.c, gitplace.c, gitscan.c
  * and the configuration walker gitwalk.c; gitbinds.c for writable binds),
- * Claude Code's (agentprotect.c), the files a command line runs
- * (cmdfiles.c, with the sh-word reader shword.c); the checks after the run
- * (protected.c, repos.c).
+ * Claude Code's (agentprotect.c), the other host programs' (hostrun.c),
+ * the files a command line runs (cmdfiles.c, with the sh-word reader
+ * shword.c); the checks after the run (protected.c, repos.c,
+ * sequencer.c).
  */
 #ifndef LTD_PROTECT_H
 #define LTD_PROTECT_H

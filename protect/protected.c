@@ -33,6 +33,7 @@
 #include "common/text.h"
 #include "common/vec.h"
 #include "policy/option.h"
+#include "protect/hostrun.h"
 
 void ltd_protected_for(struct ltd_protected *s, const struct ltd_policy *p)
 {
@@ -305,10 +306,42 @@ static int move_aside(int dir, const char *base, char *to, size_t size)
 	return ret;
 }
 
+/* Who runs a path the command created, and what from it: Claude Code's
+ * settings, or a row of hostrun.c's table. */
+struct reader {
+	const char *who;  /* "Claude Code" */
+	const char *what; /* NULL: Claude Code's own words */
+};
+
+/* @rel is one of Claude Code's settings files, or a path of another host
+ * program's (a FILE or DIR entry itself, or a name a PATTERN matches). */
+static bool read_by(const char *rel, struct reader *r)
+{
+	static const char *const settings[] = {
+		".claude/settings.json",
+		".claude/settings.local.json",
+		".mcp.json",
+	};
+	const struct ltd_hostrun *h;
+
+	for (size_t k = 0; k < ARRAY_SIZE(settings); k++)
+		if (!strcmp(rel, settings[k])) {
+			*r = (struct reader){"Claude Code", NULL};
+			return true;
+		}
+	h = ltd_hostrun_find(rel);
+	/* The entry itself: what lies in a DIR entry goes with it. */
+	if (!h || (h->kind != LTD_HOSTRUN_PATTERN && strcmp(rel, h->path)))
+		return false;
+	*r = (struct reader){h->program, h->runs};
+	return true;
+}
+
 /* What was done with @path, created by the command (through a link of its
  * own, @base, when @linked): moved aside to @to, or not (@ret < 0). */
 static void say_quarantined(FILE *out, const char *path, bool linked,
-			    const char *base, const char *to, int ret)
+			    const char *base, const char *to, int ret,
+			    const struct reader *r)
 {
 	fputs("ltd-native: warning: the command created ", out);
 	ltd_fput_shown(out, path);
@@ -318,7 +351,7 @@ static void say_quarantined(FILE *out, const char *path, bool linked,
 		      out);
 		ltd_fput_shown(out, base);
 	}
-	if (ret < 0) {
+	if (ret < 0 && !r->what) {
 		fprintf(out,
 			", which Claude Code on the host reads (and runs the "
 			"hooks it names) at its next start, and it could NOT "
@@ -327,28 +360,25 @@ static void say_quarantined(FILE *out, const char *path, bool linked,
 			strerror(-ret));
 		return;
 	}
-	fputs(", which Claude Code on the host would read (and run the hooks "
-	      "it names) at its next start: moved ",
-	      out);
+	if (ret < 0) {
+		fprintf(out,
+			", which %s on the host runs from (%s), and it could "
+			"NOT be moved aside (%s): remove it before you use %s "
+			"here\n",
+			r->who, r->what, strerror(-ret), r->who);
+		return;
+	}
+	if (!r->what)
+		fputs(", which Claude Code on the host would read (and run "
+		      "the hooks it names) at its next start: moved ",
+		      out);
+	else
+		fprintf(out, ", which %s on the host runs from (%s): moved ",
+			r->who, r->what);
 	ltd_fput_shown(out, base);
 	fputs(" aside to ", out);
 	ltd_fput_shown(out, to);
 	fputs(" in its directory; review it, then move it back\n", out);
-}
-
-/* @rel is one of Claude Code's settings files. */
-static bool is_settings(const char *rel)
-{
-	static const char *const settings[] = {
-		".claude/settings.json",
-		".claude/settings.local.json",
-		".mcp.json",
-	};
-
-	for (size_t k = 0; k < ARRAY_SIZE(settings); k++)
-		if (!strcmp(rel, settings[k]))
-			return true;
-	return false;
 }
 
 void ltd_protected_quarantine(FILE *out, const struct ltd_protected *s,
@@ -366,12 +396,13 @@ void ltd_protected_quarantine(FILE *out, const struct ltd_protected *s,
 		char dirrel[64], base[64], to[96];
 		_cleanup_close_ int dir = -1;
 		bool linked = false;
+		struct reader r;
 		struct stat st;
 		int ret;
 
 		rel = ltd_path_below(path, s->project);
 		if (before[i].type || !after[i].type || !rel ||
-		    !is_settings(rel))
+		    !read_by(rel, &r))
 			continue;
 		/* Created, whatever it is (a link Claude Code would follow
 		 * too).  Its directory the command made a link or something
@@ -396,7 +427,7 @@ void ltd_protected_quarantine(FILE *out, const struct ltd_protected *s,
 			continue;
 		}
 		ret = dir < 0 ? -errno : move_aside(dir, base, to, sizeof(to));
-		say_quarantined(out, path, linked, base, to, ret);
+		say_quarantined(out, path, linked, base, to, ret, &r);
 		if (ret >= 0)
 			after[i] = (struct ltd_protected_id){0};
 	}

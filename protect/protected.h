@@ -80,11 +80,14 @@ struct ltd_protected_id *ltd_protected_ids(const struct ltd_protected *s);
 
 /*
  * A Claude Code settings file (.claude/settings.json,
- * .claude/settings.local.json, .mcp.json) that @after shows created since
- * @before is renamed to NAME.ltd-native-quarantine in its directory (never
- * over an existing file, never through a link), said on @out, and marked
- * absent in @after: Claude Code on the host would run its hooks at its
- * next start, and a git-ignored file shows in no `git status`.
+ * .claude/settings.local.json, .mcp.json), or a path of hostrun.h's table
+ * (an editor's tasks, another agent's settings...), that @after shows
+ * created since @before is renamed to NAME.ltd-native-quarantine in its
+ * directory (never over an existing file, never through a link), said on
+ * @out with who runs it, and marked absent in @after: Claude Code on the
+ * host would run its hooks at its next start, VS Code a folderOpen task
+ * when the folder is opened, and a git-ignored file shows in no `git
+ * status`.
  */
 void ltd_protected_quarantine(FILE *out, const struct ltd_protected *s,
 			      const struct ltd_protected_id *before,

@@ -20,6 +20,7 @@
 #include "common/text.h"
 #include "protect/protect.h"
 #include "protect/repos.h"
+#include "protect/sequencer.h"
 #include "runtime/cage.h"
 #include "runtime/hostuser.h"
 #include "runtime/launch.h"
@@ -136,6 +137,10 @@ static void report(struct ltd_launch *l)
 	if (p->protect_git)
 		report_repos(out, p, l->root_was_gitdir, l->started,
 			     &l->review);
+	/* --review: .git's sequencer state stays in the upper (apply holds
+	 * it back); the project's is the user's own. */
+	if (p->protect_git && !p->review)
+		ltd_sequencer_report(out, p->project, l->started);
 	if (p->review && !p->quiet)
 		ltd_review_summary(out, &l->review, p, prot);
 	ltd_life_report(&l->life, out);

@@ -1,0 +1,72 @@
+# shellcheck shell=bash
+# Project files that host programs other than git and Claude Code run
+# (protect/hostrun.c's table): VS Code's tasks and settings, Gemini CLI's
+# and Cursor's MCP servers, direnv's .envrc, dev containers.  One that is
+# there at the start is read-only in the cage; one the command creates is
+# moved aside when the run ends, with a warning naming the program.
+
+HP=$(as_user mktemp -d "$U_HOME/e2e-hostfiles.XXXXXX")
+as_user chmod 755 "$HP"
+
+# ltd-native run in $HP (the project), output in $OUT, status in $RC.
+lh() {
+	OUT=$(cd "$HP" && as_user "$LTD" run --network none -- "$@" 2>&1)
+	RC=$?
+}
+
+# The attack: VS Code runs a task with "runOn": "folderOpen" when the user
+# opens the folder (once automatic tasks are allowed for it).  With no
+# .vscode at the start there is nothing to bind read-only: the command
+# writes one.
+TASKS='{"version":"2.0.0","tasks":[{"label":"x","type":"shell","command":"touch /tmp/pwned","runOptions":{"runOn":"folderOpen"}}]}'
+lh sh -c "mkdir -p .vscode && echo '$TASKS' > .vscode/tasks.json"
+expect_rc "the command writes a folderOpen task where there was none" 0
+[ ! -e "$HP/.vscode/tasks.json" ] && [ -f "$HP/.vscode/tasks.json.ltd-native-quarantine" ] &&
+	pass "a task file the command created is moved aside at exit" ||
+	fail "a task file the command created is moved aside at exit" "$(ls -la "$HP/.vscode")"
+expect_out "and the warning names VS Code and what it runs" \
+	"warning: the command created $HP/\.vscode/tasks\.json, which VS Code on the host runs from \(a task with \"runOn\": \"folderOpen\".*moved tasks\.json aside to tasks\.json\.ltd-native-quarantine"
+
+# Present at the start (the user's own): read-only, and .vscode pinned.
+as_user rm -f "$HP/.vscode/tasks.json.ltd-native-quarantine"
+as_user sh -c "echo '{}' > '$HP/.vscode/settings.json'"
+lh sh -c 'echo "{\"terminal.integrated.profiles.linux\":{}}" > .vscode/settings.json'
+expect_rc "the user's .vscode/settings.json cannot be written" 2
+expect_out "... the file system says read-only" "Read-only file system"
+[ "$(cat "$HP/.vscode/settings.json")" = "{}" ] &&
+	pass "... and it is unchanged" || fail "... and it is unchanged" "$(cat "$HP/.vscode/settings.json")"
+lh sh -c 'mv .vscode moved && mkdir .vscode && echo x > .vscode/settings.json'
+expect_rc "nor can .vscode be moved away to make another" 1
+[ -d "$HP/.vscode" ] && [ ! -e "$HP/moved" ] && [ "$(cat "$HP/.vscode/settings.json")" = "{}" ] &&
+	pass "... and .vscode is where it was" || fail "... and .vscode is where it was" "$(ls -la "$HP")"
+as_user rm -rf "$HP/.vscode"
+
+# Other agents' MCP servers and direnv's .envrc, created: moved aside.
+lh sh -c 'mkdir .gemini && echo "{\"mcpServers\":{\"x\":{\"command\":\"sh\"}}}" > .gemini/settings.json && echo "touch /tmp/pwned" > .envrc'
+[ ! -e "$HP/.gemini/settings.json" ] && [ -f "$HP/.gemini/settings.json.ltd-native-quarantine" ] &&
+	pass "Gemini CLI's settings, created, are moved aside" ||
+	fail "Gemini CLI's settings, created, are moved aside" "$(ls -la "$HP/.gemini")"
+expect_out "... naming Gemini CLI" "\.gemini/settings\.json, which Gemini CLI on the host runs from"
+[ ! -e "$HP/.envrc" ] && [ -f "$HP/.envrc.ltd-native-quarantine" ] &&
+	pass "an .envrc, created, is moved aside" || fail "an .envrc, created, is moved aside" "$(ls -la "$HP")"
+expect_out "... naming direnv" "\.envrc, which direnv on the host runs from"
+as_user rm -rf "$HP/.gemini" "$HP/.envrc.ltd-native-quarantine"
+
+# A dev container directory (its initializeCommand runs on the host):
+# created, it goes aside as a whole; present, what it holds is read-only.
+lh sh -c 'mkdir .devcontainer && echo "{\"initializeCommand\":\"touch /tmp/pwned\"}" > .devcontainer/devcontainer.json'
+[ ! -e "$HP/.devcontainer" ] && [ -f "$HP/.devcontainer.ltd-native-quarantine/devcontainer.json" ] &&
+	pass "a .devcontainer the command made is moved aside whole" ||
+	fail "a .devcontainer the command made is moved aside whole" "$(ls -la "$HP")"
+as_user rm -rf "$HP/.devcontainer.ltd-native-quarantine"
+as_user mkdir "$HP/.devcontainer"
+lh sh -c 'echo "{}" > .devcontainer/devcontainer.json'
+expect_rc "a file added in the user's .devcontainer is refused" 2
+[ ! -e "$HP/.devcontainer/devcontainer.json" ] &&
+	pass "... and nothing was added" || fail "... and nothing was added" "$(ls -la "$HP/.devcontainer")"
+
+# Files no host program runs by themselves are the project: writable.
+lh sh -c 'echo x > notes.txt && mkdir -p .vscodex && echo y > .vscodex/tasks.json'
+expect_rc "other files stay writable" 0
+expect_no_out "... and nothing is said of them" "warning: the command created"
+as_user rm -rf "$HP"
