@@ -185,7 +185,8 @@ expect_out "its conflict named" "C  shared\.txt"
 check "and lands nothing over the first" grep -qx A "$RVP/shared.txt"
 rv discard rb
 
-# --- git: a commit inside lands; a planted hook is held back ------------
+# --- git: the work tree lands, nothing of .git does (its index and refs
+# could carry files past the review); a planted hook is held back --------
 GP=$(as_user mktemp -d "$U_HOME/e2e-review-git.XXXXXX")
 as_user sh -c "cd '$GP' && ${GITC[*]} init -q && echo one > f && git add f && ${GITC[*]} commit -qm one && rm -rf .git/hooks"
 sleep 0.1
@@ -198,8 +199,9 @@ OUT=$(cd "$GP" && as_user env XDG_STATE_HOME="$RVS" "$LTD" apply rg 2>&1)
 RC=$?
 expect_rc "apply of a review with a commit" 0
 expect_out "apply names what it held back" "A! \.git/hooks/pre-commit"
-check "the commit landed (a fast-forward of the branch)" as_user sh -c "cd '$GP' && git log --oneline | grep -q two"
-check "the working tree matches it" as_user sh -c "cd '$GP' && test -z \"\$(git status --porcelain --untracked-files=no)\""
+check "the commit did not land (nothing of .git does)" as_user sh -c "cd '$GP' && ! git log --oneline | grep -q two"
+check "the work tree's change landed, for the user to commit" as_user sh -c "cd '$GP' && grep -qx two f && git status --porcelain --untracked-files=no | grep -q '^ M f'"
+expect_out "apply names the commit's objects held back" "\.git/objects"
 check "the planted hook did not land" test ! -e "$GP/.git/hooks/pre-commit"
 check "an editor's task file did not land" test ! -e "$GP/.vscode/tasks.json"
 OUT=$(cd "$GP" && as_user env XDG_STATE_HOME="$RVS" "$LTD" review rg 2>&1)
