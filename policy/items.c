@@ -81,7 +81,8 @@ int ltd_policy_add_copy(struct ltd_policy *p, const char *src, const char *dst,
 	return 0;
 }
 
-static int put_file(struct ltd_policy *p, const char *dst, const char *content,
+static int put_file(struct ltd_cage_file **files, size_t *n_files,
+		    struct ltd_policy *p, const char *dst, const char *content,
 		    size_t len, mode_t mode, const char *why,
 		    struct ltd_err *err)
 {
@@ -96,18 +97,18 @@ static int put_file(struct ltd_policy *p, const char *dst, const char *content,
 	}
 	memcpy(c, content, len);
 	c[len] = '\0';
-	for (size_t i = 0; i < p->n_files && !f; i++)
-		if (strcmp(p->files[i].dst, dst) == 0)
-			f = &p->files[i];
+	for (size_t i = 0; i < *n_files && !f; i++)
+		if (strcmp((*files)[i].dst, dst) == 0)
+			f = &(*files)[i];
 	if (!f) {
-		f = realloc(p->files, (p->n_files + 1) * sizeof(*f));
+		f = realloc(*files, (*n_files + 1) * sizeof(*f));
 		if (!f) {
 			free(c);
 			free(d);
 			return oom(err);
 		}
-		p->files = f;
-		f = &p->files[p->n_files++];
+		*files = f;
+		f = &(*files)[(*n_files)++];
 		*f = (struct ltd_cage_file){0};
 	}
 	free(f->dst);
@@ -121,14 +122,24 @@ int ltd_policy_add_file(struct ltd_policy *p, const char *dst,
 			const char *content, size_t len, mode_t mode,
 			const char *why, struct ltd_err *err)
 {
-	return put_file(p, dst, content, len, mode ? mode : 0600, why, err);
+	return put_file(&p->files, &p->n_files, p, dst, content, len,
+			mode ? mode : 0600, why, err);
 }
 
 int ltd_policy_add_link(struct ltd_policy *p, const char *dst,
 			const char *target, const char *why,
 			struct ltd_err *err)
 {
-	return put_file(p, dst, target, strlen(target), 0, why, err);
+	return put_file(&p->files, &p->n_files, p, dst, target, strlen(target),
+			0, why, err);
+}
+
+int ltd_policy_add_seed(struct ltd_policy *p, const char *path,
+			const char *content, size_t len, const char *why,
+			struct ltd_err *err)
+{
+	return put_file(&p->seeds, &p->n_seeds, p, path, content, len, 0600,
+			why, err);
 }
 
 int ltd_policy_set_env(struct ltd_policy *p, const char *key, const char *val,

@@ -92,6 +92,11 @@ void ltd_policy_free(struct ltd_policy *p)
 		free(p->files[i].content);
 	}
 	free(p->files);
+	for (size_t i = 0; i < p->n_seeds; i++) {
+		free(p->seeds[i].dst);
+		free(p->seeds[i].content);
+	}
+	free(p->seeds);
 	for (size_t i = 0; i < p->n_derived_env; i++) {
 		free(p->derived_env[i].key);
 		free(p->derived_env[i].val);

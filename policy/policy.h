@@ -254,6 +254,8 @@ struct ltd_policy {
 	char *host_path; /* the launcher's $PATH; NULL: LTD_CAGE_PATH */
 	struct ltd_cage_file *files;
 	size_t n_files;
+	struct ltd_cage_file *seeds; /* host files, .dst a host path */
+	size_t n_seeds;
 	struct ltd_env_item *derived_env;
 	size_t n_derived_env;
 	bool cmd_links;	 /* PATH starts with LTD_CMD_DIR */
@@ -451,6 +453,13 @@ int ltd_policy_add_copy(struct ltd_policy *p, const char *src, const char *dst,
 int ltd_policy_add_file(struct ltd_policy *p, const char *dst,
 			const char *content, size_t len, mode_t mode,
 			const char *why, struct ltd_err *err);
+/* A file of the host's home created with @content when missing, by the
+ * launcher's state step (runtime/state.c), before the cage exists: state
+ * a live bind of the home needs in place (Claude Code's .claude.json under
+ * --trusted).  Never written when it is there. */
+int ltd_policy_add_seed(struct ltd_policy *p, const char *path,
+			const char *content, size_t len, const char *why,
+			struct ltd_err *err);
 int ltd_policy_add_link(struct ltd_policy *p, const char *dst,
 			const char *target, const char *why,
 			struct ltd_err *err);

@@ -145,6 +145,11 @@ static void print_derived(FILE *out, const struct ltd_policy *p,
 			line_out(out, "#   link %s -> %s (%s)", f->dst,
 				 f->content, f->why);
 	}
+	for (size_t i = 0; i < p->n_seeds; i++)
+		line_out(out,
+			 "#   host file %s, %zu bytes, created 0600 when "
+			 "missing (%s)",
+			 p->seeds[i].dst, p->seeds[i].len, p->seeds[i].why);
 	for (size_t i = 0; i < p->n_host_ports; i++)
 		line_out(out, "#   host port %u open at host.ltd.internal",
 			 p->host_ports[i]);
