@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agents/adapters.h"
 #include "agents/resolve.h"
 #include "common/path.h"
 
@@ -159,6 +160,8 @@ int ltd_agents_derive(struct ltd_policy *p, struct ltd_err *err)
 {
 	int ret = resolve_all(p, err);
 
+	if (!ret)
+		ret = ltd_agents_apply(p, err);
 	if (!ret)
 		ret = drop_covered(p, err);
 	return ret;
