@@ -118,4 +118,7 @@ void ltd_json_scrub(json_t *o, const char *prefix, char *removed, size_t size);
 void ltd_names_add(char *removed, size_t size, const char *prefix,
 		   const char *name);
 
+/* The cage's ~/.gitconfig from the host's global config (gitident.c). */
+int ltd_git_identity(struct ltd_policy *p, struct ltd_err *err);
+
 #endif

