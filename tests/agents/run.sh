@@ -63,8 +63,13 @@ python3 "$here/mock_model.py" --port 0 --port-file "$MOCK_DIR/port" \
 	--log "$MOCK_DIR/log.jsonl" --dump-dir "$MOCK_DIR/dump" --secret "$REAL" \
 	--secret "$REAL2" --quiet >/dev/null 2>"$MOCK_DIR/err" &
 MOCK_PID=$!
-for _ in $(seq 100); do [ -s "$MOCK_DIR/port" ] && break; sleep 0.1; done
-MOCK_URL=http://127.0.0.1:$(cat "$MOCK_DIR/port" 2>/dev/null)
+for _ in $(seq 300); do [ -s "$MOCK_DIR/port" ] && break; sleep 0.1; done
+if [ ! -s "$MOCK_DIR/port" ]; then
+	fail "the mock model server starts" "$(cat "$MOCK_DIR/err")"
+	summary
+	exit
+fi
+MOCK_URL=http://127.0.0.1:$(cat "$MOCK_DIR/port")
 files=("$@")
 [ ${#files[@]} -eq 0 ] && files=("$here"/test_*.sh)
 for f in "${files[@]}"; do
