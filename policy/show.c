@@ -108,6 +108,27 @@ static const char *env_origin(const struct ltd_policy *p, const char *kv)
 	return "";
 }
 
+/* The files and links the adapters generate in the cage, and the files
+ * of the home created when missing. */
+static void print_generated(FILE *out, const struct ltd_policy *p)
+{
+	for (size_t i = 0; i < p->n_files; i++) {
+		const struct ltd_cage_file *f = &p->files[i];
+
+		if (f->mode)
+			line_out(out, "#   file %s, %zu bytes, mode %04o (%s)",
+				 f->dst, f->len, (unsigned)f->mode, f->why);
+		else
+			line_out(out, "#   link %s -> %s (%s)", f->dst,
+				 f->content, f->why);
+	}
+	for (size_t i = 0; i < p->n_seeds; i++)
+		line_out(out,
+			 "#   host file %s, %zu bytes, created 0600 when "
+			 "missing (%s)",
+			 p->seeds[i].dst, p->seeds[i].len, p->seeds[i].why);
+}
+
 static void print_derived(FILE *out, const struct ltd_policy *p,
 			  const struct ltd_policy_show_extra *x)
 {
@@ -135,21 +156,7 @@ static void print_derived(FILE *out, const struct ltd_policy *p,
 				    "missing"
 				  : "");
 	}
-	for (size_t i = 0; i < p->n_files; i++) {
-		const struct ltd_cage_file *f = &p->files[i];
-
-		if (f->mode)
-			line_out(out, "#   file %s, %zu bytes, mode %04o (%s)",
-				 f->dst, f->len, (unsigned)f->mode, f->why);
-		else
-			line_out(out, "#   link %s -> %s (%s)", f->dst,
-				 f->content, f->why);
-	}
-	for (size_t i = 0; i < p->n_seeds; i++)
-		line_out(out,
-			 "#   host file %s, %zu bytes, created 0600 when "
-			 "missing (%s)",
-			 p->seeds[i].dst, p->seeds[i].len, p->seeds[i].why);
+	print_generated(out, p);
 	for (size_t i = 0; i < p->n_host_ports; i++)
 		line_out(out, "#   host port %u open at host.ltd.internal",
 			 p->host_ports[i]);
