@@ -88,8 +88,9 @@ static const struct ltd_agent agents[] = {
 	 "sandbox.enabled = false in its managed settings", true, NULL},
 	{"codex", codex_cmds, codex_vars, codex_copied, codex_never,
 	 codex_state, NULL, ltd_codex_files,
-	 "sandbox_mode = \"danger-full-access\" in ~/.codex/config.toml", false,
-	 "CODEX_HOME"},
+	 "sandbox_mode = \"danger-full-access\" in "
+	 "/etc/codex/managed_config.toml",
+	 false, NULL},
 	{"gemini", gemini_cmds, gemini_vars, gemini_copied, gemini_never,
 	 gemini_state, NULL, ltd_gemini_files,
 	 "tools.sandbox = false in ~/.gemini/settings.json, GEMINI_SANDBOX",

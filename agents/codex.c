@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Codex's adapter (the row "codex", agents/adapters.c): its config,
- * ~/.codex/config.toml, generated into the fresh home.  Codex reads no
- * base-URL variable: the seam is a provider of its own whose key is the
- * seam's placeholder (env_key).  Its sandbox needs user namespaces, which
- * the cage refuses: off.  No update check, no analytics, no daemon that
+ * generated twice: /etc/codex/managed_config.toml (in the root tmpfs,
+ * sealed read-only), the layer Codex reads above every other, so that
+ * neither a config.toml in the cage nor a CODEX_HOME moved elsewhere (the
+ * auth directory) can take the seam or the sandbox's being off away; and
+ * ~/.codex/config.toml in the fresh home, the same, for a Codex without
+ * that layer (the legacy managed config: measured in 0.171.0).  Codex
+ * reads no base-URL variable: the seam is a provider of its own whose key
+ * is the seam's placeholder (env_key).  Its sandbox needs user namespaces,
+ * which the cage refuses: off.  No update check, no analytics, no daemon that
  * would outlive the command, the project trusted.  Its sessions are kept
  * by date, not by project: the row binds this project's own store of
  * them at ~/.codex/sessions.
@@ -75,6 +80,8 @@ static void config(FILE *f, struct ltd_agent_ctx *c)
 	fputs("]\ntrust_level = \"trusted\"\n", f);
 }
 
+#define MANAGED "/etc/codex/managed_config.toml"
+
 int ltd_codex_files(struct ltd_agent_ctx *c, struct ltd_err *err)
 {
 	char dst[PATH_MAX], *text = NULL;
@@ -92,7 +99,10 @@ int ltd_codex_files(struct ltd_agent_ctx *c, struct ltd_err *err)
 		free(text);
 		return ltd_err_set(err, ENOMEM, "out of memory");
 	}
-	ret = ltd_policy_add_file(c->p, dst, text, len, 0600, c->why, err);
+	ret = ltd_policy_add_file(c->p, MANAGED, text, len, 0644, c->why, err);
+	if (!ret)
+		ret = ltd_policy_add_file(c->p, dst, text, len, 0600, c->why,
+					  err);
 	free(text);
 	return ret;
 }

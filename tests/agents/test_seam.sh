@@ -171,6 +171,18 @@ if [ "$HAVE_CODEX" = 1 ]; then
 	*) fail "... continuing the first run's session" "$OUT" ;;
 	esac
 
+	# CODEX_HOME moved to the auth directory (where a login is kept), a
+	# config.toml there naming another provider, its sandbox on: the
+	# managed config still wins (the seam, its sandbox off).
+	AUTHC=$U_HOME/.cache/lamp-the-djinn/auth/codex
+	as_user mkdir -p "$AUTHC"
+	as_user sh -c "printf 'model_provider = \"openai\"\nsandbox_mode = \"read-only\"\n' > '$AUTHC/config.toml'"
+	srun --model mock-model --setenv CODEX_HOME "$U_HOME/.config/ltd-auth/codex" -- \
+		codex exec --skip-git-repo-check 'run: echo codex-moved > codex2.txt'
+	expect_file "CODEX_HOME moved, a config.toml of the user's there: codex still runs its shell command" codex2.txt codex-moved
+	expect_seam "... through the seam, with the placeholder"
+	as_user rm -rf "$AUTHC"
+
 	srun --agent codex -- sh -c 'find ~/.codex/sessions -type f'
 	expect_out "this project's Codex sessions are kept" "rollout-.*\.jsonl"
 	expect_no_out "... and the host's other sessions never go in" "rollout-host"

@@ -38,16 +38,10 @@ static void put(const char *rel, const char *text)
 	fclose(f);
 }
 
-static void setup(void)
+static void setup_policy(void)
 {
 	char *argv0;
 
-	memset(&err, 0, sizeof(err));
-	cr_assert_not_null(mkdtemp(dir));
-	snprintf(home, sizeof(home), "%s/home/u", dir);
-	snprintf(proj, sizeof(proj), "%s/src/app", home);
-	mkdir(home, 0755);
-	put("src/app/.keep", "");
 	ltd_policy_init(&p);
 	p.project = strdup(proj);
 	p.host_home = strdup(home);
@@ -60,6 +54,17 @@ static void setup(void)
 	p.argv = calloc(2, sizeof(char *));
 	argv0 = strdup("claude");
 	p.argv[0] = argv0;
+}
+
+static void setup(void)
+{
+	memset(&err, 0, sizeof(err));
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(home, sizeof(home), "%s/home/u", dir);
+	snprintf(proj, sizeof(proj), "%s/src/app", home);
+	mkdir(home, 0755);
+	put("src/app/.keep", "");
+	setup_policy();
 	unsetenv("GIT_CONFIG_GLOBAL");
 	unsetenv("XDG_CONFIG_HOME");
 }
@@ -329,8 +334,12 @@ Test(adapters, codex_config_and_sessions)
 	put(".codex/auth.json", "{\"OPENAI_API_KEY\": \"sk-REAL\"}");
 	put(".codex/AGENTS.md", "be brief");
 	cr_assert_eq(ltd_agents_apply(&p, &err), 0, "%s", err.msg);
-	f = file("%s/.codex/config.toml", home);
+	f = file("/etc/codex/managed_config.toml");
 	cr_assert_not_null(f);
+	cr_assert_eq(f->mode, 0644);
+	cr_assert_not_null(file("%s/.codex/config.toml", home));
+	cr_assert_str_eq(file("%s/.codex/config.toml", home)->content,
+			 f->content, "the same, for a Codex without the layer");
 	cr_assert(strstr(f->content, "model_provider = \"ltd\"\n"));
 	cr_assert(strstr(f->content, "model = \"mock-model\"\n"));
 	cr_assert(strstr(f->content, "base_url = "
@@ -547,15 +556,26 @@ Test(adapters, git_identity_gitdir_star)
 	cr_assert(strstr(g, "two@x"), "%s", g);
 }
 
-/* The user moved Codex's config (--setenv CODEX_HOME): said, since the
- * generated one (the seam, its sandbox off) is then not read. */
+/* The user moved Gemini's config (--setenv GEMINI_CLI_HOME): said, since
+ * the generated one (the seam, its sandbox off) is then not read.  Codex's
+ * managed config holds wherever CODEX_HOME is: nothing to say. */
 Test(adapters, moved_config_is_said)
 {
-	command("codex");
+	command("gemini");
 	p.env = calloc(1, sizeof(*p.env));
-	p.env[0] = (struct ltd_env_op){
-		strdup("CODEX_HOME"), strdup("/home/u/.config/ltd-auth/codex")};
+	p.env[0] = (struct ltd_env_op){strdup("GEMINI_CLI_HOME"),
+				       strdup("/home/u/.config/ltd-auth/g")};
 	p.n_env = 1;
 	cr_assert_eq(ltd_agents_apply(&p, &err), 0, "%s", err.msg);
-	cr_assert(noted("--setenv CODEX_HOME /home/u/.config/ltd-auth/codex"));
+	cr_assert(noted("--setenv GEMINI_CLI_HOME /home/u/.config/ltd-auth/g"));
+	ltd_policy_free(&p);
+	setup_policy();
+	command("codex");
+	p.env = calloc(1, sizeof(*p.env));
+	p.env[0] = (struct ltd_env_op){strdup("CODEX_HOME"),
+				       strdup("/home/u/.config/ltd-auth/c")};
+	p.n_env = 1;
+	cr_assert_eq(ltd_agents_apply(&p, &err), 0, "%s", err.msg);
+	cr_assert(!noted("CODEX_HOME"));
+	cr_assert_not_null(file("/etc/codex/managed_config.toml"));
 }
