@@ -6,6 +6,8 @@
 #   make install    PREFIX=/usr/local DESTDIR= (and make uninstall)
 #   make package    the Debian package (dpkg-buildpackage) in build/package/
 #   make check-package  build it, install it, smoke-test it, remove it (root)
+#   make check-agents  the real agents (tests/agents/versions, installed by
+#                   npm into a test user's prefix) against a mock model
 #   make check-layout  each folder uses only what docs/ARCHITECTURE.md allows
 #   make format-check  the C files are as .clang-format says
 #   make bench      start-up benchmark against bubblewrap and unshare
@@ -55,7 +57,7 @@ B	:= build
 # The folders, from the bottom (docs/ARCHITECTURE.md): each is one
 # concern and uses only the folders below it that the graph allows
 # (make check-layout).  cli/ holds the programs' main()s.
-LIB_DIRS := common policy protect review confine rootfs netfilter dnsd runtime
+LIB_DIRS := common policy protect review agents confine rootfs netfilter dnsd runtime
 LIB_SRC	:= $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
 LIB_OBJ	:= $(LIB_SRC:%.c=$(B)/%.o) $(B)/gen/seccomp_blobs.o
 # ltd-rootfs's own (the store and manifest in rootfs/ are shared: the
@@ -65,7 +67,7 @@ ROOTFS_OBJ := $(ROOTFS_SRC:%.c=$(B)/%.o)
 UNIT_SRC := $(wildcard tests/unit/*.c) tests/common/fixture.c
 UNIT_OBJ := $(UNIT_SRC:%.c=$(B)/%.o)
 
-.PHONY: install uninstall FORCE package check-package man check-docs check-layout format-check all check check-unit check-e2e check-build stress stress-long bench bench-seccomp bench-egress bench-dns bench-landlock bench-project bench-walk bench-exec bench-memory bench-smoke fuzz format clean
+.PHONY: check-agents install uninstall FORCE package check-package man check-docs check-layout format-check all check check-unit check-e2e check-build stress stress-long bench bench-seccomp bench-egress bench-dns bench-landlock bench-project bench-walk bench-exec bench-memory bench-smoke fuzz format clean
 all: $(B)/ltd-native $(B)/ltd-dnsd $(B)/ltd-rootfs $(B)/probe man
 
 $(B)/%.o: %.c
@@ -244,6 +246,12 @@ check-unit: $(B)/unit-tests
 
 check-e2e: $(B)/ltd-native $(B)/ltd-dnsd $(B)/ltd-rootfs $(B)/probe
 	bash tests/e2e/run.sh $(B)
+
+# The agents as their users run them: npm downloads the pinned packages
+# (the only outside traffic), then every model call goes to a mock on
+# loopback.  As root (it makes a test user); CI runs it after `make check`.
+check-agents: $(B)/ltd-native $(B)/ltd-dnsd $(B)/probe
+	bash tests/agents/run.sh $(B)
 
 # Every parser of untrusted input under libFuzzer (clang, ASan + UBSan),
 # each for a bounded time from its seeds (fuzz/seeds-NAME/, where a crash

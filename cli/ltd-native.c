@@ -185,7 +185,10 @@ static int cmd_run(int argc, char **argv, char **launcher_argv)
 	ret = ltd_policy_resolve(&p, &in, &err);
 	if (!ret)
 		ret = ltd_run_resolve(&p, &host, &err);
-	if (ret < 0) {
+	if (ret < 0 && strcmp(err.step, "exec") == 0) {
+		/* The command is nowhere: 127, as the cage would say. */
+		ret = exec_failed(&err);
+	} else if (ret < 0) {
 		ret = failed(&err);
 	} else {
 		ltd_run(&p, &host, launcher_argv, &res);

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * What the options imply beyond themselves, resolved against the host
- * before any namespace exists: the trust tier's copies and binds, the
- * persistent state, the provider seam's host port and URL, the ssh-agent
- * socket.  Reads the host (what exists, what is a link), creates nothing:
- * missing persistent state is marked for runtime/state.c to create.
+ * before any namespace exists: the trusted tier's package caches, the
+ * auth directory, the provider seam's host port and URL, the ssh-agent
+ * socket.  (What the tiers do with ~/.claude is Claude Code's adapter's,
+ * agents/claude.c.)  Reads the host (what exists, what is a link), creates
+ * nothing: missing persistent state is marked for runtime/state.c to create.
  */
 #include "policy/option.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -18,11 +18,6 @@
 
 #include "common/base.h"
 #include "common/path.h"
-
-/* The part of ~/.claude a strict run gets a disposable copy of. */
-static const char *const claude_copied[] = {
-	"settings.json", "CLAUDE.md", "commands", "agents", "skills", "hooks",
-};
 
 /* Package caches a trusted run may write, where they exist. */
 static const char *const caches[] = {
@@ -67,21 +62,6 @@ static int add_derived(struct ltd_policy *p, size_t *at,
 	return 0;
 }
 
-static int add_copy(struct ltd_policy *p, const char *src, const char *dst,
-		    struct ltd_err *err)
-{
-	struct ltd_copy *c = realloc(p->copies, (p->n_copies + 1) * sizeof(*c));
-
-	if (!c)
-		return oom(err);
-	p->copies = c;
-	c[p->n_copies] = (struct ltd_copy){strdup(src), strdup(dst)};
-	p->n_copies++;
-	if (!c[p->n_copies - 1].src || !c[p->n_copies - 1].dst)
-		return oom(err);
-	return 0;
-}
-
 static int warn(struct ltd_policy *p, const char *what, const char *path,
 		struct ltd_err *err)
 {
@@ -100,75 +80,15 @@ static int too_long(const char *home, struct ltd_err *err)
 			   "the home directory '%s' is too long a path", home);
 }
 
-static int strict_tier(struct ltd_policy *p, size_t *at, struct ltd_err *err)
+/* The package caches; ~/.claude live is Claude Code's adapter's
+ * (agents/claude.c). */
+static int trusted_tier(struct ltd_policy *p, size_t *at, struct ltd_err *err)
 {
 	const char *H = p->host_home, *C = p->id.home;
 	char src[PATH_MAX], dst[PATH_MAX];
 	struct stat st;
 	int ret = 0;
 
-	if (ltd_path_fmt(src, sizeof(src), "%s/.claude", H) < 0)
-		return too_long(H, err);
-	if (lstat(src, &st) == 0 && S_ISLNK(st.st_mode))
-		return warn(p, "strict tier", src, err);
-	for (size_t i = 0; !ret && i < ARRAY_SIZE(claude_copied); i++) {
-		if (ltd_path_fmt(src, sizeof(src), "%s/.claude/%s", H,
-				 claude_copied[i]) < 0 ||
-		    ltd_path_fmt(dst, sizeof(dst), "%s/.claude/%s", C,
-				 claude_copied[i]) < 0)
-			return too_long(H, err);
-		if (lstat(src, &st) < 0)
-			continue;
-		if (S_ISLNK(st.st_mode))
-			ret = warn(p, "strict tier", src, err);
-		else if (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))
-			ret = add_copy(p, src, dst, err);
-	}
-	/*
-	 * Transcripts: persistent, so --continue works in the next run; this
-	 * project's only (Claude Code keeps them in projects/<the project's
-	 * path with every other character than [A-Za-z0-9] a '-'>).  All of
-	 * projects/ would hand the agent every other project's sessions to
-	 * read and to plant turns, links or FIFOs in; history.jsonl holds
-	 * every project's prompts, so it stays a fresh file in the cage.
-	 */
-	if (!ret &&
-	    (ltd_path_fmt(src, sizeof(src), "%s/.claude/projects/", H) < 0 ||
-	     ltd_path_fmt(dst, sizeof(dst), "%s/.claude/projects/", C) < 0 ||
-	     strlen(src) + strlen(p->project) >= sizeof(src) ||
-	     strlen(dst) + strlen(p->project) >= sizeof(dst)))
-		return too_long(H, err);
-	if (!ret) {
-		size_t s0 = strlen(src), d0 = strlen(dst);
-
-		for (const char *c = p->project; *c; c++) {
-			char e = isalnum((unsigned char)*c) ? *c : '-';
-
-			src[s0++] = e;
-			dst[d0++] = e;
-		}
-		src[s0] = dst[d0] = '\0';
-		ret = add_derived(p, at, LTD_UM_BIND,
-				  "strict tier (this project's transcripts)",
-				  src, dst, LTD_STATE_DIR, 0, err);
-	}
-	return ret;
-}
-
-static int trusted_tier(struct ltd_policy *p, size_t *at, struct ltd_err *err)
-{
-	const char *H = p->host_home, *C = p->id.home;
-	char src[PATH_MAX], dst[PATH_MAX];
-	struct stat st;
-	int ret;
-
-	/* Live, credentials included: that is what trusted means. */
-	if (ltd_path_fmt(src, sizeof(src), "%s/.claude", H) < 0 ||
-	    ltd_path_fmt(dst, sizeof(dst), "%s/.claude", C) < 0)
-		return too_long(H, err);
-	ret = add_derived(
-		p, at, LTD_UM_BIND, "--trusted", src, dst, LTD_STATE_DIR,
-		LTD_UNSAFE_BIND_CREDENTIALS | LTD_UNSAFE_BIND_STARTUP, err);
 	for (size_t i = 0; !ret && i < ARRAY_SIZE(caches); i++) {
 		if (ltd_path_join(src, sizeof(src), H, caches[i]) < 0 ||
 		    ltd_path_join(dst, sizeof(dst), C, caches[i]) < 0)
@@ -230,8 +150,8 @@ int ltd_policy_derive(struct ltd_policy *p, struct ltd_err *err)
 
 	/* A home that does not exist on the host has nothing to give. */
 	if (p->host_home) {
-		ret = p->tier == LTD_TIER_TRUSTED ? trusted_tier(p, &at, err)
-						  : strict_tier(p, &at, err);
+		if (p->tier == LTD_TIER_TRUSTED)
+			ret = trusted_tier(p, &at, err);
 		if (!ret && (ltd_path_join(src, sizeof(src), p->host_home,
 					   LTD_AUTH_HOST) < 0 ||
 			     ltd_path_join(dst, sizeof(dst), p->id.home,

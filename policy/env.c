@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The command's environment: nothing of the host's passes except a short
- * list that describes the terminal and the locale; then the identity, then
- * --setenv/--unsetenv in order.  Pure.
+ * list that describes the terminal and the locale; then the identity, the
+ * provider seam, what the agents' adapters set, then --setenv/--unsetenv
+ * in order.  Pure.
  */
 #include "policy/policy.h"
 
@@ -12,9 +13,6 @@
 #include <string.h>
 
 static const char *const passthrough[] = {"TERM", "LANG", "COLORTERM", "TZ"};
-
-#define LTD_DEFAULT_PATH                                                       \
-	"/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin"
 
 static bool passes(const char *kv)
 {
@@ -134,8 +132,12 @@ char **ltd_env_build(const struct ltd_policy *p, char *const *host,
 		key[n] = '\0';
 		ret = env_put(&b, key, host[i] + n + 1);
 	}
+	/* The commands the resolver found where the user installed them
+	 * come first, as they did on the caller's PATH. */
 	if (!ret)
-		ret = env_put(&b, "PATH", LTD_DEFAULT_PATH);
+		ret = env_put(&b, "PATH",
+			      p->cmd_links ? LTD_CMD_DIR ":" LTD_CAGE_PATH
+					   : LTD_CAGE_PATH);
 	if (!ret)
 		ret = env_put(&b, "HOME", p->id.home);
 	if (!ret)
@@ -146,6 +148,8 @@ char **ltd_env_build(const struct ltd_policy *p, char *const *host,
 		ret = env_put(&b, "SHELL", p->id.shell);
 	if (!ret)
 		ret = provider_env(&b, p);
+	for (size_t i = 0; !ret && i < p->n_derived_env; i++)
+		ret = env_put(&b, p->derived_env[i].key, p->derived_env[i].val);
 	if (!ret && p->ssh_agent)
 		ret = env_put(&b, "SSH_AUTH_SOCK", LTD_SSH_AGENT_SOCK);
 	for (size_t i = 0; !ret && i < p->n_env; i++)

@@ -290,6 +290,27 @@ static int opt_secret(struct ltd_policy *p, const struct ltd_option *opt,
 	return ret;
 }
 
+/* A command to find and make available (agents/agents.h), once each. */
+static int opt_agent(struct ltd_policy *p, const struct ltd_option *opt,
+		     char **args, struct ltd_err *err)
+{
+	const char *s = args[0];
+
+	if (!*s || strlen(s) > 64 || s[0] == '-' || s[0] == '.' ||
+	    strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		      "0123456789._+-") != strlen(s))
+		return ltd_err_set(err, EINVAL,
+				   "--%s: '%s' is not a command name (letters, "
+				   "digits, '.', '_', '+', '-'; no path)",
+				   opt->name, s);
+	for (size_t i = 0; i < p->n_agents; i++)
+		if (strcmp(p->agents[i], s) == 0)
+			return 0;
+	if (ltd_strv_push(&p->agents, &p->n_agents, s) < 0)
+		return ltd_err_set(err, ENOMEM, "out of memory");
+	return 0;
+}
+
 static int opt_ssh_agent(struct ltd_policy *p, const struct ltd_option *opt,
 			 char **args, struct ltd_err *err)
 {
@@ -632,6 +653,11 @@ static const struct ltd_option options[] = {
 	 "the model proxy on this host (also LTD_PROXY_URL; default with "
 	 "--model: " LTD_DEFAULT_PROXY_URL "); its port is allowed",
 	 opt_proxy_url},
+	{"agent", 1, "NAME",
+	 "make the agent or command NAME (claude, codex, gemini, ...) "
+	 "available even when it is not the command: found on your PATH, "
+	 "its install bound read-only, its config written for the seam",
+	 opt_agent, LTD_OPT_LIST},
 	{"secret", 1, "NAME=FILE",
 	 "FILE read-only at " LTD_SECRETS_DIR "/NAME (never as a variable)",
 	 opt_secret, LTD_OPT_LIST | LTD_OPT_NOT_PROJECT},

@@ -83,5 +83,27 @@ void ltd_policy_free(struct ltd_policy *p)
 	free(p->id.group);
 	free(p->id.home);
 	free(p->id.shell);
+	for (size_t i = 0; i < p->n_agents; i++)
+		free(p->agents[i]);
+	free(p->agents);
+	free(p->host_path);
+	for (size_t i = 0; i < p->n_files; i++) {
+		free(p->files[i].dst);
+		free(p->files[i].content);
+	}
+	free(p->files);
+	for (size_t i = 0; i < p->n_seeds; i++) {
+		free(p->seeds[i].dst);
+		free(p->seeds[i].content);
+	}
+	free(p->seeds);
+	for (size_t i = 0; i < p->n_derived_env; i++) {
+		free(p->derived_env[i].key);
+		free(p->derived_env[i].val);
+	}
+	free(p->derived_env);
+	for (size_t i = 0; i < p->n_interned; i++)
+		free(p->interned[i]);
+	free(p->interned);
 	*p = (struct ltd_policy){0};
 }

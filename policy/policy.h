@@ -108,6 +108,29 @@ struct ltd_env_op {
 	char *val;
 };
 
+/*
+ * A file or link that no host path holds: a generated config (an agent's
+ * adapter, the git identity) or a link of the command resolver's.  The
+ * cage's init creates it in a tmpfs of the cage's own (the root, sealed
+ * read-only, or the home), never on the host; one inside a bind is an
+ * error of the mount plan.
+ */
+struct ltd_cage_file {
+	char *dst;	 /* absolute path inside the cage */
+	char *content;	 /* the bytes; for a link, its target text */
+	size_t len;	 /* bytes of content */
+	mode_t mode;	 /* a file's mode; 0: a symbolic link */
+	const char *why; /* where it came from (interned) */
+};
+
+/* A variable a derived item sets (an agent's adapter): after the provider
+ * seam's, before --setenv, which may still override it. */
+struct ltd_env_item {
+	char *key;
+	char *val;
+	const char *why; /* interned */
+};
+
 /* Who runs inside: the invoking user, under the same ids and names. */
 struct ltd_identity {
 	uid_t uid;
@@ -222,7 +245,29 @@ struct ltd_policy {
 	int info_fd;	   /* --info-fd, -1 for none */
 
 	char **argv; /* the command, NULL-terminated, owned */
+
+	/* The agents (agents/agents.h): --agent names, the caller's PATH
+	 * where commands are found, and what the resolver and the adapters
+	 * derive from the host. */
+	char **agents; /* --agent NAME, in order */
+	size_t n_agents;
+	char *host_path; /* the launcher's $PATH; NULL: LTD_CAGE_PATH */
+	struct ltd_cage_file *files;
+	size_t n_files;
+	struct ltd_cage_file *seeds; /* host files, .dst a host path */
+	size_t n_seeds;
+	struct ltd_env_item *derived_env;
+	size_t n_derived_env;
+	bool cmd_links;	 /* PATH starts with LTD_CMD_DIR */
+	char **interned; /* strings derived items point to */
+	size_t n_interned;
 };
+
+/* The cage's PATH, and the directory before it that holds links to the
+ * commands found on the caller's PATH (agents/resolve.c). */
+#define LTD_CAGE_PATH                                                          \
+	"/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin"
+#define LTD_CMD_DIR "/run/ltd/bin"
 
 #define LTD_DEFAULT_HOSTNAME "ltd-sandbox"
 
@@ -372,10 +417,10 @@ void ltd_policy_print_options(FILE *out);
  * Resolve and check the policy against the host, before the project's
  * protection (protect/protect.h): who runs, the gated options, the
  * project.  Fills @p->id and resolves paths.  No namespaces, no side
- * effects.  Then, once the project is protected,
- * ltd_policy_validate_binds(): what the tier and the seam add
- * (ltd_policy_derive), every bind (exists, absolute, gated, of its type;
- * nothing would be created on the host), the files the next run reads
+ * effects.  Then, once the project is protected and the derived items
+ * are in (ltd_policy_derive, then agents/agents.h),
+ * ltd_policy_validate_binds(): every bind (exists, absolute, gated, of its
+ * type; nothing would be created on the host), the files the next run reads
  * (ltd_policy_inputs), --chdir, the launcher interface.
  */
 int ltd_policy_validate(struct ltd_policy *p, const struct ltd_host_user *u,
@@ -385,9 +430,47 @@ int ltd_policy_validate_binds(struct ltd_policy *p, struct ltd_err *err);
 /*
  * Add what the trust tier, the provider seam and --ssh-agent imply: copies,
  * binds of persistent state, environment, host port.  Reads the host (what
- * exists), creates nothing.  Called by ltd_policy_validate_binds().
+ * exists), creates nothing.  Called by runtime's ltd_run_check() before
+ * ltd_policy_validate_binds().
  */
 int ltd_policy_derive(struct ltd_policy *p, struct ltd_err *err);
+
+/*
+ * Derived items, for what reads the host for the policy (the derivation
+ * below, agents/): each records where it came from (@why, copied into the
+ * policy: ltd_policy_intern()) and is shown by `policy show`.
+ *
+ * A bind goes before the user's mounts, so that a user's mount can cover
+ * it; a file or link of the same @dst as an earlier one replaces it; a
+ * variable of the same @key as an earlier one replaces it.
+ */
+const char *ltd_policy_intern(struct ltd_policy *p, const char *s);
+int ltd_policy_add_derived(struct ltd_policy *p, enum ltd_user_mount_kind kind,
+			   const char *why, const char *src, const char *dst,
+			   unsigned state, unsigned waive, struct ltd_err *err);
+int ltd_policy_add_copy(struct ltd_policy *p, const char *src, const char *dst,
+			struct ltd_err *err);
+int ltd_policy_add_file(struct ltd_policy *p, const char *dst,
+			const char *content, size_t len, mode_t mode,
+			const char *why, struct ltd_err *err);
+/* A file of the host's home created with @content when missing, by the
+ * launcher's state step (runtime/state.c), before the cage exists: state
+ * a live bind of the home needs in place (Claude Code's .claude.json under
+ * --trusted).  Never written when it is there. */
+int ltd_policy_add_seed(struct ltd_policy *p, const char *path,
+			const char *content, size_t len, const char *why,
+			struct ltd_err *err);
+int ltd_policy_add_link(struct ltd_policy *p, const char *dst,
+			const char *target, const char *why,
+			struct ltd_err *err);
+int ltd_policy_set_env(struct ltd_policy *p, const char *key, const char *val,
+		       const char *why, struct ltd_err *err);
+/* A line said at start (unless --quiet), once. */
+int ltd_policy_note(struct ltd_policy *p, struct ltd_err *err, const char *fmt,
+		    ...) __attribute__((format(printf, 3, 4)));
+/* A warning said at start, once. */
+int ltd_policy_warn(struct ltd_policy *p, struct ltd_err *err, const char *fmt,
+		    ...) __attribute__((format(printf, 3, 4)));
 
 /* The machine-local domain allowlists, under the user's home. */
 #define LTD_LOCAL_DOMAIN_FILES                                                 \

@@ -291,6 +291,11 @@ int ltd_policy_resolve(struct ltd_policy *p, const struct ltd_policy_input *in,
 		p->argv = ly.cmd;
 		ly.cmd = NULL;
 	}
+	/* Commands are found where the caller's PATH finds them
+	 * (agents/resolve.c), before the environment is cleared. */
+	if (!ret && env_get(in->env, "PATH") &&
+	    !(p->host_path = strdup(env_get(in->env, "PATH"))))
+		ret = ltd_err_set(err, ENOMEM, "out of memory");
 	if (!ret && p->ssh_agent) {
 		const char *sock = env_get(in->env, "SSH_AUTH_SOCK");
 

@@ -87,6 +87,48 @@ static void print_group(FILE *out, const struct ltd_policy *p,
 			   def->nargs, "built-in");
 }
 
+/* " (why)" for a variable an adapter set, unless --setenv changed it. */
+static const char *env_origin(const struct ltd_policy *p, const char *kv)
+{
+	static char buf[160];
+	size_t n = strcspn(kv, "=");
+
+	for (size_t i = 0; i < p->n_env; i++)
+		if (strlen(p->env[i].key) == n &&
+		    !strncmp(kv, p->env[i].key, n))
+			return "";
+	for (size_t i = 0; i < p->n_derived_env; i++) {
+		const struct ltd_env_item *e = &p->derived_env[i];
+
+		if (strlen(e->key) == n && !strncmp(kv, e->key, n)) {
+			snprintf(buf, sizeof(buf), " (%s)", e->why);
+			return buf;
+		}
+	}
+	return "";
+}
+
+/* The files and links the adapters generate in the cage, and the files
+ * of the home created when missing. */
+static void print_generated(FILE *out, const struct ltd_policy *p)
+{
+	for (size_t i = 0; i < p->n_files; i++) {
+		const struct ltd_cage_file *f = &p->files[i];
+
+		if (f->mode)
+			line_out(out, "#   file %s, %zu bytes, mode %04o (%s)",
+				 f->dst, f->len, (unsigned)f->mode, f->why);
+		else
+			line_out(out, "#   link %s -> %s (%s)", f->dst,
+				 f->content, f->why);
+	}
+	for (size_t i = 0; i < p->n_seeds; i++)
+		line_out(out,
+			 "#   host file %s, %zu bytes, created 0600 when "
+			 "missing (%s)",
+			 p->seeds[i].dst, p->seeds[i].len, p->seeds[i].why);
+}
+
 static void print_derived(FILE *out, const struct ltd_policy *p,
 			  const struct ltd_policy_show_extra *x)
 {
@@ -114,6 +156,7 @@ static void print_derived(FILE *out, const struct ltd_policy *p,
 				    "missing"
 				  : "");
 	}
+	print_generated(out, p);
 	for (size_t i = 0; i < p->n_host_ports; i++)
 		line_out(out, "#   host port %u open at host.ltd.internal",
 			 p->host_ports[i]);
@@ -132,7 +175,7 @@ static void print_derived(FILE *out, const struct ltd_policy *p,
 	}
 	envp = ltd_env_build(p, NULL, &err);
 	for (char **e = envp; e && *e; e++)
-		line_out(out, "#   env %s", *e);
+		line_out(out, "#   env %s%s", *e, env_origin(p, *e));
 	ltd_env_free(envp);
 	if (p->n_waived) {
 		line_out(out, "#");

@@ -429,9 +429,7 @@ int ltd_policy_validate_binds(struct ltd_policy *p, struct ltd_err *err)
 {
 	int ret;
 
-	ret = ltd_policy_derive(p, err);
-	if (!ret)
-		ret = validate_mounts(p, err);
+	ret = validate_mounts(p, err);
 	/* Once the binds are resolved: where the cage can write. */
 	if (!ret)
 		ret = ltd_policy_inputs(p, err);

@@ -502,6 +502,43 @@ static int plan_user_mounts(struct ltd_plan *plan, const struct ltd_policy *p,
 	return ret;
 }
 
+/*
+ * Generated files and the resolver's links, after every mount: each goes
+ * into a tmpfs of the cage's own (the root, the home); one that a bind
+ * would hold is an error of plan_resolve_covers(), never a write to the
+ * host.  The root's are sealed read-only with it (a managed settings file
+ * the command cannot change).
+ */
+static int plan_files(struct ltd_plan *plan, const struct ltd_policy *p,
+		      struct ltd_err *err)
+{
+	for (size_t i = 0; i < p->n_files; i++) {
+		const struct ltd_cage_file *f = &p->files[i];
+		struct ltd_plan_entry *e;
+		char *c;
+
+		if (!f->mode) {
+			if (add(plan, LTD_OP_SYMLINK, f->content, f->dst,
+				f->why, err) < 0)
+				return -ENOMEM;
+			continue;
+		}
+		c = malloc(f->len + 1);
+		if (!c)
+			return ltd_err_set(err, ENOMEM, "out of memory");
+		memcpy(c, f->content, f->len + 1);
+		e = add_e(plan, LTD_OP_FILE, NULL, f->dst, f->why, err);
+		if (!e) {
+			free(c);
+			return -ENOMEM;
+		}
+		e->content = c;
+		e->len = f->len;
+		e->mode = f->mode;
+	}
+	return 0;
+}
+
 static bool makes_mount(enum ltd_plan_op op)
 {
 	return op != LTD_OP_SYMLINK && op != LTD_OP_FILE && op != LTD_OP_SEAL &&
@@ -594,6 +631,8 @@ int ltd_plan_build(const struct ltd_policy *p, const struct ltd_protected *prot,
 		ret = plan_project(plan, p, prot, h, err);
 	if (!ret)
 		ret = plan_user_mounts(plan, p, err);
+	if (!ret)
+		ret = plan_files(plan, p, err);
 	if (!ret)
 		ret = add(plan, LTD_OP_SEAL, NULL, "/", "rootfs", err);
 	if (!ret)

@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "agents/agents.h"
 #include "common/cleanup.h"
 #include "common/text.h"
 #include "protect/protect.h"
@@ -35,6 +36,13 @@ int ltd_run_check(struct ltd_policy *p, struct ltd_protected *prot,
 	ltd_protected_free(prot);
 	if (!ret)
 		ret = ltd_protect_project(p, prot, err);
+	/* What the tier and the seam add, then what the command and the
+	 * agents need from the host (the seam's URL is known by then): all
+	 * of it judged with the user's binds below. */
+	if (!ret)
+		ret = ltd_policy_derive(p, err);
+	if (!ret)
+		ret = ltd_agents_derive(p, err);
 	if (!ret)
 		ret = ltd_policy_validate_binds(p, err);
 	if (!ret)

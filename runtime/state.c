@@ -3,8 +3,10 @@
  * The one place where ltd-native creates something on the host: the
  * persistent state that the policy model names (session transcripts, the
  * auth directory, ~/.claude for --trusted), when it is missing, so that
- * what the cage writes there survives the run.  Directories 0700, files
- * 0600, each component opened without following links from the real home.
+ * what the cage writes there survives the run; and the seeds, files a
+ * live bind needs in place (policy.h: ltd_policy_add_seed).  Directories
+ * 0700, files 0600, each component opened without following links from
+ * the real home.
  */
 #include "runtime/state.h"
 
@@ -78,14 +80,74 @@ static int create_one(const char *home, const struct ltd_user_mount *m,
 	return 0;
 }
 
+/*
+ * A seed: a file of the home written with its content when missing, its
+ * directory opened beneath the home without following a link (a
+ * directory missing is left to the binds above, which made it; else the
+ * seed is not needed).  Written to a new file, never over one.
+ */
+static int seed_one(const char *home, const struct ltd_cage_file *f,
+		    struct ltd_err *err)
+{
+	_cleanup_close_ int homefd = -1, dirfd = -1, fd = -1;
+	char rel[4096], *slash;
+	size_t n = strlen(home), done = 0;
+	int ret;
+
+	if (strncmp(f->dst, home, n) != 0 || f->dst[n] != '/' ||
+	    strlen(f->dst + n + 1) >= sizeof(rel))
+		return ltd_err_set(err, EINVAL, "%s: '%s' is not in the home",
+				   f->why, f->dst);
+	strcpy(rel, f->dst + n + 1);
+	slash = strrchr(rel, '/');
+	homefd = open(home, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (homefd < 0)
+		return ltd_err_sys(err, "%s: '%s'", f->why, home);
+	if (slash) {
+		*slash = '\0';
+		dirfd = open_dir_beneath(homefd, rel);
+		if (dirfd < 0)
+			return ltd_err_sys(err, "%s: '%s'", f->why, f->dst);
+	}
+	fd = openat(slash ? dirfd : homefd, slash ? slash + 1 : rel,
+		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0 && errno == EEXIST)
+		return 0;
+	if (fd < 0)
+		return ltd_err_sys(err, "%s: create '%s'", f->why, f->dst);
+	while (done < f->len) {
+		ssize_t w = write(fd, f->content + done, f->len - done);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			ret = ltd_err_sys(err, "%s: write '%s'", f->why,
+					  f->dst);
+			/* No half a file left behind. */
+			unlinkat(slash ? dirfd : homefd,
+				 slash ? slash + 1 : rel, 0);
+			return ret;
+		}
+		done += (size_t)w;
+	}
+	return 0;
+}
+
 int ltd_state_create(const struct ltd_policy *p, struct ltd_err *err)
 {
-	for (size_t i = 0; i < p->n_mounts; i++) {
-		int ret;
+	int ret;
 
-		if (!p->mounts[i].state || !p->host_home)
+	if (!p->host_home)
+		return 0;
+	for (size_t i = 0; i < p->n_mounts; i++) {
+		if (!p->mounts[i].state)
 			continue;
 		ret = create_one(p->host_home, &p->mounts[i], err);
+		if (ret < 0)
+			return ret;
+	}
+	for (size_t i = 0; i < p->n_seeds; i++) {
+		ret = seed_one(p->host_home, &p->seeds[i], err);
 		if (ret < 0)
 			return ret;
 	}

@@ -357,7 +357,15 @@ class H(http.server.BaseHTTPRequestHandler):
 http.server.HTTPServer(("127.0.0.1",int(sys.argv[1])),H).serve_forever()' "$port" &
 		POL_PIDS+=($!)
 	done
-	sleep 0.5
+	# Listening before the cage connects: through pasta, a host port
+	# nothing listens on yet is a connect timeout in the cage, not a
+	# refusal (under load, half a second was not always enough).
+	for port in 18093 18094; do
+		for _ in $(seq 100); do
+			(exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
+			sleep 0.1
+		done
+	done
 	PY='import os,urllib.request
 for k in ("OPENAI_BASE_URL","ANTHROPIC_BASE_URL","OPENAI_API_KEY","ANTHROPIC_AUTH_TOKEN","ANTHROPIC_MODEL"): print(k+"="+os.environ.get(k,""))
 print("GOT", urllib.request.urlopen(os.environ["OPENAI_BASE_URL"]+"/models",timeout=3).read().decode().strip())

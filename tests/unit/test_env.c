@@ -106,3 +106,33 @@ Test(env, empty_host)
 	cr_assert_not_null(get(envp, "PATH"));
 	ltd_env_free(envp);
 }
+
+/* The resolver's links come first on the PATH; an adapter's variables
+ * after the seam's, before --setenv. */
+Test(env, command_links_and_adapter_variables)
+{
+	struct ltd_err err = {0};
+	char **envp;
+
+	p.cmd_links = true;
+	cr_assert_eq(ltd_policy_set_env(&p, "DISABLE_AUTOUPDATER", "1",
+					"agent claude", &err),
+		     0);
+	cr_assert_eq(ltd_policy_set_env(&p, "GEMINI_CLI_NO_RELAUNCH", "true",
+					"agent gemini", &err),
+		     0);
+	p.env = calloc(1, sizeof(*p.env));
+	p.env[0] = (struct ltd_env_op){strdup("GEMINI_CLI_NO_RELAUNCH"),
+				       strdup("no")};
+	p.n_env = 1;
+	envp = ltd_env_build(&p, NULL, &err);
+	cr_assert_not_null(envp);
+	cr_assert_str_eq(get(envp, "PATH"), LTD_CMD_DIR ":" LTD_CAGE_PATH);
+	cr_assert_str_eq(get(envp, "DISABLE_AUTOUPDATER"), "1");
+	cr_assert_str_eq(get(envp, "GEMINI_CLI_NO_RELAUNCH"), "no");
+	ltd_env_free(envp);
+	p.cmd_links = false;
+	envp = ltd_env_build(&p, NULL, &err);
+	cr_assert_str_eq(get(envp, "PATH"), LTD_CAGE_PATH);
+	ltd_env_free(envp);
+}

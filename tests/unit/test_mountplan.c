@@ -394,3 +394,56 @@ Test(mountplan, scratch_places_share_the_root_tmpfs)
 			     "%s: no tmpfs of its own", want[k].dst);
 	}
 }
+
+/* Generated files and the resolver's links: made in the cage's own tmpfs
+ * after every mount (the managed settings in the root, sealed with it). */
+Test(mountplan, generated_files_and_links)
+{
+	cr_assert_eq(ltd_policy_add_file(
+			     &p, "/etc/claude-code/managed-settings.json", "{}",
+			     2, 0644, "agent claude", &err),
+		     0);
+	cr_assert_eq(ltd_policy_add_file(&p, "/home/u/.claude.json", "{}", 2, 0,
+					 "agent claude", &err),
+		     0);
+	cr_assert_eq(ltd_policy_add_link(&p, "/run/ltd/bin/claude",
+					 "/home/u/.local/bin/claude",
+					 "command claude", &err),
+		     0);
+	cr_assert_eq(ltd_plan_build(&p, &prot, &host, &plan, &err), 0, "%s",
+		     err.msg);
+	long f = find(LTD_OP_FILE, "/etc/claude-code/managed-settings.json");
+	long h = find(LTD_OP_FILE, "/home/u/.claude.json");
+	long l = find(LTD_OP_SYMLINK, "/run/ltd/bin/claude");
+	long seal = find(LTD_OP_SEAL, "/");
+
+	cr_assert(f >= 0 && h >= 0 && l >= 0);
+	cr_assert_eq(plan.e[f].mode, 0644);
+	cr_assert_eq(plan.e[h].mode, 0600, "0600 unless said");
+	cr_assert_str_eq(plan.e[l].src, "/home/u/.local/bin/claude");
+	cr_assert_lt(l, seal, "sealed read-only with the root");
+	cr_assert_gt(h, find(LTD_OP_SCRATCH, "/home/u"));
+	cr_assert(plan.e[f].flags & LTD_PF_CREATE);
+	cr_assert_str_eq(plan.e[f].why, "agent claude");
+}
+
+/* A generated file never lands in a bind: that would write the host. */
+Test(mountplan, a_generated_file_in_a_bind_is_refused)
+{
+	add_user_mount(LTD_UM_BIND, "/home/u/.codex", "/home/u/.codex");
+	cr_assert_eq(ltd_policy_add_file(&p, "/home/u/.codex/config.toml", "x",
+					 1, 0600, "agent codex", &err),
+		     0);
+	cr_assert_eq(ltd_plan_build(&p, &prot, &host, &plan, &err), -EINVAL);
+	cr_assert(strstr(err.msg, "config.toml"), "%s", err.msg);
+}
+
+/* The same destination twice: the later one replaces it. */
+Test(mountplan, a_later_file_replaces_an_earlier_one)
+{
+	ltd_policy_add_file(&p, "/home/u/x", "one", 3, 0600, "a", &err);
+	ltd_policy_add_link(&p, "/home/u/x", "two", "b", &err);
+	cr_assert_eq(p.n_files, 1);
+	cr_assert_eq(p.files[0].mode, 0);
+	cr_assert_str_eq(p.files[0].content, "two");
+}
