@@ -103,13 +103,13 @@ static void report_repos(FILE *out, const struct ltd_policy *p,
 			out, review->layers.path[LTD_LAYER_UPPER], p->project,
 			skip, review->meta.began, NULL);
 	else
-		ltd_repos_report(out, p->project, skip, since, NULL);
+		ltd_repos_report(out, p->project, skip, since, NULL, -1);
 	for (size_t i = 0; i < p->n_mounts; i++) {
 		const struct ltd_user_mount *m = &p->mounts[i];
 
 		if (m->kind == LTD_UM_BIND && !m->derived && m->src &&
 		    stat(m->src, &st) == 0 && S_ISDIR(st.st_mode))
-			ltd_repos_report(out, m->src, 0, since, NULL);
+			ltd_repos_report(out, m->src, 0, since, NULL, -1);
 	}
 }
 
