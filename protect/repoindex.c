@@ -152,48 +152,61 @@ static int tree_of(struct ltd_rindex *x)
 	return 0;
 }
 
-int ltd_rindex_decode(const void *buf, size_t len, uint64_t dev, uint64_t ino,
-		      struct ltd_rindex *x)
+/* ltd_rindex_decode() of @b, which @x then holds (a decoded index's
+ * nodes and names lie in the file's bytes: no copy). */
+static int decode_in(char *b, size_t len, uint64_t dev, uint64_t ino,
+		     struct ltd_rindex *x)
 {
-	const char *b = buf;
 	char sum[LTD_SHA256_HEX_LEN + 1];
 	size_t nodes_len;
 	struct hdr h;
 	int ret;
 
 	*x = (struct ltd_rindex){0};
-	if (len < sizeof(h))
+	if (len < sizeof(h)) {
+		free(b);
 		return -EINVAL;
+	}
 	memcpy(&h, b, sizeof(h));
 	if (memcmp(h.magic, MAGIC, sizeof(h.magic)) ||
 	    h.version != LTD_RINDEX_VERSION ||
 	    h.node_size != sizeof(struct ltd_rnode) || h.dev != dev ||
 	    h.ino != ino || h.n > MAX_NODES ||
-	    h.names_len > (uint64_t)MAX_NODES * UINT16_MAX)
+	    h.names_len > (uint64_t)MAX_NODES * UINT16_MAX ||
+	    len != sizeof(h) + h.n * sizeof(struct ltd_rnode) + h.names_len) {
+		free(b);
 		return -EINVAL;
+	}
 	nodes_len = h.n * sizeof(struct ltd_rnode);
-	if (len != sizeof(h) + nodes_len + h.names_len)
-		return -EINVAL;
 	checksum(&h, b + sizeof(h), nodes_len, b + sizeof(h) + nodes_len,
 		 h.names_len, sum);
-	if (memcmp(sum, h.sum, sizeof(h.sum)))
+	if (memcmp(sum, h.sum, sizeof(h.sum))) {
+		free(b);
 		return -EINVAL;
+	}
 	x->dev = dev;
 	x->ino = ino;
-	x->n = x->cap = h.n;
-	x->names_len = x->names_cap = h.names_len;
-	x->v = malloc(nodes_len ? nodes_len : 1);
-	x->names = malloc(h.names_len ? h.names_len : 1);
-	if (!x->v || !x->names) {
-		ltd_rindex_free(x);
-		return -ENOMEM;
-	}
-	memcpy(x->v, b + sizeof(h), nodes_len);
-	memcpy(x->names, b + sizeof(h) + nodes_len, h.names_len);
+	x->n = h.n;
+	x->names_len = h.names_len;
+	x->blob = b; /* sizeof(h) is a multiple of 8: the nodes are aligned */
+	x->v = (struct ltd_rnode *)(void *)(b + sizeof(h));
+	x->names = b + sizeof(h) + nodes_len;
 	ret = tree_of(x);
 	if (ret)
 		ltd_rindex_free(x);
 	return ret;
+}
+
+int ltd_rindex_decode(const void *buf, size_t len, uint64_t dev, uint64_t ino,
+		      struct ltd_rindex *x)
+{
+	char *b = malloc(len ? len : 1);
+
+	*x = (struct ltd_rindex){0};
+	if (!b)
+		return -ENOMEM;
+	memcpy(b, buf, len);
+	return decode_in(b, len, dev, ino, x);
 }
 
 int ltd_rindex_load(int dir, const char *name, uint64_t dev, uint64_t ino,
@@ -226,7 +239,7 @@ int ltd_rindex_load(int dir, const char *name, uint64_t dev, uint64_t ino,
 			return r < 0 ? -errno : -EINVAL;
 		got += (size_t)r;
 	}
-	return ltd_rindex_decode(buf, got, dev, ino, x);
+	return decode_in(ltd_steal_ptr(&buf), got, dev, ino, x);
 }
 
 int ltd_rindex_store(int dir, const char *name, const struct ltd_rindex *x)
@@ -271,10 +284,36 @@ int ltd_rindex_store(int dir, const char *name, const struct ltd_rindex *x)
 	return ret;
 }
 
+int ltd_rindex_reserve(struct ltd_rindex *x, size_t n, size_t names_len)
+{
+	struct ltd_rnode *v;
+	char *s;
+
+	if (x->blob)
+		return -EINVAL;
+	if (n > x->cap) {
+		if (!(v = realloc(x->v, n * sizeof(*v))))
+			return -ENOMEM;
+		x->v = v;
+		x->cap = n;
+	}
+	if (names_len > x->names_cap) {
+		if (!(s = realloc(x->names, names_len)))
+			return -ENOMEM;
+		x->names = s;
+		x->names_cap = names_len;
+	}
+	return 0;
+}
+
 void ltd_rindex_free(struct ltd_rindex *x)
 {
-	free(x->v);
-	free(x->names);
+	if (x->blob) {
+		free(x->blob);
+	} else {
+		free(x->v);
+		free(x->names);
+	}
 	free(x->end);
 	*x = (struct ltd_rindex){0};
 }

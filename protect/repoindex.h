@@ -69,6 +69,7 @@ struct ltd_rindex {
 	char *names;
 	size_t names_len, names_cap;
 	uint32_t *end; /* decoded: one past node i's subtree */
+	char *blob;    /* decoded: the file's bytes, v and names lie in */
 };
 
 /* What one statx said of a node's path now. */
@@ -83,6 +84,10 @@ struct ltd_rstat {
  * -ENOMEM, or -EINVAL for a name that is not one. */
 int ltd_rindex_add(struct ltd_rindex *x, const char *name, size_t len,
 		   unsigned depth, uint32_t *at);
+
+/* Room for @n nodes and @names_len bytes of names (not for a decoded
+ * index: -EINVAL). */
+int ltd_rindex_reserve(struct ltd_rindex *x, size_t n, size_t names_len);
 
 /* The file's bytes (malloc'd). */
 int ltd_rindex_encode(const struct ltd_rindex *x, void **buf, size_t *len);

@@ -391,6 +391,8 @@ static void index_start(struct walk *w, int fd, int dir, const char *name,
 	w->new = new;
 	if (ltd_rindex_load(dir, name, dev, st.stx_ino, old) < 0)
 		return;
+	/* As big as the last one and a little more: no growing on the way. */
+	ltd_rindex_reserve(new, old->n + 256, old->names_len + 4096);
 	if (!(*now = calloc(old->n, sizeof(**now)))) {
 		ltd_rindex_free(old);
 		return;
