@@ -396,3 +396,25 @@ Test(walk, what_is_said_is_what_the_whole_walk_says)
 	free(a);
 	free(b);
 }
+
+/* Past 1,024 directories the statx go through io_uring when the build
+ * has it (and on threads past 4,096): the same findings. */
+Test(walk, a_big_tree_is_looked_at_in_batches_and_the_same)
+{
+	char *a, *b;
+
+	sh("cd '%s' && awk 'BEGIN { for (i = 0; i < 50; i++) for (j = 0; j < "
+	   "100; j++) print \"w/\" i \"/\" j }' | xargs mkdir -p",
+	   proj);
+	usleep(RIPE_US);
+	free(report(true));
+	plant("w/7/42/r");
+	plant("w/49/99/deep/r");
+	a = report(false);
+	b = report(true);
+	assert_found(b, "w/7/42/r");
+	assert_found(b, "w/49/99/deep/r");
+	cr_assert_str_eq(b, a);
+	free(a);
+	free(b);
+}
