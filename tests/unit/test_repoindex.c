@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -417,4 +418,44 @@ Test(walk, a_big_tree_is_looked_at_in_batches_and_the_same)
 	cr_assert_str_eq(b, a);
 	free(a);
 	free(b);
+}
+
+/* Two runs on one project at once: each writes a temporary file of its
+ * own and renames it; what is left is one whole index or the other. */
+Test(walk, two_walks_at_once_leave_a_whole_index)
+{
+	char file[400];
+	struct ltd_rindex x;
+	struct stat st;
+	pid_t pid[2];
+	char *r;
+
+	indexed_tree();
+	for (int i = 0; i < 2; i++) {
+		pid[i] = fork();
+		cr_assert_geq(pid[i], 0);
+		if (pid[i] == 0) {
+			for (int k = 0; k < 20; k++) {
+				char p[300];
+
+				snprintf(p, sizeof(p), "%s/m/x/%d-%d", proj, i,
+					 k);
+				mkdir(p, 0755);
+				free(report(true));
+			}
+			_exit(0);
+		}
+	}
+	for (int i = 0; i < 2; i++)
+		cr_assert_eq(waitpid(pid[i], NULL, 0), pid[i]);
+	index_file(file, sizeof(file));
+	cr_assert_eq(stat(proj, &st), 0);
+	cr_assert_eq(ltd_rindex_load(AT_FDCWD, file, st.st_dev, st.st_ino, &x),
+		     0);
+	ltd_rindex_free(&x);
+	sh("ls '%s' | grep -c tmp && exit 1 || exit 0", idx);
+	plant("m/x/1-19/r");
+	r = report(true);
+	assert_found(r, "m/x/1-19/r");
+	free(r);
 }
