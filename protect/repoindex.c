@@ -40,7 +40,7 @@ struct hdr {
 int ltd_rindex_add(struct ltd_rindex *x, const char *name, size_t len,
 		   unsigned depth, uint32_t *at)
 {
-	if (len > UINT16_MAX || depth > LTD_RINDEX_MAX_DEPTH ||
+	if (x->blob || len > NAME_MAX || depth > LTD_RINDEX_MAX_DEPTH ||
 	    (depth && !len) || x->n >= MAX_NODES || memchr(name, '/', len))
 		return -EINVAL;
 	if (x->n == x->cap) {
@@ -140,6 +140,7 @@ static int tree_of(struct ltd_rindex *x)
 		    (size_t)v->name + v->name_len > x->names_len)
 			return -EINVAL;
 		if (i && (!v->depth || v->depth > x->v[i - 1].depth + 1 ||
+			  v->name_len > NAME_MAX ||
 			  v->depth > LTD_RINDEX_MAX_DEPTH || !v->name_len ||
 			  memchr(s, '/', v->name_len) ||
 			  memchr(s, '\0', v->name_len) ||

@@ -7,6 +7,7 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,8 +110,10 @@ Test(repoindex, nodes_that_make_no_tree_are_no_index)
 	void *buf;
 	size_t len;
 
-	for (int c = 0; c < 5; c++) {
+	for (int c = 0; c < 6; c++) {
 		small(&x);
+		if (c == 5) /* a name longer than a name can be */
+			x.v[5].name_len = NAME_MAX + 1;
 		if (c == 0)
 			x.v[2].depth = 3; /* a jump down */
 		if (c == 1)
@@ -130,6 +133,14 @@ Test(repoindex, nodes_that_make_no_tree_are_no_index)
 	small(&x);
 	cr_assert_eq(ltd_rindex_add(&x, "a/b", 3, 1, &(uint32_t){0}), -EINVAL);
 	cr_assert_eq(ltd_rindex_add(&x, "", 0, 1, &(uint32_t){0}), -EINVAL);
+	{
+		char long_name[NAME_MAX + 2];
+
+		memset(long_name, 'a', sizeof(long_name));
+		cr_assert_eq(ltd_rindex_add(&x, long_name, NAME_MAX + 1, 1,
+					    &(uint32_t){0}),
+			     -EINVAL);
+	}
 	ltd_rindex_free(&x);
 }
 
