@@ -14,6 +14,7 @@ li() {
 	RC=$?
 }
 # A repository whose configuration runs something, at $1 (in the cage).
+# shellcheck disable=SC2016 # expanded in the cage's sh
 PLANT='git init -q "$1" && git -C "$1" config core.fsmonitor "touch ran; false"'
 
 as_user sh -c "cd '$RI' && mkdir -p a/b/c/d/e/f g/h && echo x > a/b/file"
