@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The planted-repository walk's index (docs/decisions/0120-exit-walk-
+ * The planted-repository walk's index (docs/decisions/0127-exit-walk-
  * index.md): what the previous walk learnt of each directory of a tree,
  * so that the next one reads (getdents) only the directories that changed
  * since and looks at the others with one statx each.

@@ -10,7 +10,7 @@
  * or commondir, or a .git that is not a directory (entry_flags());
  * repojudge.c judges the git directories and .git files.
  *
- * With an index of the previous walk (repoindex.h, decision 0120), a
+ * With an index of the previous walk (repoindex.h, decision 0127), a
  * directory whose inode and ctime equal its node's is known without
  * reading it: its children are looked at (one statx each, made for the
  * whole index up front on every CPU), and it is opened only to judge a

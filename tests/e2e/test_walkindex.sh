@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# The exit walk's index (decision 0120): the planted-repository check
+# The exit walk's index (decision 0127): the planted-repository check
 # reads only what changed since the previous run, and must still find all
 # a full walk finds.  Kept in ltd-native's state, never in the project,
 # and never where the cage can write.
