@@ -96,10 +96,6 @@ static const struct ltd_gate_entry deny[] = {
 	 "ltd-native's record of the project's directories (the cage could "
 	 "hide what it plants from the next run's check)",
 	 LTD_UNSAFE_BIND_CREDENTIALS, true},
-	{"$XDG_STATE_HOME/ltd-native",
-	 "ltd-native's record of the project's directories (the cage could "
-	 "hide what it plants from the next run's check)",
-	 LTD_UNSAFE_BIND_CREDENTIALS, true},
 	{"@/run/user/%u",
 	 "your session's sockets (ssh-agent, D-Bus, systemd --user)",
 	 LTD_UNSAFE_BIND_SESSION, false},
