@@ -51,6 +51,13 @@ CFLAGS	+= $(shell pkg-config --cflags $(PKGS) $(ROOTFS_PKGS) libseccomp)
 LDFLAGS	+= -pie -Wl,-z,relro,-z,now -Wl,--as-needed
 LDLIBS	+= $(shell pkg-config --libs $(PKGS))
 SECCOMP_LIBS := $(shell pkg-config --libs libseccomp)
+# liburing, when there (Debian: liburing-dev): the exit walk's statx in
+# batches (protect/repoindex.c; without it, one system call each).
+ifeq ($(shell pkg-config --exists liburing && echo y),y)
+CFLAGS	+= -DLTD_HAVE_LIBURING
+URING_LIBS := -Wl,-Bstatic -luring -Wl,-Bdynamic
+LDLIBS	+= $(URING_LIBS)
+endif
 ROOTFS_LIBS := $(shell pkg-config --libs $(ROOTFS_PKGS))
 
 B	:= build
@@ -103,7 +110,7 @@ $(B)/libltd.a: $(LIB_OBJ)
 # 23 page faults (a bare program, perf stat) to serve the few runs that
 # name a wildcard; static, only those read the list
 # (docs/decisions/0115-wildcards-over-public-suffix.md).
-RUNTIME_LIBS := -Wl,-Bstatic -lnettle -ljansson -lnftnl -lcap \
+RUNTIME_LIBS := $(URING_LIBS) -Wl,-Bstatic -lnettle -ljansson -lnftnl -lcap \
 		-lpsl -lidn2 -lunistring \
 		-Wl,-Bdynamic $(shell pkg-config --libs libmnl)
 # ltd-dnsd: ldns (and the libcrypto its DNSSEC code needs) statically too:

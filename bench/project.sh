@@ -19,6 +19,8 @@
 #                            next run (default /var/tmp/ltd-bench-trees; must
 #                            be on a disk for cold figures to mean anything)
 #              RAW=FILE      also write every sample as CSV (suite,row,ms)
+#              BASE=FILE     also time another ltd-native (e.g. main's) in
+#                            the same rounds
 #              MINIBOX, MINIBOX_BPF: the floor's row (bench/lib.sh)
 # Cold rows drop the page cache, dentries and inodes before every sample
 # (root only; otherwise the output says they were not measured).  Rows run
@@ -34,6 +36,7 @@ GIT_COMMITS=${GIT_COMMITS:-1000}
 TREES=${TREES:-/var/tmp/ltd-bench-trees}
 BENCH_USER=${BENCH_USER:-ltd-bench}
 BIN=${1:-build/ltd-native}
+BASE=${BASE:-}
 
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -47,6 +50,7 @@ for s in $SIZES; do
 	[[ $s =~ ^[0-9]+$ && $s -ge 10 ]] || die "SIZES: '$s' is not a number of directories (10 or more)"
 done
 [[ -x $BIN && -f $BIN ]] || die "no executable ltd-native at '$BIN'"
+[[ -z $BASE || ( -x $BASE && -f $BASE ) ]] || die "no executable ltd-native at BASE='$BASE'"
 for tool in bwrap python3 git; do
 	command -v "$tool" >/dev/null || die "$tool is not installed"
 done
@@ -58,6 +62,7 @@ trap 'bench_cold_stop; rm -rf "$STAGE"' EXIT
 chmod 755 "$STAGE"
 install -m 644 "$(dirname "$0")/timer.py" "$(dirname "$0")/gentree.py" "$STAGE/"
 LTD=$(stage_binary "$BIN" ltd-native)
+[[ -z $BASE ]] || LTD_BASE=$(stage_binary "$BASE" ltd-native-base)
 
 # --- the projects, generated once and kept -------------------------------------
 # Each in TREES/NAME, made by the bench user; a stamp names what it holds,
@@ -98,6 +103,7 @@ bench_raw
 	echo "# ltd-native realistic-project benchmark"
 	echo "# kernel $(uname -r), $(nproc) CPUs, user $BENCH_USER, $(bwrap --version), $(git --version)"
 	echo "# ltd-native: $(sha256sum "$BIN" | cut -c1-16) ($BIN)"
+	[[ -z $BASE ]] || echo "# BASE: $(sha256sum "$BASE" | cut -c1-16) ($BASE)"
 	echo "# projects in $TREES ($fstype)"
 	echo "# load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 } >&2
@@ -117,6 +123,7 @@ suite() {
 		rows+=("$SEP" "$MB" "${minibox_row[@]}" -- /bin/true)
 	fi
 	rows+=("$SEP" "$LN" "$LTD" run --network none --project "$dir" -- /bin/true)
+	[[ -z $BASE ]] || rows+=("$SEP" "$LN, BASE" "$LTD_BASE" run --network none --project "$dir" -- /bin/true)
 	[[ $temp == warm ]] || cold=(--cold "$COLD_FIFO")
 	echo "### $name ($(dirs_of "$name") directories), $temp"
 	echo

@@ -90,6 +90,12 @@ static const struct ltd_gate_entry deny[] = {
 	 "ltd-native's pinned root filesystems (the cage could change what "
 	 "the next run starts)",
 	 LTD_UNSAFE_BIND_CREDENTIALS, true},
+	/* The exit walk's indexes (protect/repoindex.h): one the cage
+	 * wrote could hide a repository it plants in the next run. */
+	{"~/.local/state/ltd-native",
+	 "ltd-native's record of the project's directories (the cage could "
+	 "hide what it plants from the next run's check)",
+	 LTD_UNSAFE_BIND_CREDENTIALS, true},
 	{"@/run/user/%u",
 	 "your session's sockets (ssh-agent, D-Bus, systemd --user)",
 	 LTD_UNSAFE_BIND_SESSION, false},

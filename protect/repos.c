@@ -1,16 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Git repositories planted in the project (see repos.h).
+ * Git repositories planted in the project (see repos.h): the walk.
  *
  * One walk, after the cage is gone: every directory is opened beneath the
- * one above it with openat2 (no link, no other mount), so the walk goes
- * nowhere the command could send it.  git takes a directory for a git
- * directory when it holds HEAD and objects and refs, or a commondir
- * (setup.c's is_git_directory, which asks only that they be reachable);
- * the walk takes HEAD and any of the three, of any type, judged from the
- * names alone, so a directory costs one open and its reads.  "Changed during
- * the run" is the ctime, which the command can move forward (any change does)
- * but never back.
+ * one above it (or beneath the root) with openat2 (no link, no other
+ * mount), so the walk goes nowhere the command could send it.  What a
+ * directory holds that matters is the same for every directory, read or
+ * known: its child directories, and whether it holds HEAD, objects, refs
+ * or commondir, or a .git that is not a directory (entry_flags());
+ * repojudge.c judges the git directories and .git files.
+ *
+ * With an index of the previous walk (repoindex.h, decision 0129), a
+ * directory whose inode and ctime equal its node's is known without
+ * reading it: its children are looked at (one statx each, made for the
+ * whole index up front on every CPU), and it is opened only to judge a
+ * git directory or a .git file there, as on every run.  Any other
+ * directory (changed, new, racy, unknown) is read whole, and its
+ * children matched with the index's by name, each trusted only as far as
+ * its own inode and ctime say.  The walk writes what it found as the
+ * next index, when it read anything and saw the whole tree.
  */
 #include "protect/repos.h"
 
@@ -18,476 +26,42 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/magic.h>
 #include <linux/openat2.h>
+#include <sched.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "common/cleanup.h"
-#include "common/error.h"
-#include "common/path.h"
-#include "common/text.h"
-#include "policy/option.h"
-#include "policy/policy.h"
-#include "protect/gitconfig.h"
-#include "protect/gitwalk.h"
+#include "common/sha256.h"
+#include "protect/repoindex.h"
+#include "protect/repowalk.h"
 
-struct walk {
-	FILE *out;
-	struct timespec since;
-	struct ltd_repos_limits lim;
-	int root;	    /* the root's directory */
-	int lower;	    /* a review's upper: the project below it, or -1 */
-	size_t root_len;    /* of its name, at the start of path */
-	unsigned skip;	    /* LTD_REPOS_SKIP_* */
-	unsigned long dirs; /* entered so far */
-	bool full;	    /* lim.dirs reached */
-	unsigned long said; /* warnings written */
-	unsigned long over; /* and not written, past MAX_WARNINGS */
-	char deep[PATH_MAX];
-	unsigned long n_deep; /* places not looked below */
-	char path[PATH_MAX];  /* the directory being read */
-	int lower_dir;	      /* lower_here()'s last, or -1 */
-	char lower_at[PATH_MAX];
-	char **bufs; /* getdents64's, one a depth */
-};
+#define NONE UINT32_MAX
 
-/* Past these, a count: a flood of names must not scroll the rest away. */
-#define MAX_WARNINGS	  100
-#define MAX_HOOKS_SAID	  5
-#define MAX_INCLUDES	  10
-#define MAX_INCLUDE_DEPTH 3 /* includes followed from so deep */
-
-static const char review[] = "; review it before you run git there on the "
-			     "host\n";
-
-/* "ltd-native: warning: PATH: WHAT[ (DETAIL)]; review..." in one write,
- * PATH (@at, or w->path) and @name after it shown as ltd_fput_shown()
- * shows them. */
-static void say_at(struct walk *w, const char *at, const char *name,
-		   const char *what, const char *detail)
+static void say(struct walk *w, const char *name, const char *what)
 {
-	_cleanup_free_ char *line = NULL;
-	size_t len = 0;
-	FILE *m;
-
-	if (w->said >= MAX_WARNINGS) {
-		w->over++;
-		return;
-	}
-	m = open_memstream(&line, &len);
-	if (!m)
-		return;
-	fputs("ltd-native: warning: ", m);
-	ltd_fput_shown(m, at ? at : w->path);
-	if (name) {
-		fputc('/', m);
-		ltd_fput_shown(m, name);
-	}
-	fputs(": ", m);
-	fputs(what, m);
-	if (detail) {
-		fputs(" (", m);
-		ltd_fput_shown(m, detail);
-		fputc(')', m);
-	}
-	fputs(review, m);
-	if (fclose(m) == 0) {
-		fwrite(line, 1, len, w->out);
-		w->said++;
-	}
+	ltd_repos_say_at(w, NULL, name, what, NULL);
 }
 
-static void say(struct walk *w, const char *name, const char *what,
-		const char *detail)
-{
-	say_at(w, NULL, name, what, detail);
-}
-
-static bool changed(const struct stat *st, struct timespec since)
-{
-	return st->st_ctim.tv_sec > since.tv_sec ||
-	       (st->st_ctim.tv_sec == since.tv_sec &&
-		st->st_ctim.tv_nsec >= since.tv_nsec);
-}
-
-/* @name in @dir, the link itself if it is one; its ctime from @since on. */
-static bool changed_at(const struct walk *w, int dir, const char *name,
-		       struct stat *st)
-{
-	return fstatat(dir, name, st, AT_SYMLINK_NOFOLLOW) == 0 &&
-	       changed(st, w->since);
-}
-
-/* The current directory, relative to the root ("" for the root). */
+/* The current directory, relative to the root ("." for the root). */
 static const char *here(const struct walk *w)
 {
 	const char *r = w->path + w->root_len;
 
-	return r[0] == '/' ? r + 1 : r;
+	return r[0] == '/' ? r + 1 : ".";
 }
 
-/*
- * @to as git takes it from the directory @base (relative to the root, ""
- * for the root): absolute, or relative to @base.  Opened (@flags) beneath
- * the root with no link and no mount on the way; a negative errno when it
- * cannot be (-EXDEV: out of the root; -ELOOP: through a link), -ENOENT
- * when absent.  Into @shown, the path as the root's name and the rest.
- */
-static int open_in_root(struct walk *w, const char *base, const char *to,
-			int flags, char *shown, size_t size)
-{
-	struct open_how how = {
-		.flags = (uint64_t)flags | O_CLOEXEC,
-		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
-			   RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV,
-	};
-	char rel[PATH_MAX * 2];
-	int fd;
-
-	if (to[0] == '/') {
-		snprintf(shown, size, "%s", to);
-		if (strncmp(to, w->path, w->root_len) != 0 ||
-		    (to[w->root_len] != '/' && to[w->root_len] != '\0'))
-			return -EXDEV;
-		snprintf(rel, sizeof(rel), "%s", to + w->root_len);
-	} else {
-		if (snprintf(rel, sizeof(rel), "%s%s%s", base,
-			     base[0] ? "/" : "", to) >= (int)sizeof(rel))
-			return -ENAMETOOLONG;
-		if (snprintf(shown, size, "%.*s/%s", (int)w->root_len, w->path,
-			     rel) >= (int)size)
-			shown[0] = '\0';
-		/* By the text, for the eye: what is opened has no link. */
-		if (shown[0])
-			ltd_path_normalize(shown);
-	}
-	/* RESOLVE_BENEATH takes "/x" as beneath too: strip it. */
-	fd = (int)syscall(SYS_openat2, w->root,
-			  rel[strspn(rel, "/")] ? rel + strspn(rel, "/") : ".",
-			  &how, sizeof(how));
-	return fd < 0 ? -errno : fd;
-}
-
-/* open_in_root()'s failure for a path git would follow: ENOENT, ENOTDIR
- * (nothing there: git finds nothing) and EXDEV (out of the tree: not the
- * command's to write, or another mount) need no word; any other (ELOOP:
- * a link on the way, which the command may have made) is said, on every
- * run, since whether what lies behind it changed cannot be told. */
-static bool unfollowed(int err)
-{
-	return err < 0 && err != -ENOENT && err != -ENOTDIR && err != -EXDEV;
-}
-
-static void say_unfollowed(struct walk *w, const char *at, const char *name,
-			   const char *what, int err)
-{
-	char msg[256];
-
-	snprintf(msg, sizeof(msg),
-		 "git follows %s through a symbolic link (or where ltd-native "
-		 "may not look), which ltd-native did not follow",
-		 what);
-	say_at(w, at, name, msg, strerror(-err));
-}
-
-/* What a repository's configuration makes git run: the first key, the
- * hooks path, and whether any file of it changed during the run. */
-struct cfg {
-	struct walk *w;
-	char key[512];		 /* "section.key" of the first key that runs */
-	char key_file[PATH_MAX]; /* the file it is in, as shown */
-	char hooks_path[PATH_MAX];
-	bool changed; /* a file of the configuration changed */
-	unsigned files;
-};
-
-/* The first key that runs something, and the file it is in. */
-static void first_key(struct cfg *c, const char *section, const char *key,
-		      const char *file)
-{
-	if (c->key[0])
-		return;
-	snprintf(c->key, sizeof(c->key), "%s.%s", section, key);
-	/* Shown as far as it fits (a name this long is one no one types). */
-	snprintf(c->key_file, sizeof(c->key_file), "%.*s",
-		 (int)sizeof(c->key_file) - 1, file);
-}
-
-static int on_key(struct ltd_gitwalk *gw, const char *section, const char *key,
-		  const char *val, struct ltd_err *err)
-{
-	struct cfg *c = gw->ctx;
-	char buf[PATH_MAX * 4 + 8];
-	bool include = ltd_gitwalk_is_include(section, key);
-	bool runs = ltd_gitconfig_command(section, key, val, buf,
-					  sizeof(buf)) != NULL;
-
-	if (include && val[0] &&
-	    (gw->cur->depth >= gw->max_depth || c->files >= MAX_INCLUDES))
-		runs = true; /* not read: it may say anything */
-
-	/* protocol.allow / protocol.ext.allow: lets an ext:: URL run. */
-	if ((!strcmp(section, "protocol") ||
-	     !strncmp(section, "protocol.", 9)) &&
-	    !strcasecmp(key, "allow") &&
-	    (!strcasecmp(val, "always") || !strcasecmp(val, "user")))
-		runs = true;
-	if (!strcmp(section, "core") && !strcasecmp(key, "hookspath")) {
-		snprintf(c->hooks_path, sizeof(c->hooks_path), "%s", val);
-		runs = true;
-	}
-	if (runs)
-		first_key(c, section, key, gw->cur->shown);
-	/* An include is configuration too: read it where it lies in the
-	 * root (one outside is not the command's to write). */
-	return ltd_gitwalk_include(gw, section, key, val, err);
-}
-
-/* The config at @fd (closed here), @f: its ctime, its text; 0, or a
- * negative errno and @err when it cannot be read. */
-static int read_at(struct cfg *c, int fd, struct ltd_gitwalk_file *f,
-		   struct ltd_err *err)
-{
-	struct stat st;
-	int ret;
-
-	c->files++;
-	if (fstat(fd, &st) == 0 && changed(&st, c->w->since))
-		c->changed = true;
-	ret = ltd_policy_read_fd(fd, f->shown, &f->text, &f->len, err);
-	close(fd);
-	return ret;
-}
-
-/* An include, opened beneath the root without a link on the way. */
-static int open_include(struct ltd_gitwalk *gw, struct ltd_gitwalk_file *f,
-			struct ltd_err *err)
-{
-	struct cfg *c = gw->ctx;
-	int fd;
-
-	if (c->files >= MAX_INCLUDES)
-		return 1;
-	fd = f->path[0] ? open_in_root(c->w, "", f->path, O_RDONLY | O_NONBLOCK,
-				       f->shown, sizeof(f->shown))
-			: -ENAMETOOLONG;
-	/* Named by the text, for the eye: what is opened has no link. */
-	if (f->value[0] != '/')
-		ltd_path_normalize(f->shown);
-	/* Through a link: what is behind it may have changed. */
-	if (unfollowed(fd))
-		c->changed = true;
-	/* One ltd-native cannot read (out of the tree, through a link) may
-	 * say anything; a missing one says nothing. */
-	if (fd < 0 && fd != -ENOENT && fd != -ENOTDIR)
-		first_key(c, f->section, f->key, f->up->shown);
-	if (fd < 0)
-		return 1;
-	/* An include git cannot read is no error to git. */
-	return read_at(c, fd, f, &(struct ltd_err){0}) < 0 ? 1 : 0;
-}
-
-static const struct ltd_gitwalk_ops cfg_ops = {
-	.key = on_key,
-	.open = open_include,
-};
-
-/* config or config.worktree of the git directory @dir. */
-static void config_file(struct walk *w, struct cfg *c, int dir,
-			const char *name)
-{
-	struct ltd_gitwalk gw = {
-		.ops = &cfg_ops,
-		.ctx = c,
-		.max_depth = MAX_INCLUDE_DEPTH,
-	};
-	struct ltd_gitwalk_file *f = calloc(1, sizeof(*f));
-	struct ltd_err err = {0};
-	struct stat st;
-	int fd, ret;
-
-	if (!f || fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		goto out;
-	if (changed(&st, w->since))
-		c->changed = true;
-	if (!S_ISREG(st.st_mode)) {
-		if (changed(&st, w->since))
-			say(w, name,
-			    "the command made this git configuration a "
-			    "symbolic link or another file, which ltd-native "
-			    "did not follow",
-			    NULL);
-		goto out;
-	}
-	snprintf(f->path, sizeof(f->path), "%s/%s", w->path, name);
-	if (strlen(f->path) < PATH_MAX)
-		memcpy(f->shown, f->path, sizeof(f->shown));
-	fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	ret = fd < 0 ? ltd_err_sys(&err, "%s", name) : read_at(c, fd, f, &err);
-	if (!ret)
-		ret = ltd_gitwalk_text(&gw, f, &err);
-	if (ret < 0)
-		say(w, name, "ltd-native could not read this git configuration",
-		    err.msg);
-out:
-	free(f);
-}
-
-/* One hook, @name in the directory @dir (shown as @dir_shown, relative
- * to the root as @dir_rel): said when it or, for a link, the file it
- * leads to in the root changed. */
-static void hook(struct walk *w, int dir, const char *dir_shown,
-		 const char *dir_rel, const char *name, unsigned *n_said)
-{
-	char to[PATH_MAX], shown[PATH_MAX * 2];
-	struct stat st, tst;
-	bool now;
-	ssize_t n;
-	int fd;
-
-	if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
-	    S_ISDIR(st.st_mode))
-		return;
-	now = changed(&st, w->since);
-	if (!now && S_ISLNK(st.st_mode) &&
-	    (n = readlinkat(dir, name, to, sizeof(to) - 1)) > 0) {
-		to[n] = '\0';
-		fd = open_in_root(w, dir_rel, to, O_PATH, shown, sizeof(shown));
-		if (fd >= 0) {
-			now = fstat(fd, &tst) == 0 && changed(&tst, w->since);
-			close(fd);
-		} else if (unfollowed(fd)) {
-			if (++*n_said <= MAX_HOOKS_SAID)
-				say_unfollowed(w, dir_shown, name, "this hook",
-					       fd);
-			return;
-		}
-	}
-	if (!now)
-		return;
-	if (++*n_said <= MAX_HOOKS_SAID)
-		say_at(w, dir_shown, name,
-		       "the command created or changed this git hook (or "
-		       "what it links to), which git runs in that repository",
-		       NULL);
-}
-
-/* Every hook in the directory @fd (closed here): not the samples. */
-static void hooks_in(struct walk *w, int fd, const char *shown, const char *rel)
-{
-	unsigned n_said = 0;
-	struct dirent *e;
-	DIR *d = fdopendir(fd);
-	char more[96];
-
-	if (!d) {
-		close(fd);
-		return;
-	}
-	while ((e = readdir(d))) {
-		size_t n = strlen(e->d_name);
-
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
-		    (n > 7 && !strcmp(e->d_name + n - 7, ".sample")))
-			continue;
-		hook(w, dirfd(d), shown, rel, e->d_name, &n_said);
-	}
-	closedir(d);
-	if (n_said > MAX_HOOKS_SAID) {
-		snprintf(more, sizeof(more),
-			 "and %u more git hooks the command created or "
-			 "changed here",
-			 n_said - MAX_HOOKS_SAID);
-		say_at(w, shown, NULL, more, NULL);
-	}
-}
-
-/* hooks/ of the git directory @dir; and the repository's core.hooksPath
- * where it lies in the root. */
-static void judge_hooks(struct walk *w, int dir, const char *hooks_path)
-{
-	char shown[PATH_MAX * 2], rel[PATH_MAX * 2], base[PATH_MAX];
-	char to[PATH_MAX], home[PATH_MAX];
-	const char *slash, *hp;
-	struct stat st;
-	ssize_t n;
-	int fd;
-
-	if (fstatat(dir, "hooks", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-	    !S_ISDIR(st.st_mode)) {
-		if (changed(&st, w->since))
-			say(w, "hooks",
-			    "the command made git's hooks directory a "
-			    "symbolic link or another file",
-			    NULL);
-		/* ln -s ../githooks .git/hooks: the hooks it leads to. */
-		n = S_ISLNK(st.st_mode)
-			    ? readlinkat(dir, "hooks", to, sizeof(to) - 1)
-			    : -1;
-		if (n > 0) {
-			to[n] = '\0';
-			fd = open_in_root(w, here(w), to,
-					  O_RDONLY | O_DIRECTORY, shown,
-					  sizeof(shown));
-			if (fd >= 0)
-				hooks_in(w, fd, shown,
-					 strlen(shown) > w->root_len
-						 ? shown + w->root_len + 1
-						 : "");
-			else if (unfollowed(fd))
-				say_unfollowed(w, NULL, "hooks",
-					       "this hooks directory", fd);
-		}
-	} else if ((fd = openat(dir, "hooks",
-				O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-					O_CLOEXEC)) >= 0) {
-		snprintf(shown, sizeof(shown), "%s/hooks", w->path);
-		snprintf(rel, sizeof(rel), "%s%shooks", here(w),
-			 here(w)[0] ? "/" : "");
-		hooks_in(w, fd, shown, rel);
-	}
-	if (!hooks_path[0])
-		return;
-	/* Relative to the work tree: above a .git, the directory itself
-	 * for a bare repository. */
-	snprintf(base, sizeof(base), "%s", here(w));
-	slash = strrchr(base, '/');
-	if (!strcmp(slash ? slash + 1 : base, ".git"))
-		base[slash ? slash - base : 0] = '\0';
-	hp = ltd_gitconfig_expand_home(hooks_path, home, sizeof(home));
-	/* husky's stubs in .husky/_ run the scripts in .husky: both. */
-	for (int i = 0; i < 2; i++) {
-		if (i == 1) {
-			n = (ssize_t)strlen(hp);
-			if (n < 3 || strcmp(hp + n - 2, "/_") != 0 ||
-			    n >= (ssize_t)sizeof(to))
-				break;
-			memcpy(to, hp, (size_t)n - 2);
-			to[n - 2] = '\0';
-			hp = to;
-		}
-		fd = open_in_root(w, base, hp, O_RDONLY | O_DIRECTORY, shown,
-				  sizeof(shown));
-		if (unfollowed(fd))
-			say_unfollowed(w, shown, NULL,
-				       "this repository's core.hooksPath", fd);
-		if (fd < 0)
-			continue;
-		snprintf(rel, sizeof(rel), "%s",
-			 strlen(shown) > w->root_len ? shown + w->root_len + 1
-						     : "");
-		hooks_in(w, fd, shown, rel);
-	}
-}
-
-/* The current directory of the project below a review's upper (w->lower),
- * opened as the walk opens (no link, no other mount); -1 if none. */
-static int lower_here(struct walk *w)
+/* @name in @dir, or (@dir < 0) the current directory's @name beneath the
+ * root (@name NULL: the current directory). */
+static int open_dir(struct walk *w, int dir, const char *name)
 {
 	struct open_how how = {
 		.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
@@ -495,161 +69,227 @@ static int lower_here(struct walk *w)
 			   RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV,
 	};
 
-	if (w->lower < 0)
-		return -1;
-	if (w->lower_dir >= 0 && !strcmp(w->lower_at, here(w)))
-		return w->lower_dir;
-	if (w->lower_dir >= 0)
-		close(w->lower_dir);
-	snprintf(w->lower_at, sizeof(w->lower_at), "%s", here(w));
-	w->lower_dir =
-		(int)syscall(SYS_openat2, w->lower, here(w)[0] ? here(w) : ".",
-			     &how, sizeof(how));
-	return w->lower_dir;
-}
-
-/* Where @name of the git directory @dir is read from: @dir, or in a
- * review's upper that does not hold it, the project's (the cage saw it). */
-static int config_dir(struct walk *w, int dir, const char *name)
-{
-	struct stat st;
-	int lower;
-
-	if (w->lower < 0 || fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
-		return dir;
-	lower = lower_here(w);
-	return lower >= 0 ? lower : dir;
-}
-
-/* In a review's upper: what makes the current directory a git directory
- * may be the project's (the cage changed one file of a repository). */
-static void lower_makes(struct walk *w, bool *head, bool *makes)
-{
-	static const char *const m[] = {"commondir", "objects", "refs"};
-	struct stat st;
-	int fd = lower_here(w);
-
-	if (fd < 0)
-		return;
-	*head = *head || fstatat(fd, "HEAD", &st, AT_SYMLINK_NOFOLLOW) == 0;
-	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++)
-		*makes = *makes ||
-			 fstatat(fd, m[i], &st, AT_SYMLINK_NOFOLLOW) == 0;
-}
-
-/* A git directory: said when a file that makes it one, or configures
- * it, changed during the run and its configuration runs something; each
- * hook changed; a commondir changed. */
-static void judge_gitdir(struct walk *w, int dir)
-{
-	static const char *const makes[] = {"HEAD", "objects", "refs"};
-	struct cfg *c = calloc(1, sizeof(*c));
-	struct stat st;
-
-	if (!c)
-		return;
-	c->w = w;
-	for (size_t i = 0; i < sizeof(makes) / sizeof(makes[0]); i++)
-		if (changed_at(w, dir, makes[i], &st))
-			c->changed = true;
-	if (changed_at(w, dir, "commondir", &st)) {
-		c->changed = true;
-		say(w, "commondir",
-		    "the command created or changed this file, which sends "
-		    "git to another directory's configuration and hooks",
-		    NULL);
+	if (dir < 0) {
+		dir = w->root;
+		name = here(w);
 	}
-	config_file(w, c, config_dir(w, dir, "config"), "config");
-	config_file(w, c, config_dir(w, dir, "config.worktree"),
-		    "config.worktree");
-	if (c->changed && c->key[0])
-		say_at(w, c->key_file, NULL,
-		       "the command worked in this git repository or changed "
-		       "its configuration, which has git run something "
-		       "wherever it works there (a shell prompt that shows "
-		       "git's status is enough)",
-		       c->key);
-	judge_hooks(w, dir, c->hooks_path);
-	free(c);
+	return (int)syscall(SYS_openat2, dir, name, &how, sizeof(how));
 }
 
-/*
- * A .git that is not a directory: a link, or a file "gitdir: PATH" read
- * as git reads it (the whole file but its trailing line ends).  One that
- * changed during the run and sends git where the walk does not look (out
- * of the root, through a link, across a mount, nowhere yet) is said; one
- * that leads to a directory in the root needs nothing more (the walk
- * judges what is there).
- */
-static void judge_gitfile(struct walk *w, int dir)
+/* What an entry tells of its directory: the one test for every
+ * directory the walk reads, whose result the index keeps. */
+static unsigned entry_flags(const char *name, bool is_dir)
 {
-	_cleanup_free_ char *text = NULL;
-	struct ltd_err err = {0};
-	char to[PATH_MAX], shown[PATH_MAX * 2];
-	struct stat st;
-	size_t len;
-	ssize_t n;
-	int fd;
+	if (!strcmp(name, "HEAD"))
+		return LTD_RN_HEAD;
+	/* git asks only that these be reachable, of any type. */
+	if (!strcmp(name, "commondir") || !strcmp(name, "objects") ||
+	    !strcmp(name, "refs"))
+		return LTD_RN_MAKES;
+	if (!is_dir && !strcmp(name, ".git"))
+		return LTD_RN_GITFILE;
+	return 0;
+}
 
-	if (!changed_at(w, dir, ".git", &st))
-		return;
-	if (S_ISLNK(st.st_mode)) {
-		n = readlinkat(dir, ".git", to, sizeof(to) - 1);
-		if (n <= 0)
-			return;
-		to[n] = '\0';
-	} else if (!S_ISREG(st.st_mode)) {
-		return; /* git reads no git directory from it */
-	} else if (ltd_policy_read_file(dir, ".git", ".git", &text, &len,
-					&err)) {
-		say(w, ".git",
-		    "the command created or changed this, which ltd-native "
-		    "could not read",
-		    err.msg);
-		return;
+/* A directory's entries as the walk needs them: its flags, and its
+ * child directories' names (each ended by a NUL), in the order read. */
+struct listing {
+	unsigned flags;
+	bool whole; /* read to its end */
+	char *names;
+	size_t len, cap, n;
+};
+
+#define DENTS_SIZE 32768
+
+static int list_add(struct listing *l, const char *name)
+{
+	size_t n = strlen(name) + 1;
+
+	if (l->len + n > l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 1024;
+		char *s;
+
+		while (cap < l->len + n)
+			cap *= 2;
+		if (!(s = realloc(l->names, cap)))
+			return -ENOMEM;
+		l->names = s;
+		l->cap = cap;
+	}
+	memcpy(l->names + l->len, name, n);
+	l->len += n;
+	l->n++;
+	return 0;
+}
+
+/* Read the directory at @fd whole (getdents64: opendir() would cost two
+ * fcntl and an fstat a directory). */
+static void list_read(struct walk *w, int fd, struct listing *l)
+{
+	long len;
+
+	l->whole = true;
+	while ((len = syscall(SYS_getdents64, fd, w->dents, DENTS_SIZE)) > 0) {
+		for (long off = 0; off < len;) {
+			struct dirent64 *e = (void *)(w->dents + off);
+			unsigned char type = e->d_type;
+			struct stat st;
+
+			off += e->d_reclen;
+			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+				continue;
+			if (type == DT_UNKNOWN) {
+				if (fstatat(fd, e->d_name, &st,
+					    AT_SYMLINK_NOFOLLOW) < 0)
+					continue;
+				type = S_ISDIR(st.st_mode) ? DT_DIR : DT_REG;
+			}
+			l->flags |= entry_flags(e->d_name, type == DT_DIR);
+			if (type == DT_DIR && list_add(l, e->d_name) < 0)
+				l->whole = false;
+		}
+	}
+	if (len < 0)
+		l->whole = false;
+}
+
+/* A node of this walk's index for @name at @depth, with no facts yet:
+ * NONE when none is kept. */
+static uint32_t record(struct walk *w, const char *name, unsigned depth)
+{
+	uint32_t at;
+
+	if (!w->new || w->new_lost)
+		return NONE;
+	if (ltd_rindex_add(w->new, name, strlen(name), depth, &at) < 0) {
+		w->new_lost = true;
+		return NONE;
+	}
+	return at;
+}
+
+static void enter(struct walk *w, int dir, const char *name, uint32_t old,
+		  unsigned depth);
+
+/* What the directory (@fd, or -1: not opened yet) holds, @flags and its
+ * children (@l, or the index's children of @old when @l is NULL): a
+ * .git file judged, the children entered, a git directory judged. */
+static void visit(struct walk *w, int fd, unsigned flags,
+		  const struct listing *l, uint32_t old, unsigned depth)
+{
+	_cleanup_free_ uint32_t *kids = NULL;
+	size_t len = strlen(w->path);
+	long n_kids = 0;
+	char name[NAME_MAX + 1];
+
+	if ((flags & (LTD_RN_GITFILE | LTD_RN_HEAD)) && fd < 0)
+		fd = open_dir(w, -1, NULL);
+	if ((flags & LTD_RN_GITFILE) && fd >= 0)
+		ltd_repos_judge_gitfile(w, fd);
+	if (!l) {
+		const struct ltd_rindex *x = w->old;
+
+		for (uint32_t j = old + 1; j < x->end[old]; j = x->end[j]) {
+			memcpy(name, ltd_rindex_name(x, j), x->v[j].name_len);
+			name[x->v[j].name_len] = '\0';
+			enter(w, fd, name, j, depth + 1);
+		}
 	} else {
-		if (len < 8 || strncmp(text, "gitdir: ", 8) != 0)
-			return; /* git refuses it */
-		while (len > 8 &&
-		       (text[len - 1] == '\n' || text[len - 1] == '\r'))
-			len--;
-		text[len] = '\0';
-		if (!text[8] || strlen(text + 8) >= sizeof(to))
-			return;
-		snprintf(to, sizeof(to), "%s", text + 8);
+		if (old != NONE &&
+		    (n_kids = ltd_rindex_children(w->old, old, &kids)) < 0)
+			n_kids = 0;
+		for (const char *s = l->names; s < l->names + l->len;
+		     s += strlen(s) + 1)
+			enter(w, fd, s,
+			      n_kids ? ltd_rindex_find(w->old, kids,
+						       (size_t)n_kids, s)
+				     : NONE,
+			      depth + 1);
 	}
-	fd = open_in_root(w, here(w), to, O_PATH | O_DIRECTORY, shown,
-			  sizeof(shown));
-	if (fd >= 0) {
-		close(fd);
-		return;
-	}
-	say(w, ".git",
-	    fd == -ENOENT || fd == -ENOTDIR
-		    ? "the command created or changed this, which sends git "
-		      "to a directory that is not there (yet)"
-		    : "the command created or changed this, which sends git "
-		      "where ltd-native did not look (out of the project, or "
-		      "through a link)",
-	    to);
+	/* A review's upper: the index is not kept there (see report()). */
+	if (w->lower >= 0 && (flags & (LTD_RN_HEAD | LTD_RN_MAKES)) !=
+				     (LTD_RN_HEAD | LTD_RN_MAKES))
+		flags = ltd_repos_lower_makes(w, flags);
+	if ((flags & LTD_RN_HEAD) && (flags & LTD_RN_MAKES) && fd >= 0 &&
+	    !((w->skip & LTD_REPOS_SKIP_ROOT) && len == w->root_len) &&
+	    !((w->skip & LTD_REPOS_SKIP_ROOT_GIT) &&
+	      !strcmp(w->path + w->root_len, "/.git")))
+		ltd_repos_judge_gitdir(w, fd);
+	ltd_closep(&fd);
 }
 
-static void walk(struct walk *w, int fd, unsigned depth);
-
-/* @name, a directory in @dir, one level below @depth. */
-static void enter(struct walk *w, int dir, const char *name, unsigned depth)
+/* The directory at @fd (w->path; closed here), read: its facts (the
+ * ctime before the entries) into this walk's node @rec. */
+static void read_dir(struct walk *w, int fd, uint32_t old, uint32_t rec,
+		     unsigned depth)
 {
-	struct open_how how = {
-		.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
-		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
-			   RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV,
-	};
+	struct listing l = {0};
+	struct stat st;
+	bool facts = fstat(fd, &st) == 0;
+
+	w->n_read++;
+	w->reread = true;
+	list_read(w, fd, &l);
+	if (rec != NONE) {
+		struct ltd_rnode *v = &w->new->v[rec];
+
+		v->flags = (uint16_t)l.flags;
+		if (facts && l.whole) {
+			v->ino = st.st_ino;
+			v->sec = st.st_ctim.tv_sec;
+			v->nsec = (uint32_t)st.st_ctim.tv_nsec;
+			if (ltd_rindex_racy(v->sec, v->nsec, w->t0,
+					    w->lim.racy_ns))
+				v->flags |= LTD_RN_RACY;
+		} else {
+			v->flags |= LTD_RN_NOFACT;
+		}
+	}
+	visit(w, fd, l.flags, &l, old, depth);
+	free(l.names);
+}
+
+/* The directory known from the index's node @old, as it was (@fd: open
+ * already, or -1). */
+static void known(struct walk *w, int fd, uint32_t old, uint32_t rec,
+		  unsigned depth)
+{
+	const struct ltd_rnode *o = &w->old->v[old];
+
+	if (rec != NONE) {
+		struct ltd_rnode *v = &w->new->v[rec];
+
+		v->ino = o->ino;
+		v->sec = o->sec;
+		v->nsec = o->nsec;
+		v->flags = o->flags;
+	}
+	visit(w, fd, o->flags, NULL, old, depth);
+}
+
+/* Whether the index's node @old still holds for the current directory. */
+static bool holds(const struct walk *w, uint32_t old)
+{
+	return w->old && old != NONE &&
+	       ltd_rindex_same(&w->old->v[old], &w->now[old]);
+}
+
+/* @name, a directory in @dir (-1: not opened; @name is then found from
+ * the root), one level below @depth; @old its node in the index. */
+static void enter(struct walk *w, int dir, const char *name, uint32_t old,
+		  unsigned depth)
+{
 	size_t len = strlen(w->path), n = strlen(name);
+	uint32_t rec;
 	struct stat st;
 	int fd;
 
 	if (w->full)
 		return;
+	/* Listed whatever comes of it: a child not read now is one to
+	 * look at next time. */
+	rec = record(w, name, depth);
 	if (depth > w->lim.depth || len + 1 + n >= sizeof(w->path)) {
 		if (!w->n_deep++)
 			snprintf(w->deep, sizeof(w->deep), "%s", w->path);
@@ -659,110 +299,177 @@ static void enter(struct walk *w, int dir, const char *name, unsigned depth)
 		w->full = true;
 		return;
 	}
-	fd = (int)syscall(SYS_openat2, dir, name, &how, sizeof(how));
+	w->path[len] = '/';
+	memcpy(w->path + len + 1, name, n + 1);
+	if (holds(w, old)) {
+		w->dirs++;
+		known(w, -1, old, rec, depth);
+		w->path[len] = '\0';
+		return;
+	}
+	fd = open_dir(w, dir, dir < 0 ? NULL : name);
 	if (fd < 0) {
 		/* A mount (EXDEV), or gone.  One the user may read but the
 		 * walk may not is said on every run: what it hides could
 		 * have been planted in any run since it was closed. */
-		if (errno == EACCES &&
-		    (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
-		     st.st_uid == geteuid()))
+		bool said = errno == EACCES &&
+			    (fstatat(dir < 0 ? w->root : dir,
+				     dir < 0 ? here(w) : name, &st,
+				     AT_SYMLINK_NOFOLLOW) < 0 ||
+			     st.st_uid == geteuid());
+
+		w->path[len] = '\0';
+		if (said)
 			say(w, name,
 			    "ltd-native cannot look in this directory (its "
 			    "permissions) for git repositories the command "
-			    "may have planted",
-			    NULL);
+			    "may have planted");
 		return;
 	}
 	w->dirs++;
-	w->path[len] = '/';
-	memcpy(w->path + len + 1, name, n + 1);
-	walk(w, fd, depth);
+	read_dir(w, fd, old, rec, depth);
 	w->path[len] = '\0';
 }
 
-/* A directory's entries, read with getdents64 into a buffer kept for its
- * depth (opendir() would cost two fcntl and an fstat a directory, and a
- * buffer of its own). */
-#define DENTS_SIZE 16384
-
-struct dents {
-	int fd;
-	char *buf;
-	long len, off;
-};
-
-static struct dirent64 *dents_next(struct dents *d)
+/* Filesystems whose directories' ctime moves with every change of their
+ * entries, in nanoseconds or at worst seconds (LTD_RINDEX_RACY_NS covers
+ * a second): the index is kept on these only.  Not FAT (two seconds),
+ * network and FUSE filesystems (a server's clock, cached attributes),
+ * overlayfs (a lower layer's directory). */
+static bool indexable(int fd)
 {
-	struct dirent64 *e;
+	static const long ok[] = {
+		EXT4_SUPER_MAGIC, XFS_SUPER_MAGIC,	BTRFS_SUPER_MAGIC,
+		TMPFS_MAGIC,	  0x2fc12fc1 /* zfs */, F2FS_SUPER_MAGIC,
+	};
+	struct statfs sf;
 
-	if (d->off >= d->len) {
-		d->len = syscall(SYS_getdents64, d->fd, d->buf, DENTS_SIZE);
-		d->off = 0;
-		if (d->len <= 0)
-			return NULL;
-	}
-	e = (struct dirent64 *)(d->buf + d->off);
-	d->off += e->d_reclen;
-	return e;
+	if (fstatfs(fd, &sf) < 0)
+		return false;
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		if ((long)sf.f_type == ok[i])
+			return true;
+	return false;
 }
 
-/* The directory at @fd (w->path), which this closes. */
-static void walk(struct walk *w, int fd, unsigned depth)
+static unsigned cpus(void)
 {
-	bool head = false, makes = false;
-	size_t len = strlen(w->path);
-	struct dents d = {fd, w->bufs[depth], 0, 0};
-	struct dirent64 *e;
+	cpu_set_t set;
+	int n;
 
-	if (!d.buf && !(d.buf = w->bufs[depth] = malloc(DENTS_SIZE))) {
-		close(fd);
+	if (sched_getaffinity(0, sizeof(set), &set) < 0)
+		return 1;
+	n = CPU_COUNT(&set);
+	return n < 1 ? 1 : n > 4 ? 4 : (unsigned)n;
+}
+
+/* The index's file for @root in @dir: the SHA-256 of its path. */
+static void index_name(const char *root, char name[LTD_SHA256_HEX_LEN + 1])
+{
+	ltd_sha256_hex(root, strlen(root), name);
+}
+
+/* The previous walk's index of the root at @fd, and what statx says of
+ * its nodes now; this walk's index started.  Nothing is kept (w->old,
+ * w->new NULL) where it cannot be. */
+static void index_start(struct walk *w, int fd, int dir, const char *name,
+			struct ltd_rindex *old, struct ltd_rindex *new,
+			struct ltd_rstat **now)
+{
+	struct statx st;
+	uint64_t dev;
+	uint32_t at;
+
+	if (dir < 0 || !indexable(fd) ||
+	    statx(fd, "", AT_EMPTY_PATH, STATX_INO | STATX_MNT_ID, &st) < 0 ||
+	    !(st.stx_mask & STATX_MNT_ID))
+		return;
+	dev = makedev(st.stx_dev_major, st.stx_dev_minor);
+	*new = (struct ltd_rindex){.dev = dev, .ino = st.stx_ino};
+	if (ltd_rindex_add(new, "", 0, 0, &at) < 0)
+		return;
+	w->new = new;
+	if (ltd_rindex_load(dir, name, dev, st.stx_ino, old) < 0)
+		return;
+	/* As big as the last one and a little more: no growing on the way. */
+	ltd_rindex_reserve(new, old->n + 256, old->names_len + 4096);
+	if (!(*now = calloc(old->n, sizeof(**now)))) {
+		ltd_rindex_free(old);
 		return;
 	}
-	while ((e = dents_next(&d))) {
-		unsigned char type = e->d_type;
-		struct stat st;
+	/* The root through its descriptor; the rest by their paths. */
+	{
+		struct stat rs;
 
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		if (type == DT_UNKNOWN) {
-			if (fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) <
-			    0)
-				continue;
-			type = S_ISDIR(st.st_mode) ? DT_DIR : DT_REG;
-		}
-		if (!strcmp(e->d_name, "HEAD"))
-			head = true;
-		/* git asks only that these be reachable, of any type. */
-		else if (!strcmp(e->d_name, "commondir") ||
-			 !strcmp(e->d_name, "objects") ||
-			 !strcmp(e->d_name, "refs"))
-			makes = true;
-		if (type == DT_DIR)
-			enter(w, fd, e->d_name, depth + 1);
-		else if (!strcmp(e->d_name, ".git"))
-			judge_gitfile(w, fd);
+		if (fstat(fd, &rs) == 0)
+			(*now)[0] = (struct ltd_rstat){
+				.ino = rs.st_ino,
+				.sec = rs.st_ctim.tv_sec,
+				.nsec = (uint32_t)rs.st_ctim.tv_nsec,
+				.ok = true,
+			};
 	}
-	if (w->lower >= 0 && !(head && makes))
-		lower_makes(w, &head, &makes);
-	if (head && makes &&
-	    !((w->skip & LTD_REPOS_SKIP_ROOT) && len == w->root_len) &&
-	    !((w->skip & LTD_REPOS_SKIP_ROOT_GIT) &&
-	      !strcmp(w->path + w->root_len, "/.git")))
-		judge_gitdir(w, fd);
-	close(fd);
+	ltd_rindex_statx(old, fd, st.stx_mnt_id, *now, cpus());
+	w->old = old;
+	w->now = *now;
 }
 
-/* The walk of @open_root, shown as @root; @lower: see ltd_repos_report_upper
- * (-1: none). */
+/* The root, at @fd (closed here): known or read, as any directory. */
+static void walk_root(struct walk *w, int fd)
+{
+	uint32_t rec = w->new ? 0 : NONE;
+
+	if (holds(w, 0)) {
+		known(w, fd, 0, rec, 0);
+	} else {
+		read_dir(w, fd, w->old ? 0 : NONE, rec, 0);
+	}
+}
+
+/* What the walk could not do, said once each. */
+static void say_limits(struct walk *w, const char *root)
+{
+	char what[256];
+
+	memcpy(w->path, root, w->root_len + 1);
+	if (w->full) {
+		snprintf(what, sizeof(what),
+			 "ltd-native stopped after %lu directories looking for "
+			 "git repositories the command may have planted",
+			 w->lim.dirs);
+		say(w, NULL, what);
+	}
+	if (w->n_deep) {
+		memcpy(w->path, w->deep, sizeof(w->path));
+		snprintf(what, sizeof(what),
+			 "ltd-native did not look below it for git "
+			 "repositories the command may have planted (deeper "
+			 "than %u directories or a longer path; %lu such "
+			 "place%s)",
+			 w->lim.depth, w->n_deep, w->n_deep == 1 ? "" : "s");
+		say(w, NULL, what);
+	}
+	if (w->over) {
+		w->said = 0;
+		snprintf(what, sizeof(what),
+			 "and %lu more warnings about git repositories the "
+			 "command may have planted here, not shown",
+			 w->over);
+		say(w, NULL, what);
+	}
+}
+
+/* The walk of @open_root, shown as @root; @lower: see
+ * ltd_repos_report_upper (-1: none; then no index is kept). */
 static void report(FILE *out, const char *open_root, const char *root,
 		   int lower, unsigned skip, struct timespec since,
-		   const struct ltd_repos_limits *lim);
+		   const struct ltd_repos_limits *lim, int index_dir);
 
 void ltd_repos_report(FILE *out, const char *root, unsigned skip,
-		      struct timespec since, const struct ltd_repos_limits *lim)
+		      struct timespec since, const struct ltd_repos_limits *lim,
+		      int index_dir)
 {
-	report(out, root, root, -1, skip, since, lim);
+	report(out, root, root, -1, skip, since, lim, index_dir);
 }
 
 void ltd_repos_report_upper(FILE *out, const char *upper, const char *project,
@@ -777,21 +484,23 @@ void ltd_repos_report_upper(FILE *out, const char *upper, const char *project,
 		(int)syscall(SYS_openat2, AT_FDCWD, project, &how, sizeof(how));
 
 	if (lower >= 0) {
-		report(out, upper, project, lower, skip, since, lim);
+		report(out, upper, project, lower, skip, since, lim, -1);
 		close(lower);
 	}
 }
 
 static void report(FILE *out, const char *open_root, const char *root,
 		   int lower, unsigned skip, struct timespec since,
-		   const struct ltd_repos_limits *lim)
+		   const struct ltd_repos_limits *lim, int index_dir)
 {
 	struct open_how how = {
 		.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
 		.resolve = RESOLVE_NO_SYMLINKS,
 	};
 	_cleanup_free_ struct walk *w = calloc(1, sizeof(*w));
-	char what[256];
+	struct ltd_rindex old = {0}, new = {0};
+	_cleanup_free_ struct ltd_rstat *now = NULL;
+	char name[LTD_SHA256_HEX_LEN + 1];
 	int fd;
 
 	if (!w)
@@ -803,58 +512,40 @@ static void report(FILE *out, const char *open_root, const char *root,
 	w->lower_dir = -1;
 	w->lim = lim ? *lim
 		     : (struct ltd_repos_limits){LTD_REPOS_MAX_DEPTH,
-						 LTD_REPOS_MAX_DIRS};
+						 LTD_REPOS_MAX_DIRS, 0};
+	if (w->lim.racy_ns <= 0)
+		w->lim.racy_ns = LTD_RINDEX_RACY_NS;
 	w->root_len = strlen(root);
 	if (w->root_len >= sizeof(w->path))
 		return;
 	memcpy(w->path, root, w->root_len + 1);
 	fd = (int)syscall(SYS_openat2, AT_FDCWD, open_root, &how, sizeof(how));
 	if (fd < 0 || (w->root = dup(fd)) < 0) {
-		say(w, NULL,
-		    "ltd-native could not look in it for git repositories "
-		    "the command may have planted",
-		    strerror(errno));
+		ltd_repos_say_at(w, NULL, NULL,
+				 "ltd-native could not look in it for git "
+				 "repositories the command may have planted",
+				 strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return;
 	}
-	w->bufs = calloc(w->lim.depth + 1, sizeof(*w->bufs));
-	if (!w->bufs) {
+	if (!(w->dents = malloc(DENTS_SIZE))) {
 		close(fd);
 		close(w->root);
 		return;
 	}
-	walk(w, fd, 0);
-	memcpy(w->path, root, w->root_len + 1);
-	if (w->full) {
-		snprintf(what, sizeof(what),
-			 "ltd-native stopped after %lu directories looking for "
-			 "git repositories the command may have planted",
-			 w->lim.dirs);
-		say(w, NULL, what, NULL);
-	}
-	if (w->n_deep) {
-		memcpy(w->path, w->deep, sizeof(w->path));
-		snprintf(what, sizeof(what),
-			 "ltd-native did not look below it for git "
-			 "repositories the command may have planted (deeper "
-			 "than %u directories or a longer path; %lu such "
-			 "place%s)",
-			 w->lim.depth, w->n_deep, w->n_deep == 1 ? "" : "s");
-		say(w, NULL, what, NULL);
-	}
-	if (w->over) {
-		w->said = 0;
-		snprintf(what, sizeof(what),
-			 "and %lu more warnings about git repositories the "
-			 "command may have planted here, not shown",
-			 w->over);
-		say(w, NULL, what, NULL);
-	}
+	clock_gettime(CLOCK_REALTIME, &w->t0);
+	index_name(root, name);
+	if (w->lim.depth < LTD_RINDEX_MAX_DEPTH)
+		index_start(w, fd, index_dir, name, &old, &new, &now);
+	walk_root(w, fd);
+	say_limits(w, root);
+	if (w->new && !w->new_lost && !w->full && w->reread)
+		ltd_rindex_store(index_dir, name, w->new);
+	ltd_rindex_free(&old);
+	ltd_rindex_free(&new);
 	close(w->root);
 	if (w->lower_dir >= 0)
 		close(w->lower_dir);
-	for (unsigned i = 0; i <= w->lim.depth; i++)
-		free(w->bufs[i]);
-	free(w->bufs);
+	free(w->dents);
 }

@@ -19,6 +19,7 @@
 struct ltd_repos_limits {
 	unsigned depth; /* directories below the root looked into */
 	unsigned long dirs;
+	long long racy_ns; /* the index's racy margin; 0: LTD_RINDEX_RACY_NS */
 };
 
 #define LTD_REPOS_MAX_DEPTH 128
@@ -48,10 +49,15 @@ struct ltd_repos_limits {
  * limits (@lim, NULL for the defaults) keep it from looking at is said,
  * never skipped silently; past 100 warnings, their count.  Names are shown
  * through ltd_fput_shown().
+ *
+ * @index_dir (-1: none): a directory of ltd-native's own, out of the
+ * cage's reach, where the walk keeps an index of @root's directories
+ * (repoindex.h) and reads the previous one: what it says is the same,
+ * it only reads fewer directories to say it.
  */
 void ltd_repos_report(FILE *out, const char *root, unsigned skip,
-		      struct timespec since,
-		      const struct ltd_repos_limits *lim);
+		      struct timespec since, const struct ltd_repos_limits *lim,
+		      int index_dir);
 
 /*
  * The same walk over a review's upper directory @upper (`run --review`:

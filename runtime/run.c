@@ -26,6 +26,7 @@
 #include "runtime/hostuser.h"
 #include "runtime/launch.h"
 #include "runtime/rootfs.h"
+#include "runtime/state.h"
 #include "runtime/testhooks.h"
 
 int ltd_run_check(struct ltd_policy *p, struct ltd_protected *prot,
@@ -103,6 +104,7 @@ static void report_repos(FILE *out, const struct ltd_policy *p,
 {
 	unsigned skip = LTD_REPOS_SKIP_ROOT_GIT |
 			(root_was_gitdir ? LTD_REPOS_SKIP_ROOT : 0);
+	_cleanup_close_ int index = ltd_state_walk_dir(p);
 	struct stat st;
 
 	/* --review: what the command wrote is all in the upper, judged
@@ -112,13 +114,13 @@ static void report_repos(FILE *out, const struct ltd_policy *p,
 			out, review->layers.path[LTD_LAYER_UPPER], p->project,
 			skip, review->meta.began, NULL);
 	else
-		ltd_repos_report(out, p->project, skip, since, NULL);
+		ltd_repos_report(out, p->project, skip, since, NULL, index);
 	for (size_t i = 0; i < p->n_mounts; i++) {
 		const struct ltd_user_mount *m = &p->mounts[i];
 
 		if (m->kind == LTD_UM_BIND && !m->derived && m->src &&
 		    stat(m->src, &st) == 0 && S_ISDIR(st.st_mode))
-			ltd_repos_report(out, m->src, 0, since, NULL);
+			ltd_repos_report(out, m->src, 0, since, NULL, index);
 	}
 }
 

@@ -12,13 +12,17 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/openat2.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "runtime/hostuser.h"
 
 static int open_dir_beneath(int dirfd, const char *name)
 {
@@ -152,4 +156,54 @@ int ltd_state_create(const struct ltd_policy *p, struct ltd_err *err)
 			return ret;
 	}
 	return 0;
+}
+
+/* @path is @top or lies beneath it. */
+static bool beneath(const char *path, const char *top)
+{
+	size_t n = strlen(top);
+
+	while (n > 1 && top[n - 1] == '/')
+		n--;
+	return !strncmp(path, top, n) &&
+	       (path[n] == '/' || path[n] == '\0' || (n == 1 && top[0] == '/'));
+}
+
+int ltd_state_walk_dir(const struct ltd_policy *p)
+{
+	static const char *const comps[] = {".local", "state", "ltd-native",
+					    "walk"};
+	const struct ltd_host_user *u = ltd_host_user();
+	_cleanup_close_ int dir = -1;
+	char link[64], real[PATH_MAX];
+	struct stat st;
+	ssize_t n;
+
+	if (!u || !u->home || u->home[0] != '/' || !strcmp(u->home, "/"))
+		return -1;
+	dir = open(u->home, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	for (size_t i = 0; dir >= 0 && i < sizeof(comps) / sizeof(comps[0]);
+	     i++) {
+		int fd;
+
+		if (mkdirat(dir, comps[i], 0700) < 0 && errno != EEXIST)
+			return -1;
+		fd = open_dir_beneath(dir, comps[i]);
+		ltd_closep(&dir);
+		dir = fd;
+	}
+	if (dir < 0 || fstat(dir, &st) < 0 || st.st_uid != geteuid() ||
+	    (st.st_mode & 022))
+		return -1;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", dir);
+	n = readlink(link, real, sizeof(real) - 1);
+	if (n <= 0 || real[0] != '/')
+		return -1;
+	real[n] = '\0';
+	if (p->project && beneath(real, p->project))
+		return -1;
+	for (size_t i = 0; i < p->n_mounts; i++)
+		if (p->mounts[i].src && beneath(real, p->mounts[i].src))
+			return -1;
+	return ltd_steal_fd(&dir);
 }

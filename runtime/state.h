@@ -12,4 +12,14 @@
  */
 int ltd_state_create(const struct ltd_policy *p, struct ltd_err *err);
 
+/*
+ * The directory where the planted-repository walk keeps its indexes
+ * (protect/repoindex.h): ~/.local/state/ltd-native/walk under the real
+ * home, made 0700 where missing, each component opened without following
+ * a link; an O_PATH descriptor, or -1 when there is none to use: no home,
+ * not the user's own, or where the cage could write (in the project or a
+ * bind: the gate refuses binding it, this makes sure).
+ */
+int ltd_state_walk_dir(const struct ltd_policy *p);
+
 #endif

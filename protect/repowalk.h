@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * protect/'s own: the planted-repository walk's state (repos.c walks,
+ * repojudge.c judges the git directories and .git files it meets).
+ */
+#ifndef LTD_REPOWALK_H
+#define LTD_REPOWALK_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "protect/repoindex.h"
+#include "protect/repos.h"
+
+struct walk {
+	FILE *out;
+	struct timespec since;
+	struct ltd_repos_limits lim;
+	int root;      /* the root's directory */
+	int lower;     /* a review's upper: the project below it, or -1 */
+	int lower_dir; /* lower_here()'s last, or -1 */
+	char lower_at[PATH_MAX];
+	size_t root_len;    /* of its name, at the start of path */
+	unsigned skip;	    /* LTD_REPOS_SKIP_* */
+	unsigned long dirs; /* entered so far */
+	bool full;	    /* lim.dirs reached */
+	unsigned long said; /* warnings written */
+	unsigned long over; /* and not written, past MAX_WARNINGS */
+	char deep[PATH_MAX];
+	unsigned long n_deep; /* places not looked below */
+	char path[PATH_MAX];  /* the directory being read */
+	char *dents;	      /* getdents64's buffer */
+	/* The index (repoindex.h): the previous walk's, NULL when none;
+	 * what statx says of its nodes now; this walk's, NULL when none
+	 * is kept. */
+	const struct ltd_rindex *old;
+	const struct ltd_rstat *now;
+	struct ltd_rindex *new;
+	bool new_lost;	      /* this walk's is not whole: not kept */
+	bool reread;	      /* a directory was read: keep this walk's */
+	struct timespec t0;   /* the walk's start, for racy ctimes */
+	unsigned long n_read; /* directories read (getdents) */
+};
+
+/* Past these, a count: a flood of names must not scroll the rest away. */
+#define MAX_WARNINGS 100
+
+/* "ltd-native: warning: PATH: WHAT[ (DETAIL)]; review..." in one write,
+ * PATH (@at, or w->path) and @name after it shown safely. */
+void ltd_repos_say_at(struct walk *w, const char *at, const char *name,
+		      const char *what, const char *detail);
+
+/* A git directory at @dir (w->path): said when a file that makes it one,
+ * or configures it, changed during the run and its configuration runs
+ * something; each hook changed; a commondir changed. */
+void ltd_repos_judge_gitdir(struct walk *w, int dir);
+
+/* In a review's upper: what makes the current directory a git directory
+ * may be the project's (the cage changed one file of a repository):
+ * LTD_RN_HEAD and LTD_RN_MAKES added to @flags from there. */
+unsigned ltd_repos_lower_makes(struct walk *w, unsigned flags);
+
+/* The .git of @dir (w->path) that is not a directory: said when it
+ * changed during the run and sends git where the walk does not look. */
+void ltd_repos_judge_gitfile(struct walk *w, int dir);
+
+#endif

@@ -1,0 +1,86 @@
+# shellcheck shell=bash
+# The exit walk's index (decision 0129): the planted-repository check
+# reads only what changed since the previous run, and must still find all
+# a full walk finds.  Kept in ltd-native's state, never in the project,
+# and never where the cage can write.
+
+WI="$U_HOME/.local/state/ltd-native/walk"
+RI=$(as_user mktemp -d "$U_HOME/e2e-walkidx.XXXXXX")
+as_user chmod 755 "$RI"
+IDX="$WI/$(printf %s "$(realpath "$RI")" | sha256sum | cut -c1-64)"
+
+li() {
+	OUT=$(cd "$RI" && as_user "$LTD" run --network none --ro-bind "$STAGE" "$STAGE" -- "$@" 2>&1)
+	RC=$?
+}
+# A repository whose configuration runs something, at $1 (in the cage).
+# shellcheck disable=SC2016 # expanded in the cage's sh
+PLANT='git init -q "$1" && git -C "$1" config core.fsmonitor "touch ran; false"'
+
+as_user sh -c "cd '$RI' && mkdir -p a/b/c/d/e/f g/h && echo x > a/b/file"
+sleep 2.1 # older than the racy margin: the index will trust these
+li true
+expect_rc "a run in a project with no index yet" 0
+[ -f "$IDX" ] && pass "it leaves the project's index in ltd-native's state" ||
+	fail "it leaves the project's index in ltd-native's state" "$(ls -la "$WI" 2>&1)"
+[ "$(stat -c %a "$IDX" 2>/dev/null)" = 600 ] && [ "$(stat -c %a "$WI")" = 700 ] &&
+	pass "(the file 0600, its directory 0700)" ||
+	fail "(the file 0600, its directory 0700)" "$(ls -la "$WI" 2>&1)"
+[ "$(ls -A "$RI" | tr '\n' ' ')" = "a g " ] && pass "(and nothing in the project)" ||
+	fail "(and nothing in the project)" "$(ls -A "$RI")"
+
+li sh -c "$PLANT" sh a/b/c/d/e/f/r
+expect_out "a repository planted deep in a known tree on the second run is found" \
+	"warning: $RI/a/b/c/d/e/f/r/\.git/config: .*\(core\.fsmonitor\)"
+
+# The user makes a directory between two runs; a run learns it; the next
+# plants in it.
+as_user mkdir -p "$RI/g/h/new/deeper"
+sleep 2.1
+li true
+expect_no_out "a directory the user made between runs says nothing" "git (configuration|hook|repositor)"
+li sh -c "$PLANT" sh g/h/new/deeper/r
+expect_out "a repository planted in it on the next run is found" \
+	"warning: $RI/g/h/new/deeper/r/\.git/config: .*\(core\.fsmonitor\)"
+
+# A tree made in the cage's /tmp... cannot be moved in (another
+# filesystem); one made beside and moved under a known directory is.
+li sh -c "mkdir -p stash/in && $PLANT && mv stash a/b/c/moved" sh stash/in/r
+expect_out "a repository moved into a known directory is found" \
+	"warning: $RI/a/b/c/moved/in/r/\.git/config: .*\(core\.fsmonitor\)"
+
+# A damaged index is no index: the whole walk, and a new index.
+as_user truncate -s 100 "$IDX"
+li sh -c "$PLANT" sh a/b/c/d/r2
+expect_out "behind a truncated index a planted repository is found" \
+	"warning: $RI/a/b/c/d/r2/\.git/config: .*\(core\.fsmonitor\)"
+[ "$(stat -c %s "$IDX")" -gt 100 ] && pass "(and the index is written whole again)" ||
+	fail "(and the index is written whole again)" "$(ls -la "$WI")"
+as_user sh -c "head -c \$(stat -c %s '$IDX') /dev/urandom > '$IDX'"
+li sh -c "$PLANT" sh g/r3
+expect_out "behind a corrupted one too" "warning: $RI/g/r3/\.git/config: .*\(core\.fsmonitor\)"
+
+# The cage cannot reach it: the gate refuses binding the state, or a
+# directory that holds it, writable.
+OUT=$(cd "$RI" && as_user "$LTD" run --network none --bind "$WI" "$WI" -- true 2>&1)
+RC=$?
+expect_rc "a writable bind of the index's directory is refused" 125
+expect_out "naming what it is and the flag" "record of the project's directories.*--unsafe-bind-credentials"
+OUT=$(cd "$RI" && as_user "$LTD" run --network none --bind "$U_HOME/.local/state" /s -- true 2>&1)
+RC=$?
+expect_rc "so is one of a directory that holds it" 125
+# Waived, the cage could write an index: then none is used or written.
+before=$(sha256sum "$IDX")
+OUT=$(cd "$RI" && as_user "$LTD" run --network none --unsafe-bind-credentials --bind "$U_HOME/.local/state" "$U_HOME/.local/state" -- sh -c "$PLANT; : > '$IDX'" sh a/b/r4 2>&1)
+RC=$?
+expect_out "with the state bound (waived) a planted repository is still found" \
+	"warning: $RI/a/b/r4/\.git/config: .*\(core\.fsmonitor\)"
+[ ! -s "$IDX" ] && pass "(the index the cage emptied is left as it is, not used)" ||
+	fail "(the index the cage emptied is left as it is, not used)" "$before"
+li true
+[ "$(stat -c %s "$IDX")" -gt 100 ] && pass "(the next run, unbound, writes it again)" ||
+	fail "(the next run, unbound, writes it again)" "$(ls -la "$WI")"
+
+[ ! -e "$RI/ran" ] && pass "(no payload ran during the tests)" || fail "(no payload ran during the tests)"
+as_user rm -rf "$RI"
+as_user rm -f "$IDX"
