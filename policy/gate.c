@@ -181,6 +181,11 @@ static const struct ltd_gate_entry deny[] = {
 	STARTUP("~/.inputrc",
 		"readline's key bindings (they can type commands)"),
 	STARTUP("~/.direnvrc", "direnv's own startup file"),
+	STARTUP("~/.local/share/direnv",
+		"direnv's allow list (an .envrc it approves runs on cd)"),
+	STARTUP("~/.config/mise", "mise's config (tasks and hooks it runs)"),
+	STARTUP("~/.local/share/mise",
+		"mise's trusted configs and the tools it runs"),
 	/* Build tools' homes: what they run from there, unasked, at the
 	 * next build (Gradle runs every script in init.d). */
 	STARTUP("~/.gradle", "Gradle's home (the init scripts it runs)"),
