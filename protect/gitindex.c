@@ -130,19 +130,24 @@ static const char *bad_path(const char *path, size_t len, uint32_t mode)
 	return NULL;
 }
 
-/* git's decode_varint(): 0 bytes read on overflow or the end. */
+/* git's decode_varint() (each continuation adds one: 0x80 0x00 is 128):
+ * 0 bytes read on overflow or at the end. */
 static size_t varint(const unsigned char *p, size_t avail, uint64_t *out)
 {
 	uint64_t val;
+	unsigned char c;
 	size_t k = 0;
 
 	if (!avail)
 		return 0;
-	val = p[k] & 127;
-	while (p[k++] & 128) {
-		if (k >= avail || !val || (val + 1) >> 57)
+	c = p[k++];
+	val = c & 127;
+	while (c & 128) {
+		val += 1;
+		if (!val || val >> 57 || k >= avail)
 			return 0;
-		val = ((val + 1) << 7) | (p[k] & 127);
+		c = p[k++];
+		val = (val << 7) + (c & 127);
 	}
 	*out = val;
 	return k;
@@ -400,14 +405,13 @@ static int check_as(const unsigned char *buf, size_t len, size_t hash,
 	return 0;
 }
 
-int ltd_gitindex_check(const void *buf, size_t len,
+int ltd_gitindex_check(const void *buf, size_t len, bool sha256,
 		       struct ltd_gitindex_fault *f)
 {
-	static const size_t hashes[] = {20, 32};
 	const unsigned char *b = buf;
-	struct ltd_gitindex_fault first = {0};
-	bool parsed = false;
+	struct ltd_gitindex_fault g = {0};
 	uint32_t version;
+	int ret;
 
 	*f = (struct ltd_gitindex_fault){0};
 	if (len < 12 || memcmp(b, "DIRC", 4))
@@ -415,25 +419,41 @@ int ltd_gitindex_check(const void *buf, size_t len,
 	version = be32(b + 4);
 	if (version < 2 || version > 4)
 		return fault(f, "an index version git does not write", "", 0);
-	for (size_t k = 0; k < sizeof(hashes) / sizeof(hashes[0]); k++) {
-		struct ltd_gitindex_fault g = {0};
-		int ret = check_as(b, len, hashes[k], &g);
-
-		if (ret < 0) {
+	ret = check_as(b, len, 20, f);
+	if (ret <= 0)
+		return ret;
+	/* Read as SHA-1 it does not parse: as SHA-256, where the
+	 * repository may be one. */
+	if (sha256 && (ret = check_as(b, len, 32, &g)) <= 0) {
+		if (ret < 0)
 			*f = g;
-			return ret;
-		}
-		if (ret == 0)
-			parsed = true;
-		else if (!first.why)
-			first = g;
+		return ret;
 	}
-	if (parsed)
-		return 0;
-	*f = first;
 	if (!f->why)
 		f->why = "entries that do not parse";
 	return -EINVAL;
+}
+
+/* The git directory @gitdir's config names SHA-256 (its objectformat;
+ * read loosely: any mention lets the index be read as SHA-256 too). */
+static bool maybe_sha256(int gitdir)
+{
+	char buf[65536];
+	ssize_t n;
+	int fd = openat(gitdir, "config",
+			O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	for (ssize_t k = 0; k < n; k++)
+		if (!buf[k])
+			buf[k] = ' ';
+	return strcasestr(buf, "sha256") != NULL;
 }
 
 /* What was found in @name of the git directory shown as @shown, and what
@@ -518,7 +538,8 @@ static void judge(FILE *out, int gitdir, const char *shown, const char *name,
 					? "an index ltd-native could not read"
 					: "an empty index";
 		} else {
-			ret = ltd_gitindex_check(map, (size_t)st.st_size, &f);
+			ret = ltd_gitindex_check(map, (size_t)st.st_size,
+						 maybe_sha256(gitdir), &f);
 			munmap(map, (size_t)st.st_size);
 			if (!ret)
 				return;

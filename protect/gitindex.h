@@ -26,19 +26,21 @@ struct ltd_gitindex_fault {
 
 /*
  * The index file's @len bytes at @buf: its header (DIRC, version 2, 3 or
- * 4, a count), then each entry (v4's names prefix-compressed), read for
- * both hash sizes git knows (SHA-1 and SHA-256: which one the repository
- * uses is its configuration's, which the command may have written).  0
- * when the entries parse for one of them and, for each that parses, every
- * path is one git would add: relative, no empty, "." or ".." component,
- * no component git or a Windows or macOS file system would take for .git
- * (.GIT, git~1, ".git." or ".git ", .git with invisible characters, a
- * component split by a backslash); a directory entry of a sparse index
- * may end in '/'.  An IEOT extension (git reads the entries in blocks from
- * it) must name exactly the entries' blocks.  Otherwise -EINVAL, and @f
- * says why.  The trailing checksum and the other extensions are not read.
+ * 4, a count), then each entry (v4's names prefix-compressed), read with
+ * SHA-1 object ids and, when that does not parse and @sha256 (the
+ * repository's config may make it a SHA-256 one), with SHA-256 ones.  0
+ * when the entries parse and every path is one git would add: relative,
+ * no empty, "." or ".." component, no component git or a Windows or macOS
+ * file system would take for .git (.GIT, git~1, ".git." or ".git ", .git
+ * with invisible characters, a component split by a backslash); a
+ * directory entry of a sparse index may end in '/', a split index's entry
+ * may have no name.  A path git would refuse in a layout that parses that
+ * far is refused even if the other layout parses.  An IEOT extension (git
+ * reads the entries in blocks from it) must name exactly the entries'
+ * blocks.  Otherwise -EINVAL, and @f says why.  The trailing checksum and
+ * the other extensions are not read.
  */
-int ltd_gitindex_check(const void *buf, size_t len,
+int ltd_gitindex_check(const void *buf, size_t len, bool sha256,
 		       struct ltd_gitindex_fault *f);
 
 /* @name (a component of a path, @len bytes) is one git would take for

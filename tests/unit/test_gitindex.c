@@ -67,15 +67,20 @@ static unsigned char *load(const char *rel, size_t *len)
 }
 
 /* .git/index (or @rel) as it is now passes. */
-static void passes(const char *rel)
+static void passes_as(const char *rel, bool sha256)
 {
 	struct ltd_gitindex_fault f;
 	size_t len;
 	unsigned char *buf = load(rel ? rel : ".git/index", &len);
-	int ret = ltd_gitindex_check(buf, len, &f);
+	int ret = ltd_gitindex_check(buf, len, sha256, &f);
 
 	cr_assert_eq(ret, 0, "%s: %s (%s)", rel ? rel : "index", f.why, f.path);
 	free(buf);
+}
+
+static void passes(const char *rel)
+{
+	passes_as(rel, false);
 }
 
 /* @buf of @len is refused, naming @path ("": none in particular). */
@@ -83,7 +88,8 @@ static void refused(const unsigned char *buf, size_t len, const char *path)
 {
 	struct ltd_gitindex_fault f;
 
-	cr_assert_eq(ltd_gitindex_check(buf, len, &f), -EINVAL, "passed");
+	cr_assert_eq(ltd_gitindex_check(buf, len, false, &f), -EINVAL,
+		     "passed");
 	cr_assert_not_null(f.why);
 	if (path)
 		cr_assert_str_eq(f.path, path, "%s", f.why);
@@ -110,6 +116,38 @@ Test(gitindex, real_versions_pass)
 	sh("git update-index --index-version 3 && echo n > n.txt && "
 	   "git add -N n.txt");
 	passes(NULL);
+}
+
+/* A v4 name that strips 128 bytes or more: a varint of two bytes. */
+Test(gitindex, long_names_in_v4_pass)
+{
+	char cmd[512];
+
+	repo();
+	snprintf(cmd, sizeof(cmd),
+		 "mkdir %0200d && touch %0200d/x zz && "
+		 "git add -A && git update-index --index-version 4",
+		 0, 0);
+	sh(cmd);
+	passes(NULL);
+}
+
+/* A SHA-256 repository's index (object ids of 32 bytes): read as one when
+ * its config may say so. */
+Test(gitindex, sha256_repository_passes)
+{
+	struct ltd_gitindex_fault f;
+	unsigned char *buf;
+	size_t len;
+
+	sh("git init -q --object-format=sha256 && echo a > a && mkdir d && "
+	   "echo b > d/b && git add -A");
+	passes_as(NULL, true);
+	buf = load(".git/index", &len);
+	cr_assert_eq(ltd_gitindex_check(buf, len, false, &f), -EINVAL);
+	free(buf);
+	sh("git update-index --index-version 4");
+	passes_as(NULL, true);
 }
 
 Test(gitindex, gitlink_sparse_split_untracked_pass)
@@ -266,8 +304,8 @@ Test(gitindex, crafted_ordinary_names_pass)
 	size_t len;
 	unsigned char *buf = craft(names, ARRAY_SIZE(names), 0100644, &len);
 
-	cr_assert_eq(ltd_gitindex_check(buf, len, &f), 0, "%s (%s)", f.why,
-		     f.path);
+	cr_assert_eq(ltd_gitindex_check(buf, len, false, &f), 0, "%s (%s)",
+		     f.why, f.path);
 	free(buf);
 }
 
