@@ -279,13 +279,8 @@ static int open_dir(int proj, const char *dirrel)
 	return (int)syscall(SYS_openat2, proj, dirrel, &how, sizeof(how));
 }
 
-/*
- * @base in @dir renamed to @base.ltd-native-quarantine (or .1 ... .9 after
- * it, never over a file): the command may have taken the name first, or
- * made the directory read-only (it is the user's own: write permission is
- * given back).  The name it got in @to; 0, or -errno.
- */
-static int move_aside(int dir, const char *base, char *to, size_t size)
+/* See protected.h. */
+int ltd_protected_move_aside(int dir, const char *base, char *to, size_t size)
 {
 	struct stat st;
 	int ret = -EEXIST;
@@ -426,7 +421,9 @@ void ltd_protected_quarantine(FILE *out, const struct ltd_protected *s,
 			after[i] = (struct ltd_protected_id){0};
 			continue;
 		}
-		ret = dir < 0 ? -errno : move_aside(dir, base, to, sizeof(to));
+		ret = dir < 0 ? -errno
+			      : ltd_protected_move_aside(dir, base, to,
+							 sizeof(to));
 		say_quarantined(out, path, linked, base, to, ret, &r);
 		if (ret >= 0)
 			after[i] = (struct ltd_protected_id){0};

@@ -94,6 +94,14 @@ void ltd_protected_quarantine(FILE *out, const struct ltd_protected *s,
 			      struct ltd_protected_id *after);
 
 /*
+ * @base in @dir renamed to @base.ltd-native-quarantine (or .1 ... .9 after
+ * it, never over a file): the command may have taken the name first, or
+ * made the directory read-only (it is the user's own: write permission is
+ * given back).  The name it got in @to; 0, or -errno.
+ */
+int ltd_protected_move_aside(int dir, const char *base, char *to, size_t size);
+
+/*
  * To @out, a warning for each protected path that @after shows created or
  * replaced since @before (either may be NULL: nothing is said).
  */

@@ -30,6 +30,7 @@
 #include "policy/option.h"
 #include "policy/policy.h"
 #include "protect/gitconfig.h"
+#include "protect/gitindex.h"
 #include "protect/gitwalk.h"
 #include "protect/repowalk.h"
 
@@ -543,6 +544,9 @@ void ltd_repos_judge_gitdir(struct walk *w, int dir)
 			"git's status is enough)",
 			c->key);
 	judge_hooks(w, dir, c->hooks_path);
+	/* In a review's upper, an index never lands (review/held.c). */
+	if (w->lower < 0)
+		ltd_gitindex_judge(w->out, dir, w->path, w->since);
 	free(c);
 }
 

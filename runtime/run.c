@@ -9,16 +9,22 @@
 #include "runtime/run.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/openat2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "agents/agents.h"
 #include "common/cleanup.h"
+#include "common/path.h"
 #include "common/text.h"
+#include "protect/gitindex.h"
 #include "protect/protect.h"
 #include "protect/repos.h"
 #include "protect/sequencer.h"
@@ -95,6 +101,33 @@ void ltd_run_host_free(struct ltd_run_host *h)
 	ltd_protected_free(&h->protected);
 }
 
+/* The index of the project's own git directory, which the walk below
+ * does not judge (protected, but its index the command may write): a
+ * path in it git would refuse goes aside (protect/gitindex.h). */
+static void own_index(FILE *out, const char *project, bool root_was_gitdir,
+		      struct timespec since)
+{
+	struct open_how how = {
+		.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
+		.resolve = RESOLVE_NO_SYMLINKS,
+	};
+	_cleanup_close_ int proj =
+		(int)syscall(SYS_openat2, AT_FDCWD, project, &how, sizeof(how));
+	_cleanup_close_ int git = -1;
+	char shown[PATH_MAX];
+
+	if (proj < 0)
+		return;
+	if (root_was_gitdir)
+		ltd_gitindex_judge(out, proj, project, since);
+	how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
+		      RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV;
+	git = (int)syscall(SYS_openat2, proj, ".git", &how, sizeof(how));
+	if (git >= 0 &&
+	    ltd_path_fmt(shown, sizeof(shown), "%s/.git", project) == 0)
+		ltd_gitindex_judge(out, git, shown, since);
+}
+
 /* Git repositories the command planted or changed where it could write:
  * the project, and each directory the user bound writable (the tiers'
  * own state binds are ltd-native's choice of place, not the user's). */
@@ -109,12 +142,14 @@ static void report_repos(FILE *out, const struct ltd_policy *p,
 
 	/* --review: what the command wrote is all in the upper, judged
 	 * since the review began (it lands only by apply). */
-	if (p->review)
+	if (p->review) {
 		ltd_repos_report_upper(
 			out, review->layers.path[LTD_LAYER_UPPER], p->project,
 			skip, review->meta.began, NULL);
-	else
+	} else {
+		own_index(out, p->project, root_was_gitdir, since);
 		ltd_repos_report(out, p->project, skip, since, NULL, index);
+	}
 	for (size_t i = 0; i < p->n_mounts; i++) {
 		const struct ltd_user_mount *m = &p->mounts[i];
 
