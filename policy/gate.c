@@ -91,10 +91,18 @@ static const struct ltd_gate_entry deny[] = {
 	 "the next run starts)",
 	 LTD_UNSAFE_BIND_CREDENTIALS, true},
 	/* The exit walk's indexes (protect/repoindex.h): one the cage
-	 * wrote could hide a repository it plants in the next run. */
-	{"~/.local/state/ltd-native",
+	 * wrote could hide a repository it plants in the next run.  Not
+	 * the rest of ~/.local/state/ltd-native: the agents' per-project
+	 * state there (Codex's sessions) is bound on purpose. */
+	{"~/.local/state/ltd-native/walk",
 	 "ltd-native's record of the project's directories (the cage could "
 	 "hide what it plants from the next run's check)",
+	 LTD_UNSAFE_BIND_CREDENTIALS, true},
+	/* Reviews: a journal or meta.json the cage wrote would steer the
+	 * next apply. */
+	{"~/.local/state/ltd-native/reviews",
+	 "ltd-native's reviews (the cage could steer what the next apply "
+	 "lands, and where)",
 	 LTD_UNSAFE_BIND_CREDENTIALS, true},
 	{"@/run/user/%u",
 	 "your session's sockets (ssh-agent, D-Bus, systemd --user)",
