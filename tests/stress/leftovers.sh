@@ -10,11 +10,19 @@ user_ps() {
 		awk '$3 !~ /^Z/'
 }
 
-# Poll (up to $GONE_WAIT s) until no process of the test user is left.
+# Poll (up to $GONE_WAIT s) until no process of the test user is left;
+# then, within the same bound, until its zombies are reaped too: a zombie
+# still holds its user and pid namespaces, which snap_ns would count (a
+# killed launcher's init is reaped by whoever adopts it, at its pace).
+# One that outlives the bound is counted, as it should be.
 cage_gone() {
 	local end=$((SECONDS + GONE_WAIT))
 	while [ -n "$(user_ps)" ]; do
 		[ "$SECONDS" -ge "$end" ] && return 1
+		sleep 0.02
+	done
+	while [ -n "$(ps -u "$U_UID" -o pid= 2>/dev/null)" ]; do
+		[ "$SECONDS" -ge "$end" ] && break
 		sleep 0.02
 	done
 	return 0
