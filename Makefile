@@ -71,7 +71,7 @@ LIB_OBJ	:= $(LIB_SRC:%.c=$(B)/%.o) $(B)/gen/seccomp_blobs.o
 # runtime checks an entry before it runs it).
 ROOTFS_SRC := $(wildcard rootfs-tools/*.c)
 ROOTFS_OBJ := $(ROOTFS_SRC:%.c=$(B)/%.o)
-UNIT_SRC := $(wildcard tests/unit/*.c) tests/common/fixture.c
+UNIT_SRC := $(wildcard tests/unit/*.c) tests/common/fixture.c tests/common/dnsq.c
 UNIT_OBJ := $(UNIT_SRC:%.c=$(B)/%.o)
 
 .PHONY: check-agents install uninstall FORCE package check-package man check-docs check-layout format-check all check check-unit check-e2e check-build stress stress-long bench bench-seccomp bench-egress bench-dns bench-landlock bench-project bench-walk bench-exec bench-memory bench-smoke fuzz format clean

@@ -26,6 +26,7 @@
 #include "netfilter/ruleset.h"
 #include "policy/domains.h"
 #include "policy/policy.h"
+#include "tests/common/dnsq.h"
 
 static struct ltd_domains list(const char *const *entries)
 {
@@ -194,22 +195,6 @@ Test(domains, ttl_clamp)
 
 /* ---- queries ------------------------------------------------------------ */
 
-static uint8_t *query_wire(const char *name, ldns_rr_type t, uint16_t id,
-			   size_t *len)
-{
-	ldns_rdf *dn = ldns_dname_new_frm_str(name);
-	ldns_pkt *q;
-	uint8_t *wire = NULL;
-
-	cr_assert_not_null(dn, "%s", name);
-	q = ldns_pkt_query_new(dn, t, LDNS_RR_CLASS_IN, LDNS_RD);
-	cr_assert_not_null(q);
-	ldns_pkt_set_id(q, id);
-	cr_assert_eq(ldns_pkt2wire(&wire, q, len), LDNS_STATUS_OK);
-	ldns_pkt_free(q);
-	return wire;
-}
-
 static ldns_pkt *parse_pkt(const uint8_t *wire, size_t len)
 {
 	ldns_pkt *p = NULL;
@@ -225,7 +210,7 @@ Test(query, allowed_is_forwarded_with_our_id)
 	struct ltd_domains l = list(query_list);
 	struct ltd_dns_query q;
 	size_t len;
-	uint8_t *w = query_wire("OK.Test.", LDNS_RR_TYPE_A, 0x1234, &len);
+	uint8_t *w = fx_query_wire("OK.Test.", LDNS_RR_TYPE_A, 0x1234, &len);
 	ldns_pkt *f;
 
 	cr_assert_eq(ltd_dns_query_decide(&l, 0, w, len, 0xbeef, &q), 0);
@@ -252,7 +237,8 @@ Test(query, a_dot_inside_a_label_is_not_a_subdomain)
 	struct ltd_dns_query q;
 	size_t len;
 	/* One label "x.cdn" under "test": in text, x\.cdn.test. */
-	uint8_t *w = query_wire("evil\\.a.cdn.test.", LDNS_RR_TYPE_A, 5, &len);
+	uint8_t *w =
+		fx_query_wire("evil\\.a.cdn.test.", LDNS_RR_TYPE_A, 5, &len);
 
 	cr_assert_eq(ltd_dns_query_decide(&l, 0, w, len, 1, &q), 0);
 	cr_assert_eq(q.verdict, LTD_DNS_REFUSE);

@@ -19,6 +19,7 @@
 
 #include "dnsd/dnsmsg.h"
 #include "policy/domains.h"
+#include "tests/common/dnsq.h"
 
 static struct ltd_domains list(const char *const *entries)
 {
@@ -39,22 +40,6 @@ static ldns_pkt *parse_pkt(const uint8_t *wire, size_t len)
 
 	cr_assert_eq(ldns_wire2pkt(&p, wire, len), LDNS_STATUS_OK);
 	return p;
-}
-
-static uint8_t *query_wire(const char *name, ldns_rr_type t, uint16_t id,
-			   size_t *len)
-{
-	ldns_rdf *dn = ldns_dname_new_frm_str(name);
-	ldns_pkt *q;
-	uint8_t *wire = NULL;
-
-	cr_assert_not_null(dn, "%s", name);
-	q = ldns_pkt_query_new(dn, t, LDNS_RR_CLASS_IN, LDNS_RD);
-	cr_assert_not_null(q);
-	ldns_pkt_set_id(q, id);
-	cr_assert_eq(ldns_pkt2wire(&wire, q, len), LDNS_STATUS_OK);
-	ldns_pkt_free(q);
-	return wire;
 }
 
 /* @rr's owner is @name, letter case and all. */
@@ -202,7 +187,7 @@ Test(reply, malformed_questions_keep_their_rcodes)
 	struct ltd_domains l = list(query_list);
 	struct ltd_dns_query q;
 	size_t len;
-	uint8_t *w = query_wire("ok.test.", LDNS_RR_TYPE_A, 5, &len);
+	uint8_t *w = fx_query_wire("ok.test.", LDNS_RR_TYPE_A, 5, &len);
 	ldns_pkt *p = parse_pkt(w, len), *r;
 	uint8_t *w2 = NULL;
 
@@ -248,7 +233,7 @@ Test(reply, host_names_are_answered_here)
 	for (size_t i = 0; i < 2; i++) {
 		struct ltd_dns_query q;
 		size_t len;
-		uint8_t *w = query_wire(names[i], LDNS_RR_TYPE_A, 11, &len);
+		uint8_t *w = fx_query_wire(names[i], LDNS_RR_TYPE_A, 11, &len);
 		ldns_pkt *r;
 		ldns_rr *a;
 		char text[INET_ADDRSTRLEN];
@@ -272,7 +257,7 @@ Test(reply, host_names_are_answered_here)
 		free(q.wire);
 		free(w);
 
-		w = query_wire(names[i], LDNS_RR_TYPE_AAAA, 12, &len);
+		w = fx_query_wire(names[i], LDNS_RR_TYPE_AAAA, 12, &len);
 		cr_assert_eq(ltd_dns_query_decide(&l, LTD_DNS_HOST_NAMES, w,
 						  len, 1, &q),
 			     0);
@@ -286,7 +271,7 @@ Test(reply, host_names_are_answered_here)
 		free(q.wire);
 		free(w);
 
-		w = query_wire(names[i], LDNS_RR_TYPE_HTTPS, 13, &len);
+		w = fx_query_wire(names[i], LDNS_RR_TYPE_HTTPS, 13, &len);
 		cr_assert_eq(ltd_dns_query_decide(&l, LTD_DNS_HOST_NAMES, w,
 						  len, 1, &q),
 			     0);
@@ -300,7 +285,7 @@ Test(reply, host_names_are_answered_here)
 
 		/* No host port: refused like any other name, not
 		 * forwarded though "*.internal" would admit it. */
-		w = query_wire(names[i], LDNS_RR_TYPE_A, 14, &len);
+		w = fx_query_wire(names[i], LDNS_RR_TYPE_A, 14, &len);
 		cr_assert_eq(ltd_dns_query_decide(&l, 0, w, len, 1, &q), 0);
 		cr_assert_eq(q.verdict, LTD_DNS_REFUSE);
 		r = parse_pkt(q.wire, q.len);
@@ -314,8 +299,8 @@ Test(reply, host_names_are_answered_here)
 	{
 		struct ltd_dns_query q;
 		size_t len;
-		uint8_t *w = query_wire("other.ltd.internal.", LDNS_RR_TYPE_A,
-					15, &len);
+		uint8_t *w = fx_query_wire("other.ltd.internal.",
+					   LDNS_RR_TYPE_A, 15, &len);
 
 		cr_assert_eq(ltd_dns_query_decide(&l, LTD_DNS_HOST_NAMES, w,
 						  len, 1, &q),
