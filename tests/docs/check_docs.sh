@@ -185,6 +185,24 @@ else
 	skip "fish completion" "fish is not installed"
 fi
 
+# --- the README's install lines name every build dependency ------------
+# A newcomer pastes them: a library debian/control builds with but the
+# line lacks makes `make` fail on a fresh machine (libpsl-dev did).
+deps=$(sed -n '/^Build-Depends:/,/^[A-Z]/{/^ /p}' "$repo/debian/control" |
+	tr -d ' ,' | sed 's/(.*//' | grep -v '^debhelper-compat$')
+[ "$(echo "$deps" | wc -l)" -gt 10 ] ||
+	fail "debian/control's Build-Depends are read" "$deps"
+n=0
+while IFS= read -r line; do
+	n=$((n + 1)) missing=
+	for d in $deps; do
+		case " $line " in *" $d "*) ;; *) missing="$missing $d" ;; esac
+	done
+	[ -z "$missing" ] && pass "README install line $n names every build dependency" ||
+		fail "README install line $n names every build dependency" "missing:$missing"
+done < <(grep -E '^    sudo apt-get install -y [a-z]' "$repo/README.md" | sed 's/&&.*//')
+[ "$n" -ge 2 ] || fail "README has its two install lines" "found $n"
+
 echo
 echo "docs: $PASSED passed, $FAILED failed, $SKIPPED skipped"
 [ "$FAILED" -eq 0 ]
