@@ -223,6 +223,26 @@ Test(reply, malformed_questions_keep_their_rcodes)
  * with an empty answer, not a refusal.  Never forwarded, even when an
  * allowlist entry would admit them.
  */
+/* ltd_dns_query_decide on a query for @name of @type: its verdict must be
+ * @want; the answer made here, parsed (NULL when it is forwarded). */
+static ldns_pkt *decide(const struct ltd_domains *l, unsigned flags,
+			const char *name, ldns_rr_type type, uint16_t id,
+			enum ltd_dns_verdict want)
+{
+	struct ltd_dns_query q;
+	size_t len;
+	uint8_t *w = fx_query_wire(name, type, id, &len);
+	ldns_pkt *r = NULL;
+
+	cr_assert_eq(ltd_dns_query_decide(l, flags, w, len, 1, &q), 0);
+	cr_assert_eq(q.verdict, want, "%s", name);
+	if (want != LTD_DNS_FORWARD)
+		r = parse_pkt(q.wire, q.len);
+	free(q.wire);
+	free(w);
+	return r;
+}
+
 Test(reply, host_names_are_answered_here)
 {
 	static const char *const wide[] = {"*.internal", "ok.test", NULL};
@@ -231,18 +251,12 @@ Test(reply, host_names_are_answered_here)
 					    "HOST.docker.internal."};
 
 	for (size_t i = 0; i < 2; i++) {
-		struct ltd_dns_query q;
-		size_t len;
-		uint8_t *w = fx_query_wire(names[i], LDNS_RR_TYPE_A, 11, &len);
 		ldns_pkt *r;
 		ldns_rr *a;
 		char text[INET_ADDRSTRLEN];
 
-		cr_assert_eq(ltd_dns_query_decide(&l, LTD_DNS_HOST_NAMES, w,
-						  len, 1, &q),
-			     0);
-		cr_assert_eq(q.verdict, LTD_DNS_LOCAL, "%s", names[i]);
-		r = parse_pkt(q.wire, q.len);
+		r = decide(&l, LTD_DNS_HOST_NAMES, names[i], LDNS_RR_TYPE_A, 11,
+			   LTD_DNS_LOCAL);
 		cr_assert_eq(ldns_pkt_id(r), 11);
 		cr_assert_eq(ldns_pkt_get_rcode(r), LDNS_RCODE_NOERROR);
 		cr_assert(ldns_pkt_aa(r));
@@ -254,60 +268,30 @@ Test(reply, host_names_are_answered_here)
 			  sizeof(text));
 		cr_assert_str_eq(text, "198.18.93.1", "the gateway");
 		ldns_pkt_free(r);
-		free(q.wire);
-		free(w);
 
-		w = fx_query_wire(names[i], LDNS_RR_TYPE_AAAA, 12, &len);
-		cr_assert_eq(ltd_dns_query_decide(&l, LTD_DNS_HOST_NAMES, w,
-						  len, 1, &q),
-			     0);
-		cr_assert_eq(q.verdict, LTD_DNS_LOCAL);
-		r = parse_pkt(q.wire, q.len);
+		r = decide(&l, LTD_DNS_HOST_NAMES, names[i], LDNS_RR_TYPE_AAAA,
+			   12, LTD_DNS_LOCAL);
 		cr_assert_eq(ldns_pkt_get_rcode(r), LDNS_RCODE_NOERROR,
 			     "AAAA: no data, not NXDOMAIN (the name exists)");
 		cr_assert_eq(ldns_pkt_ancount(r), 0);
 		cr_assert_eq(ldns_pkt_qdcount(r), 1);
 		ldns_pkt_free(r);
-		free(q.wire);
-		free(w);
 
-		w = fx_query_wire(names[i], LDNS_RR_TYPE_HTTPS, 13, &len);
-		cr_assert_eq(ltd_dns_query_decide(&l, LTD_DNS_HOST_NAMES, w,
-						  len, 1, &q),
-			     0);
-		cr_assert_eq(q.verdict, LTD_DNS_LOCAL);
-		r = parse_pkt(q.wire, q.len);
+		r = decide(&l, LTD_DNS_HOST_NAMES, names[i], LDNS_RR_TYPE_HTTPS,
+			   13, LTD_DNS_LOCAL);
 		cr_assert_eq(ldns_pkt_get_rcode(r), LDNS_RCODE_NOERROR);
 		cr_assert_eq(ldns_pkt_ancount(r), 0);
 		ldns_pkt_free(r);
-		free(q.wire);
-		free(w);
 
 		/* No host port: refused like any other name, not
 		 * forwarded though "*.internal" would admit it. */
-		w = fx_query_wire(names[i], LDNS_RR_TYPE_A, 14, &len);
-		cr_assert_eq(ltd_dns_query_decide(&l, 0, w, len, 1, &q), 0);
-		cr_assert_eq(q.verdict, LTD_DNS_REFUSE);
-		r = parse_pkt(q.wire, q.len);
+		r = decide(&l, 0, names[i], LDNS_RR_TYPE_A, 14, LTD_DNS_REFUSE);
 		cr_assert_eq(ldns_pkt_get_rcode(r), LDNS_RCODE_NXDOMAIN);
 		ldns_pkt_free(r);
-		free(q.wire);
-		free(w);
 	}
 	/* Only those two names: another one below .internal is the
 	 * allowlist's to decide. */
-	{
-		struct ltd_dns_query q;
-		size_t len;
-		uint8_t *w = fx_query_wire("other.ltd.internal.",
-					   LDNS_RR_TYPE_A, 15, &len);
-
-		cr_assert_eq(ltd_dns_query_decide(&l, LTD_DNS_HOST_NAMES, w,
-						  len, 1, &q),
-			     0);
-		cr_assert_eq(q.verdict, LTD_DNS_FORWARD);
-		free(q.wire);
-		free(w);
-	}
+	decide(&l, LTD_DNS_HOST_NAMES, "other.ltd.internal.", LDNS_RR_TYPE_A,
+	       15, LTD_DNS_FORWARD);
 	ltd_domains_free(&l);
 }

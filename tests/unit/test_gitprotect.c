@@ -8,59 +8,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "policy/policy.h"
+#include "common/base.h"
+#include "gitprotect_fixture.h"
 #include "protect/gitbinds.h"
 #include "protect/gitprotect.h"
 #include "tests/common/fixture.h"
 
-static struct ltd_policy p;
-static struct ltd_protected prot;
-static char dir[32];
-
-static void put(const char *rel, const char *text)
-{
-	fx_put(dir, rel, text);
-}
-
-static void setup(void)
-{
-	char path[256];
-
-	fx_tmpdir(dir, sizeof(dir), "git");
-	ltd_policy_init(&p);
-	p.project = strdup(dir);
-	cr_assert_eq(system(NULL) != 0, 1);
-	fx_mkdir(dir, ".git", 0755);
-	fx_mkdir(dir, ".git/hooks", 0755);
-	fx_mkdir(dir, "scripts", 0755);
-	fx_mkdir(dir, "home", 0755);
-	/* The global and system configs are read too: this test's own. */
-	fx_path(path, sizeof(path), dir, "home");
-	setenv("HOME", path, 1);
-	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
-	unsetenv("GIT_CONFIG_GLOBAL");
-	unsetenv("XDG_CONFIG_HOME");
-}
-
-static void teardown(void)
-{
-	ltd_policy_free(&p);
-	ltd_protected_free(&prot);
-	fx_rm_rf(dir);
-}
-
 TestSuite(gitprotect, .init = setup, .fini = teardown);
-
-static bool has(const char *rel)
-{
-	char path[256];
-
-	snprintf(path, sizeof(path), "%s%s", dir, rel);
-	for (size_t i = 0; i < prot.n; i++)
-		if (strcmp(prot.paths[i], path) == 0)
-			return true;
-	return false;
-}
 
 Test(gitprotect, fixed_paths_with_git_first)
 {
@@ -302,31 +256,6 @@ Test(gitprotect, a_config_including_itself_is_bounded)
 	cr_assert_not_null(strstr(err.msg, "more than"), "%s", err.msg);
 }
 
-/* A git directory in dir/@rel, as git init makes one: HEAD a symbolic
- * ref, objects/ and refs/ (what git's is_git_directory() looks for). */
-static void make_gitdir(const char *rel)
-{
-	char cmd[512];
-
-	snprintf(cmd, sizeof(cmd),
-		 "mkdir -p %s/%s/objects %s/%s/refs/heads %s/%s/hooks", dir,
-		 rel, dir, rel, dir, rel);
-	cr_assert_eq(system(cmd), 0);
-	snprintf(cmd, sizeof(cmd), "%s/HEAD", rel);
-	put(cmd, "ref: refs/heads/main\n");
-}
-
-static void project_at(const char *rel)
-{
-	char path[256];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	ltd_policy_free(&p);
-	ltd_protected_free(&prot);
-	ltd_policy_init(&p);
-	p.project = strdup(path);
-}
-
 /* A bare repository as the project: its config and hooks are the host's
  * git's, as a work tree's .git/config and .git/hooks are. */
 Test(gitprotect, a_bare_repository_is_protected_as_a_git_directory)
@@ -434,16 +363,6 @@ Test(gitprotect, a_worktree_git_directory_as_the_project)
 
 /* A project in a subdirectory of a work tree: the repository's git on the
  * host reads its config, which may name hooks or includes in the project. */
-/* A work tree at dir/repo with @config, and a directory repo/tools. */
-static void work_tree_with_tools(const char *config)
-{
-	char cmd[300];
-
-	make_gitdir("repo/.git");
-	snprintf(cmd, sizeof(cmd), "mkdir -p %s/repo/tools", dir);
-	cr_assert_eq(system(cmd), 0);
-	put("repo/.git/config", config);
-}
 
 Test(gitprotect, a_project_inside_a_work_tree)
 {
@@ -515,88 +434,72 @@ Test(gitprotect, a_project_in_a_git_directorys_refs_is_allowed)
 	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), 0, "%s", err.msg);
 }
 
+static const char *const command_files[] = {
+	"scripts/clean.sh",	  "scripts/smudge.sh",	 "scripts/process.sh",
+	"scripts/textconv.sh",	  "scripts/diffcmd.sh",	 "scripts/external.sh",
+	"scripts/merge.sh",	  "scripts/ssh.sh",	 "scripts/editor.sh",
+	"scripts/pager.sh",	  "scripts/logpager.sh", "scripts/seq.sh",
+	"scripts/gpg.sh",	  "scripts/gpgssh.sh",	 "scripts/cred.sh",
+	"scripts/credurl.sh",	  "scripts/alias.sh",	 "scripts/fsm.sh",
+	"scripts/packobjects.sh", "scripts/hook.sh",	 "filter.py",
+	"scripts/difffilter.sh",  "scripts/upload.sh",	 "scripts/update.sh",
+	"scripts/trailer.sh",	  "scripts/tool.sh",	 "scripts/askpass.sh",
+	"scripts/compress.sh",	  "scripts/lfs-agent",	 "scripts/lfs-clean.sh",
+};
+
+/* A config naming each of them (%s: the credential helper's absolute
+ * path; the format's own %% are git's). */
+static const char command_config[] =
+	"[filter \"strip\"]\n"
+	"\tclean = ./scripts/clean.sh\n"
+	"\tsmudge = \"sh scripts/smudge.sh %%f\"\n"
+	"\tprocess = scripts/process.sh --long-running\n"
+	"[diff \"pdf\"]\n\ttextconv = scripts/textconv.sh\n"
+	"\tcommand = scripts/diffcmd.sh\n"
+	"[diff]\n\texternal = scripts/external.sh\n"
+	"[merge \"ours\"]\n\tdriver = scripts/merge.sh %%O %%A %%B\n"
+	"[core]\n\tsshCommand = scripts/ssh.sh -v\n"
+	"\teditor = \"$(git rev-parse --show-toplevel)/scripts/"
+	"editor.sh\"\n"
+	"\tpager = scripts/pager.sh | less\n"
+	"\tfsmonitor = scripts/fsm.sh --watch\n"
+	"\taskPass = scripts/askpass.sh\n"
+	"[pager]\n\tlog = scripts/logpager.sh\n"
+	"[sequence]\n\teditor = scripts/seq.sh\n"
+	"[gpg]\n\tprogram = scripts/gpg.sh\n"
+	"[gpg \"ssh\"]\n\tprogram = scripts/gpgssh.sh\n"
+	"[credential]\n\thelper = !scripts/cred.sh\n"
+	"[credential \"https://example.com\"]\n\thelper = %s get\n"
+	"[alias]\n\tst = !cd scripts && ./alias.sh\n"
+	"[uploadpack]\n\tpackObjectsHook = scripts/packobjects.sh\n"
+	"[tar \"tgz\"]\n\tcommand = ./scripts/compress.sh\n"
+	"[lfs \"customtransfer.agent\"]\n\tpath = scripts/lfs-agent\n"
+	"[lfs \"extension.foo\"]\n\tclean = scripts/lfs-clean.sh %%f\n"
+	"[hook \"lint\"]\n\tevent = pre-commit\n"
+	"\tcommand = scripts/hook.sh\n"
+	/* A bare word: a file where the command runs. */
+	"[filter \"py\"]\n\tclean = python3 filter.py\n"
+	"[interactive]\n\tdiffFilter = scripts/difffilter.sh\n"
+	"[remote \"origin\"]\n\tuploadpack = scripts/upload.sh\n"
+	"[submodule \"lib\"]\n\tupdate = !scripts/update.sh\n"
+	"[trailer \"sign\"]\n\tcommand = scripts/trailer.sh\n"
+	"[difftool \"mine\"]\n\tcmd = scripts/tool.sh \"$LOCAL\"\n";
+
 /* A value git runs as a command line: each file it names in the project
  * (relative to the work tree's top, where git runs it) is read-only. */
 Test(gitprotect, command_values_protect_the_files_they_run)
 {
-	static const char *const files[] = {
-		"scripts/clean.sh",
-		"scripts/smudge.sh",
-		"scripts/process.sh",
-		"scripts/textconv.sh",
-		"scripts/diffcmd.sh",
-		"scripts/external.sh",
-		"scripts/merge.sh",
-		"scripts/ssh.sh",
-		"scripts/editor.sh",
-		"scripts/pager.sh",
-		"scripts/logpager.sh",
-		"scripts/seq.sh",
-		"scripts/gpg.sh",
-		"scripts/gpgssh.sh",
-		"scripts/cred.sh",
-		"scripts/credurl.sh",
-		"scripts/alias.sh",
-		"scripts/fsm.sh",
-		"scripts/packobjects.sh",
-		"scripts/hook.sh",
-		"filter.py",
-		"scripts/difffilter.sh",
-		"scripts/upload.sh",
-		"scripts/update.sh",
-		"scripts/trailer.sh",
-		"scripts/tool.sh",
-		"scripts/askpass.sh",
-		"scripts/compress.sh",
-		"scripts/lfs-agent",
-		"scripts/lfs-clean.sh",
-	};
 	struct ltd_err err = {0};
 	char text[4096], abs[512];
 
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
-		put(files[i], "#!/bin/sh\n");
+	for (size_t i = 0; i < ARRAY_SIZE(command_files); i++)
+		put(command_files[i], "#!/bin/sh\n");
 	snprintf(abs, sizeof(abs), "%s/scripts/credurl.sh", dir);
-	snprintf(text, sizeof(text),
-		 "[filter \"strip\"]\n"
-		 "\tclean = ./scripts/clean.sh\n"
-		 "\tsmudge = \"sh scripts/smudge.sh %%f\"\n"
-		 "\tprocess = scripts/process.sh --long-running\n"
-		 "[diff \"pdf\"]\n\ttextconv = scripts/textconv.sh\n"
-		 "\tcommand = scripts/diffcmd.sh\n"
-		 "[diff]\n\texternal = scripts/external.sh\n"
-		 "[merge \"ours\"]\n\tdriver = scripts/merge.sh %%O %%A %%B\n"
-		 "[core]\n\tsshCommand = scripts/ssh.sh -v\n"
-		 "\teditor = \"$(git rev-parse --show-toplevel)/scripts/"
-		 "editor.sh\"\n"
-		 "\tpager = scripts/pager.sh | less\n"
-		 "\tfsmonitor = scripts/fsm.sh --watch\n"
-		 "\taskPass = scripts/askpass.sh\n"
-		 "[pager]\n\tlog = scripts/logpager.sh\n"
-		 "[sequence]\n\teditor = scripts/seq.sh\n"
-		 "[gpg]\n\tprogram = scripts/gpg.sh\n"
-		 "[gpg \"ssh\"]\n\tprogram = scripts/gpgssh.sh\n"
-		 "[credential]\n\thelper = !scripts/cred.sh\n"
-		 "[credential \"https://example.com\"]\n\thelper = %s get\n"
-		 "[alias]\n\tst = !cd scripts && ./alias.sh\n"
-		 "[uploadpack]\n\tpackObjectsHook = scripts/packobjects.sh\n"
-		 "[tar \"tgz\"]\n\tcommand = ./scripts/compress.sh\n"
-		 "[lfs \"customtransfer.agent\"]\n\tpath = scripts/lfs-agent\n"
-		 "[lfs \"extension.foo\"]\n\tclean = scripts/lfs-clean.sh %%f\n"
-		 "[hook \"lint\"]\n\tevent = pre-commit\n"
-		 "\tcommand = scripts/hook.sh\n"
-		 /* A bare word: a file where the command runs. */
-		 "[filter \"py\"]\n\tclean = python3 filter.py\n"
-		 "[interactive]\n\tdiffFilter = scripts/difffilter.sh\n"
-		 "[remote \"origin\"]\n\tuploadpack = scripts/upload.sh\n"
-		 "[submodule \"lib\"]\n\tupdate = !scripts/update.sh\n"
-		 "[trailer \"sign\"]\n\tcommand = scripts/trailer.sh\n"
-		 "[difftool \"mine\"]\n\tcmd = scripts/tool.sh \"$LOCAL\"\n",
-		 abs);
+	snprintf(text, sizeof(text), command_config, abs);
 	put(".git/config", text);
 	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), 0, "%s", err.msg);
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		snprintf(abs, sizeof(abs), "/%s", files[i]);
+	for (size_t i = 0; i < ARRAY_SIZE(command_files); i++) {
+		snprintf(abs, sizeof(abs), "/%s", command_files[i]);
 		cr_assert(has(abs), "%s is run by git: read-only", abs);
 	}
 	cr_assert_eq(ltd_protected_check_links(&prot, &err), 0, "%s", err.msg);
@@ -615,7 +518,7 @@ Test(gitprotect, values_that_are_no_command_protect_nothing)
 	struct ltd_err err = {0};
 	char path[512];
 
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++)
 		put(files[i], "x\n");
 	put(".git/config", "[alias]\n\tx = log scripts/notrun.sh\n"
 			   "[credential]\n\thelper = store\n"
@@ -625,7 +528,7 @@ Test(gitprotect, values_that_are_no_command_protect_nothing)
 			   "[commit]\n\ttemplate = scripts/msg.txt\n"
 			   "[user]\n\tname = scripts/other.sh\n");
 	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), 0, "%s", err.msg);
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
 		snprintf(path, sizeof(path), "/%s", files[i]);
 		cr_assert_not(has(path), "%s is not run by git", path);
 	}
@@ -716,436 +619,4 @@ Test(gitprotect, submodule_configs_are_read)
 	cr_assert(has("/sub/clean.sh"), "a submodule's filter script");
 	cr_assert(has("/sub/.githooks"), "a submodule's hooks path");
 	cr_assert(has("/sub/deep/tools/conv.sh"), "a nested submodule's");
-}
-
-/* --- what the global configuration names, outside any repository, and
- * writable binds (ltd_gitbinds_check) ------------------------------------
- */
-
-/* The test's tree with no repository in it: setup's .git gone. */
-static void no_repository(void)
-{
-	char cmd[300];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf %s/.git && mkdir -p %s/home", dir,
-		 dir);
-	cr_assert_eq(system(cmd), 0);
-}
-
-static void mkdirs(const char *rel)
-{
-	char cmd[300];
-
-	snprintf(cmd, sizeof(cmd), "mkdir -p %s/%s", dir, rel);
-	cr_assert_eq(system(cmd), 0);
-}
-
-/* `cd ~/.githooks && ltd-native run`: the project is the hooks path that
- * ~/.gitconfig names for every repository, and lies in no repository. */
-Test(gitprotect, a_project_that_is_the_global_hooks_path_is_refused)
-{
-	struct ltd_err err = {0};
-
-	no_repository();
-	mkdirs("home/.githooks/sub");
-	put("home/.gitconfig", "[core]\n\thooksPath = ~/.githooks\n");
-	project_at("home/.githooks");
-	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), -EPERM,
-		     "accepted");
-	cr_assert_not_null(strstr(err.msg, "--project"), "%s", err.msg);
-	cr_assert_not_null(strstr(err.msg, "/home/.githooks"), "%s", err.msg);
-	cr_assert_not_null(strstr(err.msg, "/home/.gitconfig"), "%s", err.msg);
-	cr_assert_not_null(strstr(err.msg, "core.hooksPath"), "%s", err.msg);
-	cr_assert_not_null(strstr(err.msg, "--unsafe-writable-git"), "%s",
-			   err.msg);
-	project_at("home/.githooks/sub");
-	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), -EPERM,
-		     "in it: accepted");
-}
-
-/* The same from $XDG_CONFIG_HOME/git/config, through an include, and for
- * husky's hooks (the stubs in .husky/_ run the scripts beside them). */
-Test(gitprotect, global_hooks_paths_from_every_global_file)
-{
-	struct ltd_err err = {0};
-	char text[300];
-
-	no_repository();
-	mkdirs("xdg/git");
-	mkdirs("inc");
-	mkdirs("hk/.husky/_");
-	mkdirs("fsm");
-	setenv("XDG_CONFIG_HOME", strcat(strcpy(text, dir), "/xdg"), 1);
-	snprintf(text, sizeof(text), "[include]\n\tpath = %s/inc/more.cfg\n",
-		 dir);
-	put("xdg/git/config", text);
-	snprintf(text, sizeof(text),
-		 "[core]\n\thooksPath = %s/hk/.husky/_\n"
-		 "\tfsmonitor = %s/fsm/watch.sh\n",
-		 dir, dir);
-	put("inc/more.cfg", text);
-	project_at("hk/.husky");
-	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), -EPERM,
-		     "husky's parent: accepted");
-	cr_assert_not_null(strstr(err.msg, "/inc/more.cfg"), "%s", err.msg);
-	/* A project that holds them: they are read-only, not refused. */
-	project_at("hk");
-	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), 0, "%s", err.msg);
-	cr_assert(has("/hk/.husky/_"), "the hooks path");
-	cr_assert(has("/hk/.husky"), "husky's scripts");
-	project_at("fsm");
-	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), 0, "%s", err.msg);
-	cr_assert(has("/fsm/watch.sh"), "core.fsmonitor");
-	project_at("inc");
-	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), 0, "%s", err.msg);
-	cr_assert(has("/inc/more.cfg"), "an included global config");
-}
-
-/* A command value of the global config names a file in a project that is
- * in no repository: read-only, as in one. */
-Test(gitprotect, global_command_values_outside_a_repository)
-{
-	struct ltd_err err = {0};
-	char text[300];
-
-	no_repository();
-	mkdirs("tools");
-	put("tools/ed.sh", "#!/bin/sh\n");
-	snprintf(text, sizeof(text), "[core]\n\teditor = %s/tools/ed.sh\n",
-		 dir);
-	put("home/.gitconfig", text);
-	project_at("tools");
-	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), 0, "%s", err.msg);
-	cr_assert(has("/tools/ed.sh"), "core.editor's file");
-}
-
-static int bind_check(const char *rel, struct ltd_err *err)
-{
-	char src[256];
-
-	snprintf(src, sizeof(src), "%s/%s", dir, rel);
-	memset(err, 0, sizeof(*err));
-	return ltd_gitbinds_check(&p, "--bind", src, err);
-}
-
-/* F6: `--bind ~/.githooks ~/.githooks`: hooks planted there run in every
- * repository of the user's. */
-Test(gitprotect, a_bind_of_the_global_hooks_path_is_refused)
-{
-	struct ltd_err err = {0};
-
-	no_repository();
-	mkdirs("home/.githooks/sub");
-	mkdirs("plain");
-	put("home/.gitconfig", "[core]\n\thooksPath = ~/.githooks\n");
-	project_at("plain");
-	cr_assert_eq(bind_check("home/.githooks", &err), -EPERM, "accepted");
-	cr_assert_not_null(strstr(err.msg, "--bind"), "%s", err.msg);
-	cr_assert_not_null(strstr(err.msg, "/home/.githooks"), "%s", err.msg);
-	cr_assert_not_null(strstr(err.msg, "/home/.gitconfig"), "%s", err.msg);
-	cr_assert_not_null(strstr(err.msg, "core.hooksPath"), "%s", err.msg);
-	cr_assert_not_null(strstr(err.msg, "--ro-bind"), "%s", err.msg);
-	cr_assert_not_null(strstr(err.msg, "--unsafe-writable-git"), "%s",
-			   err.msg);
-	cr_assert_eq(bind_check("home/.githooks/sub", &err), -EPERM,
-		     "in it: accepted");
-	cr_assert_eq(bind_check("home", &err), -EPERM, "holding it: accepted");
-	cr_assert_eq(bind_check("plain", &err), 0, "%s", err.msg);
-	p.protect_git = false; /* --unsafe-writable-git */
-	cr_assert_eq(bind_check("home/.githooks", &err), 0, "%s", err.msg);
-}
-
-/* The global config's fsmonitor, includes and command values: a bind that
- * holds what they name is refused. */
-Test(gitprotect, a_bind_of_what_the_global_config_runs_is_refused)
-{
-	struct ltd_err err = {0};
-	char text[600];
-
-	no_repository();
-	mkdirs("fsm");
-	mkdirs("inc");
-	mkdirs("tools");
-	mkdirs("hk/.husky/_");
-	put("tools/x.sh", "#!/bin/sh\n");
-	snprintf(text, sizeof(text),
-		 "[core]\n\tfsmonitor = %s/fsm/watch.sh\n"
-		 "[include]\n\tpath = %s/inc/more.cfg\n"
-		 "[alias]\n\tx = !%s/tools/x.sh\n",
-		 dir, dir, dir);
-	put("home/.gitconfig", text);
-	snprintf(text, sizeof(text), "[core]\n\thooksPath = %s/hk/.husky/_\n",
-		 dir);
-	put("inc/more.cfg", text);
-	project_at("home");
-	cr_assert_eq(bind_check("fsm", &err), -EPERM, "fsmonitor: accepted");
-	cr_assert_not_null(strstr(err.msg, "core.fsmonitor"), "%s", err.msg);
-	cr_assert_eq(bind_check("inc", &err), -EPERM, "an include: accepted");
-	cr_assert_eq(bind_check("tools", &err), -EPERM, "an alias: accepted");
-	cr_assert_not_null(strstr(err.msg, "/tools/x.sh"), "%s", err.msg);
-	cr_assert_not_null(strstr(err.msg, "alias.x"), "%s", err.msg);
-	cr_assert_eq(bind_check("hk/.husky", &err), -EPERM,
-		     "husky's scripts: accepted");
-	cr_assert_not_null(strstr(err.msg, "/inc/more.cfg"), "%s", err.msg);
-}
-
-/* F7: `--bind ~/other/tools` where ~/other's config names tools/hooks (or
- * runs tools/clean.sh): git commit in ~/other runs what the cage wrote. */
-Test(gitprotect, a_bind_below_another_work_tree_is_judged_by_its_config)
-{
-	struct ltd_err err = {0};
-
-	work_tree_with_tools("[core]\n\thooksPath = tools/hooks\n"
-			     "[filter \"s\"]\n\tclean = scripts/clean.sh\n");
-	mkdirs("repo/tools/hooks/sub");
-	mkdirs("repo/scripts");
-	mkdirs("repo/src");
-	mkdirs("proj");
-	project_at("proj");
-	cr_assert_eq(bind_check("repo/tools", &err), -EPERM, "accepted");
-	cr_assert_not_null(strstr(err.msg, "--bind"), "%s", err.msg);
-	cr_assert_not_null(strstr(err.msg, "/repo/tools/hooks"), "%s", err.msg);
-	cr_assert_not_null(strstr(err.msg, "/repo/.git/config"), "%s", err.msg);
-	cr_assert_not_null(strstr(err.msg, "core.hooksPath"), "%s", err.msg);
-	cr_assert_not_null(strstr(err.msg, "--ro-bind"), "%s", err.msg);
-	cr_assert_eq(bind_check("repo/tools/hooks", &err), -EPERM, "accepted");
-	cr_assert_eq(bind_check("repo/tools/hooks/sub", &err), -EPERM,
-		     "accepted");
-	cr_assert_eq(bind_check("repo/scripts", &err), -EPERM,
-		     "a filter's script: accepted");
-	cr_assert_not_null(strstr(err.msg, "filter.s.clean"), "%s", err.msg);
-	cr_assert_eq(bind_check("repo/src", &err), 0, "%s", err.msg);
-}
-
-/* A relative hooks path in the global config is resolved in each work
- * tree: in the one above the bind too. */
-Test(gitprotect, a_relative_global_hooks_path_in_the_repository_above)
-{
-	struct ltd_err err = {0};
-
-	work_tree_with_tools("[core]\n\tbare = false\n");
-	mkdirs("repo/.githooks");
-	mkdirs("proj");
-	put("home/.gitconfig", "[core]\n\thooksPath = .githooks\n");
-	project_at("proj");
-	cr_assert_eq(bind_check("repo/.githooks", &err), -EPERM, "accepted");
-	cr_assert_not_null(strstr(err.msg, "/home/.gitconfig"), "%s", err.msg);
-	cr_assert_eq(bind_check("repo/tools", &err), 0, "%s", err.msg);
-}
-
-/* --- the review of the global-config change ------------------------------ */
-
-/* A bind of the very file an include or a command value names. */
-Test(gitprotect, a_bind_of_the_named_file_itself_is_refused)
-{
-	struct ltd_err err = {0};
-	char text[600];
-
-	no_repository();
-	mkdirs("dot");
-	mkdirs("tools");
-	mkdirs("plain");
-	put("dot/extra.cfg", "[user]\n");
-	put("tools/pager.sh", "#!/bin/sh\n");
-	put("tools/other.sh", "#!/bin/sh\n");
-	snprintf(text, sizeof(text),
-		 "[include]\n\tpath = %s/dot/extra.cfg\n"
-		 "[core]\n\tpager = %s/tools/pager.sh\n",
-		 dir, dir);
-	put("home/.gitconfig", text);
-	project_at("plain");
-	cr_assert_eq(bind_check("dot/extra.cfg", &err), -EPERM,
-		     "the include itself: accepted");
-	cr_assert_eq(bind_check("tools/pager.sh", &err), -EPERM,
-		     "the pager itself: accepted");
-	cr_assert_eq(bind_check("tools/other.sh", &err), 0,
-		     "a file beside it: %s", err.msg);
-	/* A file in the global hooks path: in it, refused still. */
-	mkdirs("home/.githooks");
-	put("home/.githooks/pre-commit", "#!/bin/sh\n");
-	put("home/.gitconfig", "[core]\n\thooksPath = ~/.githooks\n");
-	cr_assert_eq(bind_check("home/.githooks/pre-commit", &err), -EPERM,
-		     "a hook itself: accepted");
-	cr_assert_not_null(strstr(err.msg, "--bind"), "%s", err.msg);
-}
-
-/* $GIT_CONFIG_GLOBAL names the global config: like ~/.gitconfig, never
- * the cage's to write. */
-Test(gitprotect, the_file_git_config_global_names_is_protected)
-{
-	struct ltd_err err = {0};
-	char path[300];
-
-	no_repository();
-	mkdirs("cfgdir");
-	mkdirs("proj2");
-	put("cfgdir/gitconfig", "[user]\n");
-	put("proj2/gitconfig", "[user]\n");
-	project_at("plain-x");
-	mkdirs("plain-x");
-	setenv("GIT_CONFIG_GLOBAL",
-	       strcat(strcpy(path, dir), "/cfgdir/gitconfig"), 1);
-	cr_assert_eq(bind_check("cfgdir", &err), -EPERM, "accepted");
-	setenv("GIT_CONFIG_GLOBAL",
-	       strcat(strcpy(path, dir), "/proj2/gitconfig"), 1);
-	project_at("proj2");
-	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), 0, "%s", err.msg);
-	cr_assert(has("/proj2/gitconfig"), "the global config in the project");
-	unsetenv("GIT_CONFIG_GLOBAL");
-}
-
-/* A hooks path that does not exist yet, named through a link: judged
- * where the link leads. */
-Test(gitprotect, a_missing_hooks_path_through_a_link_is_judged_where_it_leads)
-{
-	struct ltd_err err = {0};
-	char a[300], b[300];
-
-	no_repository();
-	mkdirs("real");
-	mkdirs("plain");
-	snprintf(a, sizeof(a), "%s/real", dir);
-	snprintf(b, sizeof(b), "%s/home/link", dir);
-	cr_assert_eq(symlink(a, b), 0);
-	put("home/.gitconfig", "[core]\n\thooksPath = ~/link/hooks\n");
-	project_at("plain");
-	cr_assert_eq(bind_check("real", &err), -EPERM, "accepted");
-}
-
-/* git ignores a global config it may not read (a root-owned 0600 one from
- * `sudo git config --global`): so does ltd-native, saying so. */
-Test(gitprotect, an_unreadable_global_config_does_not_stop_the_run)
-{
-	struct ltd_err err = {0};
-	char path[300];
-
-	no_repository();
-	mkdirs("plain");
-	put("home/.gitconfig", "[user]\n");
-	snprintf(path, sizeof(path), "%s/home/.gitconfig", dir);
-	chmod(path, 0);
-	if (access(path, R_OK) == 0) {
-		/* A skipped test's fini does not run. */
-		fx_rm_rf(dir);
-		cr_skip_test("running with CAP_DAC_OVERRIDE");
-	}
-	project_at("plain");
-	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), 0, "%s", err.msg);
-	chmod(path, 0644);
-}
-
-/* A relative core.hooksPath in the global config means a directory in
- * each work tree: with none, nothing (not "/"). */
-Test(gitprotect, a_relative_global_hooks_path_outside_a_repository_is_nothing)
-{
-	struct ltd_err err = {0};
-
-	no_repository();
-	mkdirs("plain");
-	put("home/.gitconfig", "[core]\n\thooksPath = .\n");
-	project_at("plain");
-	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), 0, "%s", err.msg);
-	cr_assert_eq(bind_check("home", &err), 0, "%s", err.msg);
-}
-
-/* Each writable place judged by every repository's configuration, not only
- * those above itself (the review's D, 10, 11). */
-static void add_bind(const char *rel)
-{
-	char src[256];
-
-	snprintf(src, sizeof(src), "%s/%s", dir, rel);
-	p.mounts = realloc(p.mounts, (p.n_mounts + 1) * sizeof(*p.mounts));
-	p.mounts[p.n_mounts++] = (struct ltd_user_mount){
-		.kind = LTD_UM_BIND,
-		.src = strdup(src),
-		.dst = strdup(src),
-		.flag = "bind",
-	};
-}
-
-Test(gitprotect, a_bind_is_judged_by_the_projects_own_repository)
-{
-	struct ltd_err err = {0};
-
-	/* D: the project's hooks path lies outside it, in a bind. */
-	no_repository();
-	make_gitdir("src/app/.git");
-	put("src/app/.git/config", "[core]\n\thooksPath = ../shared-hooks\n");
-	mkdirs("src/shared-hooks");
-	mkdirs("src/other");
-	project_at("src/app");
-	add_bind("src/shared-hooks");
-	cr_assert_eq(ltd_gitbinds_cross_check(&p, &prot, &err), -EPERM,
-		     "accepted");
-	cr_assert_not_null(strstr(err.msg, "--bind"), "%s", err.msg);
-	cr_assert_not_null(strstr(err.msg, "/src/shared-hooks"), "%s", err.msg);
-	project_at("src/app");
-	add_bind("src/other");
-	cr_assert_eq(ltd_gitbinds_cross_check(&p, &prot, &err), 0, "%s",
-		     err.msg);
-}
-
-Test(gitprotect, binds_and_the_project_are_judged_by_each_others_repositories)
-{
-	struct ltd_err err = {0};
-	char text[300];
-
-	/* 10: another work tree's hooks path lies in a second bind. */
-	no_repository();
-	make_gitdir("other/.git");
-	mkdirs("other/tools");
-	mkdirs("data2/hooks");
-	mkdirs("plain");
-	snprintf(text, sizeof(text), "[core]\n\thooksPath = %s/data2/hooks\n",
-		 dir);
-	put("other/.git/config", text);
-	project_at("plain");
-	add_bind("other/tools");
-	add_bind("data2");
-	cr_assert_eq(ltd_gitbinds_cross_check(&p, &prot, &err), -EPERM,
-		     "accepted");
-	cr_assert_not_null(strstr(err.msg, "/data2"), "%s", err.msg);
-	/* 11: ... or in the project: read-only there, as its own would be. */
-	mkdirs("proj/hooks");
-	snprintf(text, sizeof(text), "[core]\n\thooksPath = %s/proj/hooks\n",
-		 dir);
-	put("other/.git/config", text);
-	project_at("proj");
-	add_bind("other/tools");
-	cr_assert_eq(ltd_gitbinds_cross_check(&p, &prot, &err), 0, "%s",
-		     err.msg);
-	cr_assert(has("/proj/hooks"), "the hooks path in the project");
-}
-
-/* GIT_CONFIG_GLOBAL=/dev/null is how scripts make git skip the global
- * config: an empty one, not an error. */
-Test(gitprotect, a_global_config_of_dev_null_is_empty)
-{
-	struct ltd_err err = {0};
-
-	no_repository();
-	mkdirs("plain");
-	project_at("plain");
-	setenv("GIT_CONFIG_GLOBAL", "/dev/null", 1);
-	cr_assert_eq(ltd_gitprotect_project(&p, &prot, &err), 0, "%s", err.msg);
-	unsetenv("GIT_CONFIG_GLOBAL");
-}
-
-/* A file bound alone in a hooks path: the bind's own words. */
-Test(gitprotect, a_file_bind_in_a_hooks_path_says_bind)
-{
-	struct ltd_err err = {0};
-
-	no_repository();
-	mkdirs("home/.githooks");
-	mkdirs("plain");
-	put("home/.githooks/README", "x\n");
-	put("home/.gitconfig", "[core]\n\thooksPath = ~/.githooks\n");
-	project_at("plain");
-	cr_assert_eq(bind_check("home/.githooks/README", &err), -EPERM,
-		     "accepted");
-	cr_assert_null(strstr(err.msg, "--project"), "%s", err.msg);
-	cr_assert_not_null(strstr(err.msg, "--ro-bind"), "%s", err.msg);
-	cr_assert_not_null(strstr(err.msg, "core.hooksPath"), "%s", err.msg);
 }

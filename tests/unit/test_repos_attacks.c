@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Git repositories planted in a project: the attacks two reviews tried on
+ * the exit walk's report.  The fixture is test_repos.c's. */
+#include "repos_fixture.h"
+
+TestSuite(repos_attacks, .init = setup, .fini = teardown);
+
+/* ---- a review's attacks ------------------------------------------------ */
+
+/* git asks only that objects and refs be reachable: a link, or refs an
+ * executable file, still make a git directory. */
+Test(repos_attacks, objects_and_refs_of_any_type_make_a_git_directory)
+{
+	char path[512];
+	char *r;
+
+	gitdir("a/.git");
+	put("a/.git/config", "[core]\n\tfsmonitor = ./x\n");
+	snprintf(path, sizeof(path), "%s/a/.git/objects", proj);
+	rm_rf(path);
+	cr_assert_eq(symlink("o", path), 0);
+	gitdir("b/.git");
+	put("b/.git/config", "[core]\n\tfsmonitor = ./x\n");
+	snprintf(path, sizeof(path), "%s/b/.git/refs", proj);
+	rm_rf(path);
+	put("b/.git/refs", "x");
+	r = report(all);
+	assert_lines(r, 2);
+	cr_assert_not_null(strstr(r, "/proj/a/.git/config"), "%s", r);
+	cr_assert_not_null(strstr(r, "/proj/b/.git/config"), "%s", r);
+	free(r);
+}
+
+/* Planted over two runs: a config written while the directory was no git
+ * directory yet (no HEAD), made one by the second run.  The second run's
+ * change is to HEAD; the config, older, must be read then. */
+Test(repos_attacks, a_config_older_than_the_run_is_read_when_the_repository_changed)
+{
+	struct timespec mid;
+	char *r;
+
+	gitdir("b/.git");
+	put("b/.git/config", "[core]\n\tfsmonitor = ./x\n");
+	put("old/.git/config", "[core]\n\tfsmonitor = ./x\n");
+	put("old/.git/HEAD", "ref: refs/heads/main\n");
+	put("old/.git/refs/x", "");
+	put("old/.git/objects/x", "");
+	mid = mark();
+	put("b/.git/HEAD", "ref: refs/heads/main\n");
+	r = report(mid);
+	assert_lines(r, 1);
+	cr_assert_not_null(strstr(r, "/proj/b/.git/config"), "%s", r);
+	cr_assert_not_null(strstr(r, "core.fsmonitor"), "%s", r);
+	free(r);
+}
+
+/* What a config includes is configuration too. */
+Test(repos_attacks, an_included_file_that_changed_is_read)
+{
+	struct timespec mid;
+	char *r;
+
+	gitdir("n/.git");
+	put("n/.git/config", "[include]\n\tpath = ../../shared.cfg\n");
+	put("shared.cfg", "[user]\n\tname = x\n");
+	mid = mark();
+	put("shared.cfg", "[core]\n\tpager = sh ./p\n");
+	r = report(mid);
+	assert_lines(r, 1);
+	cr_assert_not_null(strstr(r, "core.pager"), "%s", r);
+	free(r);
+}
+
+/* A hook that is a link into the project, whose target changed; and a
+ * core.hooksPath directory of the repository's whose hook changed. */
+Test(repos_attacks, hooks_reached_through_a_link_or_a_hooks_path_are_judged)
+{
+	struct timespec mid;
+	char path[512];
+	char *r;
+
+	gitdir("n/.git");
+	put("scripts/post-checkout", "#!/bin/sh\n");
+	snprintf(path, sizeof(path), "%s/n/.git/hooks/post-checkout", proj);
+	cr_assert_eq(symlink("../../../scripts/post-checkout", path), 0);
+	gitdir("m/.git");
+	put("m/.git/config", "[core]\n\thooksPath = .husky\n");
+	put("m/.husky/pre-commit", "#!/bin/sh\n");
+	mid = mark();
+	put("scripts/post-checkout", "#!/bin/sh\ntouch /tmp/x\n");
+	put("m/.husky/pre-commit", "#!/bin/sh\ntouch /tmp/y\n");
+	r = report(mid);
+	cr_assert_not_null(strstr(r, "/proj/n/.git/hooks/post-checkout"), "%s",
+			   r);
+	cr_assert_not_null(strstr(r, "/proj/m/.husky/pre-commit"), "%s", r);
+	assert_lines(r, 2);
+	free(r);
+}
+
+/* git's helpers and transports that run a program of the project's. */
+Test(repos_attacks, helpers_and_transports_are_keys_that_run)
+{
+	const char *keys[][2] = {
+		{"[credential]\n\thelper = h/run\n", "credential.helper"},
+		{"[remote \"o\"]\n\tvcs = h/run\n", "vcs"},
+		{"[remote \"o\"]\n\turl = ext::sh -c touch% x\n", "url"},
+		{"[url \"ext::sh -c x\"]\n\tinsteadOf = https://\n",
+		 "insteadOf"},
+		{"[protocol \"ext\"]\n\tallow = always\n", "allow"},
+		{"[protocol]\n\tallow = always\n", "allow"},
+	};
+	char rel[64], *r;
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		snprintf(rel, sizeof(rel), "r%zu/.git", i);
+		gitdir(rel);
+		snprintf(rel, sizeof(rel), "r%zu/.git/config", i);
+		put(rel, keys[i][0]);
+	}
+	r = report(all);
+	assert_lines(r, sizeof(keys) / sizeof(keys[0]));
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		cr_assert_not_null(strstr(r, keys[i][1]), "%s: %s", keys[i][1],
+				   r);
+	free(r);
+	/* A helper by name runs git-credential-NAME from PATH: not said. */
+	gitdir("plain/.git");
+	put("plain/.git/config",
+	    "[credential]\n\thelper = store\n[remote \"o\"]\n\turl = "
+	    "https://example.invalid/x\n");
+	r = report(all);
+	cr_assert_null(strstr(r, "/proj/plain/"), "%s", r);
+	free(r);
+}
+
+/* A .git file read as git reads it: the whole file but its trailing line
+ * ends; a path through a link; a target that is missing. */
+Test(repos_attacks, a_git_file_is_read_as_git_reads_it)
+{
+	char path[512], dir2[512];
+	char *r;
+
+	/* "gitdir: a\n/../../.." with a directory named "a\n". */
+	put("x/a\n/keep", "");
+	put("x/.git", "gitdir: a\n/../../../outside\n");
+	/* Through a link: l -> elsewhere, "gitdir: l/..". */
+	snprintf(dir2, sizeof(dir2), "%s/elsewhere/info", dir);
+	cr_assert_eq(system(strcat(strcpy((char[600]){0}, "mkdir -p "), dir2)),
+		     0);
+	put("y/keep", "");
+	snprintf(path, sizeof(path), "%s/y/l", proj);
+	cr_assert_eq(symlink(dir2, path), 0);
+	put("y/.git", "gitdir: l/..\n");
+	put("z/.git", "gitdir: ../nothing-here\n");
+	r = report(all);
+	cr_assert_not_null(strstr(r, "/proj/x/.git"), "%s", r);
+	cr_assert_not_null(strstr(r, "/proj/y/.git"), "%s", r);
+	cr_assert_not_null(strstr(r, "/proj/z/.git"), "%s", r);
+	assert_lines(r, 3);
+	free(r);
+}
+
+/* The user's own directory the command made unlistable is said on every
+ * run, not only the one that made it so. */
+Test(repos_attacks, an_unreadable_directory_of_the_users_is_said_every_run)
+{
+	char path[512];
+	char *r;
+
+	put("c/sub/x", "");
+	snprintf(path, sizeof(path), "%s/c", proj);
+	cr_assert_eq(chmod(path, 0300), 0);
+	if (access(path, R_OK) == 0) {
+		chmod(path, 0755);
+		cr_skip_test("running with CAP_DAC_OVERRIDE: nothing is "
+			     "unreadable");
+	}
+	r = report(none);
+	chmod(path, 0755);
+	assert_lines(r, 1);
+	cr_assert_not_null(strstr(r, "/proj/c:"), "%s", r);
+	free(r);
+}
+
+/* The project made a git directory during the run: judged unless it was
+ * one when the run started (then it was protected). */
+Test(repos_attacks, a_root_made_a_git_directory_is_judged)
+{
+	char *r;
+
+	root_protected = false;
+	gitdir(".");
+	put("config", "[core]\n\tfsmonitor = ./x\n");
+	r = report(all);
+	assert_lines(r, 1);
+	cr_assert_not_null(strstr(r, "/proj/config"), "%s", r);
+	free(r);
+}
+
+/* A flood of hooks cannot scroll the rest away. */
+Test(repos_attacks, warnings_are_capped)
+{
+	char rel[64], *r;
+
+	gitdir("f/.git");
+	for (int i = 0; i < 500; i++) {
+		snprintf(rel, sizeof(rel), "f/.git/hooks/h%03d", i);
+		put(rel, "#!/bin/sh\n");
+	}
+	gitdir("g/.git");
+	put("g/.git/config", "[core]\n\tfsmonitor = ./x\n");
+	r = report(all);
+	cr_assert_not_null(strstr(r, "/proj/g/.git/config"), "%s", r);
+	cr_assert_not_null(strstr(r, "more"), "%s", r);
+	cr_assert_lt(strlen(r), 20000, "%zu bytes", strlen(r));
+	free(r);
+}
+
+/* ---- the second review's ---------------------------------------------- */
+
+/* hooks/ a link to a directory in the project (ln -s ../githooks): the
+ * hooks there are judged. */
+Test(repos_attacks, hooks_behind_a_hooks_link_are_judged)
+{
+	struct timespec mid;
+	char path[512];
+	char *r;
+
+	gitdir("t/.git");
+	snprintf(path, sizeof(path), "%s/t/.git/hooks", proj);
+	rm_rf(path);
+	cr_assert_eq(symlink("../githooks", path), 0);
+	put("t/githooks/pre-commit", "#!/bin/sh\n");
+	mid = mark();
+	put("t/githooks/pre-commit", "#!/bin/sh\ntouch /tmp/x\n");
+	r = report(mid);
+	assert_lines(r, 1);
+	cr_assert_not_null(strstr(r, "/proj/t/githooks/pre-commit"), "%s", r);
+	free(r);
+}
+
+/* What git follows through a link ltd-native will not follow: said on
+ * every run (the link may be the command's). */
+Test(repos_attacks, hooks_hooks_paths_and_includes_through_a_link_are_said)
+{
+	char path[512];
+	char *r;
+
+	/* A hook link whose target's directory is now a link. */
+	gitdir("a/.git");
+	put("a/evil/pre-commit", "#!/bin/sh\n");
+	snprintf(path, sizeof(path), "%s/a/scripts", proj);
+	cr_assert_eq(symlink("evil", path), 0);
+	snprintf(path, sizeof(path), "%s/a/.git/hooks/pre-commit", proj);
+	cr_assert_eq(symlink("../../scripts/pre-commit", path), 0);
+	/* A hooks path that is a link. */
+	gitdir("b/.git");
+	put("b/.git/config", "[core]\n\thooksPath = .githooks\n");
+	put("b/evil/pre-commit", "#!/bin/sh\n");
+	snprintf(path, sizeof(path), "%s/b/.githooks", proj);
+	cr_assert_eq(symlink("evil", path), 0);
+	/* An include that is a link. */
+	gitdir("c/.git");
+	put("c/.git/config", "[include]\n\tpath = ../shared.cfg\n");
+	put("c/evil.cfg", "[core]\n\tfsmonitor = ./x\n");
+	snprintf(path, sizeof(path), "%s/c/shared.cfg", proj);
+	cr_assert_eq(symlink("evil.cfg", path), 0);
+	r = report(none);
+	cr_assert_not_null(strstr(r, "/proj/a/.git/hooks/pre-commit"), "%s", r);
+	cr_assert_not_null(strstr(r, "/proj/b/.githooks"), "%s", r);
+	cr_assert_not_null(strstr(r, "/proj/c/.git/config"), "%s", r);
+	assert_lines(r, 3);
+	free(r);
+}
+
+/* husky: core.hooksPath .husky/_ runs the scripts in .husky. */
+Test(repos_attacks, huskys_scripts_are_judged)
+{
+	struct timespec mid;
+	char *r;
+
+	gitdir("h/.git");
+	put("h/.git/config", "[core]\n\thooksPath = .husky/_\n");
+	put("h/.husky/_/pre-commit", "#!/bin/sh\n. \"$(dirname \"$0\")/h\"\n");
+	put("h/.husky/pre-commit", "npm test\n");
+	mid = mark();
+	put("h/.husky/pre-commit", "touch /tmp/x\n");
+	r = report(mid);
+	assert_lines(r, 1);
+	cr_assert_not_null(strstr(r, "/proj/h/.husky/pre-commit"), "%s", r);
+	free(r);
+}
+
+/* --review: only the upper directory is walked, shown as the project, and
+ * a repository is told by what the upper and the project hold together:
+ * the cage changed one file of the user's repository (its config, a
+ * hook), or made a whole one. */
+Test(repos_attacks, review_upper_walked_as_the_project)
+{
+	char upper[64], p[1024], *text = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	gitdir("mine/.git"); /* the user's, in the project (lower) */
+	snprintf(upper, sizeof(upper), "%s/upper", dir);
+	snprintf(p, sizeof(p), "mkdir -p %s/mine/.git/hooks %s/new", upper,
+		 upper);
+	cr_assert_eq(system(p), 0);
+	/* git as a hook's environment would not run it (git rebase --exec
+	 * exports GIT_DIR: git init would then write the enclosing
+	 * repository's config). */
+	snprintf(p, sizeof(p),
+		 "printf '[core]\\n\\tfsmonitor = ./x\\n' > %s/mine/.git/config"
+		 " && printf '#!/bin/sh\\n' > %s/mine/.git/hooks/post-checkout"
+		 " && cd %s/new && unset GIT_DIR GIT_WORK_TREE GIT_COMMON_DIR"
+		 " GIT_INDEX_FILE && git init -q . && git config alias.x '!y'",
+		 upper, upper, upper);
+	cr_assert_eq(system(p), 0);
+	out = open_memstream(&text, &len);
+	ltd_repos_report_upper(out, upper, proj, LTD_REPOS_SKIP_ROOT_GIT, all,
+			       NULL);
+	fclose(out);
+	snprintf(p, sizeof(p), "%s/mine/.git/config: ", proj);
+	cr_assert_not_null(strstr(text, p), "%s", text);
+	cr_assert_not_null(strstr(text, "core.fsmonitor"), "%s", text);
+	snprintf(p, sizeof(p), "%s/mine/.git/hooks/post-checkout", proj);
+	cr_assert_not_null(strstr(text, p), "%s", text);
+	snprintf(p, sizeof(p), "%s/new/.git/config: ", proj);
+	cr_assert_not_null(strstr(text, p), "%s", text);
+	cr_assert_null(strstr(text, upper), "the upper's own path: %s", text);
+	free(text);
+}
