@@ -5,7 +5,7 @@
  * provider seam, what the agents' adapters set, then --setenv/--unsetenv
  * in order.  Pure.
  */
-#include "policy/policy.h"
+#include "policy/env.h"
 
 #include <errno.h>
 #include <stdio.h>

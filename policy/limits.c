@@ -3,6 +3,7 @@
  * The resource flags' values: sizes with binary suffixes and fractional
  * CPU counts.  Pure functions; the flags themselves are in options.c.
  */
+#include "policy/limits.h"
 #include "policy/policy.h"
 
 #include <ctype.h>

@@ -15,6 +15,7 @@
 
 #include "common/names.h"
 #include "common/vec.h"
+#include "policy/limits.h"
 
 int ltd_opt_need_abs(const struct ltd_option *opt, const char *path,
 		     struct ltd_err *err)

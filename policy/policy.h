@@ -290,11 +290,6 @@ enum {
 	LTD_LIMIT_PIDS = 1 << 2,
 };
 
-/* "512m", "4g", "1073741824": bytes, k/m/g/t binary suffixes.  Pure. */
-int ltd_limits_parse_size(const char *s, uint64_t *out);
-/* "2", "0.5", "1.25": thousandths of a CPU, at most three decimals. */
-int ltd_limits_parse_cpus(const char *s, unsigned *milli);
-
 void ltd_policy_init(struct ltd_policy *p);
 void ltd_policy_free(struct ltd_policy *p);
 
@@ -491,13 +486,5 @@ int ltd_policy_warn(struct ltd_policy *p, struct ltd_err *err, const char *fmt,
  * ltd_policy_validate_binds() once the mounts are resolved.
  */
 int ltd_policy_inputs(struct ltd_policy *p, struct ltd_err *err);
-
-/*
- * The command's environment, built from @host (the launcher's environ) by
- * the passthrough list and the policy.  NULL-terminated; ltd_env_free().
- */
-char **ltd_env_build(const struct ltd_policy *p, char *const *host,
-		     struct ltd_err *err);
-void ltd_env_free(char **envp);
 
 #endif

@@ -14,6 +14,8 @@
 
 #include "common/cleanup.h"
 #include "common/text.h"
+#include "policy/env.h"
+#include "policy/limits.h"
 
 /* One line of output.  Paths come from the user's tree and git's
  * configuration, values from the command line: control bytes are shown as

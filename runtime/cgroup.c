@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "policy/limits.h"
 
 static ssize_t read_text(const char *dir, const char *name, char *buf,
 			 size_t size)

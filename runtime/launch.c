@@ -33,6 +33,7 @@
 #include "dnsd/dnsd.h"
 #include "netfilter/audit.h"
 #include "netfilter/pasta.h"
+#include "policy/env.h"
 #include "protect/gitdir.h"
 #include "runtime/cage.h"
 #include "runtime/landlock_rules.h"

@@ -4,6 +4,7 @@
  * cage gets a cgroup or rlimits, and what to write.  No syscalls here but
  * the rlimit executor at the end, which runs in the cage.
  */
+#include "policy/limits.h"
 #include "runtime/limits.h"
 
 #include <errno.h>

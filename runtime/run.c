@@ -24,6 +24,7 @@
 #include "common/cleanup.h"
 #include "common/path.h"
 #include "common/text.h"
+#include "policy/env.h"
 #include "protect/gitindex.h"
 #include "protect/protect.h"
 #include "protect/repos.h"

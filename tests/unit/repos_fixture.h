@@ -44,7 +44,6 @@ static inline void teardown(void)
 	strcpy(dir, "/tmp/ltd-repos.XXXXXX");
 }
 
-
 /* mkdir -p of @rel's directories under the project, then @rel as a file
  * with @text (NULL: a directory). */
 static inline void put(const char *rel, const char *text)
@@ -114,7 +113,7 @@ static inline void gitdir(const char *rel)
  * reports before it in the test, or none yet): the index may change
  * what is read, never what is said. */
 static inline char *report_lim(struct timespec since,
-			const struct ltd_repos_limits *lim)
+			       const struct ltd_repos_limits *lim)
 {
 	char *text[2] = {NULL, NULL}, idx[300];
 	size_t len[2] = {0, 0};

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "policy/limits.h"
 #include "runtime/limits.h"
 
 static struct ltd_policy p;

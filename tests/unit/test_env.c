@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "policy/env.h"
 #include "policy/policy.h"
 
 static const char *get(char **envp, const char *key)

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "policy/limits.h"
 #include "policy/policy.h"
 
 static struct ltd_policy p;

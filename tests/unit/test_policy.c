@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "common/sha256.h"
+#include "policy/env.h"
 #include "policy_fixture.h"
 #include "runtime/hostuser.h"
 

@@ -34,7 +34,8 @@ Test(repos_attacks, objects_and_refs_of_any_type_make_a_git_directory)
 /* Planted over two runs: a config written while the directory was no git
  * directory yet (no HEAD), made one by the second run.  The second run's
  * change is to HEAD; the config, older, must be read then. */
-Test(repos_attacks, a_config_older_than_the_run_is_read_when_the_repository_changed)
+Test(repos_attacks,
+     a_config_older_than_the_run_is_read_when_the_repository_changed)
 {
 	struct timespec mid;
 	char *r;
