@@ -17,11 +17,12 @@
 #include "policy/option.h"
 #include "runtime/hostuser.h"
 #include "runtime/run.h"
+#include "tests/common/fixture.h"
 
 static struct ltd_policy p;
 static struct ltd_protected prot;
 static struct ltd_err err;
-static char dir[] = "/tmp/ltd-policy.XXXXXX";
+static char dir[64];
 static char cfg[128], proj[128];
 static struct ltd_opt_list l;
 
@@ -40,7 +41,7 @@ static inline void setup(void)
 
 	ltd_policy_init(&p);
 	memset(&err, 0, sizeof(err));
-	cr_assert_not_null(mkdtemp(dir));
+	fx_tmpdir(dir, sizeof(dir), "policy");
 	snprintf(cfg, sizeof(cfg), "%s/cfg", dir);
 	snprintf(proj, sizeof(proj), "%s/proj", dir);
 	mkdir(cfg, 0700);
@@ -51,13 +52,9 @@ static inline void setup(void)
 
 static inline void teardown(void)
 {
-	char cmd[64];
-
 	ltd_policy_free(&p);
 	ltd_protected_free(&prot);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	(void)!system(cmd);
-	strcpy(dir, "/tmp/ltd-policy.XXXXXX");
+	fx_rm_rf(dir);
 }
 
 static inline int resolve_env(char **env, int argc, char **argv)

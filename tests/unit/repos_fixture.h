@@ -19,8 +19,9 @@
 #include <unistd.h>
 
 #include "protect/repos.h"
+#include "tests/common/fixture.h"
 
-static char dir[] = "/tmp/ltd-repos.XXXXXX";
+static char dir[64];
 /* The project's own: the root and its .git are not judged. */
 static bool root_protected = true;
 static char proj[256];
@@ -29,7 +30,7 @@ static const struct timespec all = {0, 0}, none = {4102444800, 0};
 
 static inline void setup(void)
 {
-	cr_assert_not_null(mkdtemp(dir));
+	fx_tmpdir(dir, sizeof(dir), "repos");
 	root_protected = true;
 	snprintf(proj, sizeof(proj), "%s/proj", dir);
 	cr_assert_eq(mkdir(proj, 0755), 0);
@@ -37,11 +38,7 @@ static inline void setup(void)
 
 static inline void teardown(void)
 {
-	char cmd[64];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	(void)!system(cmd);
-	strcpy(dir, "/tmp/ltd-repos.XXXXXX");
+	fx_rm_rf(dir);
 }
 
 /* mkdir -p of @rel's directories under the project, then @rel as a file
@@ -78,15 +75,6 @@ static inline struct timespec mark(void)
 	clock_gettime(CLOCK_REALTIME_COARSE, &t);
 	usleep(20000);
 	return t;
-}
-
-/* `rm -rf` of @path. */
-static inline void rm_rf(const char *path)
-{
-	char cmd[600];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", path);
-	cr_assert_eq(system(cmd), 0, "%s", cmd);
 }
 
 /* What `git init` makes, under @rel (a .git or a bare repository). */

@@ -18,8 +18,9 @@
 
 #include "agents/adapters.h"
 #include "policy/policy.h"
+#include "tests/common/fixture.h"
 
-static char dir[] = "/tmp/ltd-adapters.XXXXXX";
+static char dir[64];
 static char home[128], proj[160];
 static struct ltd_policy p;
 static struct ltd_err err;
@@ -59,7 +60,7 @@ static void setup_policy(void)
 static void setup(void)
 {
 	memset(&err, 0, sizeof(err));
-	cr_assert_not_null(mkdtemp(dir));
+	fx_tmpdir(dir, sizeof(dir), "adapters");
 	snprintf(home, sizeof(home), "%s/home/u", dir);
 	snprintf(proj, sizeof(proj), "%s/src/app", home);
 	mkdir(home, 0755);
@@ -71,12 +72,8 @@ static void setup(void)
 
 static void teardown(void)
 {
-	char cmd[64];
-
 	ltd_policy_free(&p);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	(void)!system(cmd);
-	strcpy(dir, "/tmp/ltd-adapters.XXXXXX");
+	fx_rm_rf(dir);
 }
 
 TestSuite(adapters, .init = setup, .fini = teardown);

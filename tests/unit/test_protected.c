@@ -8,9 +8,10 @@
 #include <unistd.h>
 
 #include "protect/protected.h"
+#include "tests/common/fixture.h"
 
 static struct ltd_protected prot;
-static char dir[] = "/tmp/ltd-prot.XXXXXX";
+static char dir[64];
 
 static void put(const char *rel, const char *text)
 {
@@ -39,7 +40,7 @@ static void setup(void)
 {
 	char path[256];
 
-	cr_assert_not_null(mkdtemp(dir));
+	fx_tmpdir(dir, sizeof(dir), "prot");
 	mkdir(strcat(strcpy(path, dir), "/proj"), 0755);
 	mkdir(strcat(strcpy(path, dir), "/elsewhere"), 0755);
 	put("elsewhere/config", "[core]\n");
@@ -52,13 +53,9 @@ static void setup(void)
 
 static void teardown(void)
 {
-	char cmd[64];
-
 	free((char *)prot.project);
 	ltd_protected_free(&prot);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	(void)!system(cmd);
-	strcpy(dir, "/tmp/ltd-prot.XXXXXX");
+	fx_rm_rf(dir);
 }
 
 TestSuite(protected, .init = setup, .fini = teardown);

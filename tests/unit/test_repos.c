@@ -193,7 +193,7 @@ Test(repos, a_hooks_link_is_said)
 
 	gitdir("sub/.git");
 	snprintf(path, sizeof(path), "%s/sub/.git/hooks", proj);
-	rm_rf(path);
+	fx_rm_rf(path);
 	cr_assert_eq(symlink("../../hookdir", path), 0);
 	r = report(all);
 	assert_lines(r, 1);

@@ -19,8 +19,9 @@
 
 #include "agents/resolve.h"
 #include "policy/policy.h"
+#include "tests/common/fixture.h"
 
-static char dir[] = "/tmp/ltd-resolve.XXXXXX";
+static char dir[64];
 static char home[128], pathvar[1024];
 static struct ltd_resolver r;
 static struct ltd_err err;
@@ -85,7 +86,7 @@ static void link_at(const char *path, const char *target)
 static void setup(void)
 {
 	memset(&err, 0, sizeof(err));
-	cr_assert_not_null(mkdtemp(dir));
+	fx_tmpdir(dir, sizeof(dir), "resolve");
 	snprintf(home, sizeof(home), "%s/home/u", dir);
 	mkdirs(home);
 	r = (struct ltd_resolver){.cage_path = LTD_CAGE_PATH,
@@ -97,12 +98,8 @@ static void setup(void)
 
 static void teardown(void)
 {
-	char cmd[64];
-
 	ltd_resolver_free(&r);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	(void)!system(cmd);
-	strcpy(dir, "/tmp/ltd-resolve.XXXXXX");
+	fx_rm_rf(dir);
 }
 
 TestSuite(resolve, .init = setup, .fini = teardown);

@@ -12,14 +12,15 @@
 
 #include "policy/policy.h"
 #include "runtime/state.h"
+#include "tests/common/fixture.h"
 
-static char home[] = "/tmp/ltd-state.XXXXXX";
+static char home[64];
 static struct ltd_policy p;
 static struct ltd_err err;
 
 static void setup(void)
 {
-	cr_assert_not_null(mkdtemp(home));
+	fx_tmpdir(home, sizeof(home), "state");
 	ltd_policy_init(&p);
 	p.host_home = strdup(home);
 	memset(&err, 0, sizeof(err));
@@ -27,12 +28,8 @@ static void setup(void)
 
 static void teardown(void)
 {
-	char cmd[64];
-
 	ltd_policy_free(&p);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", home);
-	(void)!system(cmd);
-	strcpy(home, "/tmp/ltd-state.XXXXXX");
+	fx_rm_rf(home);
 }
 
 TestSuite(state, .init = setup, .fini = teardown);
