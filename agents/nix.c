@@ -25,6 +25,7 @@
 
 #include "common/cleanup.h"
 #include "common/path.h"
+#include "common/vec.h"
 
 #define MAX_PATHS 4096	       /* store paths in one closure */
 #define MAX_DEPTH 64	       /* directories within one store path */
@@ -71,11 +72,10 @@ static int enqueue(struct scan *s, const char *path, struct ltd_err *err)
 	if (s->n == MAX_PATHS)
 		return ltd_err_set(err, E2BIG, "more than %d store paths",
 				   MAX_PATHS);
-	v = realloc(s->q, (s->n + 1) * sizeof(*v));
+	v = ltd_vec_push(&s->q, s->n);
 	if (!v)
 		return ltd_err_set(err, ENOMEM, "out of memory");
-	s->q = v;
-	if (!(v[s->n] = strdup(path)))
+	if (!(*v = strdup(path)))
 		return ltd_err_set(err, ENOMEM, "out of memory");
 	s->n++;
 	return 0;

@@ -19,6 +19,7 @@
 #include "common/base.h"
 #include "common/cleanup.h"
 #include "common/path.h"
+#include "common/vec.h"
 
 /* Interpreters of interpreters: `#!` lines followed this deep. */
 #define MAX_DEPTH 4
@@ -74,12 +75,11 @@ int ltd_resolve_add_bind(struct ltd_resolver *r, const char *path,
 			r->binds[k++] = r->binds[i];
 	}
 	r->n_binds = k;
-	v = realloc(r->binds, (r->n_binds + 1) * sizeof(*v));
+	v = ltd_vec_push(&r->binds, r->n_binds);
 	if (!v)
 		return oom(err);
-	r->binds = v;
-	v[r->n_binds] = (struct ltd_link){.path = strdup(path), .why = r->why};
-	if (!v[r->n_binds].path)
+	*v = (struct ltd_link){.path = strdup(path), .why = r->why};
+	if (!v->path)
 		return oom(err);
 	r->n_binds++;
 	return 0;
@@ -102,13 +102,13 @@ int ltd_resolve_add_note(struct ltd_resolver *r, struct ltd_err *err,
 			free(s);
 			return 0;
 		}
-	v = realloc(r->notes, (r->n_notes + 1) * sizeof(*v));
+	v = ltd_vec_push(&r->notes, r->n_notes);
 	if (!v) {
 		free(s);
 		return oom(err);
 	}
-	r->notes = v;
-	v[r->n_notes++] = s;
+	*v = s;
+	r->n_notes++;
 	return 0;
 }
 
@@ -120,13 +120,12 @@ static int add_link(struct ltd_resolver *r, struct ltd_link **v, size_t *n,
 	for (size_t i = 0; i < *n; i++)
 		if (strcmp((*v)[i].path, path) == 0)
 			return 0; /* the first one found wins, as on PATH */
-	l = realloc(*v, (*n + 1) * sizeof(*l));
+	l = ltd_vec_push(v, *n);
 	if (!l)
 		return oom(err);
-	*v = l;
-	l[*n] = (struct ltd_link){strdup(path), strdup(target), r->why};
+	*l = (struct ltd_link){strdup(path), strdup(target), r->why};
 	(*n)++;
-	if (!l[*n - 1].path || !l[*n - 1].target)
+	if (!l->path || !l->target)
 		return oom(err);
 	return 0;
 }

@@ -18,6 +18,7 @@
 
 #include "common/base.h"
 #include "common/path.h"
+#include "common/vec.h"
 
 /* Package caches a trusted run may write, where they exist. */
 static const char *const caches[] = {
@@ -43,10 +44,9 @@ static int add_derived(struct ltd_policy *p, size_t *at,
 {
 	struct ltd_user_mount *m;
 
-	m = realloc(p->mounts, (p->n_mounts + 1) * sizeof(*m));
-	if (!m)
+	if (!ltd_vec_push(&p->mounts, p->n_mounts))
 		return oom(err);
-	p->mounts = m;
+	m = p->mounts;
 	memmove(&m[*at + 1], &m[*at], (p->n_mounts - *at) * sizeof(*m));
 	m[*at] = (struct ltd_user_mount){.kind = kind,
 					 .flag = why,
@@ -134,11 +134,11 @@ static int provider(struct ltd_policy *p, struct ltd_err *err)
 	for (size_t i = 0; i < p->n_host_ports; i++)
 		if (p->host_ports[i] == port)
 			return 0;
-	hp = realloc(p->host_ports, (p->n_host_ports + 1) * sizeof(*hp));
+	hp = ltd_vec_push(&p->host_ports, p->n_host_ports);
 	if (!hp)
 		return oom(err);
-	p->host_ports = hp;
-	hp[p->n_host_ports++] = port;
+	*hp = port;
+	p->n_host_ports++;
 	return 0;
 }
 

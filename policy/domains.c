@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "common/vec.h"
 #include "policy/cidr.h"
 
 /*
@@ -135,11 +136,11 @@ int ltd_domains_add(struct ltd_domains *l, const char *s, const char *source,
 	ret = ltd_domain_parse(s, source, &d, err);
 	if (ret < 0)
 		return ret;
-	v = realloc(l->v, (l->n + 1) * sizeof(*v));
+	v = ltd_vec_push(&l->v, l->n);
 	if (!v)
 		return ltd_err_set(err, ENOMEM, "out of memory");
-	l->v = v;
-	l->v[l->n++] = d;
+	*v = d;
+	l->n++;
 	return 0;
 }
 

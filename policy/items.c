@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/vec.h"
+
 static int oom(struct ltd_err *err)
 {
 	return ltd_err_set(err, ENOMEM, "out of memory");
@@ -25,14 +27,11 @@ const char *ltd_policy_intern(struct ltd_policy *p, const char *s)
 	for (size_t i = 0; i < p->n_interned; i++)
 		if (strcmp(p->interned[i], s) == 0)
 			return p->interned[i];
-	v = realloc(p->interned, (p->n_interned + 1) * sizeof(*v));
-	if (!v)
+	v = ltd_vec_push(&p->interned, p->n_interned);
+	if (!v || !(*v = strdup(s)))
 		return NULL;
-	p->interned = v;
-	v[p->n_interned] = strdup(s);
-	if (!v[p->n_interned])
-		return NULL;
-	return v[p->n_interned++];
+	p->n_interned++;
+	return *v;
 }
 
 int ltd_policy_add_derived(struct ltd_policy *p, enum ltd_user_mount_kind kind,
@@ -48,10 +47,9 @@ int ltd_policy_add_derived(struct ltd_policy *p, enum ltd_user_mount_kind kind,
 	/* After the derived ones already there, before the user's. */
 	while (at < p->n_mounts && p->mounts[at].derived)
 		at++;
-	m = realloc(p->mounts, (p->n_mounts + 1) * sizeof(*m));
-	if (!m)
+	if (!ltd_vec_push(&p->mounts, p->n_mounts))
 		return oom(err);
-	p->mounts = m;
+	m = p->mounts;
 	memmove(&m[at + 1], &m[at], (p->n_mounts - at) * sizeof(*m));
 	m[at] = (struct ltd_user_mount){.kind = kind,
 					.flag = w,
@@ -69,14 +67,13 @@ int ltd_policy_add_derived(struct ltd_policy *p, enum ltd_user_mount_kind kind,
 int ltd_policy_add_copy(struct ltd_policy *p, const char *src, const char *dst,
 			struct ltd_err *err)
 {
-	struct ltd_copy *c = realloc(p->copies, (p->n_copies + 1) * sizeof(*c));
+	struct ltd_copy *c = ltd_vec_push(&p->copies, p->n_copies);
 
 	if (!c)
 		return oom(err);
-	p->copies = c;
-	c[p->n_copies] = (struct ltd_copy){strdup(src), strdup(dst)};
+	*c = (struct ltd_copy){strdup(src), strdup(dst)};
 	p->n_copies++;
-	if (!c[p->n_copies - 1].src || !c[p->n_copies - 1].dst)
+	if (!c->src || !c->dst)
 		return oom(err);
 	return 0;
 }
@@ -101,15 +98,13 @@ static int put_file(struct ltd_cage_file **files, size_t *n_files,
 		if (strcmp((*files)[i].dst, dst) == 0)
 			f = &(*files)[i];
 	if (!f) {
-		f = realloc(*files, (*n_files + 1) * sizeof(*f));
+		f = ltd_vec_push(files, *n_files);
 		if (!f) {
 			free(c);
 			free(d);
 			return oom(err);
 		}
-		*files = f;
-		f = &(*files)[(*n_files)++];
-		*f = (struct ltd_cage_file){0};
+		(*n_files)++;
 	}
 	free(f->dst);
 	free(f->content);
@@ -158,16 +153,13 @@ int ltd_policy_set_env(struct ltd_policy *p, const char *key, const char *val,
 		if (strcmp(p->derived_env[i].key, key) == 0)
 			e = &p->derived_env[i];
 	if (!e) {
-		e = realloc(p->derived_env,
-			    (p->n_derived_env + 1) * sizeof(*e));
+		e = ltd_vec_push(&p->derived_env, p->n_derived_env);
 		if (!e) {
 			free(k);
 			free(v);
 			return oom(err);
 		}
-		p->derived_env = e;
-		e = &p->derived_env[p->n_derived_env++];
-		*e = (struct ltd_env_item){0};
+		p->n_derived_env++;
 	}
 	free(e->key);
 	free(e->val);

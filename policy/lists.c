@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/vec.h"
+
 int ltd_policy_add_note(char ***list, size_t *n, const char *fmt, ...)
 {
 	char *s = NULL, **v;
@@ -27,12 +29,12 @@ int ltd_policy_add_note(char ***list, size_t *n, const char *fmt, ...)
 			return 0;
 		}
 	}
-	v = realloc(*list, (*n + 1) * sizeof(char *));
+	v = ltd_vec_push(list, *n);
 	if (!v) {
 		free(s);
 		return -ENOMEM;
 	}
-	*list = v;
-	v[(*n)++] = s;
+	*v = s;
+	(*n)++;
 	return 0;
 }

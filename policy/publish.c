@@ -8,6 +8,8 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "common/vec.h"
+
 static int port_of(const char *s, size_t len, uint16_t *port)
 {
 	unsigned long v = 0;
@@ -134,10 +136,10 @@ int ltd_publish_add(struct ltd_publish **list, size_t *n,
 	if (*n >= LTD_PUBLISH_MAX)
 		return ltd_err_set(err, E2BIG, "%s: at most %d ports", flag,
 				   LTD_PUBLISH_MAX);
-	v = realloc(*list, (*n + 1) * sizeof(*v));
+	v = ltd_vec_push(list, *n);
 	if (!v)
 		return ltd_err_set(err, ENOMEM, "out of memory");
-	*list = v;
-	v[(*n)++] = *p;
+	*v = *p;
+	(*n)++;
 	return 0;
 }

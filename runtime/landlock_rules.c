@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "common/path.h"
+#include "common/vec.h"
 
 /* Every filesystem right this ABI knows, so each one is handled. */
 static uint64_t fs_rights(int abi)
@@ -134,11 +135,9 @@ static int add_rule(struct ltd_landlock *ll, const char *path, uint64_t access,
 {
 	struct ltd_ll_rule *r;
 
-	r = realloc(ll->rules, (ll->n_rules + 1) * sizeof(*r));
+	r = ltd_vec_push(&ll->rules, ll->n_rules);
 	if (!r)
 		return ltd_err_set(err, ENOMEM, "out of memory");
-	ll->rules = r;
-	r = &ll->rules[ll->n_rules];
 	*r = (struct ltd_ll_rule){
 		.access = access, .optional = optional, .why = why};
 	r->path = strdup(path);

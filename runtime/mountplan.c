@@ -17,6 +17,7 @@
 
 #include "common/base.h"
 #include "common/path.h"
+#include "common/vec.h"
 
 /* Device nodes bound from the host; nothing else of /dev goes in. */
 static const char *const dev_nodes[] = {"null",	  "zero",    "full",
@@ -60,11 +61,9 @@ static int add(struct ltd_plan *plan, enum ltd_plan_op op, const char *src,
 {
 	struct ltd_plan_entry *e;
 
-	e = realloc(plan->e, (plan->n + 1) * sizeof(*e));
+	e = ltd_vec_push(&plan->e, plan->n);
 	if (!e)
 		return ltd_err_set(err, ENOMEM, "out of memory");
-	plan->e = e;
-	e = &plan->e[plan->n];
 	*e = (struct ltd_plan_entry){.op = op, .why = why, .cover = -1};
 	e->dst = strdup(dst);
 	e->src = src ? strdup(src) : NULL;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "common/vec.h"
 #include "rootfs/store.h"
 
 /* A small /etc file of the image, read for copying; NULL to bind it. */
@@ -57,11 +58,9 @@ static int collect(const struct ltd_store_entry *e, const char *dir,
 		    strchr(m->path + dl + 1, '/'))
 			continue;
 		name = m->path + dl + 1;
-		g = realloc(*out, (*n + 1) * sizeof(*g));
+		g = ltd_vec_push(out, *n);
 		if (!g)
 			return ltd_err_set(err, ENOMEM, "out of memory");
-		*out = g;
-		g = &g[*n];
 		*g = (struct ltd_pinned_ent){
 			.type = m->type,
 			.name = strdup(name),
