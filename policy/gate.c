@@ -194,6 +194,14 @@ static const struct ltd_gate_entry deny[] = {
 	STARTUP("~/.config/mise", "mise's config (tasks and hooks it runs)"),
 	STARTUP("~/.local/share/mise",
 		"mise's trusted configs and the tools it runs"),
+	/* Podman's and Buildah's: containers.conf names hook directories
+	 * and helper binaries; the storage holds the images they run. */
+	STARTUP("~/.config/containers",
+		"podman's config (hooks and helpers it runs)"),
+	STARTUP("$XDG_CONFIG_HOME/containers",
+		"podman's config (hooks and helpers it runs)"),
+	STARTUP("~/.local/share/containers",
+		"podman's images (what your containers run)"),
 	/* Build tools' homes: what they run from there, unasked, at the
 	 * next build (Gradle runs every script in init.d). */
 	STARTUP("~/.gradle", "Gradle's home (the init scripts it runs)"),

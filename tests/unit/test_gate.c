@@ -447,6 +447,9 @@ Test(gate, build_tools_caches_editors)
 		"/.config/kitty",
 		"/.config/wezterm",
 		"/.config/alacritty",
+		"/.config/containers",
+		"/.config/containers/containers.conf",
+		"/.local/share/containers",
 	};
 	char home[192], path[256];
 
