@@ -17,6 +17,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -434,13 +435,13 @@ int ltd_gitindex_check(const void *buf, size_t len, bool sha256,
 	return -EINVAL;
 }
 
-/* The git directory @gitdir's config names SHA-256 (its objectformat;
- * read loosely: any mention lets the index be read as SHA-256 too). */
-static bool maybe_sha256(int gitdir)
+/* The config in @dir names SHA-256 (its objectformat; read loosely: any
+ * mention lets the index be read as SHA-256 too). */
+static bool config_names_sha256(int dir)
 {
 	char buf[65536];
 	ssize_t n;
-	int fd = openat(gitdir, "config",
+	int fd = openat(dir, "config",
 			O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 
 	if (fd < 0)
@@ -454,6 +455,38 @@ static bool maybe_sha256(int gitdir)
 		if (!buf[k])
 			buf[k] = ' ';
 	return strcasestr(buf, "sha256") != NULL;
+}
+
+/* The git directory @gitdir may be a SHA-256 repository's: its own
+ * config says so, or, for a linked worktree's (which has none), the
+ * common directory's its file commondir names.  Only the index's format
+ * depends on it: either way each entry is checked the same. */
+static bool maybe_sha256(int gitdir)
+{
+	char rel[PATH_MAX];
+	ssize_t n;
+	bool yes;
+	int fd, common;
+
+	if (config_names_sha256(gitdir))
+		return true;
+	fd = openat(gitdir, "commondir",
+		    O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, rel, sizeof(rel) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	rel[n] = '\0';
+	rel[strcspn(rel, "\n")] = '\0';
+	common = openat(gitdir, rel,
+			O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC);
+	if (common < 0)
+		return false;
+	yes = config_names_sha256(common);
+	close(common);
+	return yes;
 }
 
 /* What was found in @name of the git directory shown as @shown, and what

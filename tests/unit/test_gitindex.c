@@ -388,3 +388,32 @@ Test(gitindex, judge_moves_a_refused_index_aside)
 			   "%s", text);
 	free(text);
 }
+
+/* A linked worktree of a SHA-256 repository: its index is SHA-256 too,
+ * but its git directory (.git/worktrees/NAME) has no config of its own:
+ * git reads the common directory's, named by the file commondir.  The
+ * index is the user's and passes; it is not moved aside. */
+Test(gitindex, sha256_linked_worktree_index_passes)
+{
+	char *text = NULL;
+	size_t tlen = 0;
+	FILE *out = open_memstream(&text, &tlen);
+	char path[512];
+	int gitdir;
+
+	sh("git init -q --object-format=sha256 && echo a > a && git add a && "
+	   "git commit -qm a && git worktree add -q wt && "
+	   "echo b > wt/b && git -C wt add b");
+	cr_assert(fx_exists(dir, ".git/worktrees/wt/index"));
+	cr_assert(!fx_exists(dir, ".git/worktrees/wt/config"));
+	fx_path(path, sizeof(path), dir, ".git/worktrees/wt");
+	gitdir = open(path, O_RDONLY | O_DIRECTORY);
+	cr_assert_geq(gitdir, 0);
+	ltd_gitindex_judge(out, gitdir, "wt's git directory",
+			   (struct timespec){0, 0});
+	fclose(out);
+	close(gitdir);
+	cr_assert_eq(tlen, 0, "%s", text);
+	cr_assert(fx_exists(dir, ".git/worktrees/wt/index"));
+	free(text);
+}
