@@ -6,31 +6,71 @@
 #include "cli/review.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "common/text.h"
 #include "review/pager.h"
 #include "review/review.h"
 #include "runtime/hostuser.h"
 #include "runtime/run.h"
 
-static int fail(const struct ltd_err *err)
+/* The pending reviews, for a message that wants a NAME. */
+static void say_names(void)
 {
-	ltd_err_print(err);
+	char names[1024];
+
+	ltd_review_names(names, sizeof(names));
+	if (names[0])
+		fprintf(stderr, "ltd-native: pending reviews: %s\n", names);
+	else
+		fputs("ltd-native: there are no pending reviews\n", stderr);
+}
+
+/*
+ * A usage error of command @cmd: what is wrong, the usage, and when a
+ * NAME was missing the pending reviews' names.  Exit 125, as every usage
+ * error of ltd-native (its own errors are 125; 1 is apply's conflicts).
+ */
+static int usage(const char *cmd, const char *text, bool names, const char *fmt,
+		 ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "ltd-native %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nusage: ltd-native %s\n", text);
+	if (names)
+		say_names();
 	return LTD_EXIT_RUNTIME;
 }
 
-static int usage(const char *text)
+/* An error of review command @cmd: said; an unknown NAME with the
+ * command's name and the names there are. */
+static int fail_named(const char *cmd, const struct ltd_err *err)
 {
-	fprintf(stderr, "usage: ltd-native %s\n", text);
+	if (err->code != ENOENT || !strstr(err->msg, "there is no review")) {
+		ltd_err_print(err);
+		return LTD_EXIT_RUNTIME;
+	}
+	fprintf(stderr, "ltd-native %s: ", cmd);
+	ltd_fput_shown(stderr, err->msg);
+	fputc('\n', stderr);
+	say_names();
 	return LTD_EXIT_RUNTIME;
 }
 
-/* `review` or `review --json`: every review; `review NAME`: its changes. */
+/* `review` or `review --json`: every review; `review NAME [--json]`: its
+ * changes. */
 int ltd_cli_review(int argc, char **argv, char **launcher_argv)
 {
+	static const char use[] = "review [NAME] [--json]";
+	const struct ltd_host_user *user = ltd_host_user();
 	struct ltd_err err = {0};
 	bool json = false;
 	const char *name = NULL;
@@ -38,16 +78,19 @@ int ltd_cli_review(int argc, char **argv, char **launcher_argv)
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--json"))
 			json = true;
-		else if (argv[i][0] == '-' || name)
-			return usage("review [NAME] [--json]");
+		else if (argv[i][0] == '-')
+			return usage("review", use, false,
+				     "unknown option '%s'", argv[i]);
+		else if (name)
+			return usage("review", use, false,
+				     "one NAME at most ('%s' and '%s')", name,
+				     argv[i]);
 		else
 			name = argv[i];
 	}
-	if (name && json)
-		return usage("review [NAME] [--json]");
-	if (name ? ltd_review_status(stdout, name, ltd_host_user(), &err) < 0
-		 : ltd_review_list_print(stdout, json, &err) < 0)
-		return fail(&err);
+	if (name ? ltd_review_status(stdout, name, json, user, &err) < 0
+		 : ltd_review_list_print(stdout, json, user, &err) < 0)
+		return fail_named("review", &err);
 	return 0;
 }
 
@@ -74,15 +117,21 @@ int ltd_cli_diff(int argc, char **argv, char **launcher_argv)
 		else if (!dashes && !strncmp(argv[i], "--color=", 8))
 			when = argv[i] + 8;
 		else if (!dashes && argv[i][0] == '-')
-			return usage(use);
+			return usage("diff", use, false, "unknown option '%s'",
+				     argv[i]);
 		else if (!name)
 			name = argv[i];
 		else
 			paths[o.n_paths++] = argv[i];
 	}
-	if (!name || (strcmp(when, "auto") && strcmp(when, "always") &&
-		      strcmp(when, "never")))
-		return usage(use);
+	if (!name)
+		return usage("diff", use, true,
+			     "which review? NAME is missing");
+	if (strcmp(when, "auto") && strcmp(when, "always") &&
+	    strcmp(when, "never"))
+		return usage("diff", use, false,
+			     "--color: '%s' is not auto, always or never",
+			     when);
 	o.paths = paths;
 	o.color = !strcmp(when, "always") || (tty && !strcmp(when, "auto"));
 	/* The cage chose the bytes: on a terminal, no escape sequence of
@@ -91,7 +140,7 @@ int ltd_cli_diff(int argc, char **argv, char **launcher_argv)
 	pid = pager ? ltd_pager_start() : -1;
 	ret = ltd_review_diff(stdout, name, &o, &err);
 	ltd_pager_end(pid);
-	return ret < 0 ? fail(&err) : 0;
+	return ret < 0 ? fail_named("diff", &err) : 0;
 }
 
 /* `apply NAME [--include-protected] [--] [PATH...]`. */
@@ -111,18 +160,23 @@ int ltd_cli_apply(int argc, char **argv, char **launcher_argv)
 		else if (!dashes && !strcmp(argv[i], "--include-protected"))
 			o.include_protected = true;
 		else if (!dashes && argv[i][0] == '-')
-			return usage(use);
+			return usage("apply", use, false, "unknown option '%s'",
+				     argv[i]);
 		else if (!name)
 			name = argv[i];
 		else
 			paths[o.n_paths++] = argv[i];
 	}
 	if (!name)
-		return usage(use);
+		return usage("apply", use, true,
+			     "which review? NAME is missing");
 	o.paths = paths;
 	if (ltd_review_apply(stdout, name, &o, &err) < 0) {
-		ltd_err_print(&err);
-		return err.code == EEXIST ? 1 : LTD_EXIT_RUNTIME;
+		if (err.code == EEXIST) {
+			ltd_err_print(&err);
+			return 1;
+		}
+		return fail_named("apply", &err);
 	}
 	return 0;
 }
@@ -130,9 +184,19 @@ int ltd_cli_apply(int argc, char **argv, char **launcher_argv)
 /* `discard NAME`. */
 int ltd_cli_discard(int argc, char **argv, char **launcher_argv)
 {
+	static const char use[] = "discard NAME";
 	struct ltd_err err = {0};
 
-	if (argc != 1 || argv[0][0] == '-')
-		return usage("discard NAME");
-	return ltd_review_discard(stdout, argv[0], &err) < 0 ? fail(&err) : 0;
+	if (argc == 0)
+		return usage("discard", use, true,
+			     "which review? NAME is missing");
+	if (argv[0][0] == '-')
+		return usage("discard", use, false, "unknown option '%s'",
+			     argv[0]);
+	if (argc > 1)
+		return usage("discard", use, false,
+			     "one NAME only ('%s' and '%s')", argv[0], argv[1]);
+	return ltd_review_discard(stdout, argv[0], &err) < 0
+		       ? fail_named("discard", &err)
+		       : 0;
 }

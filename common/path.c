@@ -24,6 +24,23 @@ const char *ltd_path_below(const char *path, const char *dir)
 							    : NULL;
 }
 
+bool ltd_path_is_normal(const char *p)
+{
+	if (p[0] != '/' || (p[1] == '\0'))
+		return p[0] == '/';
+	for (const char *c = p; *c; c++) {
+		if (*c != '/')
+			continue;
+		if (c[1] == '/' || c[1] == '\0')
+			return false;
+		if (c[1] == '.' && (c[2] == '/' || c[2] == '\0'))
+			return false;
+		if (c[1] == '.' && c[2] == '.' && (c[3] == '/' || c[3] == '\0'))
+			return false;
+	}
+	return true;
+}
+
 void ltd_path_normalize(char *path)
 {
 	char *out = path, *in = path;

@@ -17,6 +17,10 @@ bool ltd_path_is_under(const char *path, const char *dir);
  */
 const char *ltd_path_below(const char *path, const char *dir);
 
+/* @p is absolute and normal: no ".", ".." or empty component, no
+ * trailing '/' ("/" itself is normal). */
+bool ltd_path_is_normal(const char *p);
+
 /* Resolve ".", ".." and "//" in an absolute path, in place, by the text. */
 void ltd_path_normalize(char *path);
 

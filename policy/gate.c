@@ -104,6 +104,12 @@ static const struct ltd_gate_entry deny[] = {
 	 "ltd-native's reviews (the cage could steer what the next apply "
 	 "lands, and where)",
 	 LTD_UNSAFE_BIND_CREDENTIALS, true},
+	/* Where they are kept when XDG_STATE_HOME says elsewhere (the
+	 * store review/ uses: the effective one, whatever the variable). */
+	{"$XDG_STATE_HOME/ltd-native/reviews",
+	 "ltd-native's reviews (the cage could steer what the next apply "
+	 "lands, and where)",
+	 LTD_UNSAFE_BIND_CREDENTIALS, true},
 	{"@/run/user/%u",
 	 "your session's sockets (ssh-agent, D-Bus, systemd --user)",
 	 LTD_UNSAFE_BIND_SESSION, false},

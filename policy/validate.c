@@ -5,6 +5,7 @@
  * nothing on it.
  */
 #include "policy/option.h"
+#include "common/path.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -25,23 +26,6 @@ static int dup_into(char **slot, const char *s, struct ltd_err *err)
 }
 
 /* Absolute, no "." or ".." components, no "//", no trailing '/'. */
-static bool path_is_normal(const char *p)
-{
-	if (p[0] != '/' || (p[1] == '\0'))
-		return p[0] == '/';
-	for (const char *c = p; *c; c++) {
-		if (*c != '/')
-			continue;
-		if (c[1] == '/' || c[1] == '\0')
-			return false;
-		if (c[1] == '.' && (c[2] == '/' || c[2] == '\0'))
-			return false;
-		if (c[1] == '.' && c[2] == '.' && (c[3] == '/' || c[3] == '\0'))
-			return false;
-	}
-	return true;
-}
-
 static int resolve_identity(struct ltd_identity *id,
 			    const struct ltd_host_user *u, struct ltd_err *err)
 {
@@ -60,7 +44,7 @@ static int resolve_identity(struct ltd_identity *id,
 		return ret;
 	/* A home of "/" or none would cover the whole cage with a tmpfs. */
 	if (u->home && u->home[0] == '/' && u->home[1] != '\0' &&
-	    path_is_normal(u->home))
+	    ltd_path_is_normal(u->home))
 		ret = dup_into(&id->home, u->home, err);
 	else {
 		snprintf(buf, sizeof(buf), "/home/%s", id->user);
@@ -103,7 +87,7 @@ static int resolve_existing(char **slot, const char *flag, const char *path,
 	 * without meeting a link is its own real path (realpath() would
 	 * readlink each component).  Anything else takes the long way, which
 	 * also names where a link leads. */
-	if (path_is_normal(clean)) {
+	if (ltd_path_is_normal(clean)) {
 		struct open_how how = {.flags = O_PATH | O_CLOEXEC,
 				       .resolve = RESOLVE_NO_SYMLINKS};
 		int fd = (int)syscall(SYS_openat2, AT_FDCWD, clean, &how,
@@ -128,6 +112,39 @@ static int resolve_existing(char **slot, const char *flag, const char *path,
 	}
 	free(*slot);
 	*slot = real;
+	return 0;
+}
+
+/*
+ * --review: where reviews are kept ($XDG_STATE_HOME/ltd-native/reviews,
+ * as review/store.c finds it) may not lie in the project.  Said before
+ * the gate, whose row for the same store would otherwise refuse the
+ * project with a less helpful message.
+ */
+static int review_store_outside(const struct ltd_policy *p, struct ltd_err *err)
+{
+	const char *xdg = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+	char store[PATH_MAX];
+	int ret;
+
+	if (!p->review)
+		return 0;
+	if (!home || home[0] != '/')
+		home = p->id.home;
+	if (xdg && xdg[0] == '/')
+		ret = ltd_path_fmt(store, sizeof(store),
+				   "%s/ltd-native/reviews", xdg);
+	else if (home && home[0] == '/')
+		ret = ltd_path_fmt(store, sizeof(store),
+				   "%s/.local/state/ltd-native/reviews", home);
+	else
+		return 0; /* review/store.c says there is nowhere */
+	if (ret == 0 && ltd_path_is_under(store, p->project))
+		return ltd_err_set(err, ELOOP,
+				   "--review: reviews are kept in %s, which "
+				   "lies in the project; set XDG_STATE_HOME "
+				   "to a directory outside it",
+				   store);
 	return 0;
 }
 
@@ -157,6 +174,9 @@ static int validate_project(struct ltd_policy *p, struct ltd_err *err)
 		return ltd_err_set(err, ENOTDIR,
 				   "--project: '%s' is not a directory",
 				   p->project);
+	ret = review_store_outside(p, err);
+	if (ret)
+		return ret;
 	return ltd_policy_gate(p, "--project", p->project, true, p->unsafe,
 			       err);
 }
@@ -199,7 +219,7 @@ static int validate_mounts(struct ltd_policy *p, struct ltd_err *err)
 
 		snprintf(flag, sizeof(flag), "%s%s", m->derived ? "" : "--",
 			 m->flag);
-		if (!path_is_normal(m->dst) || strcmp(m->dst, "/") == 0)
+		if (!ltd_path_is_normal(m->dst) || strcmp(m->dst, "/") == 0)
 			return ltd_err_set(err, EINVAL,
 					   "%s: destination '%s' must be an "
 					   "absolute path other than / without "
@@ -433,7 +453,7 @@ int ltd_policy_validate_binds(struct ltd_policy *p, struct ltd_err *err)
 	/* Once the binds are resolved: where the cage can write. */
 	if (!ret)
 		ret = ltd_policy_inputs(p, err);
-	if (!ret && p->chdir && !path_is_normal(p->chdir))
+	if (!ret && p->chdir && !ltd_path_is_normal(p->chdir))
 		ret = ltd_err_set(err, EINVAL,
 				  "--chdir: '%s' must be a normalized absolute "
 				  "path",

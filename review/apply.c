@@ -13,6 +13,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -24,6 +25,7 @@
 #include "common/text.h"
 #include "policy/option.h"
 #include "review/apply.h"
+#include "review/conflict.h"
 #include "review/fs.h"
 #include "review/review.h"
 
@@ -167,42 +169,12 @@ static bool in_new_dir(struct apply *a, const char *path)
 	return false;
 }
 
-static bool after(struct timespec t, struct timespec since)
-{
-	return t.tv_sec > since.tv_sec ||
-	       (t.tv_sec == since.tv_sec && t.tv_nsec >= since.tv_nsec);
-}
-
 /* Why @c cannot land as the project now is, or NULL. */
 static const char *conflict(struct apply *a, const struct ltd_change *c)
 {
-	const struct timespec *applied;
-	struct stat st;
-	const char *leaf;
-	int ret, pdir;
-
 	if (in_new_dir(a, c->path))
 		return NULL;
-	pdir = ltd_beneath_parent(a->v.project, c->path, &leaf);
-	if (pdir < 0)
-		return errno == ENOENT
-			       ? "its directory is gone from the project"
-			       : "a link or another filesystem on its "
-				 "way in the project";
-	ret = fstatat(pdir, leaf, &st, AT_SYMLINK_NOFOLLOW) < 0 ? -errno : 0;
-	close(pdir);
-	if (ret == -ENOENT)
-		return c->kind == LTD_CH_ADD ? NULL : "gone from the project";
-	if (ret < 0)
-		return "cannot be read in the project";
-	if (c->kind == LTD_CH_ADD)
-		return "made in the project since";
-	applied = ltd_review_applied_at(&a->v.meta, c->path);
-	if (after(st.st_ctim, a->v.meta.began) &&
-	    !(applied && applied->tv_sec == st.st_ctim.tv_sec &&
-	      applied->tv_nsec == st.st_ctim.tv_nsec))
-		return "changed in the project since the review began";
-	return NULL;
+	return ltd_review_conflict(a->v.project, &a->v.meta, c);
 }
 
 static int check_conflicts(struct apply *a, struct ltd_err *err)
@@ -474,7 +446,8 @@ static int take_locks(const char *name, int *lock, int *plock,
 		      struct ltd_err *err)
 {
 	struct ltd_review_meta m = {0};
-	_cleanup_close_ int base = ltd_reviews_open(false, NULL, err);
+	char base_path[PATH_MAX];
+	_cleanup_close_ int base = ltd_reviews_open(false, base_path, err);
 	_cleanup_close_ int dir = -1;
 	int ret;
 
@@ -496,12 +469,22 @@ static int take_locks(const char *name, int *lock, int *plock,
 	if (*lock < 0)
 		return *lock;
 	ret = ltd_review_meta_load(dir, &m, err);
+	if (ret == -ENOENT)
+		return ltd_err_set(err, ENOENT, "review '%s' has no record",
+				   name);
 	if (ret < 0)
-		return ret == -ENOENT ? ltd_err_set(err, ENOENT,
-						    "review '%s' has no "
-						    "record",
-						    name)
-				      : ret;
+		return ltd_err_prefix(err, "apply %s: %s/%s", name, base_path,
+				      name);
+	/* Locked by the project it names: only once it is this review's
+	 * own (ltd_review_view_open checks it again). */
+	if (strcmp(m.name, name) != 0) {
+		ret = ltd_err_set(err, EINVAL,
+				  "apply %s: %s/%s/meta.json names another "
+				  "review ('%s'): refusing it",
+				  name, base_path, name, m.name);
+		ltd_review_meta_free(&m);
+		return ret;
+	}
 	*plock = project_exclusive(base, m.project, name, err);
 	ltd_review_meta_free(&m);
 	return *plock < 0 ? *plock : 0;
@@ -519,7 +502,8 @@ int ltd_review_apply(FILE *out, const char *name,
 	if (!ret)
 		ret = take_locks(name, &lock, &plock, err);
 	if (!ret)
-		ret = ltd_review_view_open(&a.v, name, o->user, true, err);
+		ret = ltd_review_view_open(&a.v, name, o->user, LTD_VIEW_STRICT,
+					   err);
 	if (!ret)
 		ret = select_changes(&a) < 0
 			      ? ltd_err_set(err, ENOMEM, "out of memory")

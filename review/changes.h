@@ -18,6 +18,7 @@
 #ifndef LTD_REVIEW_CHANGES_H
 #define LTD_REVIEW_CHANGES_H
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -45,6 +46,8 @@ enum {
 				      an opaque or a replaced directory) */
 	LTD_CHF_GIT = 1 << 6,	   /* lands by the project .git's own rules
 				      (review/held.c) */
+	LTD_CHF_CONFLICT = 1 << 7, /* the project's copy changed on the host
+				      since the review began (conflict.h) */
 };
 
 struct ltd_change {
@@ -54,11 +57,13 @@ struct ltd_change {
 	mode_t mode;	 /* in the upper: type and permissions; 0: deleted */
 	mode_t old_mode; /* in the project; 0 when absent */
 	off_t size, old_size;
-	char *target;	  /* a link's text, in the upper */
-	char *old_target; /* and in the project */
-	char *from;	  /* a rename: the path deleted for it */
-	const char *why;  /* held or refused: the reason (static) */
-	dev_t dev;	  /* the upper's file (hard links) */
+	char *target;	      /* a link's text, in the upper */
+	char *old_target;     /* and in the project */
+	char *from;	      /* a rename: the path deleted for it */
+	const char *why;      /* held or refused: the reason (static) */
+	const char *conflict; /* LTD_CHF_CONFLICT: why (static) */
+	mode_t from_mode;     /* a rename: the mode of the path deleted */
+	dev_t dev;	      /* the upper's file (hard links) */
 	ino_t ino;
 	nlink_t nlink;
 };
@@ -99,10 +104,35 @@ int ltd_changes_renames(struct ltd_changes *c, int upper, int project);
 /* Mark @c refused (if it was not) with @why. */
 void ltd_change_refuse(struct ltd_change *c, const char *why);
 
-/* What `review` counts, and the run's summary. */
+/*
+ * What a change is, for its count and its JSON "kind": each change that
+ * `review NAME` shows (not a deletion a rename accounts for) is exactly
+ * one of these, so the counts add up to its lines.
+ */
+enum ltd_change_cat {
+	LTD_CAT_ADDED,	 /* a file added */
+	LTD_CAT_CHANGED, /* a file's content (and maybe its mode) */
+	LTD_CAT_DELETED, /* a file or link deleted */
+	LTD_CAT_RENAMED, /* an addition whose content a deletion had */
+	LTD_CAT_MODE,	 /* a file's or directory's mode alone */
+	LTD_CAT_TYPE,	 /* a directory, file or link replaced by another */
+	LTD_CAT_LINK,	 /* a link added, or its text changed */
+	LTD_CAT_DIR,	 /* a directory added or deleted */
+	LTD_CAT_N,
+};
+
+/* Whether `review NAME` shows @c (a deletion a rename accounts for is
+ * shown by its rename). */
+bool ltd_change_shown(const struct ltd_change *c);
+enum ltd_change_cat ltd_change_category(const struct ltd_change *c);
+/* The JSON "kind" of @cat: "added", "changed", ..., "dir". */
+const char *ltd_change_cat_name(enum ltd_change_cat cat);
+
+/* What `review`, `review NAME` and the run's summary count: one function,
+ * ltd_changes_count(), for all three. */
 struct ltd_change_counts {
-	unsigned added, changed, deleted, renamed, modes, links, types;
-	unsigned held, refused;
+	unsigned added, changed, deleted, renamed, modes, types, links, dirs;
+	unsigned held, refused, conflicts;
 };
 
 void ltd_changes_count(const struct ltd_changes *c,
@@ -111,18 +141,32 @@ void ltd_changes_count(const struct ltd_changes *c,
 /* "3 added, 1 changed, ..." (only what is not 0; "no changes"). */
 void ltd_counts_print(FILE *out, const struct ltd_change_counts *n);
 
+/* The counts as a JSON object (the keys of `review --json`'s "changes"),
+ * and one change as `review NAME --json` shows it: path, status letter,
+ * kind, from, target, modes, held and why, never_lands, conflict and
+ * why.  NULL when out of memory. */
+json_t *ltd_counts_json(const struct ltd_change_counts *n);
+json_t *ltd_change_json(const struct ltd_change *c);
+
 /* The one-letter status `review NAME` shows for @c (A, M, D, R, T), and
- * the mark after it: '!' held back, '-' never lands, ' ' lands. */
+ * the mark after it: '-' never lands, 'C' a conflict (the host changed
+ * its project copy since the review began), '!' held back, ' ' lands. */
 char ltd_change_letter(const struct ltd_change *c);
 char ltd_change_mark(const struct ltd_change *c);
 
 /*
  * One line of `review NAME` (like `git status --short`): "XY PATH", a
  * rename "R  FROM -> PATH", a link's text, a mode or type change, and
- * the reason of a held or refused change.  Names are shown as
+ * the reason of a held or refused change, and a conflict's.  Names are shown as
  * ltd_fput_shown() shows them.  A deletion a rename accounts for is not
  * shown (its rename is).
  */
 void ltd_change_print(FILE *out, const struct ltd_change *c);
+
+/* The mode @c changes (a file's or directory's, a renamed file's against
+ * its old name's), the old one and the one it lands with; false when
+ * it changes none. */
+bool ltd_change_mode_change(const struct ltd_change *c, mode_t *old,
+			    mode_t *new_mode);
 
 #endif

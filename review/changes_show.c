@@ -99,12 +99,59 @@ int ltd_changes_renames(struct ltd_changes *c, int upper, int project)
 			if (strcmp(h, del[j]) != 0)
 				continue;
 			a->from = strdup(d->path);
-			if (a->from)
+			if (a->from) {
 				d->flags |= LTD_CHF_RENAMED;
+				a->from_mode = d->old_mode;
+			}
 		}
 	}
 	free(del);
 	return 0;
+}
+
+bool ltd_change_shown(const struct ltd_change *c)
+{
+	return !(c->flags & LTD_CHF_RENAMED);
+}
+
+static bool is_dir_change(const struct ltd_change *c)
+{
+	return S_ISDIR(c->mode) ||
+	       (c->kind == LTD_CH_DELETE && S_ISDIR(c->old_mode));
+}
+
+enum ltd_change_cat ltd_change_category(const struct ltd_change *c)
+{
+	switch (c->kind) {
+	case LTD_CH_MODE:
+		return LTD_CAT_MODE;
+	case LTD_CH_TYPE:
+		return LTD_CAT_TYPE;
+	case LTD_CH_DELETE:
+		return is_dir_change(c) ? LTD_CAT_DIR : LTD_CAT_DELETED;
+	case LTD_CH_ADD:
+	case LTD_CH_MODIFY:
+		break;
+	}
+	if (is_dir_change(c))
+		return LTD_CAT_DIR;
+	if (S_ISLNK(c->mode))
+		return LTD_CAT_LINK;
+	if (c->kind == LTD_CH_MODIFY)
+		return LTD_CAT_CHANGED;
+	return c->from ? LTD_CAT_RENAMED : LTD_CAT_ADDED;
+}
+
+static const char *const cat_names[LTD_CAT_N] = {
+	[LTD_CAT_ADDED] = "added",     [LTD_CAT_CHANGED] = "changed",
+	[LTD_CAT_DELETED] = "deleted", [LTD_CAT_RENAMED] = "renamed",
+	[LTD_CAT_MODE] = "mode",       [LTD_CAT_TYPE] = "type",
+	[LTD_CAT_LINK] = "link",       [LTD_CAT_DIR] = "dir",
+};
+
+const char *ltd_change_cat_name(enum ltd_change_cat cat)
+{
+	return cat < LTD_CAT_N ? cat_names[cat] : "?";
 }
 
 void ltd_changes_count(const struct ltd_changes *c, struct ltd_change_counts *n)
@@ -112,33 +159,26 @@ void ltd_changes_count(const struct ltd_changes *c, struct ltd_change_counts *n)
 	*n = (struct ltd_change_counts){0};
 	for (size_t i = 0; i < c->n; i++) {
 		const struct ltd_change *x = &c->v[i];
-		bool dir = S_ISDIR(x->mode) ||
-			   (x->kind == LTD_CH_DELETE && S_ISDIR(x->old_mode));
+		unsigned *const by_cat[LTD_CAT_N] = {
+			[LTD_CAT_ADDED] = &n->added,
+			[LTD_CAT_CHANGED] = &n->changed,
+			[LTD_CAT_DELETED] = &n->deleted,
+			[LTD_CAT_RENAMED] = &n->renamed,
+			[LTD_CAT_MODE] = &n->modes,
+			[LTD_CAT_TYPE] = &n->types,
+			[LTD_CAT_LINK] = &n->links,
+			[LTD_CAT_DIR] = &n->dirs,
+		};
 
+		if (!ltd_change_shown(x))
+			continue;
+		(*by_cat[ltd_change_category(x)])++;
 		if (x->flags & LTD_CHF_REFUSED)
 			n->refused++;
 		else if (x->flags & LTD_CHF_HELD)
 			n->held++;
-		if (x->kind == LTD_CH_MODE) {
-			n->modes++;
-			continue;
-		}
-		if (x->kind == LTD_CH_TYPE) {
-			n->types++;
-			continue;
-		}
-		if (dir || (x->flags & LTD_CHF_RENAMED))
-			continue;
-		if (S_ISLNK(x->mode))
-			n->links++;
-		else if (x->kind == LTD_CH_ADD && x->from)
-			n->renamed++;
-		else if (x->kind == LTD_CH_ADD)
-			n->added++;
-		else if (x->kind == LTD_CH_MODIFY)
-			n->changed++;
-		else if (x->kind == LTD_CH_DELETE)
-			n->deleted++;
+		if (x->flags & LTD_CHF_CONFLICT)
+			n->conflicts++;
 	}
 }
 
@@ -155,8 +195,10 @@ void ltd_counts_print(FILE *out, const struct ltd_change_counts *n)
 		{n->modes, "mode change", "mode changes"},
 		{n->types, "type change", "type changes"},
 		{n->links, "link", "links"},
+		{n->dirs, "directory", "directories"},
 		{n->held, "held back", "held back"},
 		{n->refused, "never lands", "never land"},
+		{n->conflicts, "conflict", "conflicts"},
 	};
 	bool any = false;
 
@@ -169,6 +211,92 @@ void ltd_counts_print(FILE *out, const struct ltd_change_counts *n)
 	}
 	if (!any)
 		fputs("no changes", out);
+}
+
+json_t *ltd_counts_json(const struct ltd_change_counts *n)
+{
+	return json_pack(
+		"{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, "
+		"s:I}",
+		"added", (json_int_t)n->added, "changed",
+		(json_int_t)n->changed, "deleted", (json_int_t)n->deleted,
+		"renamed", (json_int_t)n->renamed, "modes",
+		(json_int_t)n->modes, "types", (json_int_t)n->types, "links",
+		(json_int_t)n->links, "dirs", (json_int_t)n->dirs, "held",
+		(json_int_t)n->held, "refused", (json_int_t)n->refused,
+		"conflicts", (json_int_t)n->conflicts);
+}
+
+/* A string of the cage's (any bytes) as JSON: jansson takes UTF-8 only;
+ * a name that is not is shown with '?' for each byte past ASCII. */
+static json_t *str_json(const char *s)
+{
+	json_t *j;
+	char *copy;
+
+	if (!s)
+		return json_null();
+	j = json_string(s);
+	if (j)
+		return j;
+	copy = strdup(s);
+	if (!copy)
+		return NULL;
+	for (char *p = copy; *p; p++)
+		if ((unsigned char)*p >= 0x80)
+			*p = '?';
+	j = json_string(copy);
+	free(copy);
+	return j;
+}
+
+static json_t *mode_json(mode_t m)
+{
+	char buf[8];
+
+	if (!m)
+		return json_null();
+	snprintf(buf, sizeof(buf), "%o", (unsigned)(m & 07777));
+	return json_string(buf);
+}
+
+json_t *ltd_change_json(const struct ltd_change *c)
+{
+	char status[2] = {ltd_change_letter(c), '\0'};
+	bool refused = c->flags & LTD_CHF_REFUSED;
+	bool held = !refused && (c->flags & LTD_CHF_HELD);
+	mode_t old = c->from ? c->from_mode : c->old_mode;
+	json_t *o = json_object();
+
+	if (!o)
+		return NULL;
+	json_object_set_new(o, "path", str_json(c->path));
+	json_object_set_new(o, "status", json_string(status));
+	json_object_set_new(
+		o, "kind",
+		json_string(ltd_change_cat_name(ltd_change_category(c))));
+	json_object_set_new(o, "from", str_json(c->from));
+	json_object_set_new(o, "target",
+			    str_json(S_ISLNK(c->mode) ? c->target : NULL));
+	json_object_set_new(
+		o, "old_mode",
+		mode_json(c->kind == LTD_CH_ADD && !c->from ? 0 : old));
+	json_object_set_new(o, "mode",
+			    mode_json(c->kind == LTD_CH_DELETE
+					      ? 0
+					      : ltd_change_land_mode(c->mode)));
+	json_object_set_new(o, "held", json_boolean(held));
+	json_object_set_new(o, "never_lands", json_boolean(refused));
+	json_object_set_new(o, "reason",
+			    (held || refused) && c->why ? json_string(c->why)
+							: json_null());
+	json_object_set_new(o, "conflict",
+			    json_boolean(c->flags & LTD_CHF_CONFLICT));
+	json_object_set_new(o, "conflict_reason",
+			    c->flags & LTD_CHF_CONFLICT && c->conflict
+				    ? json_string(c->conflict)
+				    : json_null());
+	return o;
 }
 
 char ltd_change_letter(const struct ltd_change *c)
@@ -191,6 +319,8 @@ char ltd_change_mark(const struct ltd_change *c)
 {
 	if (c->flags & LTD_CHF_REFUSED)
 		return '-';
+	if (c->flags & LTD_CHF_CONFLICT)
+		return 'C';
 	if (c->flags & LTD_CHF_HELD)
 		return '!';
 	return ' ';
@@ -211,12 +341,28 @@ static const char *type_name(mode_t m)
 	return "device node";
 }
 
+/* The mode @c changes, old and new, as it lands; false when none. */
+bool ltd_change_mode_change(const struct ltd_change *c, mode_t *old,
+			    mode_t *new_mode)
+{
+	mode_t was = c->from ? c->from_mode : c->old_mode;
+
+	*old = was;
+	*new_mode = ltd_change_land_mode(c->mode);
+	if (c->kind == LTD_CH_MODE)
+		return true;
+	if (S_ISLNK(c->mode) || !was || (c->kind != LTD_CH_MODIFY && !c->from))
+		return false;
+	return (*new_mode & 07777) != (was & 07777);
+}
+
 void ltd_change_print(FILE *out, const struct ltd_change *c)
 {
 	bool dir = S_ISDIR(c->mode) ||
 		   (c->kind == LTD_CH_DELETE && S_ISDIR(c->old_mode));
+	mode_t old, now;
 
-	if (c->flags & LTD_CHF_RENAMED)
+	if (!ltd_change_shown(c))
 		return;
 	fprintf(out, "%c%c ", ltd_change_letter(c), ltd_change_mark(c));
 	if (c->from) {
@@ -230,12 +376,9 @@ void ltd_change_print(FILE *out, const struct ltd_change *c)
 		fputs(" -> ", out);
 		ltd_fput_shown(out, c->target);
 	}
-	if (c->kind == LTD_CH_MODE ||
-	    (c->kind == LTD_CH_MODIFY &&
-	     (c->mode & 07777) != (c->old_mode & 07777) && !S_ISLNK(c->mode)))
-		fprintf(out, "  (mode %o -> %o)",
-			(unsigned)(c->old_mode & 07777),
-			(unsigned)(ltd_change_land_mode(c->mode) & 07777));
+	if (ltd_change_mode_change(c, &old, &now))
+		fprintf(out, "  (mode %o -> %o)", (unsigned)(old & 07777),
+			(unsigned)(now & 07777));
 	if (c->kind == LTD_CH_TYPE)
 		fprintf(out, "  (%s -> %s)", type_name(c->old_mode),
 			type_name(c->mode));
@@ -246,6 +389,11 @@ void ltd_change_print(FILE *out, const struct ltd_change *c)
 						 : "  [held back: ",
 		      out);
 		fputs(c->why, out);
+		fputc(']', out);
+	}
+	if ((c->flags & LTD_CHF_CONFLICT) && c->conflict) {
+		fputs("  [conflict: ", out);
+		fputs(c->conflict, out);
 		fputc(']', out);
 	}
 	fputc('\n', out);

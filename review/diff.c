@@ -34,7 +34,7 @@
 struct stat_line {
 	char *path;
 	unsigned add, del;
-	bool binary;
+	bool binary, mode;
 };
 
 struct diff {
@@ -244,15 +244,46 @@ static int content(struct diff *d, const struct ltd_change *c,
 	return run_diff(d, old, new_fd, s);
 }
 
-static char mode_buf[16];
-
-static const char *git_mode(mode_t m)
+/* git's mode of a new or deleted file: 100644 or 100755 (120000 a link,
+ * 040000 a directory). */
+static const char *git_mode(char buf[16], mode_t m)
 {
-	snprintf(mode_buf, sizeof(mode_buf), "%06o",
+	snprintf(buf, 16, "%06o",
 		 (unsigned)(S_ISLNK(m)	 ? 0120000
 			    : S_ISDIR(m) ? 0040000
 					 : 0100000 | (m & 0111 ? 0755 : 0644)));
-	return mode_buf;
+	return buf;
+}
+
+/* A mode as it is (a mode change: 100700 is not 100755). */
+static const char *exact_mode(char buf[16], mode_t m)
+{
+	snprintf(buf, 16, "%06o",
+		 (unsigned)((S_ISDIR(m) ? 0040000 : 0100000) | (m & 07777)));
+	return buf;
+}
+
+/* The line before a change whose project copy the host changed since the
+ * review began: what is shown is not what the review began from. */
+static void conflict_note(struct diff *d, const struct ltd_change *c)
+{
+	color(d, C_NOTE);
+	if (c->kind == LTD_CH_ADD && !c->from)
+		fprintf(d->out,
+			"# conflict: %s (apply refuses it; the "
+			"host's copy is not shown)",
+			c->conflict);
+	else if (c->kind == LTD_CH_DELETE || !c->conflict ||
+		 !strncmp(c->conflict, "changed", 7))
+		fputs("# conflict: the project's copy changed on the host "
+		      "since the review began: this diff is against the "
+		      "host's newer copy (apply refuses it)",
+		      d->out);
+	else
+		fprintf(d->out, "# conflict: %s (apply refuses it)",
+			c->conflict);
+	color(d, C_OFF);
+	fputc('\n', d->out);
 }
 
 /* git's extended headers for @c. */
@@ -260,6 +291,8 @@ static void headers(struct diff *d, const struct ltd_change *c)
 {
 	const char *old = c->from ? c->from : c->path;
 	bool add = c->kind == LTD_CH_ADD && !c->from;
+	char b1[16], b2[16];
+	mode_t was, now;
 
 	if (c->flags & (LTD_CHF_HELD | LTD_CHF_REFUSED)) {
 		color(d, C_NOTE);
@@ -270,25 +303,28 @@ static void headers(struct diff *d, const struct ltd_change *c)
 		color(d, C_OFF);
 		fputc('\n', d->out);
 	}
+	if (c->flags & LTD_CHF_CONFLICT)
+		conflict_note(d, c);
 	meta(d, "diff --git a/", old, " b/", c->path);
 	if (c->flags & LTD_CHF_REFUSED)
 		return;
-	if (add)
-		meta(d, "new file mode ", NULL, git_mode(c->mode), NULL);
-	else if (c->kind == LTD_CH_DELETE)
-		meta(d, "deleted file mode ", NULL, git_mode(c->old_mode),
+	if (add) {
+		meta(d, "new file mode ", NULL, git_mode(b1, c->mode), NULL);
+	} else if (c->kind == LTD_CH_DELETE) {
+		meta(d, "deleted file mode ", NULL, git_mode(b1, c->old_mode),
 		     NULL);
-	else if (c->kind == LTD_CH_TYPE) {
-		meta(d, "deleted file mode ", NULL, git_mode(c->old_mode),
+	} else if (c->kind == LTD_CH_TYPE) {
+		meta(d, "deleted file mode ", NULL, git_mode(b1, c->old_mode),
 		     NULL);
-		meta(d, "new file mode ", NULL, git_mode(c->mode), NULL);
-	} else if (c->from) {
+		meta(d, "new file mode ", NULL, git_mode(b2, c->mode), NULL);
+	}
+	if (c->from) {
 		meta(d, "rename from ", c->from, NULL, NULL);
 		meta(d, "rename to ", c->path, NULL, NULL);
-	} else if ((c->mode & 0111) != (c->old_mode & 0111) ||
-		   c->kind == LTD_CH_MODE) {
-		meta(d, "old mode ", NULL, git_mode(c->old_mode), NULL);
-		meta(d, "new mode ", NULL, git_mode(c->mode), NULL);
+	}
+	if (ltd_change_mode_change(c, &was, &now)) {
+		meta(d, "old mode ", NULL, exact_mode(b1, was), NULL);
+		meta(d, "new mode ", NULL, exact_mode(b2, now), NULL);
 	}
 }
 
@@ -296,7 +332,8 @@ static bool wanted(const struct diff *d, const struct ltd_change *c)
 {
 	if (c->flags & LTD_CHF_RENAMED)
 		return false; /* its rename shows it */
-	if (S_ISDIR(c->mode) && c->kind != LTD_CH_TYPE)
+	if (S_ISDIR(c->mode) && c->kind != LTD_CH_TYPE &&
+	    c->kind != LTD_CH_MODE)
 		return false; /* its contents show it */
 	if (c->kind == LTD_CH_DELETE && S_ISDIR(c->old_mode))
 		return false;
@@ -316,7 +353,7 @@ static bool wanted(const struct diff *d, const struct ltd_change *c)
 
 static void print_stats(struct diff *d)
 {
-	unsigned add = 0, del = 0, width = 0;
+	unsigned add = 0, del = 0, width = 0, modes = 0;
 
 	for (size_t i = 0; i < d->n_stats; i++)
 		if (strlen(d->stats[i].path) > width)
@@ -327,6 +364,7 @@ static void print_stats(struct diff *d)
 		struct stat_line *s = &d->stats[i];
 		unsigned n = s->add + s->del;
 
+		modes += s->mode;
 		fputc(' ', d->out);
 		ltd_fput_shown(d->out, s->path);
 		fprintf(d->out, "%*s | ",
@@ -334,10 +372,10 @@ static void print_stats(struct diff *d)
 						      : 0),
 			"");
 		if (s->binary) {
-			fputs("Bin\n", d->out);
+			fputs(s->mode ? "Bin (mode)\n" : "Bin\n", d->out);
 			continue;
 		}
-		fprintf(d->out, "%u ", n);
+		fprintf(d->out, "%u%s", n, s->mode && !n ? " (mode)" : " ");
 		color(d, C_NEW);
 		for (unsigned k = 0; k < s->add && k < 40; k++)
 			fputc('+', d->out);
@@ -350,9 +388,13 @@ static void print_stats(struct diff *d)
 		del += s->del;
 	}
 	fprintf(d->out,
-		" %zu file%s changed, %u insertion%s(+), %u deletion%s(-)\n",
+		" %zu file%s changed, %u insertion%s(+), %u deletion%s(-)",
 		d->n_stats, d->n_stats == 1 ? "" : "s", add,
 		add == 1 ? "" : "s", del, del == 1 ? "" : "s");
+	if (modes)
+		fprintf(d->out, ", %u mode change%s", modes,
+			modes == 1 ? "" : "s");
+	fputc('\n', d->out);
 }
 
 int ltd_review_diff(FILE *out, const char *name, const struct ltd_diff_opts *o,
@@ -360,7 +402,7 @@ int ltd_review_diff(FILE *out, const char *name, const struct ltd_diff_opts *o,
 {
 	struct ltd_review_view v = LTD_REVIEW_VIEW_INIT;
 	struct diff d = {.out = out, .o = o, .v = &v};
-	int ret = ltd_review_view_open(&v, name, o->user, false, err);
+	int ret = ltd_review_view_open(&v, name, o->user, 0, err);
 
 	if (!ret)
 		d.stats = calloc(v.ch.n ? v.ch.n : 1, sizeof(*d.stats));
@@ -375,6 +417,7 @@ int ltd_review_diff(FILE *out, const char *name, const struct ltd_diff_opts *o,
 		if (!o->stat)
 			headers(&d, c);
 		s->path = c->path;
+		s->mode = ltd_change_mode_change(c, &(mode_t){0}, &(mode_t){0});
 		ret = content(&d, c, s);
 		if (ret < 0)
 			ret = ltd_err_set(err, -ret, "diff '%s'", c->path);

@@ -14,6 +14,7 @@
 
 #include "common/base.h"
 #include "common/cleanup.h"
+#include "common/path.h"
 #include "review/fs.h"
 
 #define JOURNAL_MAX (256 * 1024 * 1024)
@@ -129,6 +130,7 @@ int ltd_journal_parse(const char *text, struct ltd_journal *j,
 			"landed", &landed) < 0 ||
 	    !json_is_array(ops) || !json_is_array(landed) ||
 	    strlen(project) >= sizeof(j->project) ||
+	    !ltd_path_is_normal(project) || !strcmp(project, "/") ||
 	    strlen(staging) >= sizeof(j->staging) || strchr(staging, '/') ||
 	    strncmp(staging, ".ltd-native-apply.", 18) != 0)
 		ret = -EINVAL;

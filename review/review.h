@@ -36,25 +36,41 @@ struct ltd_review_view {
 		.base = -1, .dir = -1, .upper = -1, .project = -1              \
 	}
 
+enum {
+	LTD_VIEW_STRICT = 1 << 0, /* the project's protected paths must be
+				     known (apply), or the open fails */
+	LTD_VIEW_QUIET = 1 << 1,  /* no warning when they are not */
+};
+
 /*
- * Open review @name and read its changes; @user (who runs: a host fact
- * the caller probed) resolves the project's policy.  @strict: the project's
- * protected paths must be known (apply), or the open fails; without, a
- * project whose policy cannot be resolved is judged by the tables alone
- * and a warning says so.  ltd_review_view_close() in any case.
+ * Open review @name and read its changes, judged as apply judges them:
+ * held back, never landing, conflicts.  @user (who runs: a host fact the
+ * caller probed) resolves the project's policy; without LTD_VIEW_STRICT
+ * a project whose policy cannot be resolved is judged by the tables
+ * alone and a warning says so (unless LTD_VIEW_QUIET).  The review's
+ * record must name it.  ltd_review_view_close() in any case.
  */
 int ltd_review_view_open(struct ltd_review_view *v, const char *name,
-			 const struct ltd_host_user *user, bool strict,
+			 const struct ltd_host_user *user, unsigned how,
 			 struct ltd_err *err);
 void ltd_review_view_close(struct ltd_review_view *v);
 
 /* `review`: every review, one line each (name, project, when, counts), or
- * as a JSON array. */
-int ltd_review_list_print(FILE *out, bool json, struct ltd_err *err);
+ * as a JSON array.  The counts are ltd_changes_count()'s of each review
+ * as ltd_review_view_open() judges it (@user: who runs). */
+int ltd_review_list_print(FILE *out, bool json,
+			  const struct ltd_host_user *user,
+			  struct ltd_err *err);
 
-/* `review NAME`: its changes, one line each, as `git status --short`. */
-int ltd_review_status(FILE *out, const char *name,
+/* `review NAME`: a line of counts (as `review` has them), then its
+ * changes, one line each, as `git status --short`; with @json, the
+ * review as `review --json` lists it with "paths", each change. */
+int ltd_review_status(FILE *out, const char *name, bool json,
 		      const struct ltd_host_user *user, struct ltd_err *err);
+
+/* The names of the pending reviews, for an error that wants one: ", "
+ * between them, into @buf ("" when none). */
+void ltd_review_names(char *buf, size_t size);
 
 /* `discard NAME`: the review removed whole; refused while a run of it
  * is live or an apply of it is under way. */

@@ -17,6 +17,7 @@
 #include "review/changes.h"
 #include "review/fs.h"
 #include "review/held.h"
+#include "review/review.h"
 
 bool ltd_review_kernel_ok(const char *release)
 {
@@ -176,10 +177,11 @@ static void summary_lines(FILE *out, const struct ltd_changes *ch,
 	for (size_t i = 0; i < ch->n; i++) {
 		const struct ltd_change *c = &ch->v[i];
 
-		if (c->flags & LTD_CHF_RENAMED)
+		if (!ltd_change_shown(c))
 			continue;
 		if (shown >= SUMMARY_LINES &&
-		    !(c->flags & (LTD_CHF_HELD | LTD_CHF_REFUSED))) {
+		    !(c->flags &
+		      (LTD_CHF_HELD | LTD_CHF_REFUSED | LTD_CHF_CONFLICT))) {
 			left++;
 			continue;
 		}
@@ -194,38 +196,65 @@ static void summary_lines(FILE *out, const struct ltd_changes *ch,
 	fputs("' lists them all)\n", out);
 }
 
+/* A run that left nothing to apply leaves no review behind: removed
+ * (under the run's own lock: no other run of it is live) unless the
+ * run keeps its cage for more (--keep-running). */
+static bool drop_if_empty(FILE *out, struct ltd_review_run *r,
+			  const struct ltd_policy *p,
+			  const struct ltd_review_view *v)
+{
+	struct ltd_err err = {0};
+
+	if (v->ch.n || p->keep_running || r->lock < 0 || r->base < 0)
+		return false;
+	if (ltd_review_remove(r->base, p->review, &err) < 0) {
+		ltd_warn(err.msg);
+		return false;
+	}
+	if (!p->quiet) {
+		fputs("ltd-native: review ", out);
+		ltd_fput_shown(out, p->review);
+		fputs(": no changes, removed\n", out);
+	}
+	return true;
+}
+
 void ltd_review_summary(FILE *out, struct ltd_review_run *r,
 			const struct ltd_policy *p,
-			const struct ltd_protected *prot)
+			const struct ltd_host_user *user)
 {
-	struct ltd_changes ch = {0};
+	struct ltd_review_view v = LTD_REVIEW_VIEW_INIT;
 	struct ltd_change_counts n;
 	struct ltd_err err = {0};
-	_cleanup_close_ int upper = -1, project = -1;
-	int ret = -1;
+	int ret;
 
-	upper = ltd_beneath(r->dir, "upper", O_RDONLY | O_DIRECTORY);
-	project = ltd_open_nofollow(p->project, O_RDONLY | O_DIRECTORY);
-	if (upper >= 0 && project >= 0)
-		ret = ltd_changes_read(upper, project, &ch, &err);
-	if (!ret)
-		ret = ltd_review_hold(&ch, p->project,
-				      (const char *const *)prot->paths, prot->n,
-				      upper, project, &err);
+	/* Judged as `review NAME` and apply judge it, counted as `review`
+	 * counts it: the same numbers everywhere. */
+	ret = ltd_review_view_open(&v, p->review, user,
+				   p->quiet ? LTD_VIEW_QUIET : 0, &err);
+	if (!ret && drop_if_empty(out, r, p, &v)) {
+		ltd_review_view_close(&v);
+		return;
+	}
+	if (p->quiet) {
+		ltd_review_view_close(&v);
+		return;
+	}
 	fputs("ltd-native: review ", out);
 	ltd_fput_shown(out, p->review);
 	if (ret < 0) {
 		fputs(": ltd-native could not read its changes: ", out);
 		ltd_fput_shown(out, err.msg[0] ? err.msg : strerror(errno));
 		fputc('\n', out);
+		ltd_review_view_close(&v);
 		return;
 	}
-	ltd_changes_count(&ch, &n);
+	ltd_changes_count(&v.ch, &n);
 	fputs(": ", out);
 	ltd_counts_print(out, &n);
 	fputc('\n', out);
-	summary_lines(out, &ch, p->review);
-	if (ch.n) {
+	summary_lines(out, &v.ch, p->review);
+	if (v.ch.n) {
 		fputs("ltd-native: 'ltd-native review ", out);
 		ltd_fput_shown(out, p->review);
 		fputs("' lists the changes, 'ltd-native diff ", out);
@@ -234,7 +263,7 @@ void ltd_review_summary(FILE *out, struct ltd_review_run *r,
 		ltd_fput_shown(out, p->review);
 		fputs("' lands them\n", out);
 	}
-	ltd_changes_free(&ch);
+	ltd_review_view_close(&v);
 }
 
 void ltd_review_end(struct ltd_review_run *r)

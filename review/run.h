@@ -51,13 +51,16 @@ int ltd_review_begin(const struct ltd_policy *p, struct ltd_review_run *r,
 		     struct ltd_err *err);
 
 /*
- * After the run (the cage gone): the review's name and what it holds, on
- * @out: counts, then each change apply would hold back or never land, and
- * how to see and land the rest.
+ * After the run (the cage gone): a review that holds no change is
+ * removed ("no changes, removed"), unless --keep-running; otherwise,
+ * unless --quiet, the review's name and what it holds, on @out: the
+ * counts `review` gives, its changes as `review NAME` shows them (the
+ * first 40, and every one held back, never landing or in conflict), and
+ * how to see and land them.  @user: who runs (the project's policy).
  */
 void ltd_review_summary(FILE *out, struct ltd_review_run *r,
 			const struct ltd_policy *p,
-			const struct ltd_protected *prot);
+			const struct ltd_host_user *user);
 
 /* Let go of the locks and descriptors. */
 void ltd_review_end(struct ltd_review_run *r);

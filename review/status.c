@@ -16,6 +16,7 @@
 #include "common/text.h"
 #include "protect/protect.h"
 #include "review/apply.h"
+#include "review/conflict.h"
 #include "review/fs.h"
 #include "review/held.h"
 #include "review/review.h"
@@ -46,9 +47,10 @@ static int project_policy(struct ltd_review_view *v,
 }
 
 int ltd_review_view_open(struct ltd_review_view *v, const char *name,
-			 const struct ltd_host_user *user, bool strict,
+			 const struct ltd_host_user *user, unsigned how,
 			 struct ltd_err *err)
 {
+	bool strict = how & LTD_VIEW_STRICT;
 	char base_path[PATH_MAX];
 	int ret;
 
@@ -69,7 +71,15 @@ int ltd_review_view_open(struct ltd_review_view *v, const char *name,
 				   "'ltd-native discard %s' removes it",
 				   name, name);
 	if (ret < 0)
-		return ltd_err_prefix(err, "review '%s'", name);
+		return ltd_err_prefix(err, "review '%s': %s/%s", name,
+				      base_path, name);
+	/* A record planted under another review's name is no record of
+	 * this one. */
+	if (strcmp(v->meta.name, name) != 0)
+		return ltd_err_set(err, EINVAL,
+				   "review '%s': %s/%s/meta.json names "
+				   "another review ('%s'): refusing it",
+				   name, base_path, name, v->meta.name);
 	if (ltd_path_fmt(v->upper_path, sizeof(v->upper_path), "%s/%s/upper",
 			 base_path, name) < 0)
 		return ltd_err_set(err, ENAMETOOLONG, "review '%s'", name);
@@ -90,7 +100,9 @@ int ltd_review_view_open(struct ltd_review_view *v, const char *name,
 				      "review '%s': what the project protects "
 				      "cannot be told",
 				      name);
-	if (ret < 0) {
+	if (ret < 0 && (how & LTD_VIEW_QUIET)) {
+		*err = (struct ltd_err){0};
+	} else if (ret < 0) {
 		char msg[LTD_ERR_MSG_MAX + 96];
 
 		snprintf(msg, sizeof(msg),
@@ -105,6 +117,8 @@ int ltd_review_view_open(struct ltd_review_view *v, const char *name,
 			      v->upper, v->project, err);
 	if (!ret)
 		ltd_review_git_check(&v->ch, v->meta.project, v->upper_path);
+	if (!ret && ltd_review_mark_conflicts(&v->ch, v->project, &v->meta) < 0)
+		ret = ltd_err_set(err, ENOMEM, "out of memory");
 	return ret;
 }
 
@@ -132,43 +146,21 @@ static void when(char *buf, size_t size, time_t t)
 		snprintf(buf, size, "?");
 }
 
-/* One review's counts, by reading its changes (names only: no policy). */
-static int count_one(int base, const struct ltd_review_info *r,
+/* One review's counts, judged as `review NAME` and apply judge it. */
+static int count_one(const struct ltd_review_info *r,
+		     const struct ltd_host_user *user,
 		     struct ltd_change_counts *n)
 {
+	struct ltd_review_view v = LTD_REVIEW_VIEW_INIT;
 	struct ltd_err err = {0};
-	struct ltd_changes ch = {0};
-	_cleanup_close_ int dir =
-		ltd_review_dir(base, r->meta.name, false, &err);
-	_cleanup_close_ int upper = -1, project = -1;
-	int ret;
+	int ret = ltd_review_view_open(&v, r->meta.name, user, LTD_VIEW_QUIET,
+				       &err);
 
 	*n = (struct ltd_change_counts){0};
-	if (dir < 0)
-		return dir;
-	upper = ltd_beneath(dir, "upper", O_RDONLY | O_DIRECTORY);
-	project = ltd_open_nofollow(r->meta.project, O_RDONLY | O_DIRECTORY);
-	if (upper < 0 || project < 0)
-		return -errno;
-	ret = ltd_changes_read(upper, project, &ch, &err);
 	if (!ret)
-		ret = ltd_review_hold(&ch, r->meta.project, NULL, 0, upper,
-				      project, &err);
-	if (!ret)
-		ltd_changes_count(&ch, n);
-	ltd_changes_free(&ch);
+		ltd_changes_count(&v.ch, n);
+	ltd_review_view_close(&v);
 	return ret;
-}
-
-static json_t *counts_json(const struct ltd_change_counts *n)
-{
-	return json_pack(
-		"{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "added",
-		(json_int_t)n->added, "changed", (json_int_t)n->changed,
-		"deleted", (json_int_t)n->deleted, "renamed",
-		(json_int_t)n->renamed, "modes", (json_int_t)n->modes, "types",
-		(json_int_t)n->types, "links", (json_int_t)n->links, "held",
-		(json_int_t)n->held, "refused", (json_int_t)n->refused);
 }
 
 static json_t *info_json(const struct ltd_review_info *r, bool counted,
@@ -182,7 +174,7 @@ static json_t *info_json(const struct ltd_review_info *r, bool counted,
 
 	if (o)
 		json_object_set_new(o, "changes",
-				    counted ? counts_json(n) : json_null());
+				    counted ? ltd_counts_json(n) : json_null());
 	return o;
 }
 
@@ -203,7 +195,8 @@ static void info_line(FILE *out, const struct ltd_review_info *r, bool counted,
 	fputc('\n', out);
 }
 
-int ltd_review_list_print(FILE *out, bool json, struct ltd_err *err)
+int ltd_review_list_print(FILE *out, bool json,
+			  const struct ltd_host_user *user, struct ltd_err *err)
 {
 	struct ltd_review_info *v = NULL;
 	json_t *arr = json ? json_array() : NULL;
@@ -221,7 +214,7 @@ int ltd_review_list_print(FILE *out, bool json, struct ltd_err *err)
 	}
 	for (size_t i = 0; !ret && i < n; i++) {
 		struct ltd_change_counts c;
-		bool counted = count_one(base, &v[i], &c) == 0;
+		bool counted = count_one(&v[i], user, &c) == 0;
 
 		if (json)
 			json_array_append_new(arr,
@@ -240,15 +233,51 @@ int ltd_review_list_print(FILE *out, bool json, struct ltd_err *err)
 	return ret;
 }
 
-int ltd_review_status(FILE *out, const char *name,
+/* `review NAME --json`: the review as `review --json` lists it, and
+ * "paths": each change. */
+static int status_json(FILE *out, struct ltd_review_view *v,
+		       const struct ltd_change_counts *n, struct ltd_err *err)
+{
+	struct ltd_review_info info = {.meta = v->meta,
+				       .live = ltd_review_busy(v->dir)};
+	json_t *o = info_json(&info, true, n), *paths = json_array();
+
+	for (size_t i = 0; o && paths && i < v->ch.n; i++)
+		if (ltd_change_shown(&v->ch.v[i]) &&
+		    json_array_append_new(paths, ltd_change_json(&v->ch.v[i])) <
+			    0)
+			break;
+	if (!o || !paths || json_object_set_new(o, "paths", paths) < 0) {
+		json_decref(o);
+		return ltd_err_set(err, ENOMEM, "out of memory");
+	}
+	json_dumpf(o, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	fputc('\n', out);
+	json_decref(o);
+	return 0;
+}
+
+int ltd_review_status(FILE *out, const char *name, bool json,
 		      const struct ltd_host_user *user, struct ltd_err *err)
 {
 	struct ltd_review_view v = LTD_REVIEW_VIEW_INIT;
-	int ret = ltd_review_recover_pending(out, name, err);
+	struct ltd_change_counts n;
+	int ret = ltd_review_recover_pending(json ? stderr : out, name, err);
 
 	if (!ret)
-		ret = ltd_review_view_open(&v, name, user, false, err);
-	if (!ret) {
+		ret = ltd_review_view_open(&v, name, user, 0, err);
+	if (!ret)
+		ltd_changes_count(&v.ch, &n);
+	if (!ret && json) {
+		ret = status_json(out, &v, &n, err);
+	} else if (!ret) {
+		/* A first line as `git status -sb` has one: the counts,
+		 * as `review` and the run's summary give them. */
+		fputs("## ", out);
+		ltd_fput_shown(out, name);
+		fputs(": ", out);
+		ltd_counts_print(out, &n);
+		fputc('\n', out);
 		for (size_t i = 0; i < v.ch.n; i++)
 			ltd_change_print(out, &v.ch.v[i]);
 	}
@@ -297,4 +326,24 @@ int ltd_review_discard(FILE *out, const char *name, struct ltd_err *err)
 		fputc('\n', out);
 	}
 	return ret;
+}
+
+void ltd_review_names(char *buf, size_t size)
+{
+	struct ltd_err err = {0};
+	struct ltd_review_info *v = NULL;
+	_cleanup_close_ int base = ltd_reviews_open(false, NULL, &err);
+	size_t n = 0, len = 0;
+
+	if (size)
+		buf[0] = '\0';
+	if (base < 0 || ltd_review_list(base, &v, &n, &err) < 0)
+		return;
+	for (size_t i = 0; i < n && len < size; i++) {
+		int k = snprintf(buf + len, size - len, "%s%s", i ? ", " : "",
+				 v[i].meta.name);
+
+		len += k > 0 ? (size_t)k : 0;
+	}
+	ltd_review_infos_free(v, n);
 }

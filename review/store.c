@@ -112,11 +112,13 @@ int ltd_review_meta_parse(const char *text, struct ltd_review_meta *m,
 	if (json_unpack(o, "{s:s, s:s, s:o, s?I, s?I, s?o}", "name", &name,
 			"project", &project, "began", &began, "last_run", &last,
 			"runs", &runs, "applied", &ap) < 0 ||
-	    !ltd_name_ok(name) || project[0] != '/' ||
-	    strlen(project) >= sizeof(m->project) ||
+	    !ltd_name_ok(name) || !ltd_path_is_normal(project) ||
+	    !strcmp(project, "/") || strlen(project) >= sizeof(m->project) ||
 	    !ts_parse(began, &m->began))
 		ret = ltd_err_set(err, EINVAL,
-				  "meta.json: not a review's record");
+				  "meta.json: not a review's record (a "
+				  "name, an absolute and normal project "
+				  "path, when it began)");
 	if (!ret) {
 		snprintf(m->name, sizeof(m->name), "%s", name);
 		snprintf(m->project, sizeof(m->project), "%s", project);

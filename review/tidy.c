@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sys/file.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -193,10 +194,40 @@ static int finish(FILE *out, const char *name, int base, int dir,
 	return 0;
 }
 
+/*
+ * The journal and the record are the review's to trust only when they
+ * agree with each other and name this review: both are read back from
+ * the store, and a store bound into a cage (the gate refuses it, but
+ * fail closed all the same) could have been written by it.  The file at
+ * fault is named.
+ */
+static int check_journal(const char *base_path, const char *name, int dir,
+			 const struct ltd_journal *j, struct ltd_err *err)
+{
+	struct ltd_review_meta m = {0};
+	int ret = ltd_review_meta_load(dir, &m, err);
+
+	if (ret < 0)
+		return ltd_err_prefix(err, "%s/%s", base_path, name);
+	if (strcmp(m.name, name) != 0)
+		ret = ltd_err_set(err, EINVAL,
+				  "%s/%s/meta.json names another review "
+				  "('%s'): refusing its journal",
+				  base_path, name, m.name);
+	else if (strcmp(j->project, m.project) != 0)
+		ret = ltd_err_set(err, EINVAL,
+				  "%s/%s/journal.json names the project %s, "
+				  "not the review's (%s): refusing it",
+				  base_path, name, j->project, m.project);
+	ltd_review_meta_free(&m);
+	return ret;
+}
+
 int ltd_review_recover_pending(FILE *out, const char *name, struct ltd_err *err)
 {
 	struct ltd_journal j = {0};
-	_cleanup_close_ int base = ltd_reviews_open(false, NULL, err);
+	char base_path[PATH_MAX];
+	_cleanup_close_ int base = ltd_reviews_open(false, base_path, err);
 	_cleanup_close_ int dir = -1, lock = -1, plock = -1;
 	int ret;
 
@@ -213,7 +244,7 @@ int ltd_review_recover_pending(FILE *out, const char *name, struct ltd_err *err)
 	if (ret == -ENOENT)
 		return 0;
 	if (ret < 0)
-		return ret;
+		return ltd_err_prefix(err, "%s/%s", base_path, name);
 	lock = ltd_review_lock(dir, err);
 	if (lock < 0) {
 		ltd_journal_free(&j);
@@ -223,7 +254,10 @@ int ltd_review_recover_pending(FILE *out, const char *name, struct ltd_err *err)
 					     name)
 			       : lock;
 	}
-	plock = ltd_review_project_lock(base, j.project, LOCK_EX, err);
+	ret = check_journal(base_path, name, dir, &j, err);
+	plock = ret < 0 ? ret
+			: ltd_review_project_lock(base, j.project, LOCK_EX,
+						  err);
 	ret = plock < 0 ? plock : finish(out, name, base, dir, &j, err);
 	ltd_journal_free(&j);
 	return ret;

@@ -187,8 +187,8 @@ static void report(struct ltd_launch *l)
 	 * it back); the project's is the user's own. */
 	if (p->protect_git && !p->review)
 		ltd_sequencer_report(out, p->project, l->started);
-	if (p->review && !p->quiet)
-		ltd_review_summary(out, &l->review, p, prot);
+	if (p->review)
+		ltd_review_summary(out, &l->review, p, ltd_host_user());
 	ltd_life_report(&l->life, out);
 	if (l->dns_on) {
 		/* The command has ended: what it was refused is queued. */
@@ -282,8 +282,10 @@ static int run_cage(struct ltd_launch *l, struct ltd_err *err)
 	else if (!ret && l->out.init_status)
 		ltd_life_ended(&l->life, l->out.init_status);
 	ltd_life_finish(&l->life);
+	/* --review: its overlay gone before the review is read (and
+	 * perhaps removed). */
 	if (ret || l->out.type != LTD_MSG_EXITED || p->name ||
-	    p->status_fd >= 0 || p->info_fd >= 0)
+	    p->status_fd >= 0 || p->info_fd >= 0 || p->review)
 		ltd_launch_cage_gone(l);
 	/* Whatever ended the run, the cage ran: its writes are judged. */
 	ltd_test_stop_at("launcher", "report");

@@ -165,6 +165,45 @@ Test(gate, the_launchers_allowlist_directory)
 	free(saved);
 }
 
+/* The reviews store in use, wherever $XDG_STATE_HOME puts it: a journal
+ * or record the cage wrote there would steer the next apply.  Gated, and
+ * so is a writable directory that holds it, before it exists. */
+Test(gate, the_reviews_store_wherever_xdg_state_home_is)
+{
+	char home[192], xdg[192], path[256];
+	const char *old = getenv("XDG_STATE_HOME");
+	char *saved = old ? strdup(old) : NULL;
+
+	snprintf(home, sizeof(home), "%s/home", dir);
+	mkdir(home, 0700);
+	fake_home(home, home);
+	snprintf(xdg, sizeof(xdg), "%s/elsewhere-state", dir);
+	mkdir(xdg, 0700);
+	setenv("XDG_STATE_HOME", xdg, 1);
+	cr_assert_eq(ltd_policy_gate(&p, "--bind", xdg, true, 0, &err), -EPERM,
+		     "a writable $XDG_STATE_HOME would hold the store");
+	cr_assert(strstr(err.msg, "ltd-native's reviews") &&
+			  strstr(err.msg, "--bind"),
+		  "%s", err.msg);
+	snprintf(path, sizeof(path), "%s/ltd-native", xdg);
+	mkdir(path, 0700);
+	cr_assert_eq(ltd_policy_gate(&p, "--bind", path, true, 0, &err),
+		     -EPERM);
+	snprintf(path, sizeof(path), "%s/ltd-native/reviews", xdg);
+	mkdir(path, 0700);
+	cr_assert_eq(ltd_policy_gate(&p, "--bind", path, true, 0, &err),
+		     -EPERM);
+	snprintf(path, sizeof(path), "%s/ltd-native/agents", xdg);
+	mkdir(path, 0700);
+	cr_assert_eq(ltd_policy_gate(&p, "--bind", path, true, 0, &err), 0,
+		     "beside the store: %s", err.msg);
+	if (saved)
+		setenv("XDG_STATE_HOME", saved, 1);
+	else
+		unsetenv("XDG_STATE_HOME");
+	free(saved);
+}
+
 /* A dotfile kept as a link into a dotfiles repository: the repository is
  * gated as what it holds. */
 Test(gate, sees_through_linked_dotfiles)

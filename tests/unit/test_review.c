@@ -16,8 +16,10 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "common/path.h"
 #include "protect/hostrun.h"
 #include "review/changes.h"
+#include "review/conflict.h"
 #include "review/held.h"
 #include "review/journal.h"
 #include "review/run.h"
@@ -541,4 +543,169 @@ Test(review, journal_round_trip_and_refusals)
 				  "\"landed\":[]}",
 				  &back, &err),
 		0);
+}
+
+/* One count for the run's summary, `review` and `review NAME`: each line
+ * `review NAME` shows is counted once, directories too (a review of an
+ * empty directory alone is not "no changes"); a rename is one. */
+Test(review, counts_add_up_to_the_lines_shown)
+{
+	struct ltd_change_counts n;
+	unsigned shown = 0;
+
+	put(pr, "gone", NULL);
+	put(pr, "gone/f", "f\n");
+	whiteout("gone");
+	put(pr, "old", "same bytes\n");
+	whiteout("old");
+	put(up, "new", "same bytes\n");
+	put(up, "empty", NULL);
+	put(up, "a", NULL);
+	put(up, "a/b", NULL);
+	put(up, "a/b/c", "c\n");
+	put(pr, "m", "m\n");
+	put(up, "m", "m\n");
+	mode(up, "m", 0700);
+	link_at(up, "lnk", "t");
+	read_changes();
+	ltd_changes_count(&ch, &n);
+	for (size_t i = 0; i < ch.n; i++)
+		shown += ltd_change_shown(&ch.v[i]);
+	cr_assert_eq(n.added + n.changed + n.deleted + n.renamed + n.modes +
+			     n.types + n.links + n.dirs,
+		     shown, "every line counted once");
+	cr_assert_eq(n.renamed, 1, "a rename is one change, not two");
+	cr_assert_eq(n.deleted, 1, "gone/f");
+	cr_assert_eq(n.dirs, 4, "gone/, empty/, a/, a/b/");
+	cr_assert_eq(n.added, 1);
+	cr_assert_eq(n.modes, 1);
+	cr_assert_eq(n.links, 1);
+	cr_assert_str_eq(ltd_change_cat_name(ltd_change_category(get("empty"))),
+			 "dir");
+	cr_assert_str_eq(ltd_change_cat_name(ltd_change_category(get("new"))),
+			 "renamed");
+}
+
+Test(review, an_empty_directory_alone_is_a_change)
+{
+	struct ltd_change_counts n;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	put(up, "empty", NULL);
+	read_changes();
+	ltd_changes_count(&ch, &n);
+	ltd_counts_print(f, &n);
+	fclose(f);
+	cr_assert_str_eq(text, "1 directory");
+	free(text);
+}
+
+/* A rename that also changed the mode says so (it lands with it). */
+Test(review, a_renames_mode_change_is_shown)
+{
+	mode_t was, now;
+
+	put(pr, "old", "same bytes\n");
+	whiteout("old");
+	put(up, "new", "same bytes\n");
+	mode(up, "new", 0755);
+	mode(pr, "old", 0644);
+	read_changes();
+	cr_assert(ltd_change_mode_change(get("new"), &was, &now));
+	cr_assert_eq(was & 07777, 0644);
+	cr_assert_eq(now & 07777, 0755);
+}
+
+/* Conflicts are judged as apply judges them: a project copy whose ctime
+ * is later than the review's start; nothing below a directory the review
+ * makes; a rename conflicts when its deletion does. */
+Test(review, conflicts_marked_by_ctime)
+{
+	struct ltd_review_meta m = {0};
+
+	put(pr, "edit", "old\n");
+	put(up, "edit", "new\n");
+	put(pr, "ren-old", "same\n");
+	whiteout("ren-old");
+	put(up, "ren-new", "same\n");
+	put(up, "made", "cage\n");
+	put(pr, "made", "host, made since\n");
+	put(up, "dir", NULL);
+	put(up, "dir/f", "f\n");
+	read_changes();
+	m.began = (struct timespec){.tv_sec = 1L << 40};
+	cr_assert_eq(ltd_review_mark_conflicts(&ch, prfd, &m), 0);
+	cr_assert_not(get("edit")->flags & LTD_CHF_CONFLICT,
+		      "not changed since a review that began later");
+	cr_assert_not(get("made")->flags & LTD_CHF_CONFLICT);
+	m.began = (struct timespec){0};
+	cr_assert_eq(ltd_review_mark_conflicts(&ch, prfd, &m), 0);
+	cr_assert(get("edit")->flags & LTD_CHF_CONFLICT);
+	cr_assert_str_eq(get("edit")->conflict,
+			 "changed in the project since the review began");
+	cr_assert(get("ren-new")->flags & LTD_CHF_CONFLICT,
+		  "its deletion conflicts");
+	cr_assert(get("made")->flags & LTD_CHF_CONFLICT,
+		  "the project's copy, read now, is newer than the review");
+	cr_assert_not(get("dir/f")->flags & LTD_CHF_CONFLICT);
+	cr_assert_eq(ltd_change_mark(get("edit")), 'C');
+}
+
+Test(review, change_json)
+{
+	json_t *o;
+
+	put(up, ".vscode", NULL);
+	put(up, ".vscode/tasks.json", "{}\n");
+	read_changes();
+	ch.v[pos(".vscode/tasks.json")].flags |= LTD_CHF_HELD;
+	ch.v[pos(".vscode/tasks.json")].why = "a reason";
+	o = ltd_change_json(get(".vscode/tasks.json"));
+	cr_assert_not_null(o);
+	cr_assert_str_eq(json_string_value(json_object_get(o, "path")),
+			 ".vscode/tasks.json");
+	cr_assert_str_eq(json_string_value(json_object_get(o, "kind")),
+			 "added");
+	cr_assert(json_is_true(json_object_get(o, "held")));
+	cr_assert_str_eq(json_string_value(json_object_get(o, "reason")),
+			 "a reason");
+	cr_assert(json_is_false(json_object_get(o, "conflict")));
+	json_decref(o);
+}
+
+/* The project path read back from a record or a journal is used to open
+ * the project: refused unless absolute and normal. */
+Test(review, records_with_a_project_path_not_normal_are_refused)
+{
+	static const char *const bad[] = {"/a/../b", "/a/./b",	 "//a",
+					  "/a/",     "relative", "/"};
+	struct ltd_review_meta m;
+	struct ltd_journal j;
+	struct ltd_err err = {0};
+	char text[256];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(text, sizeof(text),
+			 "{\"name\":\"r\",\"project\":\"%s\",\"began\":[1,0]}",
+			 bad[i]);
+		cr_assert_neq(ltd_review_meta_parse(text, &m, &err), 0, "%s",
+			      bad[i]);
+		snprintf(text, sizeof(text),
+			 "{\"state\":\"landing\",\"project\":\"%s\","
+			 "\"staging\":\".ltd-native-apply.r.1\",\"ops\":[],"
+			 "\"landed\":[]}",
+			 bad[i]);
+		cr_assert_neq(ltd_journal_parse(text, &j, &err), 0, "%s",
+			      bad[i]);
+	}
+	cr_assert_eq(ltd_review_meta_parse("{\"name\":\"r\",\"project\":"
+					   "\"/home/u/p\",\"began\":[1,0]}",
+					   &m, &err),
+		     0, "%s", err.msg);
+	ltd_review_meta_free(&m);
+	cr_assert(ltd_path_is_normal("/"));
+	cr_assert(ltd_path_is_normal("/a/b..c/.d"));
+	cr_assert_not(ltd_path_is_normal("/a/.."));
 }
