@@ -74,6 +74,14 @@ for t in empty tree-300 tree-600 git; do
 			{ echo "bench-smoke: project: no --review summary for $t, $temp"; failed=$((failed + 1)); }
 	done
 done
+smoke review env RAW="$LOG/review.csv" RUNS=3 WARMUP=1 GIT_FILES=300 GIT_COMMITS=5 GIT_ROUNDS=1 \
+	GIT_RUNS=1 NPM_FILES=20 NPM_ROUNDS=1 NPM_RUNS=1 APPLY_FILES=30 APPLY_ROUNDS=1 \
+	bash "$D/review.sh" "$B/ltd-native" &&
+	check review "bubblewrap, agent config" "ltd-native \`run --network none --review NAME\`" \
+		"ltd-native \`run --network none\`, plain bind" \
+		"ltd-native \`run --network none --review NAME\`, overlay" \
+		"host: \`npm install\`" "ltd-native \`review NAME\`" "ltd-native \`diff NAME --stat\`" \
+		"ltd-native \`apply NAME\`"
 smoke walk env RAW="$LOG/walk.csv" SIZES="300 600" RUNS=1 COLD_RUNS=1 TREES="$TREES" bash "$D/walk.sh" "$B/bench/walkcost" &&
 	check walk "today's walk" "statx a directory, one thread" "statx through io_uring, two rings"
 smoke exec env RUNS=3 WARMUP=1 bash "$D/exec.sh" "$B/ltd-native" &&
