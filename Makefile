@@ -18,6 +18,8 @@
 #   make bench-project  realistic projects (20,000 and 200,000 directories,
 #                   a git repository), warm and cold, beside bubblewrap
 #   make bench-walk  the exit walk's ingredients (statx, getdents, io_uring)
+#   make bench-review  review mode against the plain bind: start-up, git
+#                   status, npm install, review/diff/apply of 1,000 files
 #   make bench-exec  exec into a named cage against nsenter
 #   make bench-memory  PSS of the launcher and init against bubblewrap's
 #   make bench-smoke  every benchmark once with tiny counts: each must
@@ -74,7 +76,7 @@ ROOTFS_OBJ := $(ROOTFS_SRC:%.c=$(B)/%.o)
 UNIT_SRC := $(wildcard tests/unit/*.c) tests/common/fixture.c tests/common/dnsq.c
 UNIT_OBJ := $(UNIT_SRC:%.c=$(B)/%.o)
 
-.PHONY: check-agents install uninstall FORCE package check-package man check-docs check-layout format-check all check check-unit check-e2e check-build stress stress-long bench bench-seccomp bench-egress bench-dns bench-landlock bench-project bench-walk bench-exec bench-memory bench-smoke fuzz format clean
+.PHONY: check-agents install uninstall FORCE package check-package man check-docs check-layout format-check all check check-unit check-e2e check-build stress stress-long bench bench-seccomp bench-egress bench-dns bench-landlock bench-project bench-walk bench-review bench-exec bench-memory bench-smoke fuzz format clean
 all: $(B)/ltd-native $(B)/ltd-dnsd $(B)/ltd-rootfs $(B)/probe man
 
 $(B)/%.o: %.c
@@ -362,6 +364,9 @@ bench-project: $(B)/ltd-native
 
 bench-walk: $(B)/bench/walkcost
 	bash bench/walk.sh $(B)/bench/walkcost
+
+bench-review: $(B)/ltd-native
+	bash bench/review.sh $(B)/ltd-native
 
 bench-exec: $(B)/ltd-native
 	bash bench/exec.sh $(B)/ltd-native

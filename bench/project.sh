@@ -6,7 +6,10 @@
 # into it; ltd-native reads it before (protected paths, git's
 # configuration) and after the run (the planted-repository walk,
 # docs/decisions/0092-planted-repositories-found-at-exit.md): this is the
-# suite that shows what that costs as the project grows.
+# suite that shows what that costs as the project grows.  A row with
+# `--review NAME` beside it: the project below an overlay, only the upper
+# directory read at exit (issue 17: at most 1.5x bubblewrap, flat from
+# 20,000 to 200,000 directories).
 #
 # Usage: bash bench/project.sh [PATH_TO_LTD_NATIVE]   (default build/ltd-native)
 # Environment: SIZES="20000 200000"  tree sizes, in directories
@@ -58,7 +61,16 @@ bench_python
 bench_user
 
 STAGE=$(mktemp -d /tmp/ltd-bench-project.XXXXXX)
-trap 'bench_cold_stop; rm -rf "$STAGE"' EXIT
+# The --review rows' reviews (one a project, in the bench user's state
+# directory), discarded at the end.
+REVIEWS=()
+discard_reviews() {
+	local n
+	for n in "${REVIEWS[@]}"; do
+		"${as_user[@]}" "$LTD" discard "$n" >/dev/null 2>&1 || true
+	done
+}
+trap 'bench_cold_stop; discard_reviews; rm -rf "$STAGE"' EXIT
 chmod 755 "$STAGE"
 install -m 644 "$(dirname "$0")/timer.py" "$(dirname "$0")/gentree.py" "$STAGE/"
 LTD=$(stage_binary "$BIN" ltd-native)
@@ -112,10 +124,12 @@ bench_raw
 BW="bubblewrap, agent config"
 MB="minibox (Landlock + seccomp)"
 LN="ltd-native \`run --network none\`"
+LR="ltd-native \`run --network none --review NAME\`"
 SEP=::row::
 # suite WARM|COLD NAME RUNS: one table, the rows interleaved.
 suite() {
 	local temp=$1 name=$2 runs=$3 dir=$TREES/$2 cold=() rows
+	local review=bench-project-$$-$2
 	bwrap_agent "$dir"
 	rows=("$SEP" "$BW" "${bwrap_row[@]}" -- /bin/true)
 	if [[ ${#minibox_row[@]} -gt 0 ]]; then
@@ -123,23 +137,42 @@ suite() {
 		rows+=("$SEP" "$MB" "${minibox_row[@]}" -- /bin/true)
 	fi
 	rows+=("$SEP" "$LN" "$LTD" run --network none --project "$dir" -- /bin/true)
+	# One review a project, continued by every sample (/bin/true writes
+	# nothing: its upper stays empty, as an agent's first run's does).
+	rows+=("$SEP" "$LR" "$LTD" run --network none --review "$review" --project "$dir" -- /bin/true)
 	[[ -z $BASE ]] || rows+=("$SEP" "$LN, BASE" "$LTD_BASE" run --network none --project "$dir" -- /bin/true)
 	[[ $temp == warm ]] || cold=(--cold "$COLD_FIFO")
 	echo "### $name ($(dirs_of "$name") directories), $temp"
 	echo
 	(cd "$dir" && bench_timer --runs "$runs" --warmup "$([[ $temp == warm ]] && echo 2 || echo 0)" \
-		--raw "$RAWTMP" --suite "project-$temp-$name" --ref "$BW" "${cold[@]}" -- "${rows[@]}")
+		--raw "$RAWTMP" --suite "project-$temp-$name" --ref "$BW" --ref2 "$LN" "${cold[@]}" -- "${rows[@]}")
 	echo
 }
 
 for name in "${names[@]}"; do
+	REVIEWS+=("bench-project-$$-$name")
+done
+for name in "${names[@]}"; do
 	runs=$RUNS
 	if [[ $name == tree-* && ${name#tree-} -ge 50000 ]]; then runs=$BIG_RUNS; fi
-	suite warm "$name" "$runs"
+	suite warm "$name" "$runs" | tee -a "$STAGE/tables"
 	if [[ -n $COLD_FIFO && $COLD_RUNS -gt 0 ]]; then
-		suite cold "$name" "$COLD_RUNS"
+		suite cold "$name" "$COLD_RUNS" | tee -a "$STAGE/tables"
 	fi
 done
+# The --review row across the projects (issue 17: at most 1.5x
+# bubblewrap, flat in the project's size).
+echo "### \`--review\` across the projects"
+echo
+echo "| project | temperature | bubblewrap ms | --review ms | ratio | plain run ms |"
+echo "|---|---|---:|---:|---:|---:|"
+awk -F' *[|] *' -v bw="$BW" -v ln="$LN" -v lr="$LR" '
+	/^### / { split($0, h, " "); proj = h[2]; temp = $0; sub(/.*, /, "", temp) }
+	$2 == bw { b = $3 }
+	$2 == ln { p = $3 }
+	$2 == lr { printf "| %s | %s | %s | %s | %.2f | %s |\n", proj, temp, b, $3, $3 / b, p }
+' "$STAGE/tables"
+echo
 [[ -z $MINIBOX_WHY ]] || echo "Not measured: the floor (minibox): $MINIBOX_WHY."
 [[ -z $COLD_WHY ]] || echo "Not measured: cold rows: $COLD_WHY."
 echo "Load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
@@ -151,6 +184,7 @@ echo '```'
 echo "${bwrap_row[*]} -- /bin/true"
 [[ ${#minibox_row[@]} -eq 0 ]] || echo "minibox -p PROJECT -L -s allow300.bpf -- /bin/true"
 echo "ltd-native run --network none --project PROJECT -- /bin/true"
+echo "ltd-native run --network none --review NAME --project PROJECT -- /bin/true"
 echo '```'
 if [[ $RAWTMP != - ]]; then
 	cp "$RAWTMP" "$RAW"

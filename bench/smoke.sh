@@ -64,11 +64,24 @@ smoke startup env RAW="$LOG/startup.csv" RUNS=3 WARMUP=1 bash "$D/startup.sh" "$
 		"pasta alone, ltd-native's options" "ltd-native \`run\` (allowlist)"
 smoke project env RAW="$LOG/project.csv" SIZES="300 600" RUNS=2 BIG_RUNS=1 COLD_RUNS=1 GIT_FILES=200 \
 	GIT_COMMITS=20 TREES="$TREES" bash "$D/project.sh" "$B/ltd-native" &&
-	check project "bubblewrap, agent config" "ltd-native \`run --network none\`"
+	check project "bubblewrap, agent config" "ltd-native \`run --network none\`" \
+		"ltd-native \`run --network none --review NAME\`"
 for t in empty tree-300 tree-600 git; do
 	grep -q "^### $t .*warm" "$LOG/project" && grep -q "^### $t .*cold" "$LOG/project" ||
 		{ echo "bench-smoke: project: no warm and cold table for $t"; failed=$((failed + 1)); }
+	for temp in warm cold; do
+		grep -Eq "^\| $t \| $temp \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \|" "$LOG/project" ||
+			{ echo "bench-smoke: project: no --review summary for $t, $temp"; failed=$((failed + 1)); }
+	done
 done
+smoke review env RAW="$LOG/review.csv" RUNS=3 WARMUP=1 GIT_FILES=300 GIT_COMMITS=5 GIT_ROUNDS=1 \
+	GIT_RUNS=1 NPM_FILES=20 NPM_ROUNDS=1 NPM_RUNS=1 APPLY_FILES=30 APPLY_ROUNDS=1 \
+	bash "$D/review.sh" "$B/ltd-native" &&
+	check review "bubblewrap, agent config" "ltd-native \`run --network none --review NAME\`" \
+		"ltd-native \`run --network none\`, plain bind" \
+		"ltd-native \`run --network none --review NAME\`, overlay" \
+		"host: \`npm install\`" "ltd-native \`review NAME\`" "ltd-native \`diff NAME --stat\`" \
+		"ltd-native \`apply NAME\`"
 smoke walk env RAW="$LOG/walk.csv" SIZES="300 600" RUNS=1 COLD_RUNS=1 TREES="$TREES" bash "$D/walk.sh" "$B/bench/walkcost" &&
 	check walk "today's walk" "statx a directory, one thread" "statx through io_uring, two rings"
 smoke exec env RUNS=3 WARMUP=1 bash "$D/exec.sh" "$B/ltd-native" &&

@@ -15,6 +15,7 @@
 #                  line on FIFO.ack (a root helper drops the page cache)
 #   --ratio-of R   "NAME=REF": this row's ratio against REF, not --ref
 #                  (repeatable)
+#   --ref2 NAME    a second ratio column: each row against NAME
 # Every row runs once, errors visible, before timing; a row that fails
 # then or during timing ends the run with status 1.  SIGPIPE is at its
 # default in every row (Python ignores it, and pasta refuses to start
@@ -31,7 +32,7 @@ SEP = "::row::"
 
 def parse(argv):
     opts = {"runs": "20", "warmup": "2", "ref": None, "suite": "startup",
-            "raw": "-", "cold": None}
+            "raw": "-", "cold": None, "ref2": None}
     ratio_of = {}
     i = 0
     while i < len(argv) and argv[i] != "--":
@@ -118,13 +119,15 @@ def main():
 
     names = [r[0] for r in rows]
     med = {n: pct(s, 0.5) for n, s in zip(names, samples)}
-    ref = opts["ref"] or names[0]
-    print("| row | median ms | p90 ms | ratio | against |")
-    print("|---|---:|---:|---:|---|")
+    ref, ref2 = opts["ref"] or names[0], opts["ref2"]
+    print("| row | median ms | p90 ms | ratio | against |"
+          + (f" vs {ref2} |" if ref2 else ""))
+    print("|---|---:|---:|---:|---|" + ("---:|" if ref2 else ""))
     for n, s in zip(names, samples):
         r = ratio_of.get(n, ref)
         print(f"| {n} | {med[n]:.2f} | {pct(s, 0.9):.2f} | "
-              f"{med[n] / med[r]:.2f} | {r} |")
+              f"{med[n] / med[r]:.2f} | {r} |"
+              + (f" {med[n] / med[ref2]:.2f} |" if ref2 else ""))
     print()
     print(f"{runs} timed runs per row after {warmup} warm-up rounds"
           f"{', page cache dropped before each' if cold else ''}, "
