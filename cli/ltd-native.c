@@ -91,8 +91,10 @@ static void usage(FILE *out)
 	      "--policy FILE, LTD_MODEL/LTD_PROXY_URL and the command line,\n"
 	      "later ones winning; 'policy show' prints the result.\n"
 	      "\n"
-	      "'ltd-native run --help' lists the run options.\n",
+	      "Run options most runs need ('ltd-native run --help' lists them\n"
+	      "all; ltd-native(1) says more):\n",
 	      out);
+	ltd_policy_print_help(out, LTD_OPT_SUMMARY);
 }
 
 /* A usage error: the command's usage line(s), exit 125. */
@@ -177,7 +179,7 @@ static int cmd_run(int argc, char **argv, char **launcher_argv)
 		if (strcmp(argv[i], "--help") == 0) {
 			printf("usage: ltd-native run [OPTIONS] -- COMMAND "
 			       "[ARGS...]\n\noptions:\n");
-			ltd_policy_print_help(stdout);
+			ltd_policy_print_help(stdout, 0);
 			return 0;
 		}
 	}
