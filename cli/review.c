@@ -24,7 +24,7 @@ static int fail(const struct ltd_err *err)
 
 static int usage(const char *text)
 {
-	fprintf(stderr, "usage: ltd-native %s\n", text);
+	fprintf(stderr, LTD_USAGE_LEAD "ltd-native %s\n", text);
 	return LTD_EXIT_RUNTIME;
 }
 
