@@ -190,9 +190,10 @@ $(B)/apparmor/ltd-native: packaging/apparmor/ltd-native.in FORCE
 	@mkdir -p $(dir $@)
 	sed 's|@BINDIR@|$(BINDIR)|g' $< > $@.tmp && mv $@.tmp $@
 
-# What install puts in place, and so what uninstall removes: files only.
-# The directories are shared (/usr/local/bin is base-files'), but for
-# LIBEXECDIR, which is ltd-native's own.
+# What install puts in place, and so what uninstall removes: these files,
+# and the directories install had to make for them (recorded in
+# DIRS_RECORD by tools/installdirs.sh; a directory that was there before,
+# /usr/local/bin or an empty man1, stays), and LIBEXECDIR, ltd-native's own.
 INSTALLED := $(BINDIR)/ltd-native $(BINDIR)/ltd-rootfs \
 	$(LIBEXECDIR)/ltd-dnsd \
 	$(MANDIR)/man1/ltd-native.1 $(MANDIR)/man1/ltd-rootfs.1 \
@@ -201,12 +202,13 @@ INSTALLED := $(BINDIR)/ltd-native $(BINDIR)/ltd-rootfs \
 	$(ZSHCOMPDIR)/_ltd-native \
 	$(FISHCOMPDIR)/ltd-native.fish $(FISHCOMPDIR)/ltd-rootfs.fish \
 	$(APPARMORDIR)/ltd-native
+DIRS_RECORD := $(LIBEXECDIR)/installed-dirs
 
 install: $(B)/ltd-native $(B)/ltd-dnsd $(B)/ltd-rootfs man $(B)/apparmor/ltd-native
-	install -d -m 755 $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) \
-		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
-		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) \
-		$(DESTDIR)$(FISHCOMPDIR)
+	sh tools/installdirs.sh make "$(DESTDIR)" $(DIRS_RECORD) \
+		$(BINDIR) $(LIBEXECDIR) $(MANDIR)/man1 $(MANDIR)/man5 \
+		$(BASHCOMPDIR) $(ZSHCOMPDIR) $(FISHCOMPDIR) \
+		$(if $(filter yes,$(APPARMOR)),$(APPARMORDIR))
 	install -m 755 $(B)/ltd-native $(B)/ltd-rootfs $(DESTDIR)$(BINDIR)/
 	install -m 755 $(B)/ltd-dnsd $(DESTDIR)$(LIBEXECDIR)/
 	install -m 644 $(B)/man/ltd-native.1 $(B)/man/ltd-rootfs.1 \
@@ -220,7 +222,6 @@ install: $(B)/ltd-native $(B)/ltd-dnsd $(B)/ltd-rootfs man $(B)/apparmor/ltd-nat
 	install -m 644 packaging/completions/ltd-native.fish \
 		packaging/completions/ltd-rootfs.fish $(DESTDIR)$(FISHCOMPDIR)/
 ifeq ($(APPARMOR),yes)
-	install -d -m 755 $(DESTDIR)$(APPARMORDIR)
 	install -m 644 $(B)/apparmor/ltd-native $(DESTDIR)$(APPARMORDIR)/
 	@echo "AppArmor: load the profile with" \
 		"'apparmor_parser -r $(APPARMORDIR)/ltd-native'"
@@ -234,7 +235,7 @@ uninstall:
 		command -v apparmor_parser >/dev/null; then \
 		apparmor_parser -R $(APPARMORDIR)/ltd-native || true; fi
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
-	-rmdir $(DESTDIR)$(LIBEXECDIR)
+	sh tools/installdirs.sh remove "$(DESTDIR)" $(DIRS_RECORD) $(LIBEXECDIR)
 
 FORCE:
 

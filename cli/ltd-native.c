@@ -91,18 +91,28 @@ static void usage(FILE *out)
 	      "--policy FILE, LTD_MODEL/LTD_PROXY_URL and the command line,\n"
 	      "later ones winning; 'policy show' prints the result.\n"
 	      "\n"
-	      "'ltd-native run --help' lists the run options.\n",
+	      "Run options most runs need ('ltd-native run --help' lists them\n"
+	      "all; ltd-native(1) says more):\n",
 	      out);
+	ltd_policy_print_help(out, LTD_OPT_SUMMARY);
 }
 
-/* A usage error: the command's usage line(s), exit 125. */
+/* A usage error: the command's usage line(s), exit 125.  Each line says
+ * whose it is, as every message of ltd-native's on stderr does. */
 static int usage_of(const char *name)
 {
-	const char *lead = "usage: ";
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
+		const char *lead = LTD_USAGE_LEAD;
 
-	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
-		if (strcmp(commands[i].name, name) == 0)
-			print_usage(stderr, &commands[i], &lead);
+		if (strcmp(commands[i].name, name) != 0)
+			continue;
+		for (const char *u = commands[i].usage; *u;) {
+			size_t n = strcspn(u, "\n");
+
+			fprintf(stderr, "%sltd-native %.*s\n", lead, (int)n, u);
+			u += n + (u[n] == '\n');
+		}
+	}
 	return LTD_EXIT_RUNTIME;
 }
 
@@ -177,7 +187,7 @@ static int cmd_run(int argc, char **argv, char **launcher_argv)
 		if (strcmp(argv[i], "--help") == 0) {
 			printf("usage: ltd-native run [OPTIONS] -- COMMAND "
 			       "[ARGS...]\n\noptions:\n");
-			ltd_policy_print_help(stdout);
+			ltd_policy_print_help(stdout, 0);
 			return 0;
 		}
 	}
@@ -298,7 +308,9 @@ int main(int argc, char **argv)
 	struct ltd_err unknown = {0};
 
 	if (argc < 2) {
-		usage(stderr);
+		fputs("ltd-native: no command given (see 'ltd-native "
+		      "--help')\n",
+		      stderr);
 		return LTD_EXIT_RUNTIME;
 	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {

@@ -40,11 +40,11 @@ static int usage(const char *cmd, const char *text, bool names, const char *fmt,
 {
 	va_list ap;
 
-	fprintf(stderr, "ltd-native %s: ", cmd);
+	fprintf(stderr, "ltd-native: %s: ", cmd);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nusage: ltd-native %s\n", text);
+	fprintf(stderr, "\n" LTD_USAGE_LEAD "ltd-native %s\n", text);
 	if (names)
 		say_names();
 	return LTD_EXIT_RUNTIME;
@@ -58,7 +58,7 @@ static int fail_named(const char *cmd, const struct ltd_err *err)
 		ltd_err_print(err);
 		return LTD_EXIT_RUNTIME;
 	}
-	fprintf(stderr, "ltd-native %s: ", cmd);
+	fprintf(stderr, "ltd-native: %s: ", cmd);
 	ltd_fput_shown(stderr, err->msg);
 	fputc('\n', stderr);
 	say_names();

@@ -9,6 +9,10 @@
 #ifndef LTD_CLI_REVIEW_H
 #define LTD_CLI_REVIEW_H
 
+/* A usage error's lines begin so: every message ltd-native writes to
+ * stderr says whose it is (`ltd-native --help` prints plain "usage: "). */
+#define LTD_USAGE_LEAD "ltd-native: usage: "
+
 int ltd_cli_review(int argc, char **argv, char **launcher_argv);
 int ltd_cli_diff(int argc, char **argv, char **launcher_argv);
 int ltd_cli_apply(int argc, char **argv, char **launcher_argv);

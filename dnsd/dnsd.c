@@ -116,9 +116,44 @@ static void note_refused(struct ltd_dnsd *d, const char *name)
 	}
 }
 
+/* An upstream that never answers leaves the cage with SERVFAILs and
+ * nothing else to go on: the exit report says which upstream it was. */
+static void upstream_summary(const struct ltd_dnsd *d, FILE *out)
+{
+	const struct sockaddr_storage *ss = &d->cfg.upstream;
+	char addr[INET6_ADDRSTRLEN] = "?";
+	unsigned port = 0;
+
+	if (!d->upstream_timeouts)
+		return;
+	if (ss->ss_family == AF_INET) {
+		const struct sockaddr_in *s4 = (const void *)ss;
+
+		inet_ntop(AF_INET, &s4->sin_addr, addr, sizeof(addr));
+		port = ntohs(s4->sin_port);
+	} else if (ss->ss_family == AF_INET6) {
+		const struct sockaddr_in6 *s6 = (const void *)ss;
+
+		inet_ntop(AF_INET6, &s6->sin6_addr, addr, sizeof(addr));
+		port = ntohs(s6->sin6_port);
+	}
+	fprintf(out,
+		"ltd-native: DNS: the upstream %s%s%s:%u did not answer %lu "
+		"quer%s (each waited %d s; the cage got SERVFAIL): check "
+		"--dns-upstream (default: the first nameserver of the "
+		"host's /etc/resolv.conf)\n",
+		ss->ss_family == AF_INET6 ? "[" : "", addr,
+		ss->ss_family == AF_INET6 ? "]" : "", port,
+		d->upstream_timeouts, d->upstream_timeouts == 1 ? "y" : "ies",
+		LTD_DNSD_TIMEOUT_MS / 1000);
+}
+
 void ltd_dnsd_summary(const struct ltd_dnsd *d, FILE *out)
 {
-	if (d->cfg.quiet || d->total_refused == 0)
+	if (d->cfg.quiet)
+		return;
+	upstream_summary(d, out);
+	if (d->total_refused == 0)
 		return;
 	fprintf(out,
 		"ltd-native: DNS: refused %lu quer%s for names outside "
@@ -626,6 +661,7 @@ void ltd_dnsd_dispatch(struct ltd_dnsd *d, const struct pollfd *pfd, size_t n)
 		struct ltd_dnsd_pending *p = &d->pending[i];
 
 		if (p->fd >= 0 && p->deadline <= now) {
+			d->upstream_timeouts++;
 			pending_servfail(d, p);
 			pending_free(p);
 		}

@@ -84,6 +84,9 @@ struct ltd_dnsd {
 	} refused[LTD_DNSD_MAX_REFUSED];
 	size_t n_refused;
 	unsigned long total_refused, total_forwarded, nft_errors;
+	/* Lookups the upstream left unanswered for LTD_DNSD_TIMEOUT_MS (the
+	 * cage got SERVFAIL): said at exit, naming the upstream. */
+	unsigned long upstream_timeouts;
 	bool host_refused; /* the host's name, with no host port allowed */
 	/* Required: learned addresses go there (the launcher, which holds
 	 * the netfilter socket); upstream sockets come from there (the
@@ -126,7 +129,9 @@ void ltd_dnsd_dispatch(struct ltd_dnsd *d, const struct pollfd *pfd, size_t n);
 /* Milliseconds until the next lookup times out, or -1. */
 int ltd_dnsd_timeout(const struct ltd_dnsd *d);
 
-/* The refused names, on @out (nothing when none, or quiet). */
+/* What the user should know at exit, on @out (nothing when there is
+ * nothing to say, or quiet): the lookups the upstream did not answer,
+ * naming it; the refused names. */
 void ltd_dnsd_summary(const struct ltd_dnsd *d, FILE *out);
 
 void ltd_dnsd_close(struct ltd_dnsd *d);

@@ -4,8 +4,9 @@
  * list of ltd-native(1) and the shell completions (`ltd-native
  * --complete-options`, not in --help).  One line per option, fields
  * separated by tabs: --NAME, the number of arguments, the metavariable
- * ("-" for none), the flags ("list", "not-project", "cli-only"; "-" for
- * none), the help text.  Test hooks are left out, as in --help.
+ * ("-" for none), the flags ("list", "not-project", "cli-only", "summary": also
+ * in `ltd-native --help`; "-" for none), the help text.  Test hooks are left
+ * out, as in --help.
  */
 #include "common/base.h"
 #include "policy/option.h"
@@ -25,6 +26,7 @@ static const struct {
 	{LTD_OPT_LIST, "list"},
 	{LTD_OPT_NOT_PROJECT, "not-project"},
 	{LTD_OPT_CLI_ONLY, "cli-only"},
+	{LTD_OPT_SUMMARY, "summary"},
 };
 
 void ltd_policy_print_options(FILE *out)

@@ -14,6 +14,8 @@ enum {
 	LTD_OPT_NOT_PROJECT = 1 << 1, /* refused in a project policy file */
 	LTD_OPT_CLI_ONLY = 1 << 2,    /* only on the command line */
 	LTD_OPT_TEST_HOOK = 1 << 3,   /* a test's: see LTD_TEST_HOOKS_VAR */
+	/* Also in `ltd-native --help`: what a newcomer reaches for first. */
+	LTD_OPT_SUMMARY = 1 << 4,
 };
 
 /*

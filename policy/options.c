@@ -550,7 +550,7 @@ static const struct ltd_option options[] = {
 	 "allowlist (default): egress only where --allow-* says; none: "
 	 "loopback only; host: the host's network (needs "
 	 "--unsafe-host-network)",
-	 ltd_opt_network, 0, NULL, "allowlist"},
+	 ltd_opt_network, LTD_OPT_SUMMARY, NULL, "allowlist"},
 	{"allow-cidr", 1, "CIDR[:PORTS]",
 	 "allow egress to an address block (e.g. 192.0.2.0/24:443, "
 	 "fd00::/64, [fd00::7]:80,443)",
@@ -572,7 +572,7 @@ static const struct ltd_option options[] = {
 	{"allow-domain", 1, "NAME[:PORTS]",
 	 "allow a name (or *.suffix: the names below it) and the addresses "
 	 "DNS gives for it, on PORTS (default 80,443)",
-	 ltd_opt_allow_domain, LTD_OPT_LIST},
+	 ltd_opt_allow_domain, LTD_OPT_LIST | LTD_OPT_SUMMARY},
 	{"allow-domains-file", 1, "FILE",
 	 "allow the names in FILE, one per line (also "
 	 "LTD_ALLOW_DOMAINS_FILE); read once, before the command runs",
@@ -637,7 +637,7 @@ static const struct ltd_option options[] = {
 	{"policy", 1, "FILE",
 	 "read options from FILE (one per line, without dashes); after "
 	 "the user's and the project's policy, before the command line",
-	 opt_policy, LTD_OPT_LIST | LTD_OPT_CLI_ONLY},
+	 opt_policy, LTD_OPT_LIST | LTD_OPT_CLI_ONLY | LTD_OPT_SUMMARY},
 	{"strict", 0, NULL,
 	 "trust tier (default): a fresh $HOME with disposable copies of "
 	 "~/.claude's settings, commands, agents, skills, hooks",
@@ -645,11 +645,11 @@ static const struct ltd_option options[] = {
 	{"trusted", 0, NULL,
 	 "trust tier: ~/.claude bound live read-write, package caches "
 	 "(~/.npm, ~/.cache/pip, ...) writable",
-	 opt_trusted, LTD_OPT_NOT_PROJECT, "tier"},
+	 opt_trusted, LTD_OPT_NOT_PROJECT | LTD_OPT_SUMMARY, "tier"},
 	{"model", 1, "NAME",
 	 "use the model proxy for NAME (also LTD_MODEL): sets the OPENAI_* "
 	 "and ANTHROPIC_* variables with a placeholder key",
-	 opt_model},
+	 opt_model, LTD_OPT_SUMMARY},
 	{"proxy-url", 1, "URL",
 	 "the model proxy on this host (also LTD_PROXY_URL; default with "
 	 "--model: " LTD_DEFAULT_PROXY_URL "); its port is allowed",
@@ -703,12 +703,12 @@ static const struct ltd_option options[] = {
 	{"name", 1, "NAME",
 	 "register the cage as NAME (unique per user) for 'exec', 'ps' "
 	 "and 'kill'",
-	 opt_name, LTD_OPT_CLI_ONLY},
+	 opt_name, LTD_OPT_CLI_ONLY | LTD_OPT_SUMMARY},
 	{"review", 1, "NAME",
 	 "hold the command's writes to the project aside in review NAME "
 	 "(an overlay) until 'ltd-native apply NAME'; a pending NAME "
 	 "continues where it left off",
-	 opt_review, LTD_OPT_CLI_ONLY},
+	 opt_review, LTD_OPT_CLI_ONLY | LTD_OPT_SUMMARY},
 	{"keep-running", 0, NULL,
 	 "with --name: the cage outlives its first command (background "
 	 "servers keep running) until 'ltd-native kill NAME'",
@@ -753,13 +753,13 @@ const struct ltd_option *ltd_option_at(size_t i)
 	return i < N_OPTIONS ? &options[i] : NULL;
 }
 
-void ltd_policy_print_help(FILE *out)
+void ltd_policy_print_help(FILE *out, unsigned only)
 {
 	for (size_t i = 0; i < N_OPTIONS; i++) {
 		const struct ltd_option *o = &options[i];
 		char head[64];
 
-		if (o->flags & LTD_OPT_TEST_HOOK)
+		if ((o->flags & LTD_OPT_TEST_HOOK) || (o->flags & only) != only)
 			continue;
 		snprintf(head, sizeof(head), "--%s%s%s", o->name,
 			 o->metavar ? " " : "", o->metavar ? o->metavar : "");

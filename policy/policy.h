@@ -401,8 +401,9 @@ int ltd_policy_check_wildcards(struct ltd_policy *p, size_t from,
 int ltd_policy_gate(struct ltd_policy *p, const char *flag, const char *real,
 		    bool writable, unsigned allow, struct ltd_err *err);
 
-/* Print the run flags, one per line, for `run --help`. */
-void ltd_policy_print_help(FILE *out);
+/* Print the run flags that have every flag of @only (LTD_OPT_*; 0: all),
+ * one per line: `run --help` (all), `--help` (LTD_OPT_SUMMARY). */
+void ltd_policy_print_help(FILE *out, unsigned only);
 
 /* The run flags as tab-separated data (policy/optdump.c), for the man
  * page and the shell completions: `ltd-native --complete-options`. */

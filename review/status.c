@@ -321,7 +321,7 @@ int ltd_review_discard(FILE *out, const char *name, struct ltd_err *err)
 	dir = -1;
 	ret = ltd_review_remove(base, name, err);
 	if (!ret) {
-		fputs("discarded review ", out);
+		fputs("ltd-native: discarded review ", out);
 		ltd_fput_shown(out, name);
 		fputc('\n', out);
 	}

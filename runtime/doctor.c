@@ -175,27 +175,85 @@ static void check_nft(struct ltd_check *c, bool userns_ok)
 	}
 }
 
+/* The first line @argv prints on stdout (its stderr to /dev/null), into
+ * @buf; "" when it cannot run or says nothing.  No shell: a path of the
+ * host's is an argument, not a word to quote. */
+static void first_line(char *const argv[], char *buf, size_t size)
+{
+	int p[2];
+	pid_t pid;
+	FILE *f;
+
+	buf[0] = '\0';
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return;
+	pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+		if (dup2(p[1], 1) < 0 || (null >= 0 && dup2(null, 2) < 0))
+			_exit(127);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	close(p[1]);
+	f = pid > 0 ? fdopen(p[0], "r") : NULL;
+	if (!f)
+		close(p[0]);
+	if (f && fgets(buf, (int)size, f))
+		buf[strcspn(buf, "\n")] = '\0';
+	if (f)
+		fclose(f);
+	if (pid > 0)
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+}
+
+/*
+ * pasta's version as it says it, or, where its build names none (Debian
+ * 12's passt says "pasta unknown version"), as dpkg knows the package
+ * that owns it ("passt: /usr/bin/pasta").
+ */
+static void pasta_version(const char *path, char *buf, size_t size)
+{
+	char said[128], owner[PATH_MAX + 64] = "", pkgver[128] = "";
+	char *end;
+
+	first_line((char *const[]){(char *)path, "--version", NULL}, said,
+		   sizeof(said));
+	if (ltd_doctor_pasta_unversioned(said)) {
+		first_line((char *const[]){"dpkg-query", "--search",
+					   (char *)path, NULL},
+			   owner, sizeof(owner));
+		/* "passt: /usr/bin/pasta" ("passt:amd64: ..." multi-arch);
+		 * a diversion's or several packages' line is no owner. */
+		end = strstr(owner, ": ");
+		if (end)
+			*end = '\0';
+		if (!end || !owner[0] || strpbrk(owner, " ,"))
+			owner[0] = '\0';
+		else
+			first_line((char *const[]){"dpkg-query", "--show",
+						   "--showformat=${Version}",
+						   owner, NULL},
+				   pkgver, sizeof(pkgver));
+	}
+	ltd_doctor_pasta_version(said, owner, pkgver, buf, size);
+}
+
 /* The run's own checks (ltd_pasta_find's two halves), so that doctor
  * says what the run's warning says. */
 static void check_pasta(struct ltd_check *c)
 {
 	struct ltd_pasta pa = {.ready_fd = -1};
 	struct ltd_err err = {0};
-	char version[128] = "", cmd[160];
+	char version[256] = "";
 	char tun[200] = "";
-	FILE *f;
 
 	if (ltd_pasta_locate(&pa, &err) < 0)
 		pa.path[0] = '\0';
 	if (pa.path[0]) {
-		snprintf(cmd, sizeof(cmd), "'%s' --version 2>/dev/null",
-			 pa.path);
-		f = popen(cmd, "r");
-		if (f) {
-			if (fgets(version, sizeof(version), f))
-				version[strcspn(version, "\n")] = '\0';
-			pclose(f);
-		}
+		pasta_version(pa.path, version, sizeof(version));
 		ltd_pasta_tun_check(tun, sizeof(tun));
 	}
 	ltd_doctor_pasta(pa.path, version, tun, c);
@@ -350,53 +408,35 @@ static void check_review(struct ltd_check *c, bool userns_ok)
 }
 
 /*
- * The standing warnings (runtime/standing.h) after the report: which a run
- * says, which the user acknowledged; with --acknowledge, the file that
- * makes runs quiet about them is written first.
+ * Which of the standing warnings @w (runtime/standing.h) the user
+ * acknowledged, into @acked; with --acknowledge, all of them, recorded
+ * first (the file that makes runs quiet about them).  An unreadable file
+ * acknowledges nothing: @note says why ("" otherwise).
  */
-static int standing(const struct ltd_standing *w, size_t n, bool acknowledge,
-		    FILE *out, struct ltd_err *err)
+static int acknowledged(const struct ltd_standing *w, size_t n,
+			bool acknowledge, bool *acked, char *note, size_t size,
+			struct ltd_err *err)
 {
 	struct ltd_acks acks = {0};
-	size_t said = 0;
-	int ret = 0;
+	int ret;
 
+	note[0] = '\0';
 	if (acknowledge) {
 		ret = ltd_acks_store(w, n, err);
 		if (ret < 0)
 			return ret;
-		if (!n && out)
-			fputs("acknowledged: nothing (runs here have no "
-			      "standing "
-			      "warning)\n",
-			      out);
+		if (!n)
+			snprintf(note, size,
+				 "acknowledged: nothing (runs here have no "
+				 "standing warning)");
 	} else if (ltd_acks_load(&acks, err) < 0) {
-		if (out) {
-			fputs("acknowledged: ", out);
-			ltd_fput_shown(out, err->msg);
-			fputs(" (ignored: runs say every warning)\n", out);
-		}
+		snprintf(note, size,
+			 "acknowledged: %s (ignored: runs say every warning)",
+			 err->msg);
 		acks.n = 0;
 	}
-	if (!out)
-		return 0;
-	for (size_t i = 0; i < n; i++) {
-		bool quiet = acknowledge || ltd_acks_cover(&acks, &w[i]);
-
-		said += !quiet;
-		fprintf(out, "%s %s (%s): ",
-			quiet ? "acknowledged:" : "runs warn:", w[i].key,
-			w[i].facts);
-		ltd_fput_shown(out, w[i].text);
-		fputs(quiet ? " -- runs no longer say it while this stays so\n"
-			    : "\n",
-		      out);
-	}
-	if (said)
-		fputs("=> 'ltd-native doctor --acknowledge' stops runs "
-		      "repeating "
-		      "these (until the host changes)\n",
-		      out);
+	for (size_t i = 0; i < n; i++)
+		acked[i] = acknowledge || ltd_acks_cover(&acks, &w[i]);
 	return 0;
 }
 
@@ -404,8 +444,12 @@ int ltd_doctor(const struct ltd_doctor_opts *o)
 {
 	struct ltd_check c[8] = {0};
 	struct ltd_standing w[2] = {0};
+	const char *of[2] = {"cgroup delegation", "Landlock"};
+	struct ltd_doctor_warning dw[2];
 	struct ltd_err err = {0};
-	int abi = ltd_landlock_abi();
+	char note[LTD_ERR_MSG_MAX + 64];
+	bool acked[2] = {false, false};
+	int abi = ltd_landlock_abi(), ret;
 	size_t n = 0;
 
 	if (o->test_landlock_abi >= 0 && o->test_landlock_abi < abi)
@@ -418,15 +462,24 @@ int ltd_doctor(const struct ltd_doctor_opts *o)
 	check_cgroup(&c[5], &w[0]);
 	check_landlock(&c[6], abi, &w[1]);
 	check_review(&c[7], c[0].ok);
-	ltd_doctor_print(stdout, c, 8, o->json);
 	/* Those that are set, in order. */
 	for (size_t i = 0; i < 2; i++)
-		if (w[i].key[0])
+		if (w[i].key[0]) {
+			of[n] = of[i];
 			w[n++] = w[i];
-	/* --json: the one object only; --acknowledge still records. */
-	if (standing(w, n, o->acknowledge, o->json ? NULL : stdout, &err) < 0) {
+		}
+	ret = acknowledged(w, n, o->acknowledge, acked, note, sizeof(note),
+			   &err);
+	for (size_t i = 0; i < n; i++)
+		dw[i] = (struct ltd_doctor_warning){of[i], &w[i], acked[i]};
+	ltd_doctor_print(stdout, c, 8, dw, n, o->json);
+	if (ret < 0) {
 		ltd_err_print(&err);
 		return LTD_DOCTOR_ACK_FAILED;
+	}
+	if (note[0] && !o->json) {
+		ltd_fput_shown(stdout, note);
+		fputc('\n', stdout);
 	}
 	return ltd_doctor_status(c, 8);
 }

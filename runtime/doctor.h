@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "runtime/standing.h"
+
 struct ltd_check {
 	const char *name;
 	bool required; /* a default run needs it */
@@ -47,6 +49,19 @@ void ltd_doctor_userns(const struct ltd_userns_facts *f, struct ltd_check *c);
 void ltd_doctor_pasta(const char *path, const char *version,
 		      const char *tun_problem, struct ltd_check *c);
 
+/*
+ * Pure: what the pasta line says of its version.  @said is the first line
+ * of `pasta --version` ("pasta 2024_01_01.abc"); a build that names none
+ * says "pasta unknown version" (Debian 12's passt is built so): then the
+ * version of the package that owns the binary, @pkg and @pkgver from dpkg
+ * ("" where none does), and failing that why it is unknown.
+ */
+void ltd_doctor_pasta_version(const char *said, const char *pkg,
+			      const char *pkgver, char *buf, size_t size);
+
+/* Pure: whether @said (pasta's --version line) names no version. */
+bool ltd_doctor_pasta_unversioned(const char *said);
+
 /* Pure: what a default run does, from the checks: it stops where a
  * required one is missing, unless that one is needed only for the
  * network and the network is off anyway (a missing fallback one). */
@@ -56,9 +71,21 @@ enum ltd_doctor_verdict ltd_doctor_verdict(const struct ltd_check *c, size_t n);
  * network), 1 when it stops. */
 int ltd_doctor_status(const struct ltd_check *c, size_t n);
 
-/* Pure: the report, as aligned lines or as one JSON object. */
+/* A standing warning as doctor reports it. */
+struct ltd_doctor_warning {
+	const char *check; /* the check it belongs to: "cgroup delegation" */
+	const struct ltd_standing *s;
+	bool acknowledged; /* runs no longer say it (doctor --acknowledge) */
+};
+
+/*
+ * Pure: the report, as aligned lines or as one JSON object: the checks,
+ * the verdict, then the standing warnings @w, said or acknowledged.  The
+ * JSON object's keys are documented in docs/guide/doctor.md and
+ * ltd-native(1); a change there is a change of interface.
+ */
 void ltd_doctor_print(FILE *out, const struct ltd_check *c, size_t n,
-		      bool json);
+		      const struct ltd_doctor_warning *w, size_t nw, bool json);
 
 struct ltd_doctor_opts {
 	bool json;

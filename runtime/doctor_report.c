@@ -76,6 +76,28 @@ void ltd_doctor_pasta(const char *path, const char *version,
 			 "where it is missing");
 }
 
+bool ltd_doctor_pasta_unversioned(const char *said)
+{
+	return !said[0] || strstr(said, "unknown version") != NULL;
+}
+
+void ltd_doctor_pasta_version(const char *said, const char *pkg,
+			      const char *pkgver, char *buf, size_t size)
+{
+	if (!ltd_doctor_pasta_unversioned(said))
+		snprintf(buf, size, "%s", said);
+	else if (pkg[0] && pkgver[0])
+		snprintf(buf, size,
+			 "%s %s, its package's version: pasta's build names "
+			 "none",
+			 pkg, pkgver);
+	else
+		snprintf(buf, size,
+			 "version unknown: %s, and no package owns it",
+			 said[0] ? "pasta's build names none"
+				 : "'pasta --version' said nothing");
+}
+
 enum ltd_doctor_verdict ltd_doctor_verdict(const struct ltd_check *c, size_t n)
 {
 	bool offline = false;
@@ -109,27 +131,66 @@ static void json_str(FILE *out, const char *s)
 	fputc('"', out);
 }
 
-void ltd_doctor_print(FILE *out, const struct ltd_check *c, size_t n, bool json)
+static void print_json(FILE *out, const struct ltd_check *c, size_t n,
+		       const struct ltd_doctor_warning *w, size_t nw)
+{
+	static const char *const verdicts[] = {"works", "no network", "fails"};
+
+	fprintf(out, "{\"ok\":%s,\"default_run\":\"%s\",\"checks\":[",
+		ltd_doctor_status(c, n) ? "false" : "true",
+		verdicts[ltd_doctor_verdict(c, n)]);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(out, "%s{\"name\":", i ? "," : "");
+		json_str(out, c[i].name);
+		fprintf(out, ",\"ok\":%s,\"required\":%s,\"detail\":",
+			c[i].ok ? "true" : "false",
+			c[i].required ? "true" : "false");
+		json_str(out, c[i].detail);
+		fputs(",\"fix\":", out);
+		json_str(out, c[i].fix);
+		fputc('}', out);
+	}
+	/* The standing warnings by the check they belong to, not by the
+	 * acknowledged file's key and facts (its own format). */
+	fputs("],\"warnings\":[", out);
+	for (size_t i = 0; i < nw; i++) {
+		fprintf(out, "%s{\"check\":", i ? "," : "");
+		json_str(out, w[i].check);
+		fputs(",\"warning\":", out);
+		json_str(out, w[i].s->text);
+		fprintf(out, ",\"acknowledged\":%s}",
+			w[i].acknowledged ? "true" : "false");
+	}
+	fputs("]}\n", out);
+}
+
+static void print_warnings(FILE *out, const struct ltd_doctor_warning *w,
+			   size_t nw)
+{
+	size_t said = 0;
+
+	for (size_t i = 0; i < nw; i++) {
+		said += !w[i].acknowledged;
+		fprintf(out, "%s %s (%s): ",
+			w[i].acknowledged ? "acknowledged:" : "runs warn:",
+			w[i].s->key, w[i].s->facts);
+		ltd_fput_shown(out, w[i].s->text);
+		fputs(w[i].acknowledged ? " -- runs no longer say it while "
+					  "this stays so\n"
+					: "\n",
+		      out);
+	}
+	if (said)
+		fputs("=> 'ltd-native doctor --acknowledge' stops runs "
+		      "repeating these (until the host changes)\n",
+		      out);
+}
+
+void ltd_doctor_print(FILE *out, const struct ltd_check *c, size_t n,
+		      const struct ltd_doctor_warning *w, size_t nw, bool json)
 {
 	if (json) {
-		static const char *const verdicts[] = {"works", "no network",
-						       "fails"};
-
-		fprintf(out, "{\"ok\":%s,\"default_run\":\"%s\",\"checks\":[",
-			ltd_doctor_status(c, n) ? "false" : "true",
-			verdicts[ltd_doctor_verdict(c, n)]);
-		for (size_t i = 0; i < n; i++) {
-			fprintf(out, "%s{\"name\":", i ? "," : "");
-			json_str(out, c[i].name);
-			fprintf(out, ",\"ok\":%s,\"required\":%s,\"detail\":",
-				c[i].ok ? "true" : "false",
-				c[i].required ? "true" : "false");
-			json_str(out, c[i].detail);
-			fputs(",\"fix\":", out);
-			json_str(out, c[i].fix);
-			fputc('}', out);
-		}
-		fputs("]}\n", out);
+		print_json(out, c, n, w, nw);
 		return;
 	}
 	/* A detail may name a path of the host (a cgroup's, a helper's). */
@@ -161,4 +222,5 @@ void ltd_doctor_print(FILE *out, const struct ltd_check *c, size_t n, bool json)
 		fputs("=> a default run will not work here: see 'missing'\n",
 		      out);
 	}
+	print_warnings(out, w, nw);
 }

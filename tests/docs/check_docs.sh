@@ -33,6 +33,28 @@ rfs_subs=$(ltd-rootfs --help | awk '/^usage: /{on=1; sub(/^usage: /,"")} on&&/^ 
 [ "$(echo "$options" | wc -l)" -gt 30 ] && [ -n "$subs" ] ||
 	fail "the program lists its options and subcommands" "$options"
 
+# --- the programs' own help ---------------------------------------------
+# Every run option of the table is in `run --help` or `--help`, and the
+# ones the table marks for the summary (the first a newcomer reaches for:
+# --review among them) are in `ltd-native --help` itself.
+help=$(ltd-native --help)
+run_help=$(ltd-native run --help)
+missing=
+for o in $options; do
+	printf '%s\n%s\n' "$help" "$run_help" | grep -q -- "^  $o\( \|\$\)" ||
+		missing="$missing $o"
+done
+[ -z "$missing" ] && pass "every run option is in 'ltd-native --help' or 'ltd-native run --help'" ||
+	fail "every run option is in 'ltd-native --help' or 'ltd-native run --help'" "missing:$missing"
+summary=$(ltd-native --complete-options | awk -F '\t' '$4 ~ /(^|,)summary(,|$)/ {print $1}')
+missing=
+for o in $summary --review; do
+	printf '%s\n' "$help" | grep -q -- "^  $o\( \|\$\)" || missing="$missing $o"
+done
+[ -n "$summary" ] && [ -z "$missing" ] &&
+	pass "'ltd-native --help' names the summary's run options, --review among them" ||
+	fail "'ltd-native --help' names the summary's run options, --review among them" "missing:$missing"
+
 # --- man pages ---------------------------------------------------------
 man1=$build/man/ltd-native.1
 missing=

@@ -159,6 +159,27 @@ else
 	dns_probe --quiet --allow-domain ok.test -- resolve4:evil.test
 	expect_no_out "--quiet: no summary" "outside the allowlist"
 
+	# An upstream that never answers (a UDP socket that reads every query
+	# and replies to none): the cage's lookups fail with SERVFAIL, and
+	# the exit report says which upstream left them unanswered.
+	DNS_SINK=$((DNS_PORT + 2))
+	python3 -c 'import socket,sys
+s=socket.socket(socket.AF_INET,socket.SOCK_DGRAM); s.bind(("127.0.0.1",int(sys.argv[1])))
+while True: s.recv(65535)' "$DNS_SINK" &
+	DNS_PIDS+=($!)
+	for _ in $(seq 50); do
+		ss -Huln "sport = :$DNS_SINK" | grep -q . && break
+		sleep 0.1
+	done
+	ltd run --dns-upstream "127.0.0.1:$DNS_SINK" --no-default-domains --allow-domain ok.test \
+		-- sh -c 'dig +time=15 +tries=1 ok.test A | grep -Eo "status: [A-Z]+"'
+	expect_out "a lookup the upstream never answers fails (SERVFAIL)" "^status: SERVFAIL\$"
+	expect_out "the exit report names the upstream that did not answer" \
+		"^ltd-native: DNS: the upstream 127\.0\.0\.1:$DNS_SINK did not answer 1 query .*--dns-upstream"
+	ltd run --quiet --dns-upstream "127.0.0.1:$DNS_SINK" --no-default-domains \
+		--allow-domain ok.test -- dig +time=15 +tries=1 ok.test A
+	expect_no_out "--quiet: no word of it" "did not answer"
+
 	# NXDOMAIN, not REFUSED: glibc's getaddrinfo says "no such name"
 	# (EAI_NONAME, -2) and clients stop, where REFUSED gave EAI_AGAIN
 	# ("try again") and they retried.  For every family asked.

@@ -69,6 +69,23 @@ if printf '%s\n' "$OUT" | python3 -c 'import json,sys; d=json.load(sys.stdin); a
 else
 	fail "doctor --json is one JSON object with every check" "$OUT"
 fi
+printf '%s\n' "$OUT" | python3 -c 'import json,sys
+d = json.load(sys.stdin)
+assert set(d) == {"ok", "default_run", "checks", "warnings"}, d.keys()
+assert all(set(c) == {"name", "ok", "required", "detail", "fix"} for c in d["checks"])' 2>&1 &&
+	pass "doctor --json has the documented keys only (docs/guide/doctor.md)" ||
+	fail "doctor --json has the documented keys only (docs/guide/doctor.md)" "$OUT"
+# Debian 12's pasta says "pasta unknown version": doctor says its
+# package's version instead, or why it cannot.
+if command -v pasta >/dev/null && pasta --version 2>/dev/null | grep -q 'unknown version'; then
+	ltd doctor
+	expect_no_out "doctor does not leave pasta's version at 'unknown version'" "\(pasta unknown version\)"
+	if dpkg-query --search "$(command -v pasta)" >/dev/null 2>&1; then
+		pkg=$(dpkg-query --search "$(command -v pasta)" | sed 's/: .*//')
+		expect_out "it says the version of pasta's package ($pkg)" \
+			"^(ok|missing) +pasta .*\($pkg $(dpkg-query --show --showformat='${Version}' "$pkg" | sed 's/[.~+]/./g'), its package's version"
+	fi
+fi
 # A launcher without its helper: a default (allowlist) run stops, so
 # doctor says so.
 LONE=$(mktemp -d /tmp/ltd-e2e-lone.XXXXXX)

@@ -23,10 +23,18 @@ inst() {
 }
 
 # --- what install puts where, and that uninstall takes exactly that -------
+# A fresh DESTDIR, but for two shared directories that were there before
+# (an empty man1, a bin with a file of someone else's): uninstall must
+# leave the DESTDIR as it found it, directory for directory.
+mkdir -p "$STAGE/destdir/usr/share/man/man1" "$STAGE/destdir/usr/bin"
+: >"$STAGE/destdir/usr/bin/other-tool"
+inst_before=$(cd "$STAGE/destdir" && find . | sort)
 if make -s -C "$INST_REPO" B="$build" install DESTDIR="$STAGE/destdir" \
 	PREFIX=/usr APPARMOR=yes >"$INST_LOG" 2>&1; then
 	got=$(cd "$STAGE/destdir" && find . -type f -o -type l | sort | tr '\n' ' ')
 	want="./etc/apparmor.d/ltd-native ./usr/bin/ltd-native ./usr/bin/ltd-rootfs \
+./usr/bin/other-tool \
+./usr/libexec/ltd-native/installed-dirs \
 ./usr/libexec/ltd-native/ltd-dnsd ./usr/share/bash-completion/completions/ltd-native \
 ./usr/share/bash-completion/completions/ltd-rootfs \
 ./usr/share/fish/vendor_completions.d/ltd-native.fish \
@@ -43,10 +51,11 @@ if make -s -C "$INST_REPO" B="$build" install DESTDIR="$STAGE/destdir" \
 			"$(cat "$STAGE/destdir/etc/apparmor.d/ltd-native")"
 	make -s -C "$INST_REPO" B="$build" uninstall DESTDIR="$STAGE/destdir" \
 		PREFIX=/usr >>"$INST_LOG" 2>&1
-	left=$(cd "$STAGE/destdir" && find . -type f -o -type l)
-	[ -z "$left" ] && [ ! -e "$STAGE/destdir/usr/libexec/ltd-native" ] &&
-		pass "make uninstall removes every file install put there" ||
-		fail "make uninstall removes every file install put there" "$left"
+	left=$(cd "$STAGE/destdir" && find . | sort)
+	[ "$left" = "$inst_before" ] &&
+		pass "make uninstall leaves DESTDIR as it was: its files and the directories it made gone, the shared ones there before kept" ||
+		fail "make uninstall leaves DESTDIR as it was: its files and the directories it made gone, the shared ones there before kept" \
+			"$(diff <(echo "$inst_before") <(echo "$left"))"
 else
 	fail "make install DESTDIR=" "$(cat "$INST_LOG")"
 fi
@@ -134,9 +143,9 @@ else
 
 	make -s -C "$INST_REPO" B="$build" uninstall PREFIX="$INST_P" DESTDIR= \
 		>>"$INST_LOG" 2>&1
-	left=$(find "$INST_P" -type f -o -type l)
-	[ -z "$left" ] && pass "make uninstall leaves no file of it" ||
-		fail "make uninstall leaves no file of it" "$left"
+	left=$(find "$INST_P" 2>/dev/null)
+	[ -z "$left" ] && pass "make uninstall leaves nothing of it, PREFIX itself included (install made it)" ||
+		fail "make uninstall leaves nothing of it, PREFIX itself included (install made it)" "$left"
 	inst_cleanup
 	trap e2e_teardown EXIT
 fi

@@ -64,6 +64,14 @@ quiet_run --quiet -- python3 -c 'import socket
 try: socket.getaddrinfo("refused-name.test", 80)
 except OSError: pass'
 expect_err_empty "... nor one whose command was refused a name (the summary is information)"
+ltd doctor --json
+if [ "$standing" -gt 0 ]; then
+	printf '%s\n' "$OUT" | python3 -c 'import json,sys
+w = json.load(sys.stdin)["warnings"]
+assert w and all(e["acknowledged"] is True and set(e) == {"check", "warning", "acknowledged"} for e in w), w' 2>&1 &&
+		pass "doctor --json lists the acknowledged warnings, \"acknowledged\": true" ||
+		fail "doctor --json lists the acknowledged warnings, \"acknowledged\": true" "$OUT"
+fi
 ltd doctor
 if [ "$standing" -gt 0 ]; then
 	expect_out "doctor still says the acknowledged warning" "^acknowledged: "
@@ -86,6 +94,12 @@ expect_err "the kernel changes again (ABI 2): the warning is back" "^ltd-native:
 with_test_hooks ltd doctor --test-landlock-abi 2
 expect_out "doctor says which warnings runs say" "^runs warn: landlock \(abi 2\): "
 expect_out "... and how to acknowledge them" "doctor --acknowledge"
+with_test_hooks ltd doctor --json --test-landlock-abi 2
+printf '%s\n' "$OUT" | python3 -c 'import json,sys
+w = [e for e in json.load(sys.stdin)["warnings"] if e["check"] == "Landlock"]
+assert len(w) == 1 and w[0]["acknowledged"] is False and "ABI 2" in w[0]["warning"], w' 2>&1 &&
+	pass "doctor --json says it too, under its check, \"acknowledged\": false" ||
+	fail "doctor --json says it too, under its check, \"acknowledged\": false" "$OUT"
 ltd doctor --test-landlock-abi 2
 expect_rc "doctor's test hook is refused without LTD_NATIVE_TEST_HOOKS=1" 125
 

@@ -152,21 +152,21 @@ uxrun --review p1 -- sh -c 'echo p > pending.txt'
 for cmd in diff apply discard; do
 	ux "$cmd"
 	expect_rc "$cmd without NAME: a usage error (125, as every usage error)" 125
-	expect_out "$cmd without NAME: says so, naming the command" "^ltd-native $cmd: which review\? NAME is missing$"
-	expect_out "$cmd without NAME: its usage" "^usage: ltd-native $cmd NAME"
+	expect_out "$cmd without NAME: says so, naming the command" "^ltd-native: $cmd: which review\? NAME is missing$"
+	expect_out "$cmd without NAME: its usage" "^ltd-native: usage: ltd-native $cmd NAME"
 	expect_out "$cmd without NAME: the pending reviews" "^ltd-native: pending reviews: p1$"
 	ux "$cmd" nope
 	expect_rc "$cmd with an unknown NAME" 125
-	expect_out "$cmd with an unknown NAME: says so, naming the command" "^ltd-native $cmd: there is no review 'nope'$"
+	expect_out "$cmd with an unknown NAME: says so, naming the command" "^ltd-native: $cmd: there is no review 'nope'$"
 	expect_out "$cmd with an unknown NAME: the pending reviews" "^ltd-native: pending reviews: p1$"
 done
 ux review nope
 expect_out "review with an unknown NAME: the pending reviews" "^ltd-native: pending reviews: p1$"
 ux review p1 extra
 expect_rc "review with two names" 125
-expect_out "review with two names: says so" "^ltd-native review: one NAME at most"
+expect_out "review with two names: says so" "^ltd-native: review: one NAME at most"
 ux diff p1 --bogus
-expect_out "an unknown option named" "^ltd-native diff: unknown option '--bogus'$"
+expect_out "an unknown option named" "^ltd-native: diff: unknown option '--bogus'$"
 ux discard p1
 
 # 7. The reviews store, wherever XDG_STATE_HOME puts it, is not the

@@ -653,3 +653,52 @@ Test(options, domain_flags)
 	cr_assert(strstr(err.msg, "--allow-domain"), "%s", err.msg);
 	ltd_policy_free(&p);
 }
+
+/* ---- the exit report ---------------------------------------------------- */
+
+static char *summary_of(const struct ltd_dnsd *d)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ltd_dnsd_summary(d, f);
+	fclose(f);
+	return buf;
+}
+
+/* An upstream that never answers: the cage sees SERVFAILs only, so the
+ * report names the upstream and how many lookups it left unanswered. */
+Test(summary, names_the_upstream_that_did_not_answer)
+{
+	struct ltd_dnsd d = {0};
+	struct ltd_err err = {0};
+	char *out;
+
+	cr_assert_eq(ltd_dns_upstream_parse("127.0.0.1:5353", &d.cfg.upstream,
+					    &d.cfg.upstream_len, &err),
+		     0);
+	out = summary_of(&d);
+	cr_assert_str_eq(out, "", "nothing to say: %s", out);
+	free(out);
+	d.upstream_timeouts = 3;
+	out = summary_of(&d);
+	cr_assert(strstr(out, "ltd-native: DNS: the upstream 127.0.0.1:5353 "
+			      "did not answer 3 queries (each waited 5 s; "
+			      "the cage got SERVFAIL): check --dns-upstream"),
+		  "%s", out);
+	free(out);
+	d.upstream_timeouts = 1;
+	cr_assert_eq(ltd_dns_upstream_parse("[fd00::53]:54", &d.cfg.upstream,
+					    &d.cfg.upstream_len, &err),
+		     0);
+	out = summary_of(&d);
+	cr_assert(strstr(out, "the upstream [fd00::53]:54 did not answer 1 "
+			      "query "),
+		  "%s", out);
+	free(out);
+	d.cfg.quiet = true;
+	out = summary_of(&d);
+	cr_assert_str_eq(out, "", "--quiet: %s", out);
+	free(out);
+}

@@ -117,7 +117,7 @@ static char *render(const struct ltd_check *c, size_t n, bool json)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
-	ltd_doctor_print(f, c, n, json);
+	ltd_doctor_print(f, c, n, NULL, 0, json);
 	fclose(f);
 	return buf;
 }
@@ -166,10 +166,78 @@ Test(doctor, json_escapes)
 	};
 	char *out = render(c, 1, true);
 
-	cr_assert_str_eq(out,
-			 "{\"ok\":false,\"default_run\":\"fails\","
-			 "\"checks\":[{\"name\":\"pasta\","
-			 "\"ok\":false,\"required\":true,\"detail\":"
-			 "\"say \\\"hi\\\"\\\\\\u000a\",\"fix\":\"\"}]}\n");
+	cr_assert_str_eq(out, "{\"ok\":false,\"default_run\":\"fails\","
+			      "\"checks\":[{\"name\":\"pasta\","
+			      "\"ok\":false,\"required\":true,\"detail\":"
+			      "\"say \\\"hi\\\"\\\\\\u000a\",\"fix\":\"\"}],"
+			      "\"warnings\":[]}\n");
 	free(out);
+}
+
+/* The standing warnings are in the JSON object too, by the check they
+ * belong to, with whether the user acknowledged them; the acknowledged
+ * file's own key and facts ("cgroup", "not-delegated ...") are not. */
+Test(doctor, json_warnings)
+{
+	struct ltd_check c[1] = {
+		{.name = "Landlock", .required = false, .ok = true},
+	};
+	struct ltd_standing s[2];
+	struct ltd_doctor_warning w[2] = {
+		{"cgroup delegation", &s[0], true},
+		{"Landlock", &s[1], false},
+	};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ltd_standing_set(&s[0], "cgroup", "not-delegated nproc-per-userns",
+			 "no cgroup for the cage");
+	ltd_standing_set(&s[1], "landlock", "abi 3", "Landlock is ABI 3");
+	ltd_doctor_print(f, c, 1, w, 2, true);
+	fclose(f);
+	cr_assert(strstr(buf, ",\"warnings\":[{\"check\":\"cgroup "
+			      "delegation\",\"warning\":\"no cgroup for the "
+			      "cage\",\"acknowledged\":true},{\"check\":"
+			      "\"Landlock\",\"warning\":\"Landlock is ABI "
+			      "3\",\"acknowledged\":false}]}\n"),
+		  "%s", buf);
+	cr_assert_null(strstr(buf, "not-delegated"), "%s", buf);
+	cr_assert_null(strstr(buf, "\"key\""), "%s", buf);
+	free(buf);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	ltd_doctor_print(f, c, 1, w, 2, false);
+	fclose(f);
+	cr_assert(strstr(buf, "acknowledged: cgroup (not-delegated "
+			      "nproc-per-userns): no cgroup for the cage -- "
+			      "runs no longer say it"),
+		  "%s", buf);
+	cr_assert(strstr(buf, "runs warn: landlock (abi 3): Landlock is ABI "
+			      "3\n=> 'ltd-native doctor --acknowledge'"),
+		  "%s", buf);
+	free(buf);
+}
+
+/* Debian 12's passt says "pasta unknown version": its package's version
+ * is said instead, or why there is none. */
+Test(doctor, pasta_version)
+{
+	char v[256];
+
+	ltd_doctor_pasta_version("pasta 2024_01_01.abc", "", "", v, sizeof(v));
+	cr_assert_str_eq(v, "pasta 2024_01_01.abc");
+	cr_assert(ltd_doctor_pasta_unversioned("pasta unknown version"));
+	cr_assert(ltd_doctor_pasta_unversioned(""));
+	cr_assert_not(ltd_doctor_pasta_unversioned("pasta 2024_01_01.abc"));
+	ltd_doctor_pasta_version("pasta unknown version", "passt",
+				 "0.0~git20230309.7c7625d-1", v, sizeof(v));
+	cr_assert_str_eq(v, "passt 0.0~git20230309.7c7625d-1, its package's "
+			    "version: pasta's build names none");
+	ltd_doctor_pasta_version("pasta unknown version", "", "", v, sizeof(v));
+	cr_assert_str_eq(v, "version unknown: pasta's build names none, and "
+			    "no package owns it");
+	ltd_doctor_pasta_version("", "", "", v, sizeof(v));
+	cr_assert_str_eq(v, "version unknown: 'pasta --version' said nothing, "
+			    "and no package owns it");
 }

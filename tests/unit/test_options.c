@@ -255,7 +255,7 @@ Test(options, help_lists_every_flag)
 		"--tmpfs DST",	 "--setenv VAR VALUE", "--unsetenv VAR",
 		"--chdir DIR",	 "--hostname NAME",    "--network MODE"};
 
-	ltd_policy_print_help(f);
+	ltd_policy_print_help(f, 0);
 	fclose(f);
 	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
 		cr_assert(strstr(buf, flags[i]), "help lacks %s", flags[i]);
@@ -296,7 +296,7 @@ static char *help_text(void)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
-	ltd_policy_print_help(f);
+	ltd_policy_print_help(f, 0);
 	fclose(f);
 	return buf;
 }
@@ -333,7 +333,7 @@ Test(options, the_table_as_data_has_every_option_once)
 	cr_assert(f);
 	ltd_policy_print_options(f);
 	fclose(f);
-	cr_expect(strstr(buf, "\n--network\t1\tMODE\t-\tallowlist "));
+	cr_expect(strstr(buf, "\n--network\t1\tMODE\tsummary\tallowlist "));
 	cr_expect(strstr(buf, "\n--ro-bind\t2\tSRC DST\tlist,not-project\t"));
 	for (size_t i = 0; (o = ltd_option_at(i)); i++)
 		want += !(o->flags & LTD_OPT_TEST_HOOK);
@@ -353,5 +353,22 @@ Test(options, the_table_as_data_has_every_option_once)
 		cr_expect(!(o->flags & LTD_OPT_TEST_HOOK), "%s", name);
 	}
 	cr_expect_eq(n, want);
+	free(buf);
+}
+
+/* `ltd-native --help` names the run options a newcomer reaches for, from
+ * the same table (LTD_OPT_SUMMARY): --review among them, and no other. */
+Test(options, summary_help_is_the_flagged_options)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ltd_policy_print_help(f, LTD_OPT_SUMMARY);
+	fclose(f);
+	cr_assert(strstr(buf, "  --review NAME "), "%s", buf);
+	cr_assert(strstr(buf, "  --network MODE "), "%s", buf);
+	cr_assert_null(strstr(buf, "  --unsafe-"), "%s", buf);
+	cr_assert_null(strstr(buf, "  --info-fd"), "%s", buf);
 	free(buf);
 }
