@@ -21,6 +21,7 @@
 #include "common/cleanup.h"
 #include "common/lstatmemo.h"
 #include "common/path.h"
+#include "common/realpath.h"
 
 /* What the host runs code from without being asked (class STARTUP): gated
  * only for writable binds, and a writable directory that would hold one is
@@ -439,7 +440,7 @@ static bool entry_path(const char *d, const char *home, unsigned uid,
 		       char *path, size_t size)
 {
 	if (d[0] == '$') {
-		char var[32];
+		char var[32], real[PATH_MAX];
 		const char *rest = strchr(d, '/'), *x;
 
 		snprintf(var, sizeof(var), "%.*s", (int)(rest - d - 1), d + 1);
@@ -447,6 +448,11 @@ static bool entry_path(const char *d, const char *home, unsigned uid,
 		if (!x || x[0] != '/')
 			return false;
 		snprintf(path, size, "%s%s", x, rest);
+		/* Where the kernel (and the code that keeps it there)
+		 * really reaches: "x/../p", "//p" or a link in the
+		 * variable's value must not pass for another place. */
+		if (ltd_realpath_existing(path, real, sizeof(real)) == 0)
+			snprintf(path, size, "%s", real);
 	} else if (d[0] == '~') {
 		if (!home)
 			return false;

@@ -6,6 +6,7 @@
  */
 #include "policy/option.h"
 #include "common/path.h"
+#include "common/realpath.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -124,7 +125,7 @@ static int resolve_existing(char **slot, const char *flag, const char *path,
 static int review_store_outside(const struct ltd_policy *p, struct ltd_err *err)
 {
 	const char *xdg = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
-	char store[PATH_MAX];
+	char store[PATH_MAX], real[PATH_MAX];
 	int ret;
 
 	if (!p->review)
@@ -139,7 +140,10 @@ static int review_store_outside(const struct ltd_policy *p, struct ltd_err *err)
 				   "%s/.local/state/ltd-native/reviews", home);
 	else
 		return 0; /* review/store.c says there is nowhere */
-	if (ret == 0 && ltd_path_is_under(store, p->project))
+	/* As the kernel reaches it ("x/../p", a link): the text alone
+	 * could name another place. */
+	if (ret == 0 && ltd_realpath_existing(store, real, sizeof(real)) == 0 &&
+	    ltd_path_is_under(real, p->project))
 		return ltd_err_set(err, ELOOP,
 				   "--review: reviews are kept in %s, which "
 				   "lies in the project; set XDG_STATE_HOME "

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/base.h"
 #include "policy_fixture.h"
 #include "runtime/hostuser.h"
 
@@ -197,6 +198,42 @@ Test(gate, the_reviews_store_wherever_xdg_state_home_is)
 	mkdir(path, 0700);
 	cr_assert_eq(ltd_policy_gate(&p, "--bind", path, true, 0, &err), 0,
 		     "beside the store: %s", err.msg);
+	if (saved)
+		setenv("XDG_STATE_HOME", saved, 1);
+	else
+		unsetenv("XDG_STATE_HOME");
+	free(saved);
+}
+
+/* The store as the kernel reaches it: an XDG_STATE_HOME written with
+ * "..", "//" or through a link names the project all the same, and a
+ * writable bind of the project is refused (an attacker's review: the
+ * text alone let it through, and the cage rewrote a review's record). */
+Test(gate, the_reviews_store_through_dotdot_or_a_link)
+{
+	static const char *const forms[] = {"/x/../p/.st", "//p/.st",
+					    "/./p/.st", "/lnk/.st"};
+	char home[192], pdir[192], path[256], var[256];
+	const char *old = getenv("XDG_STATE_HOME");
+	char *saved = old ? strdup(old) : NULL;
+
+	snprintf(home, sizeof(home), "%s/home", dir);
+	mkdir(home, 0700);
+	fake_home(home, home);
+	snprintf(path, sizeof(path), "%s/x", dir);
+	mkdir(path, 0700);
+	snprintf(pdir, sizeof(pdir), "%s/p", dir);
+	mkdir(pdir, 0700);
+	snprintf(path, sizeof(path), "%s/lnk", dir);
+	cr_assert_eq(symlink(pdir, path), 0);
+	for (size_t i = 0; i < ARRAY_SIZE(forms); i++) {
+		snprintf(var, sizeof(var), "%s%s", dir, forms[i]);
+		setenv("XDG_STATE_HOME", var, 1);
+		cr_assert_eq(ltd_policy_gate(&p, "--bind", pdir, true, 0, &err),
+			     -EPERM, "XDG_STATE_HOME=%s", var);
+		cr_assert(strstr(err.msg, "ltd-native's reviews"), "%s",
+			  err.msg);
+	}
 	if (saved)
 		setenv("XDG_STATE_HOME", saved, 1);
 	else
