@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/openat2.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@
 #include <strings.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "common/cleanup.h"
@@ -457,31 +459,59 @@ static bool config_names_sha256(int dir)
 	return strcasestr(buf, "sha256") != NULL;
 }
 
-/* The git directory @gitdir may be a SHA-256 repository's: its own
- * config says so, or, for a linked worktree's (which has none), the
- * common directory's its file commondir names.  Only the index's format
- * depends on it: either way each entry is checked the same. */
-static bool maybe_sha256(int gitdir)
+/* The common directory of the linked worktree's git directory @gitdir,
+ * or -1.  Its commondir file is the cage's to write: only what git itself
+ * writes there is followed ("../..", no link, no other mount), and only
+ * when @gitdir really sits in that directory's worktrees/, so no place
+ * the cage names elsewhere on the host is ever opened or read. */
+static int common_dir(int gitdir)
 {
-	char rel[PATH_MAX];
+	struct open_how how = {
+		.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
+		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS |
+			   RESOLVE_NO_XDEV,
+	};
+	struct stat parent, worktrees;
+	char rel[16];
 	ssize_t n;
-	bool yes;
-	int fd, common;
+	int fd = openat(gitdir, "commondir",
+			O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 
-	if (config_names_sha256(gitdir))
-		return true;
-	fd = openat(gitdir, "commondir",
-		    O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
-		return false;
+		return -1;
 	n = read(fd, rel, sizeof(rel) - 1);
 	close(fd);
 	if (n <= 0)
-		return false;
+		return -1;
 	rel[n] = '\0';
-	rel[strcspn(rel, "\n")] = '\0';
-	common = openat(gitdir, rel,
-			O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC);
+	if (strcmp(rel, "../..") && strcmp(rel, "../..\n") &&
+	    strcmp(rel, "../../\n"))
+		return -1;
+	fd = (int)syscall(SYS_openat2, gitdir, "../..", &how, sizeof(how));
+	if (fd < 0)
+		return -1;
+	if (fstatat(gitdir, "..", &parent, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    fstatat(fd, "worktrees", &worktrees, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    parent.st_dev != worktrees.st_dev ||
+	    parent.st_ino != worktrees.st_ino) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* The git directory @gitdir may be a SHA-256 repository's: its own
+ * config says so, or, for a linked worktree's (which has none), its
+ * common directory's.  Only the index's format depends on it: either way
+ * each entry is checked the same. */
+static bool maybe_sha256(int gitdir)
+{
+	bool yes;
+	int common;
+
+	if (config_names_sha256(gitdir))
+		return true;
+	common = common_dir(gitdir);
 	if (common < 0)
 		return false;
 	yes = config_names_sha256(common);

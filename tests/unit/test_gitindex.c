@@ -417,3 +417,50 @@ Test(gitindex, sha256_linked_worktree_index_passes)
 	cr_assert(fx_exists(dir, ".git/worktrees/wt/index"));
 	free(text);
 }
+
+/* A commondir the cage wrote is followed only as git writes it, and only
+ * to the directory whose worktrees/ holds the git directory: one naming a
+ * place elsewhere (here a real SHA-256 repository's, whose config says
+ * sha256) is not read, so the SHA-256 index beside it does not parse and
+ * goes aside (an attacker's review: the host read the config of any
+ * directory the cage named, and the cage learnt one bit of it). */
+Test(gitindex, a_planted_commondir_is_not_followed)
+{
+	static const char *const planted[] = {"abs", "up"};
+	char *text = NULL;
+	size_t tlen = 0;
+	FILE *out = open_memstream(&text, &tlen);
+	char path[512], cmd[1024];
+	int gitdir;
+
+	sh("git init -q --object-format=sha256 r && echo a > r/a && "
+	   "git -C r add a");
+	for (size_t i = 0; i < ARRAY_SIZE(planted); i++) {
+		snprintf(cmd, sizeof(cmd),
+			 "mkdir -p %s/.git/objects %s/.git/refs && "
+			 "echo 'ref: refs/heads/main' > %s/.git/HEAD && "
+			 "cp r/.git/index %s/.git/index",
+			 planted[i], planted[i], planted[i], planted[i]);
+		sh(cmd);
+	}
+	/* Absolute, to the real repository; and git's own "../.." from a
+	 * git directory that is not in a worktrees/ (it would reach the
+	 * test's directory, whose config is made to say sha256 too). */
+	snprintf(cmd, sizeof(cmd), "echo %s/r/.git > abs/.git/commondir", dir);
+	sh(cmd);
+	sh("echo ../.. > up/.git/commondir && echo objectformat=sha256 > "
+	   "config");
+	for (size_t i = 0; i < ARRAY_SIZE(planted); i++) {
+		snprintf(path, sizeof(path), "%s/%s/.git", dir, planted[i]);
+		gitdir = open(path, O_RDONLY | O_DIRECTORY);
+		cr_assert_geq(gitdir, 0);
+		ltd_gitindex_judge(out, gitdir, planted[i],
+				   (struct timespec){0, 0});
+		close(gitdir);
+		snprintf(path, sizeof(path), "%s/.git/index", planted[i]);
+		cr_assert(!fx_exists(dir, path), "%s: not read as SHA-256",
+			  planted[i]);
+	}
+	fclose(out);
+	free(text);
+}
