@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -250,6 +251,29 @@ static json_t *str_json(const char *s)
 	return j;
 }
 
+/* @key: the cage's name @s as str_json() shows it; when that is not its
+ * bytes (not UTF-8), also @key "_hex", the bytes in hex, so that two
+ * names shown alike ("v\377" and "v?") stay two names. */
+static void set_name(json_t *o, const char *key, const char *s)
+{
+	json_t *j = str_json(s);
+	char hkey[32], *hex;
+	size_t n;
+
+	json_object_set_new(o, key, j);
+	if (!s || !j || !strcmp(json_string_value(j), s))
+		return;
+	n = strlen(s);
+	hex = malloc(n * 2 + 1);
+	if (!hex)
+		return;
+	for (size_t i = 0; i < n; i++)
+		snprintf(hex + i * 2, 3, "%02x", (unsigned char)s[i]);
+	snprintf(hkey, sizeof(hkey), "%s_hex", key);
+	json_object_set_new(o, hkey, json_string(hex));
+	free(hex);
+}
+
 static json_t *mode_json(mode_t m)
 {
 	char buf[8];
@@ -270,14 +294,13 @@ json_t *ltd_change_json(const struct ltd_change *c)
 
 	if (!o)
 		return NULL;
-	json_object_set_new(o, "path", str_json(c->path));
+	set_name(o, "path", c->path);
 	json_object_set_new(o, "status", json_string(status));
 	json_object_set_new(
 		o, "kind",
 		json_string(ltd_change_cat_name(ltd_change_category(c))));
-	json_object_set_new(o, "from", str_json(c->from));
-	json_object_set_new(o, "target",
-			    str_json(S_ISLNK(c->mode) ? c->target : NULL));
+	set_name(o, "from", c->from);
+	set_name(o, "target", S_ISLNK(c->mode) ? c->target : NULL);
 	json_object_set_new(
 		o, "old_mode",
 		mode_json(c->kind == LTD_CH_ADD && !c->from ? 0 : old));

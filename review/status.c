@@ -223,7 +223,9 @@ int ltd_review_list_print(FILE *out, bool json,
 			info_line(out, &v[i], counted, &c);
 	}
 	if (!ret && json) {
-		json_dumpf(arr, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		json_dumpf(arr, out,
+			   JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+				   JSON_ENSURE_ASCII);
 		fputc('\n', out);
 	} else if (!ret && !n) {
 		fputs("no pending reviews\n", out);
@@ -251,7 +253,8 @@ static int status_json(FILE *out, struct ltd_review_view *v,
 		json_decref(o);
 		return ltd_err_set(err, ENOMEM, "out of memory");
 	}
-	json_dumpf(o, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_dumpf(o, out,
+		   JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
 	fputc('\n', out);
 	json_decref(o);
 	return 0;
