@@ -395,16 +395,24 @@ static void check_review(struct ltd_check *c, bool userns_ok)
 		ltd_overlay_probe(dir, &err) == 0;
 	if (c->ok) {
 		snprintf(c->detail, sizeof(c->detail),
-			 "--review works: a rootless overlay mounts, its upper "
-			 "in %.900s",
+			 "--review works: a rootless overlay mounts on the "
+			 "filesystem of %.900s, where the reviews will be kept",
 			 dir);
 		return;
 	}
 	snprintf(c->detail, sizeof(c->detail), "--review will not run: %s",
 		 err.msg);
-	snprintf(c->fix, sizeof(c->fix),
-		 "a kernel with CONFIG_OVERLAY_FS, and XDG_STATE_HOME on a "
-		 "filesystem with user xattrs (ext4, xfs, btrfs, tmpfs)");
+	/* The store could not be made, or the overlay would not mount. */
+	if (err.code == EACCES || err.code == EPERM || err.code == ENOENT ||
+	    err.code == ENOTDIR || err.code == EROFS)
+		snprintf(c->fix, sizeof(c->fix),
+			 "XDG_STATE_HOME (or ~/.local/state) naming a "
+			 "directory you can create and write");
+	else
+		snprintf(c->fix, sizeof(c->fix),
+			 "a kernel with CONFIG_OVERLAY_FS, and XDG_STATE_HOME "
+			 "on a filesystem with user xattrs (ext4, xfs, btrfs, "
+			 "tmpfs)");
 }
 
 /*
