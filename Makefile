@@ -77,7 +77,8 @@ UNIT_SRC := $(wildcard tests/unit/*.c) tests/common/fixture.c tests/common/dnsq.
 UNIT_OBJ := $(UNIT_SRC:%.c=$(B)/%.o)
 
 .PHONY: check-agents install uninstall FORCE package check-package man check-docs check-layout format-check all check check-unit check-e2e check-build stress stress-long bench bench-seccomp bench-egress bench-dns bench-landlock bench-project bench-walk bench-review bench-exec bench-memory bench-smoke fuzz format clean
-all: $(B)/ltd-native $(B)/ltd-dnsd $(B)/ltd-rootfs $(B)/probe man
+all: $(B)/ltd-native $(B)/ltd-dnsd $(B)/ltd-rootfs $(B)/probe man \
+	$(B)/apparmor/ltd-native
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -186,9 +187,18 @@ FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 APPARMORDIR ?= /etc/apparmor.d
 APPARMOR ?= $(if $(wildcard /etc/apparmor.d/abi/4.0),yes,no)
 
+# Made again when BINDIR changes, and only then written: a `sudo make
+# install` must not leave the user's build tree with a file of root's.
 $(B)/apparmor/ltd-native: packaging/apparmor/ltd-native.in FORCE
 	@mkdir -p $(dir $@)
-	sed 's|@BINDIR@|$(BINDIR)|g' $< > $@.tmp && mv $@.tmp $@
+	@sed 's|@BINDIR@|$(BINDIR)|g' $< > $@.tmp && \
+		{ cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@; }
+
+# The profile in APPARMORDIR is ours when it names this BINDIR's
+# ltd-native: another one (the package's, for /usr/bin) is neither
+# overwritten by install nor removed by uninstall.
+PROFILE_OURS = grep -q '^profile ltd-native $(BINDIR)/ltd-native ' \
+	$(DESTDIR)$(APPARMORDIR)/ltd-native
 
 # What install puts in place, and so what uninstall removes: these files,
 # and the directories install had to make for them (recorded in
@@ -200,8 +210,7 @@ INSTALLED := $(BINDIR)/ltd-native $(BINDIR)/ltd-rootfs \
 	$(MANDIR)/man5/ltd-native-policy.5 \
 	$(BASHCOMPDIR)/ltd-native $(BASHCOMPDIR)/ltd-rootfs \
 	$(ZSHCOMPDIR)/_ltd-native \
-	$(FISHCOMPDIR)/ltd-native.fish $(FISHCOMPDIR)/ltd-rootfs.fish \
-	$(APPARMORDIR)/ltd-native
+	$(FISHCOMPDIR)/ltd-native.fish $(FISHCOMPDIR)/ltd-rootfs.fish
 DIRS_RECORD := $(LIBEXECDIR)/installed-dirs
 
 install: $(B)/ltd-native $(B)/ltd-dnsd $(B)/ltd-rootfs man $(B)/apparmor/ltd-native
@@ -222,6 +231,10 @@ install: $(B)/ltd-native $(B)/ltd-dnsd $(B)/ltd-rootfs man $(B)/apparmor/ltd-nat
 	install -m 644 packaging/completions/ltd-native.fish \
 		packaging/completions/ltd-rootfs.fish $(DESTDIR)$(FISHCOMPDIR)/
 ifeq ($(APPARMOR),yes)
+	@if [ -e $(DESTDIR)$(APPARMORDIR)/ltd-native ] && ! $(PROFILE_OURS); then \
+		echo "install: $(DESTDIR)$(APPARMORDIR)/ltd-native is the profile" \
+			"of another ltd-native (not $(BINDIR)'s): left as it is;" \
+			"APPARMOR=no installs without one" >&2; exit 1; fi
 	install -m 644 $(B)/apparmor/ltd-native $(DESTDIR)$(APPARMORDIR)/
 	@echo "AppArmor: load the profile with" \
 		"'apparmor_parser -r $(APPARMORDIR)/ltd-native'"
@@ -231,10 +244,13 @@ endif
 # must still be there to be named), as the package's postrm does.
 uninstall:
 	@if [ -z "$(DESTDIR)" ] && [ -e $(APPARMORDIR)/ltd-native ] && \
+		$(PROFILE_OURS) && \
 		command -v aa-enabled >/dev/null && aa-enabled --quiet && \
 		command -v apparmor_parser >/dev/null; then \
 		apparmor_parser -R $(APPARMORDIR)/ltd-native || true; fi
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	@if [ -e $(DESTDIR)$(APPARMORDIR)/ltd-native ] && $(PROFILE_OURS); then \
+		rm -f $(DESTDIR)$(APPARMORDIR)/ltd-native; fi
 	sh tools/installdirs.sh remove "$(DESTDIR)" $(DIRS_RECORD) $(LIBEXECDIR)
 
 FORCE:

@@ -60,6 +60,32 @@ else
 	fail "make install DESTDIR=" "$(cat "$INST_LOG")"
 fi
 
+# --- another ltd-native's AppArmor profile (the package's, for /usr/bin)
+# is neither overwritten by a make install for another BINDIR nor removed
+# by its uninstall (a new user's review: uninstall PREFIX=... removed it).
+rm -rf "$STAGE/destdir"
+mkdir -p "$STAGE/destdir/etc/apparmor.d"
+printf 'profile ltd-native /usr/bin/ltd-native flags=(unconfined) {\n  userns,\n}\n' \
+	>"$STAGE/destdir/etc/apparmor.d/ltd-native"
+pkg_profile=$(cat "$STAGE/destdir/etc/apparmor.d/ltd-native")
+if make -s -C "$INST_REPO" B="$build" install DESTDIR="$STAGE/destdir" \
+	PREFIX=/usr/local APPARMOR=yes >"$INST_LOG" 2>&1; then
+	fail "install for another BINDIR refuses to replace the package's profile" "$(cat "$INST_LOG")"
+else
+	grep -q "is the profile of another ltd-native" "$INST_LOG" &&
+		pass "install for another BINDIR refuses to replace the package's profile, and says why" ||
+		fail "install for another BINDIR refuses to replace the package's profile, and says why" "$(cat "$INST_LOG")"
+fi
+make -s -C "$INST_REPO" B="$build" install DESTDIR="$STAGE/destdir" \
+	PREFIX=/usr/local APPARMOR=no >"$INST_LOG" 2>&1 &&
+	make -s -C "$INST_REPO" B="$build" uninstall DESTDIR="$STAGE/destdir" \
+		PREFIX=/usr/local >>"$INST_LOG" 2>&1
+[ "$(cat "$STAGE/destdir/etc/apparmor.d/ltd-native" 2>/dev/null)" = "$pkg_profile" ] &&
+	[ ! -e "$STAGE/destdir/usr/local/bin/ltd-native" ] &&
+	pass "uninstall for another BINDIR leaves the package's profile" ||
+	fail "uninstall for another BINDIR leaves the package's profile" "$(cat "$INST_LOG")"
+rm -rf "$STAGE/destdir"
+
 # --- an installed ltd-native, run as the user ------------------------------
 if ! make -s -C "$INST_REPO" B="$build" install PREFIX="$INST_P" DESTDIR= \
 	APPARMOR=no >"$INST_LOG" 2>&1; then
