@@ -209,7 +209,8 @@ for i in range(n):
     os.makedirs(d, exist_ok=True)
     open("%s/m%05d.js" % (d, i), "w").write("module.exports = %d;\n" % i)
 ' "$NPM_FILES")
-	(cd "$src" && u "$NPM" pack --quiet --offline --cache "$W/npmcache/pack" \
+	(cd "$src" && u "$NPM" pack --quiet --offline --no-update-notifier \
+		--cache "$W/npmcache/pack" \
 		--pack-destination "$W/pkgsrc" >/dev/null)
 	P=$W/npm
 	u mkdir "$P"
