@@ -13,15 +13,17 @@
 
 int ltd_caps_clear(struct ltd_err *err)
 {
-	cap_t empty = cap_init();
-	int ret = 0;
+	/* One capset(2) with every set empty: cap_init() + cap_set_proc()
+	 * allocate (in the command, a fresh heap page of init's: a page
+	 * fault before execve) and ask capget() for the version first. */
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct none[_LINUX_CAPABILITY_U32S_3] = {{0}};
 
-	if (!empty)
-		return ltd_err_sys(err, "cap_init");
-	if (cap_set_proc(empty) < 0)
-		ret = ltd_err_sys(err, "clear capability sets");
-	cap_free(empty);
-	return ret;
+	if (capset(&hdr, none) < 0)
+		return ltd_err_sys(err, "clear capability sets");
+	return 0;
 }
 
 int ltd_caps_drop_all(struct ltd_err *err)

@@ -776,9 +776,11 @@ void ltd_cage_init(struct ltd_cage *c)
 		send_msg(c->sock, LTD_MSG_SETUP_ERROR, 0, &err);
 		_exit(1);
 	}
-	/* With a pidfd of the command: the launcher learns its host pid. */
+	/* With a pidfd of the command when the launcher has a reader for
+	 * its host pid (the registry, --info-fd, --json-status-fd: those
+	 * that get the namespaces too). */
 	{
-		int pidfd = pidfd_open(c->cmd_pid, 0);
+		int pidfd = c->send_ns ? pidfd_open(c->cmd_pid, 0) : -1;
 
 		ltd_msg_send_fds(c->sock, LTD_MSG_STARTED, c->cmd_pid, &pidfd,
 				 pidfd >= 0 ? 1 : 0);

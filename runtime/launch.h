@@ -109,8 +109,10 @@ int ltd_launch_supervise(struct ltd_launch *l, struct ltd_err *err);
  * pidfd; @l->init is -1 after. */
 void ltd_launch_cage_gone(struct ltd_launch *l);
 
-/* Everything the launch holds, released (the cage gone first if it has a
- * cgroup). */
-void ltd_launch_free(struct ltd_launch *l);
+/* What the launch holds on the host, released: pasta, the cgroup (the
+ * cage gone first), the DNS filter, descriptors and locks.  Its memory is
+ * not freed: the launcher exits right after, and freeing would write to
+ * pages it shares with init, copied on write then (decision 0132). */
+void ltd_launch_end(struct ltd_launch *l);
 
 #endif

@@ -232,7 +232,9 @@ int ltd_life_prepare(struct ltd_life *l, const struct ltd_policy *p,
 void ltd_life_cloned(struct ltd_life *l, pid_t init, int cgroup_fd)
 {
 	l->entry.init_pid = init;
-	l->entry.init_start = ltd_proc_starttime(init);
+	/* Only the registry's readers (exec, ps, kill) check it. */
+	if (l->reg_fd >= 0)
+		l->entry.init_start = ltd_proc_starttime(init);
 	if (cgroup_fd >= 0)
 		l->cgroup_fd = fcntl(cgroup_fd, F_DUPFD_CLOEXEC, 3);
 	ltd_outputs_cloned(&l->outs);
@@ -280,12 +282,17 @@ static pid_t pidfd_pid(int pidfd)
 	return pid > 0 ? pid : 0;
 }
 
+/* The events are built only for a reader: an unread one costs its JSON
+ * (jansson reads /dev/urandom for its hash seed) and heap pages, which
+ * after clone are copied on write. */
+static bool status_read(const struct ltd_life *l)
+{
+	return l->p->status_fd >= 0;
+}
+
 static void status_event(struct ltd_life *l, char *text)
 {
-	if (l->p->status_fd >= 0)
-		ltd_status_write(l->p->status_fd, text);
-	else
-		free(text);
+	ltd_status_write(l->p->status_fd, text);
 }
 
 void ltd_life_started(struct ltd_life *l, pid_t cmd_in_cage, int pidfd)
@@ -302,6 +309,13 @@ void ltd_life_started(struct ltd_life *l, pid_t cmd_in_cage, int pidfd)
 		.n_published = l->p->n_publish,
 	};
 
+	/* The command's host pid is for the registry and the status
+	 * readers only. */
+	if (l->reg_fd < 0 && l->p->info_fd < 0 && !status_read(l)) {
+		if (pidfd >= 0)
+			close(pidfd);
+		return;
+	}
 	if (pidfd >= 0) {
 		l->entry.command_pid = pidfd_pid(pidfd);
 		close(pidfd);
@@ -312,7 +326,8 @@ void ltd_life_started(struct ltd_life *l, pid_t cmd_in_cage, int pidfd)
 		ltd_status_write(l->p->info_fd, ltd_status_info(&s));
 		close(l->p->info_fd);
 	}
-	status_event(l, ltd_status_started(&s));
+	if (status_read(l))
+		status_event(l, ltd_status_started(&s));
 	if (l->reg_fd >= 0 &&
 	    ltd_registry_update(l->reg_fd, &l->entry, &err) < 0)
 		ltd_err_print(&err);
@@ -323,7 +338,8 @@ void ltd_life_cmd_exited(struct ltd_life *l, int status)
 	/* The terminal session ends with the first command; background
 	 * processes of a --keep-running cage lose the terminal. */
 	ltd_relay_finish(&l->relay);
-	status_event(l, ltd_status_exited(status));
+	if (status_read(l))
+		status_event(l, ltd_status_exited(status));
 	l->cmd_exited = true;
 }
 
@@ -332,8 +348,9 @@ void ltd_life_ended(struct ltd_life *l, int status)
 	/* All the command wrote, before anything is said of its end. */
 	ltd_outputs_finish(&l->outs);
 	ltd_relay_finish(&l->relay);
-	status_event(l, l->cmd_exited ? ltd_status_ended()
-				      : ltd_status_exited(status));
+	if (status_read(l))
+		status_event(l, l->cmd_exited ? ltd_status_ended()
+					      : ltd_status_exited(status));
 }
 
 bool ltd_life_has_pty(const struct ltd_life *l)

@@ -92,14 +92,11 @@ int ltd_run_resolve(struct ltd_policy *p, struct ltd_run_host *h,
 	return ret;
 }
 
-void ltd_run_host_free(struct ltd_run_host *h)
+void ltd_run_host_end(struct ltd_run_host *h)
 {
 	ltd_pasta_stop(&h->pasta);
-	ltd_landlock_free(&h->pasta.wall);
-	ltd_pinned_free(&h->pinned);
 	ltd_closep(&h->rootfs_lock);
 	h->rootfs_lock = -1;
-	ltd_protected_free(&h->protected);
 }
 
 /* The index of the project's own git directory, which the walk below
@@ -203,7 +200,7 @@ static void report(struct ltd_launch *l)
 	}
 }
 
-void ltd_launch_free(struct ltd_launch *l)
+void ltd_launch_end(struct ltd_launch *l)
 {
 	ltd_life_finish(&l->life);
 	/* pasta does not end with the namespace's last process. */
@@ -214,8 +211,6 @@ void ltd_launch_free(struct ltd_launch *l)
 		ltd_launch_cage_gone(l);
 		ltd_cgroup_destroy(&l->cg, getpid());
 	}
-	ltd_nft_batch_free(&l->nft[0]);
-	ltd_nft_batch_free(&l->nft[1]);
 	ltd_dnsproc_stop(&l->dns);
 	ltd_nflog_close(&l->nflog);
 	if (l->dns_cfg.audit)
@@ -224,11 +219,8 @@ void ltd_launch_free(struct ltd_launch *l)
 	ltd_closep(&l->sv[1]);
 	ltd_closep(&l->self_pidfd);
 	ltd_closep(&l->init_pidfd);
-	ltd_plan_free(&l->plan);
-	ltd_landlock_free(&l->ll);
-	ltd_env_free(l->envp);
-	free(l->protected_before);
 	ltd_review_end(&l->review);
+	/* l->nft, plan, ll, envp and protected_before: decision 0132. */
 }
 
 /* What init's last word means for the CLI. */
@@ -273,7 +265,7 @@ static int run_cage(struct ltd_launch *l, struct ltd_err *err)
 	ltd_test_stop_at("launcher", "supervise");
 	ret = ltd_launch_supervise(l, err);
 	/* The cage is gone (or going): pasta's exit runs beside the checks
-	 * below; it is reaped in ltd_launch_free(). */
+	 * below; it is reaped in ltd_launch_end(). */
 	ltd_pasta_kill(&l->host->pasta);
 
 	/* First the terminal back, then anything else we have to say. */
@@ -306,7 +298,7 @@ void ltd_run(const struct ltd_policy *p, struct ltd_run_host *h,
 		ret = run_cage(&l, &res->err);
 	else
 		ltd_launch_cage_gone(&l); /* a step after clone failed */
-	ltd_launch_free(&l);
+	ltd_launch_end(&l);
 	if (!ret)
 		result_of(&l.out, res);
 }

@@ -59,7 +59,9 @@ struct ltd_run_host {
  */
 int ltd_run_resolve(struct ltd_policy *p, struct ltd_run_host *h,
 		    struct ltd_err *err);
-void ltd_run_host_free(struct ltd_run_host *h);
+/* pasta stopped, the rootfs lock released; the memory, as
+ * ltd_launch_end()'s, left to the launcher's exit (decision 0132). */
+void ltd_run_host_end(struct ltd_run_host *h);
 
 /* How a run ended. */
 struct ltd_run_result {
