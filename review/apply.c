@@ -27,6 +27,7 @@
 #include "review/apply.h"
 #include "review/conflict.h"
 #include "review/fs.h"
+#include "review/held.h"
 #include "review/review.h"
 
 enum { SKIP, LAND, BLOCKED };
@@ -387,27 +388,46 @@ static int land(struct apply *a, FILE *out, struct ltd_err *err)
 	return ret;
 }
 
-/* What stays behind, named. */
-static void say_left(struct apply *a, FILE *out)
+/* Left behind and said: @flag's changes (held back, or never landing). */
+static void say_kept(struct apply *a, FILE *out, unsigned flag,
+		     const char *head, const char *head_git)
 {
 	unsigned n = 0;
+	bool git = false;
 
+	for (size_t i = 0; i < a->v.ch.n; i++) {
+		const struct ltd_change *c = &a->v.ch.v[i];
+
+		if (a->state[i] != LAND && selected(a, c) &&
+		    (c->flags & flag) && ltd_change_shown(c))
+			git |= ltd_review_in_dot_git(c->path);
+	}
 	for (size_t i = 0; i < a->v.ch.n; i++) {
 		struct ltd_change *c = &a->v.ch.v[i];
 
 		if (a->state[i] == LAND || !selected(a, c) ||
-		    !(c->flags & (LTD_CHF_HELD | LTD_CHF_REFUSED)) ||
-		    (c->flags & LTD_CHF_RENAMED))
+		    !(c->flags & flag) || !ltd_change_shown(c))
 			continue;
 		if (!n++)
-			fprintf(out,
-				"ltd-native: apply %s: held back "
-				"('apply --include-protected' lands what "
-				"is marked !):\n",
-				a->v.meta.name);
+			fprintf(out, "ltd-native: apply %s: %s:\n",
+				a->v.meta.name,
+				git && head_git ? head_git : head);
 		fputs("  ", out);
 		ltd_change_print(out, c);
 	}
+}
+
+/* What stays behind, named: what --include-protected would land apart
+ * from what never lands (it would not: saying so would mislead). */
+static void say_left(struct apply *a, FILE *out)
+{
+	say_kept(a, out, LTD_CHF_HELD,
+		 "held back ('apply --include-protected' lands what is "
+		 "marked !)",
+		 NULL);
+	say_kept(a, out, LTD_CHF_REFUSED, "never lands (marked -)",
+		 "never lands (marked -; nothing of .git does: once the work "
+		 "tree's changes have landed, commit them on the host)");
 	for (size_t i = 0; i < a->v.ch.n; i++) {
 		if (a->state[i] != BLOCKED)
 			continue;

@@ -33,6 +33,9 @@ static const char why_git[] =
 	"git's own directory: nothing of .git lands (its index, refs and "
 	"commits could carry files the diff never shows; commit on the host "
 	"after apply)";
+static const char why_other_git[] =
+	"a git repository's own directory: nothing of a .git lands (git on "
+	"the host obeys its configuration and hooks)";
 static const char why_link[] =
 	"a link by the name of a directory whose files a host program runs "
 	"(it would lead the program to files of the cage's choosing)";
@@ -46,12 +49,21 @@ static void hold(struct ltd_change *c, const char *why)
 	c->why = why;
 }
 
-/* The project's own .git is held whole: a landed index or ref would
- * carry files past the review (decision 0126, amended).  None there (a
- * `git init` in the cage): a repository planted at the top. */
-static void judge_own_git(struct ltd_change *c, bool git_dir)
+/* Nothing of a `.git` lands, --include-protected or not: a landed index
+ * or ref would carry files past the review, a config or hook would run
+ * on the host (decision 0126, amended).  git itself tracks no path with
+ * a `.git` name in it, so no work tree's change is lost. */
+static void judge_git(struct ltd_change *c, bool own)
 {
-	hold(c, git_dir ? why_git : why_nested_git);
+	ltd_change_refuse(c, own ? why_git : why_other_git);
+}
+
+bool ltd_review_in_dot_git(const char *path)
+{
+	for (const char *s = path; s; s = strchr(s, '/'), s = s ? s + 1 : s)
+		if (!strncmp(s, ".git", 4) && (s[4] == '/' || !s[4]))
+			return true;
+	return false;
 }
 
 static bool has_name(int root, const char *dir, const char *name)
@@ -231,8 +243,9 @@ int ltd_review_hold(struct ltd_changes *c, const char *project,
 
 		if (x->flags & LTD_CHF_REFUSED)
 			continue;
-		if (ltd_change_under(x->path, ".git"))
-			judge_own_git(x, git_dir);
+		if (ltd_review_in_dot_git(x->path))
+			judge_git(x,
+				  git_dir && ltd_change_under(x->path, ".git"));
 		else if (is_protected(x->path, project, protected, n_protected,
 				      x))
 			hold(x, why_protected);

@@ -10,19 +10,24 @@
  *    tasks and settings, other agents' configurations: protect/hostrun.h);
  *  - a git repository's own directory other than the project's (a `.git`
  *    anywhere below, a directory git would take for a git directory);
- *  - the project's own .git, but for what a commit made inside leaves:
- *    new objects, a fast-forward of a branch, a new tag, HEAD, the index,
- *    the reflogs (docs/decisions/0126-review-git.md).
- * What lands by .git's rules is marked LTD_CHF_GIT; ltd_review_git_check()
- * holds back a ref that is not a fast-forward.
+ * A change in a `.git` (the project's own or any other, at any depth)
+ * never lands, --include-protected or not (LTD_CHF_REFUSED): its index,
+ * refs and commits could carry files the diff never shows, its config and
+ * hooks run on the host (docs/decisions/0126-review-git.md, amended).
+ * LTD_CHF_GIT and ltd_review_git_check() are what 0126 first let land by
+ * .git's rules; nothing is so marked since its amendment.
  */
 #ifndef LTD_REVIEW_HELD_H
 #define LTD_REVIEW_HELD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "common/error.h"
 #include "review/changes.h"
+
+/* A name of @path (relative to the project) is `.git`: it never lands. */
+bool ltd_review_in_dot_git(const char *path);
 
 /*
  * Mark @c: held back (LTD_CHF_HELD and why) or landing by .git's rules

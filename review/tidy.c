@@ -17,6 +17,7 @@
 #include "common/text.h"
 #include "review/apply.h"
 #include "review/fs.h"
+#include "review/held.h"
 
 #define OPAQUE "user.overlay.opaque"
 
@@ -94,10 +95,12 @@ static void leave(int upper, const char *path)
 	}
 }
 
+/* What is left never lands (a `.git`'s changes never do: held.h). */
 static bool only_refused(const struct ltd_changes *c)
 {
 	for (size_t i = 0; i < c->n; i++)
-		if (!(c->v[i].flags & LTD_CHF_REFUSED))
+		if (!(c->v[i].flags & LTD_CHF_REFUSED) &&
+		    !ltd_review_in_dot_git(c->v[i].path))
 			return false;
 	return true;
 }

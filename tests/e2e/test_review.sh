@@ -194,14 +194,14 @@ OUT=$(cd "$GP" && as_user env XDG_STATE_HOME="$RVS" "$LTD" run --network none --
 	"echo two >> f && ${GITC[*]} commit -qam two && mkdir -p .git/hooks && printf '#!/bin/sh\ntouch /tmp/planted\n' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit && mkdir .vscode && echo '{}' > .vscode/tasks.json" 2>&1)
 RC=$?
 expect_rc "a commit in a review run" 0
-expect_out "the summary marks the planted hook held back" "^  A! \.git/hooks/pre-commit"
+expect_out "the summary marks the planted hook: never lands" "^  A- \.git/hooks/pre-commit  \[never lands"
 OUT=$(cd "$GP" && as_user env XDG_STATE_HOME="$RVS" "$LTD" apply rg 2>&1)
 RC=$?
 expect_rc "apply of a review with a commit" 0
-expect_out "apply names what it held back" "A! \.git/hooks/pre-commit"
+expect_out "apply names what never lands" "A- \.git/hooks/pre-commit"
 check "the commit did not land (nothing of .git does)" as_user sh -c "cd '$GP' && ! git log --oneline | grep -q two"
 check "the work tree's change landed, for the user to commit" as_user sh -c "cd '$GP' && grep -qx two f && git status --porcelain --untracked-files=no | grep -q '^ M f'"
-expect_out "apply names the commit's objects held back" "\.git/objects"
+expect_out "apply names the commit's objects: never land" "\.git/objects"
 check "the planted hook did not land" test ! -e "$GP/.git/hooks/pre-commit"
 check "an editor's task file did not land" test ! -e "$GP/.vscode/tasks.json"
 OUT=$(cd "$GP" && as_user env XDG_STATE_HOME="$RVS" "$LTD" review rg 2>&1)
@@ -270,7 +270,7 @@ expect_out "a protected path is read-only in a review run too" "\.git/hooks/pre-
 expect_out "so is git's config" "\.git/config: (Read-only file system|Permission denied)"
 expect_out "the summary marks another agent's settings held back" "^  A! \.gemini/settings\.json"
 expect_out "and an editor's MCP file" "^  A! \.cursor/mcp\.json"
-expect_out "and git's rebase todo list" "^  A! \.git/rebase-merge/git-rebase-todo"
+expect_out "and git's rebase todo list" "^  A- \.git/rebase-merge/git-rebase-todo"
 OUT=$(cd "$HP" && as_user env XDG_STATE_HOME="$RVS" "$LTD" apply rp 2>&1)
 RC=$?
 expect_rc "apply lands what is not held back" 0

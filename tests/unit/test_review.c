@@ -392,19 +392,33 @@ Test(review, held_back)
 	put(up, "plain.txt", "fine\n");
 	read_changes();
 	hold(protected, 1);
-	cr_assert(get(".git/hooks/pre-commit")->flags & LTD_CHF_HELD);
-	/* Nothing of .git lands: an index or a ref would carry files the
-	 * diff never shows (the attacker's review: a landed index made the
-	 * host's git checkout write a hook; a fast-forward commit held
-	 * .vscode/tasks.json). */
+	/* Nothing of a .git lands, --include-protected or not: an index or
+	 * a ref would carry files the diff never shows (the attacker's
+	 * review: a landed index made the host's git checkout write a hook;
+	 * a fast-forward commit held .vscode/tasks.json). */
+	cr_assert(get(".git/hooks/pre-commit")->flags & LTD_CHF_REFUSED);
 	cr_assert(get(".git/objects/ab/cdef0123456789abcdef0123456789abcdef01")
 			  ->flags &
-		  LTD_CHF_HELD);
+		  LTD_CHF_REFUSED);
+	cr_assert(get(".git/hooks")->flags & LTD_CHF_REFUSED);
+	cr_assert(get("sub/.git/config")->flags & LTD_CHF_REFUSED);
+	cr_assert(get("sub/.git")->flags & LTD_CHF_REFUSED);
+	cr_assert_not(get("sub")->flags & (LTD_CHF_REFUSED | LTD_CHF_HELD));
 	cr_assert(get(".claude/settings.json")->flags & LTD_CHF_HELD);
 	cr_assert(get(".vscode/tasks.json")->flags & LTD_CHF_HELD);
-	cr_assert(get("sub/.git/config")->flags & LTD_CHF_HELD);
 	cr_assert(get("bare/hooks/post-checkout")->flags & LTD_CHF_HELD);
 	cr_assert_not(get("plain.txt")->flags & LTD_CHF_HELD);
+}
+
+Test(review, a_dot_git_name_anywhere)
+{
+	cr_assert(ltd_review_in_dot_git(".git"));
+	cr_assert(ltd_review_in_dot_git(".git/index"));
+	cr_assert(ltd_review_in_dot_git("a/b/.git/hooks/x"));
+	cr_assert_not(ltd_review_in_dot_git(".github/workflows/x.yml"));
+	cr_assert_not(ltd_review_in_dot_git(".gitignore"));
+	cr_assert_not(ltd_review_in_dot_git("a.git/b"));
+	cr_assert_not(ltd_review_in_dot_git("a/x.git"));
 }
 
 /* The attacker's review: a link by a held directory's name (.claude ->

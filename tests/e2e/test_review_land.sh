@@ -1,0 +1,70 @@
+# shellcheck shell=bash
+# Review mode, what lands and what is said about it (a second new user's
+# review, issue 15): nothing of .git lands, not even with
+# --include-protected; a run that left only never-landing changes is
+# removed; a rename lands whole by either name; a PATH that is no change
+# is an error; a host program's file is held back with that program's
+# reason; a conflict marked in --stat; --help of the four commands.
+# Every run here is --network none.
+
+LDP=$(as_user mktemp -d "$U_HOME/e2e-revland.XXXXXX")
+LDS=$(as_user mktemp -d "$U_HOME/e2e-revland-state.XXXXXX")
+as_user chmod 755 "$LDP"
+LD_GIT=(git -c user.name=e2e -c user.email=e2e@example.invalid -c init.defaultBranch=main)
+
+ld() {
+	OUT=$(cd "$LDP" && as_user env XDG_STATE_HOME="$LDS" "$LTD" "$@" 2>&1)
+	RC=$?
+}
+ldrun() {
+	ld run --ro-bind "$STAGE" "$STAGE" --network none "$@"
+}
+ldcheck() { # NAME CONDITION...
+	local name=$1
+	shift
+	if "$@"; then pass "$name"; else fail "$name" "$OUT"; fi
+}
+
+ld doctor
+if ! printf '%s\n' "$OUT" | grep -q '^ok  *review mode'; then
+	skip "review mode (land)" "doctor says it does not work here"
+	return 0 2>/dev/null || exit 0
+fi
+
+as_user sh -c "cd '$LDP' && ${LD_GIT[*]} init -q && echo one > f && echo keep > keep.txt &&
+	echo other > other.txt && git add f keep.txt other.txt && ${LD_GIT[*]} commit -qm one"
+sleep 0.1 # the reviews begin after the project was made (coarse ctimes)
+
+# --- 1. the attack: a crafted .git/index and .git/hooks/x never land ----
+gitidx=$(md5sum <"$LDP/.git/index")
+d="$LDS/ltd-native/reviews/gi"
+as_user mkdir -p "$d/upper/.git/hooks" "$d/work"
+as_user chmod 700 "$LDS/ltd-native" "$LDS/ltd-native/reviews" "$d" "$d/upper" "$d/work"
+as_user sh -c "printf 'DIRC crafted index' > '$d/upper/.git/index' &&
+	printf '#!/bin/sh\ntouch /tmp/ltd-e2e-pwned\n' > '$d/upper/.git/hooks/x' &&
+	chmod 755 '$d/upper/.git/hooks/x' && echo ok > '$d/upper/ok.txt'"
+printf '{"name": "gi", "project": "%s", "began": [%s, 0], "runs": 1}\n' "$LDP" "$(date +%s)" |
+	as_user sh -c "cat > '$d/meta.json'"
+ld review gi
+ldcheck "review NAME: .git's index marked never lands" \
+	sh -c "printf '%s\n' \"\$1\" | grep -q '^M- \.git/index  \[never lands: '" _ "$OUT"
+ldcheck "and the planted hook" \
+	sh -c "printf '%s\n' \"\$1\" | grep -q '^A- \.git/hooks/x  \[never lands: '" _ "$OUT"
+ld apply gi .git/index --include-protected
+expect_rc "apply --include-protected .git/index by name" 0
+ldcheck "does not land it" test "$(md5sum <"$LDP/.git/index")" = "$gitidx"
+expect_out "nothing to land" "^ltd-native: apply gi: nothing to land$"
+ld apply gi --include-protected
+expect_rc "apply --include-protected of a review holding .git" 0
+ldcheck "the crafted index did not land" test "$(md5sum <"$LDP/.git/index")" = "$gitidx"
+ldcheck "the planted hook did not land" test ! -e "$LDP/.git/hooks/x"
+ldcheck "the plain file did" grep -qx ok "$LDP/ok.txt"
+expect_no_out "apply does not offer --include-protected for .git" "include-protected"
+expect_out "apply says .git never lands, and what to do" "^ltd-native: apply gi: never lands .*\.git.*commit"
+expect_out "and names them" "^  M- \.git/index  \[never lands: "
+ldcheck "what is left never lands: the review is removed" test ! -e "$d"
+as_user rm -f "$LDP/ok.txt"
+
+as_user rm -rf "$LDP"
+as_user chmod -R u+rwx "$LDS"
+as_user rm -rf "$LDS"
