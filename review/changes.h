@@ -129,7 +129,9 @@ enum ltd_change_cat ltd_change_category(const struct ltd_change *c);
 const char *ltd_change_cat_name(enum ltd_change_cat cat);
 
 /* What `review`, `review NAME` and the run's summary count: one function,
- * ltd_changes_count(), for all three. */
+ * ltd_changes_count(), for all three.  Each line is counted once: a change
+ * that never lands in refused alone (apply does not offer it), any other
+ * in its category, and held or a conflict on top. */
 struct ltd_change_counts {
 	unsigned added, changed, deleted, renamed, modes, types, links, dirs;
 	unsigned held, refused, conflicts;

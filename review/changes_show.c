@@ -173,10 +173,13 @@ void ltd_changes_count(const struct ltd_changes *c, struct ltd_change_counts *n)
 
 		if (!ltd_change_shown(x))
 			continue;
-		(*by_cat[ltd_change_category(x)])++;
+		/* What never lands is no change apply offers: counted
+		 * apart, in no category. */
 		if (x->flags & LTD_CHF_REFUSED)
 			n->refused++;
-		else if (x->flags & LTD_CHF_HELD)
+		else
+			(*by_cat[ltd_change_category(x)])++;
+		if (!(x->flags & LTD_CHF_REFUSED) && (x->flags & LTD_CHF_HELD))
 			n->held++;
 		if (x->flags & LTD_CHF_CONFLICT)
 			n->conflicts++;

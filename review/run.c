@@ -196,16 +196,43 @@ static void summary_lines(FILE *out, const struct ltd_changes *ch,
 	fputs("' lists them all)\n", out);
 }
 
-/* A run that left nothing to apply leaves no review behind: removed
- * (under the run's own lock: no other run of it is live) unless the
- * run keeps its cage for more (--keep-running). */
+/* What @v holds when nothing of it could land: "no changes", "only .git
+ * changed (never lands)" or "only changes that never land (N)"; NULL
+ * when something could land (held back: with --include-protected). */
+static const char *nothing_lands(const struct ltd_review_view *v, char *buf,
+				 size_t size)
+{
+	size_t n = 0;
+	bool git = true;
+
+	for (size_t i = 0; i < v->ch.n; i++) {
+		const struct ltd_change *c = &v->ch.v[i];
+
+		if (!(c->flags & LTD_CHF_REFUSED))
+			return NULL;
+		git &= ltd_review_in_dot_git(c->path);
+		n += ltd_change_shown(c);
+	}
+	if (!v->ch.n)
+		return "no changes";
+	if (git)
+		return "only .git changed (never lands)";
+	snprintf(buf, size, "only changes that never land (%zu)", n);
+	return buf;
+}
+
+/* A run that left nothing apply could land leaves no review behind:
+ * removed (under the run's own lock: no other run of it is live) unless
+ * the run keeps its cage for more (--keep-running). */
 static bool drop_if_empty(FILE *out, struct ltd_review_run *r,
 			  const struct ltd_policy *p,
 			  const struct ltd_review_view *v)
 {
 	struct ltd_err err = {0};
+	char buf[64];
+	const char *what = nothing_lands(v, buf, sizeof(buf));
 
-	if (v->ch.n || p->keep_running || r->lock < 0 || r->base < 0)
+	if (!what || p->keep_running || r->lock < 0 || r->base < 0)
 		return false;
 	if (ltd_review_remove(r->base, p->review, &err) < 0) {
 		ltd_warn(err.msg);
@@ -214,7 +241,7 @@ static bool drop_if_empty(FILE *out, struct ltd_review_run *r,
 	if (!p->quiet) {
 		fputs("ltd-native: review ", out);
 		ltd_fput_shown(out, p->review);
-		fputs(": no changes, removed\n", out);
+		fprintf(out, ": %s, removed\n", what);
 	}
 	return true;
 }

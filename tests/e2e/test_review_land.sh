@@ -65,6 +65,19 @@ expect_out "and names them" "^  M- \.git/index  \[never lands: "
 ldcheck "what is left never lands: the review is removed" test ! -e "$d"
 as_user rm -f "$LDP/ok.txt"
 
+# --- 2. a run that left only .git changes is removed; counts ------------
+# (A touch to another second: git status then refreshes that entry's
+# stat and rewrites the index, whatever the clock's granularity.)
+ldrun --review gs -- sh -c "touch -d @1000000000 f && git status >/dev/null"
+expect_rc "a review run of git status" 0
+expect_out "it says what the review held, and that it is removed" "^ltd-native: review gs: only \.git changed \(never lands\), removed$"
+ldcheck "its directory is gone" test ! -e "$LDS/ltd-native/reviews/gs"
+ldrun --review gw -- sh -c "echo two >> f && touch -d @1000000000 keep.txt && git status >/dev/null"
+expect_out "the summary does not count .git's index as changed" "^ltd-native: review gw: 1 changed, 1 never lands$"
+ld review gw
+expect_out "nor does review NAME" "^## gw: 1 changed, 1 never lands$"
+ld discard gw
+
 as_user rm -rf "$LDP"
 as_user chmod -R u+rwx "$LDS"
 as_user rm -rf "$LDS"

@@ -600,6 +600,29 @@ Test(review, counts_add_up_to_the_lines_shown)
 			 "renamed");
 }
 
+/* A change that never lands is no change apply offers: counted as
+ * "never lands" alone, not as added or changed too. */
+Test(review, what_never_lands_is_counted_apart)
+{
+	struct ltd_change_counts n;
+	char path[512], *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	put(up, "new.txt", "n\n");
+	snprintf(path, sizeof(path), "%s/fifo", up);
+	cr_assert_eq(mkfifo(path, 0644), 0);
+	read_changes();
+	cr_assert(get("fifo")->flags & LTD_CHF_REFUSED);
+	ltd_changes_count(&ch, &n);
+	cr_assert_eq(n.added, 1, "new.txt alone");
+	cr_assert_eq(n.refused, 1);
+	ltd_counts_print(f, &n);
+	fclose(f);
+	cr_assert_str_eq(text, "1 added, 1 never lands");
+	free(text);
+}
+
 Test(review, an_empty_directory_alone_is_a_change)
 {
 	struct ltd_change_counts n;
