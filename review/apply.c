@@ -42,6 +42,7 @@ struct apply {
 	const struct ltd_apply_opts *o;
 	unsigned char *state; /* per change: SKIP, LAND, BLOCKED */
 	struct entry *index;  /* the changes by path (bsearch) */
+	char **paths;	      /* o->paths as the changes name them */
 	struct ltd_journal j;
 	int staging;
 	unsigned staged;
@@ -77,32 +78,28 @@ static bool landable(const struct apply *a, const struct ltd_change *c)
 	return !(c->flags & LTD_CHF_HELD) || a->o->include_protected;
 }
 
-/* A PATH of the command line as the changes name it: relative to the
- * project, no "./", no trailing '/'. */
+/* Named by a PATH of the command line (all when none).  A rename is one
+ * change: its deletion is named by either of its names, as its addition
+ * is. */
+static bool named(const struct apply *a, const struct ltd_change *c)
+{
+	for (size_t i = 0; i < a->o->n_paths; i++)
+		if (ltd_change_named(c, a->paths[i]))
+			return true;
+	return false;
+}
+
 static bool selected(const struct apply *a, const struct ltd_change *c)
 {
-	if (!a->o->n_paths)
+	if (!a->o->n_paths || named(a, c))
 		return true;
-	for (size_t i = 0; i < a->o->n_paths; i++) {
-		const char *p = a->o->paths[i];
-		size_t n = strlen(a->v.meta.project);
-		char buf[4096];
-		size_t len;
+	if (!(c->flags & LTD_CHF_RENAMED))
+		return false;
+	for (size_t i = 0; i < a->v.ch.n; i++) {
+		const struct ltd_change *r = &a->v.ch.v[i];
 
-		if (!strncmp(p, a->v.meta.project, n) && (p[n] == '/' || !p[n]))
-			p += n;
-		while (*p == '/' || (p[0] == '.' && p[1] == '/'))
-			p += *p == '/' ? 1 : 2;
-		len = strlen(p);
-		if (len >= sizeof(buf))
-			continue;
-		memcpy(buf, p, len + 1);
-		while (len > 0 && buf[len - 1] == '/')
-			buf[--len] = '\0';
-		if (!len || (!strcmp(buf, ".")) ||
-		    ltd_change_under(c->path, buf) ||
-		    (c->from && ltd_change_under(c->from, buf)))
-			return true;
+		if (r->from && !strcmp(r->from, c->path))
+			return named(a, r);
 	}
 	return false;
 }
@@ -525,6 +522,9 @@ int ltd_review_apply(FILE *out, const char *name,
 		ret = ltd_review_view_open(&a.v, name, o->user, LTD_VIEW_STRICT,
 					   err);
 	if (!ret)
+		ret = ltd_review_paths(&a.v, "apply", o->paths, o->n_paths,
+				       &a.paths, err);
+	if (!ret)
 		ret = select_changes(&a) < 0
 			      ? ltd_err_set(err, ENOMEM, "out of memory")
 			      : 0;
@@ -558,6 +558,7 @@ int ltd_review_apply(FILE *out, const char *name,
 	ltd_journal_free(&a.j);
 	free(a.state);
 	free(a.index);
+	ltd_review_paths_free(a.paths, o->n_paths);
 	ltd_review_view_close(&a.v);
 	return ret;
 }

@@ -165,6 +165,19 @@ char ltd_change_mark(const struct ltd_change *c);
  */
 void ltd_change_print(FILE *out, const struct ltd_change *c);
 
+/*
+ * A PATH of `apply`'s or `diff`'s command line as the changes name it:
+ * relative to the project @project (a path under it loses it), no "./"
+ * or leading '/', no trailing '/'; "" for the whole project.  Written to
+ * @buf; false when it does not fit.
+ */
+bool ltd_change_path_arg(const char *project, const char *arg, char *buf,
+			 size_t size);
+
+/* @c is named by @p (ltd_change_path_arg's): its path or a rename's
+ * old name is @p or below it ("" names every change). */
+bool ltd_change_named(const struct ltd_change *c, const char *p);
+
 /* The mode @c changes (a file's or directory's, a renamed file's against
  * its old name's), the old one and the one it lands with; false when
  * it changes none. */

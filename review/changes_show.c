@@ -424,3 +424,29 @@ void ltd_change_print(FILE *out, const struct ltd_change *c)
 	}
 	fputc('\n', out);
 }
+
+bool ltd_change_path_arg(const char *project, const char *arg, char *buf,
+			 size_t size)
+{
+	size_t n = strlen(project), len;
+
+	if (!strncmp(arg, project, n) && (arg[n] == '/' || !arg[n]))
+		arg += n;
+	while (*arg == '/' || (arg[0] == '.' && arg[1] == '/'))
+		arg += *arg == '/' ? 1 : 2;
+	len = strlen(arg);
+	if (len >= size)
+		return false;
+	memcpy(buf, arg, len + 1);
+	while (len > 0 && buf[len - 1] == '/')
+		buf[--len] = '\0';
+	if (!strcmp(buf, "."))
+		buf[0] = '\0';
+	return true;
+}
+
+bool ltd_change_named(const struct ltd_change *c, const char *p)
+{
+	return !p[0] || ltd_change_under(c->path, p) ||
+	       (c->from && ltd_change_under(c->from, p));
+}

@@ -43,6 +43,7 @@ struct diff {
 	struct ltd_review_view *v;
 	struct stat_line *stats;
 	size_t n_stats;
+	char **paths; /* o->paths as the changes name them */
 };
 
 static void color(struct diff *d, const char *c)
@@ -339,15 +340,9 @@ static bool wanted(const struct diff *d, const struct ltd_change *c)
 		return false;
 	if (!d->o->n_paths)
 		return true;
-	for (size_t i = 0; i < d->o->n_paths; i++) {
-		const char *p = d->o->paths[i];
-
-		while (p[0] == '.' && p[1] == '/')
-			p += 2;
-		if (ltd_change_under(c->path, p) ||
-		    (c->from && ltd_change_under(c->from, p)))
+	for (size_t i = 0; i < d->o->n_paths; i++)
+		if (ltd_change_named(c, d->paths[i]))
 			return true;
-	}
 	return false;
 }
 
@@ -405,6 +400,9 @@ int ltd_review_diff(FILE *out, const char *name, const struct ltd_diff_opts *o,
 	int ret = ltd_review_view_open(&v, name, o->user, 0, err);
 
 	if (!ret)
+		ret = ltd_review_paths(&v, "diff", o->paths, o->n_paths,
+				       &d.paths, err);
+	if (!ret)
 		d.stats = calloc(v.ch.n ? v.ch.n : 1, sizeof(*d.stats));
 	if (!ret && !d.stats)
 		ret = ltd_err_set(err, ENOMEM, "out of memory");
@@ -426,6 +424,7 @@ int ltd_review_diff(FILE *out, const char *name, const struct ltd_diff_opts *o,
 	if (!ret && o->stat)
 		print_stats(&d);
 	free(d.stats);
+	ltd_review_paths_free(d.paths, o->n_paths);
 	ltd_review_view_close(&v);
 	return ret;
 }

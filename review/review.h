@@ -55,6 +55,18 @@ int ltd_review_view_open(struct ltd_review_view *v, const char *name,
 			 struct ltd_err *err);
 void ltd_review_view_close(struct ltd_review_view *v);
 
+/*
+ * The PATHs of `@cmd NAME PATH...` (@args, @n of them) as @v's changes
+ * name them (ltd_change_path_arg), each checked first: one that names no
+ * change of the review is an error naming it (-EINVAL: "'p' is not a
+ * change of review NAME"), so that nothing is done for the others.
+ * *@out (NULL when @n is 0) is freed by ltd_review_paths_free().
+ */
+int ltd_review_paths(const struct ltd_review_view *v, const char *cmd,
+		     char *const *args, size_t n, char ***out,
+		     struct ltd_err *err);
+void ltd_review_paths_free(char **paths, size_t n);
+
 /* `review`: every review, one line each (name, project, when, counts), or
  * as a JSON array.  The counts are ltd_changes_count()'s of each review
  * as ltd_review_view_open() judges it (@user: who runs). */

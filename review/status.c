@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -135,6 +136,48 @@ void ltd_review_view_close(struct ltd_review_view *v)
 	ltd_closep(&v->dir);
 	ltd_closep(&v->base);
 	v->project = v->upper = v->dir = v->base = -1;
+}
+
+int ltd_review_paths(const struct ltd_review_view *v, const char *cmd,
+		     char *const *args, size_t n, char ***out,
+		     struct ltd_err *err)
+{
+	char **p = n ? calloc(n, sizeof(*p)) : NULL;
+	char buf[PATH_MAX];
+
+	*out = NULL;
+	if (n && !p)
+		return ltd_err_set(err, ENOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		bool named = false;
+
+		if (!ltd_change_path_arg(v->meta.project, args[i], buf,
+					 sizeof(buf)) ||
+		    !(p[i] = strdup(buf))) {
+			ltd_review_paths_free(p, n);
+			return ltd_err_set(err, ENAMETOOLONG, "%s %s: '%s'",
+					   cmd, v->meta.name, args[i]);
+		}
+		for (size_t k = 0; !named && k < v->ch.n; k++)
+			named = ltd_change_named(&v->ch.v[k], p[i]);
+		if (!named && p[i][0]) {
+			ltd_review_paths_free(p, n);
+			return ltd_err_set(err, EINVAL,
+					   "%s %s: '%s' is not a change of "
+					   "review %s",
+					   cmd, v->meta.name, args[i],
+					   v->meta.name);
+		}
+	}
+	*out = p;
+	return 0;
+}
+
+void ltd_review_paths_free(char **paths, size_t n)
+{
+	for (size_t i = 0; paths && i < n; i++)
+		free(paths[i]);
+	free(paths);
 }
 
 static void when(char *buf, size_t size, time_t t)

@@ -78,6 +78,31 @@ ld review gw
 expect_out "nor does review NAME" "^## gw: 1 changed, 1 never lands$"
 ld discard gw
 
+# --- 3. a rename lands whole, by either of its names --------------------
+ldrun --review rn -- mv keep.txt kept.txt
+ld apply rn kept.txt
+expect_rc "apply of a rename by its new name" 0
+ldcheck "the new name landed" grep -qx keep "$LDP/kept.txt"
+ldcheck "the old name is gone" test ! -e "$LDP/keep.txt"
+ldcheck "nothing of it stays pending" test ! -e "$LDS/ltd-native/reviews/rn"
+ldrun --review rm -- mv kept.txt keep.txt
+ld apply rm kept.txt
+expect_rc "apply of a rename by its old name" 0
+ldcheck "both sides landed" sh -c "grep -qx keep '$LDP/keep.txt' && test ! -e '$LDP/kept.txt'"
+
+# --- 4. a PATH that is no change of the review is an error --------------
+ldrun --review k -- sh -c 'echo k > real.txt'
+ld apply k real.txt nosuch.txt
+expect_rc "apply with a PATH that is no change" 125
+expect_out "names the path and the review" "^ltd-native: apply k: 'nosuch\.txt' is not a change of review k$"
+ldcheck "nothing applied (all or nothing)" test ! -e "$LDP/real.txt"
+ld diff k nosuch.txt
+expect_rc "diff with a PATH that is no change" 125
+expect_out "diff names it too" "^ltd-native: diff k: 'nosuch\.txt' is not a change of review k$"
+ld diff k ./real.txt
+expect_rc "diff of a PATH that is a change" 0
+ld discard k
+
 as_user rm -rf "$LDP"
 as_user chmod -R u+rwx "$LDS"
 as_user rm -rf "$LDS"

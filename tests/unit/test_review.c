@@ -746,3 +746,25 @@ Test(review, records_with_a_project_path_not_normal_are_refused)
 	cr_assert(ltd_path_is_normal("/a/b..c/.d"));
 	cr_assert_not(ltd_path_is_normal("/a/.."));
 }
+
+/* apply's and diff's PATHs: as the changes name them; a rename is named
+ * by either of its names. */
+Test(review, paths_of_the_command_line)
+{
+	struct ltd_change r = {.path = "kept.txt", .from = "keep.txt"};
+	char buf[64];
+
+	cr_assert(ltd_change_path_arg("/p", "/p/a/b/", buf, sizeof(buf)));
+	cr_assert_str_eq(buf, "a/b");
+	cr_assert(ltd_change_path_arg("/p", "./x", buf, sizeof(buf)));
+	cr_assert_str_eq(buf, "x");
+	cr_assert(ltd_change_path_arg("/p", ".", buf, sizeof(buf)));
+	cr_assert_str_eq(buf, "");
+	cr_assert(ltd_change_path_arg("/p", "/p", buf, sizeof(buf)));
+	cr_assert_str_eq(buf, "");
+	cr_assert_not(ltd_change_path_arg("/p", "0123456789", buf, 8));
+	cr_assert(ltd_change_named(&r, "kept.txt"));
+	cr_assert(ltd_change_named(&r, "keep.txt"));
+	cr_assert(ltd_change_named(&r, ""));
+	cr_assert_not(ltd_change_named(&r, "kee"));
+}
