@@ -591,6 +591,7 @@ void ltd_changes_free(struct ltd_changes *c)
 		free(c->v[i].target);
 		free(c->v[i].old_target);
 		free(c->v[i].from);
+		free(c->v[i].why_own);
 	}
 	free(c->v);
 	*c = (struct ltd_changes){0};

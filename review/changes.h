@@ -60,7 +60,9 @@ struct ltd_change {
 	char *target;	      /* a link's text, in the upper */
 	char *old_target;     /* and in the project */
 	char *from;	      /* a rename: the path deleted for it */
-	const char *why;      /* held or refused: the reason (static) */
+	const char *why;      /* held or refused: the reason (static, or
+				 why_own) */
+	char *why_own;	      /* a reason made for this change */
 	const char *conflict; /* LTD_CHF_CONFLICT: why (static) */
 	mode_t from_mode;     /* a rename: the mode of the path deleted */
 	dev_t dev;	      /* the upper's file (hard links) */

@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -64,6 +65,35 @@ bool ltd_review_in_dot_git(const char *path)
 		if (!strncmp(s, ".git", 4) && (s[4] == '/' || !s[4]))
 			return true;
 	return false;
+}
+
+/* The host program's row @rel is or lies in (at the top or below any
+ * directory: sub/.envrc), or NULL. */
+static const struct ltd_hostrun *host_run(const char *rel)
+{
+	for (const char *s = rel; s; s = strchr(s, '/'), s = s ? s + 1 : s) {
+		const struct ltd_hostrun *h = *s ? ltd_hostrun_find(s) : NULL;
+
+		if (h)
+			return h;
+	}
+	return NULL;
+}
+
+/* Held back with the reason of the table's row: which program runs it,
+ * and what it runs from there (the general reason when out of memory). */
+static void hold_host_run(struct ltd_change *c, const struct ltd_hostrun *h)
+{
+	char *why = NULL;
+
+	if (c->flags & (LTD_CHF_REFUSED | LTD_CHF_HELD))
+		return;
+	if (asprintf(&why, "%s on the host runs or reads it: %s", h->program,
+		     h->runs) < 0)
+		why = NULL;
+	hold(c, why ? why : why_host_run);
+	free(c->why_own);
+	c->why_own = why;
 }
 
 static bool has_name(int root, const char *dir, const char *name)
@@ -240,17 +270,18 @@ int ltd_review_hold(struct ltd_changes *c, const char *project,
 		  S_ISDIR(st.st_mode);
 	for (size_t i = 0; i < c->n; i++) {
 		struct ltd_change *x = &c->v[i];
+		const struct ltd_hostrun *run;
 
 		if (x->flags & LTD_CHF_REFUSED)
 			continue;
 		if (ltd_review_in_dot_git(x->path))
 			judge_git(x,
 				  git_dir && ltd_change_under(x->path, ".git"));
+		else if ((run = host_run(x->path)))
+			hold_host_run(x, run);
 		else if (is_protected(x->path, project, protected, n_protected,
 				      x))
 			hold(x, why_protected);
-		else if (ltd_hostrun_match(x->path))
-			hold(x, why_host_run);
 		else if (S_ISLNK(x->mode) && x->kind != LTD_CH_DELETE &&
 			 ltd_hostrun_dir(x->path))
 			hold(x, why_link);

@@ -103,6 +103,17 @@ ld diff k ./real.txt
 expect_rc "diff of a PATH that is a change" 0
 ld discard k
 
+# --- 5. a host program's file: held back with its program's reason ------
+ldrun --review vs -- sh -c 'mkdir .vscode && echo "{}" > .vscode/tasks.json'
+ld review vs
+expect_out "the reason names VS Code" "^A! \.vscode/tasks\.json  \[held back: VS Code on the host .*folderOpen"
+expect_no_out "not git's or Claude Code's" "Claude Code"
+ld apply vs .vscode/tasks.json
+expect_rc "naming a held-back path alone" 0
+ldcheck "does not land it" test ! -e "$LDP/.vscode/tasks.json"
+expect_out "apply says --include-protected lands it" "include-protected"
+ld discard vs
+
 as_user rm -rf "$LDP"
 as_user chmod -R u+rwx "$LDS"
 as_user rm -rf "$LDS"

@@ -406,6 +406,12 @@ Test(review, held_back)
 	cr_assert_not(get("sub")->flags & (LTD_CHF_REFUSED | LTD_CHF_HELD));
 	cr_assert(get(".claude/settings.json")->flags & LTD_CHF_HELD);
 	cr_assert(get(".vscode/tasks.json")->flags & LTD_CHF_HELD);
+	/* Its reason is its program's, from the table's row. */
+	cr_assert(
+		strstr(get(".vscode/tasks.json")->why, "VS Code on the host") &&
+			strstr(get(".vscode/tasks.json")->why, "folderOpen"),
+		"%s", get(".vscode/tasks.json")->why);
+	cr_assert_not(strstr(get(".vscode/tasks.json")->why, "Claude Code"));
 	cr_assert(get("bare/hooks/post-checkout")->flags & LTD_CHF_HELD);
 	cr_assert_not(get("plain.txt")->flags & LTD_CHF_HELD);
 }
