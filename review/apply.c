@@ -185,9 +185,10 @@ static int check_conflicts(struct apply *a, struct ltd_err *err)
 		if (a->state[i] != LAND || !(why = conflict(a, &a->v.ch.v[i])))
 			continue;
 		if (!n++)
-			fputs("ltd-native: apply: these changed on the host "
-			      "since the review began:\n",
-			      stderr);
+			fprintf(stderr,
+				"ltd-native: apply %s: these changed on the "
+				"host since the review began:\n",
+				a->v.meta.name);
 		fputs("  C  ", stderr);
 		ltd_fput_shown(stderr, a->v.ch.v[i].path);
 		fprintf(stderr, "  (%s)\n", why);

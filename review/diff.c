@@ -34,7 +34,7 @@
 struct stat_line {
 	char *path;
 	unsigned add, del;
-	bool binary, mode;
+	bool binary, mode, conflict;
 };
 
 struct diff {
@@ -367,7 +367,8 @@ static void print_stats(struct diff *d)
 						      : 0),
 			"");
 		if (s->binary) {
-			fputs(s->mode ? "Bin (mode)\n" : "Bin\n", d->out);
+			fputs(s->mode ? "Bin (mode)" : "Bin", d->out);
+			fputs(s->conflict ? " (conflict)\n" : "\n", d->out);
 			continue;
 		}
 		fprintf(d->out, "%u%s", n, s->mode && !n ? " (mode)" : " ");
@@ -378,6 +379,12 @@ static void print_stats(struct diff *d)
 		for (unsigned k = 0; k < s->del && k < 40; k++)
 			fputc('-', d->out);
 		color(d, C_OFF);
+		/* As diff marks it: apply would refuse it. */
+		if (s->conflict) {
+			color(d, C_NOTE);
+			fputs(" (conflict)", d->out);
+			color(d, C_OFF);
+		}
 		fputc('\n', d->out);
 		add += s->add;
 		del += s->del;
@@ -416,6 +423,7 @@ int ltd_review_diff(FILE *out, const char *name, const struct ltd_diff_opts *o,
 			headers(&d, c);
 		s->path = c->path;
 		s->mode = ltd_change_mode_change(c, &(mode_t){0}, &(mode_t){0});
+		s->conflict = c->flags & LTD_CHF_CONFLICT;
 		ret = content(&d, c, s);
 		if (ret < 0)
 			ret = ltd_err_set(err, -ret, "diff '%s'", c->path);

@@ -114,6 +114,16 @@ ldcheck "does not land it" test ! -e "$LDP/.vscode/tasks.json"
 expect_out "apply says --include-protected lands it" "include-protected"
 ld discard vs
 
+# --- 6. a conflict marked in diff --stat; apply names the review --------
+ldrun --review cf -- sh -c 'echo cage >> other.txt'
+as_user sh -c "echo host >> '$LDP/other.txt'"
+ld diff cf --stat
+expect_out "diff --stat marks the conflict" "^ other\.txt +\| .* \(conflict\)$"
+ld apply cf
+expect_rc "apply refuses the conflict" 1
+expect_out "its first line names the review" "^ltd-native: apply cf: these changed on the host"
+ld discard cf
+
 as_user rm -rf "$LDP"
 as_user chmod -R u+rwx "$LDS"
 as_user rm -rf "$LDS"
