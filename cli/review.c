@@ -50,6 +50,23 @@ static int usage(const char *cmd, const char *text, bool names, const char *fmt,
 	return LTD_EXIT_RUNTIME;
 }
 
+/* `CMD --help`: its usage and what its options do, on stdout, exit 0
+ * (as `run --help`). */
+static int help(const char *use, const char *text)
+{
+	printf("usage: ltd-native %s\n\n%s", use, text);
+	return 0;
+}
+
+/* --help among @argv's options (before a "--"). */
+static bool wants_help(int argc, char **argv)
+{
+	for (int i = 0; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return true;
+	return false;
+}
+
 /* An error of review command @cmd: said; an unknown NAME with the
  * command's name and the names there are. */
 static int fail_named(const char *cmd, const struct ltd_err *err)
@@ -75,6 +92,12 @@ int ltd_cli_review(int argc, char **argv, char **launcher_argv)
 	bool json = false;
 	const char *name = NULL;
 
+	if (wants_help(argc, argv))
+		return help(use,
+			    "Without NAME: the pending reviews (name, project, "
+			    "when, counts).\nWith NAME: its changes, as git "
+			    "status --short shows them.\n\n"
+			    "  --json  as JSON\n");
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--json"))
 			json = true;
@@ -107,6 +130,14 @@ int ltd_cli_diff(int argc, char **argv, char **launcher_argv)
 	pid_t pid;
 	int ret;
 
+	if (wants_help(argc, argv))
+		return help(use,
+			    "A unified diff of the review's changes (of PATHs "
+			    "only, and what is below them).\n\n"
+			    "  --stat         a line per file and the totals\n"
+			    "  --color=WHEN   auto (a terminal), always or "
+			    "never\n"
+			    "  --no-pager     no pager on a terminal\n");
 	for (int i = 0; i < argc; i++) {
 		if (!dashes && !strcmp(argv[i], "--"))
 			dashes = true;
@@ -154,6 +185,16 @@ int ltd_cli_apply(int argc, char **argv, char **launcher_argv)
 	char *paths[argc > 0 ? argc : 1];
 	bool dashes = false;
 
+	if (wants_help(argc, argv))
+		return help(use,
+			    "Land the review's changes (of PATHs only, and "
+			    "what is below them) in the project:\nall or "
+			    "nothing; exit 1 when the host changed one since "
+			    "the review began.\n\n"
+			    "  --include-protected  land what is held back "
+			    "too (files a host program runs;\n"
+			    "                       nothing of a .git ever "
+			    "lands)\n");
 	for (int i = 0; i < argc; i++) {
 		if (!dashes && !strcmp(argv[i], "--"))
 			dashes = true;
@@ -187,6 +228,8 @@ int ltd_cli_discard(int argc, char **argv, char **launcher_argv)
 	static const char use[] = "discard NAME";
 	struct ltd_err err = {0};
 
+	if (wants_help(argc, argv))
+		return help(use, "Remove the review and all its changes.\n");
 	if (argc == 0)
 		return usage("discard", use, true,
 			     "which review? NAME is missing");

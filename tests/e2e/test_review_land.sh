@@ -124,6 +124,14 @@ expect_rc "apply refuses the conflict" 1
 expect_out "its first line names the review" "^ltd-native: apply cf: these changed on the host"
 ld discard cf
 
+# --- 7. --help of the review commands ------------------------------------
+for cmd in review diff apply discard; do
+	OUT=$(cd "$LDP" && as_user env XDG_STATE_HOME="$LDS" "$LTD" "$cmd" --help 2>/dev/null)
+	RC=$?
+	expect_rc "$cmd --help" 0
+	expect_out "$cmd --help prints its usage on stdout" "^usage: ltd-native $cmd "
+done
+
 as_user rm -rf "$LDP"
 as_user chmod -R u+rwx "$LDS"
 as_user rm -rf "$LDS"
