@@ -122,6 +122,13 @@ expect_out "diff --stat marks the conflict" "^ other\.txt +\| .* \(conflict\)$"
 ld apply cf
 expect_rc "apply refuses the conflict" 1
 expect_out "its first line names the review" "^ltd-native: apply cf: these changed on the host"
+# The guide's way to take the agent's version: diff | git apply.
+OUT=$(cd "$LDP" && as_user env XDG_STATE_HOME="$LDS" sh -c "'$LTD' diff cf other.txt | git apply" 2>&1)
+RC=$?
+expect_rc "diff NAME PATH | git apply on the host (the guide's way out)" 0
+ldcheck "the project's copy is the review's" test "$(tail -n1 "$LDP/other.txt")" = cage
+ld review cf
+expect_out "nothing is left in the review" "^## cf: no changes$"
 ld discard cf
 
 # --- 7. --help of the review commands ------------------------------------
