@@ -29,16 +29,11 @@ import subprocess
 import sys
 import time
 
-SEP = "::row::"
+# timer.py beside it (installed with it): the rows read and the
+# percentiles computed as the other benches do.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from timer import SEP, pct, split_rows  # noqa: E402
 SD = (signal.SIGPIPE,)
-
-
-def pct(xs, p):
-    xs = sorted(xs)
-    k = (len(xs) - 1) * p
-    lo = int(k)
-    hi = min(lo + 1, len(xs) - 1)
-    return xs[lo] + (xs[hi] - xs[lo]) * (k - lo)
 
 
 def spawn_ms(argv, env=None, cwd_fd=None):
@@ -112,15 +107,7 @@ def parse_rows(a):
         else:
             opts[a[i][2:]] = a[i + 1]
         i += 2
-    rows = []
-    for x in a[i + 1:]:
-        if x == SEP:
-            rows.append(None)
-        elif rows[-1] is None:
-            rows[-1] = (x, [])
-        else:
-            rows[-1][1].append(x)
-    return opts, ratio_of, rows
+    return opts, ratio_of, split_rows(a[i + 1:])
 
 
 def table(names, samples, ref, ratio_of, raw, suite):

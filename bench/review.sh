@@ -89,7 +89,8 @@ chmod 755 "$STAGE"
 H=$STAGE/bin # the helpers, bound read-only into the cages
 LTD=$(stage_binary "$BIN" ltd-native)
 install -m 644 "$(dirname "$0")/timer.py" "$STAGE/"
-install -m 644 "$(dirname "$0")/repeat.py" "$(dirname "$0")/gentree.py" "$H/"
+install -m 644 "$(dirname "$0")/repeat.py" "$(dirname "$0")/timer.py" \
+	"$(dirname "$0")/gentree.py" "$H/"
 # The bench user's own corner: the projects, and its reviews.
 W=$STAGE/work
 mkdir -m 755 "$W"

@@ -46,15 +46,20 @@ def parse(argv):
         else:
             sys.exit(f"timer.py: unknown option {argv[i]}")
         i += 2
+    return opts, ratio_of, split_rows(argv[i + 1:])
+
+
+def split_rows(words):
+    """The rows after "--": SEP NAME ARGV... each (bench/repeat.py too)."""
     rows = []
-    for a in argv[i + 1:]:
+    for a in words:
         if a == SEP:
             rows.append(None)
         elif rows[-1] is None:
             rows[-1] = (a, [])
         else:
             rows[-1][1].append(a)
-    return opts, ratio_of, rows
+    return rows
 
 
 def pct(xs, p):
@@ -139,4 +144,5 @@ def main():
                     f.write(f"{opts['suite']},\"{n}\",{ms:.4f}\n")
 
 
-main()
+if __name__ == "__main__":
+    main()
