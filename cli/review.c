@@ -117,6 +117,31 @@ int ltd_cli_review(int argc, char **argv, char **launcher_argv)
 	return 0;
 }
 
+/* diff's and apply's words: NAME, then PATHs. */
+struct words {
+	const char *name;
+	char **paths;
+	size_t *n_paths;
+	bool dashes;
+};
+
+/* @word taken into @w ("--" once, then only NAME and PATHs), or, an
+ * option before "--", returned for the command to judge. */
+static const char *take_word(struct words *w, char *word)
+{
+	if (!w->dashes && !strcmp(word, "--")) {
+		w->dashes = true;
+		return NULL;
+	}
+	if (!w->dashes && word[0] == '-')
+		return word;
+	if (!w->name)
+		w->name = word;
+	else
+		w->paths[(*w->n_paths)++] = word;
+	return NULL;
+}
+
 /* `diff NAME [--stat] [--color=WHEN] [--no-pager] [--] [PATH...]`. */
 int ltd_cli_diff(int argc, char **argv, char **launcher_argv)
 {
@@ -124,9 +149,10 @@ int ltd_cli_diff(int argc, char **argv, char **launcher_argv)
 				  "never] [--no-pager] [--] [PATH...]";
 	struct ltd_diff_opts o = {.user = ltd_host_user()};
 	struct ltd_err err = {0};
-	bool tty = isatty(STDOUT_FILENO), pager = true, dashes = false;
-	const char *name = NULL, *when = "auto";
+	bool tty = isatty(STDOUT_FILENO), pager = true;
+	const char *name, *when = "auto";
 	char *paths[argc > 0 ? argc : 1];
+	struct words w = {.paths = paths, .n_paths = &o.n_paths};
 	pid_t pid;
 	int ret;
 
@@ -139,22 +165,21 @@ int ltd_cli_diff(int argc, char **argv, char **launcher_argv)
 			    "never\n"
 			    "  --no-pager     no pager on a terminal\n");
 	for (int i = 0; i < argc; i++) {
-		if (!dashes && !strcmp(argv[i], "--"))
-			dashes = true;
-		else if (!dashes && !strcmp(argv[i], "--stat"))
+		const char *opt = take_word(&w, argv[i]);
+
+		if (!opt)
+			continue;
+		if (!strcmp(opt, "--stat"))
 			o.stat = true;
-		else if (!dashes && !strcmp(argv[i], "--no-pager"))
+		else if (!strcmp(opt, "--no-pager"))
 			pager = false;
-		else if (!dashes && !strncmp(argv[i], "--color=", 8))
-			when = argv[i] + 8;
-		else if (!dashes && argv[i][0] == '-')
-			return usage("diff", use, false, "unknown option '%s'",
-				     argv[i]);
-		else if (!name)
-			name = argv[i];
+		else if (!strncmp(opt, "--color=", 8))
+			when = opt + 8;
 		else
-			paths[o.n_paths++] = argv[i];
+			return usage("diff", use, false, "unknown option '%s'",
+				     opt);
 	}
+	name = w.name;
 	if (!name)
 		return usage("diff", use, true,
 			     "which review? NAME is missing");
@@ -181,9 +206,9 @@ int ltd_cli_apply(int argc, char **argv, char **launcher_argv)
 				  "[PATH...]";
 	struct ltd_apply_opts o = {.user = ltd_host_user()};
 	struct ltd_err err = {0};
-	const char *name = NULL;
+	const char *name;
 	char *paths[argc > 0 ? argc : 1];
-	bool dashes = false;
+	struct words w = {.paths = paths, .n_paths = &o.n_paths};
 
 	if (wants_help(argc, argv))
 		return help(use,
@@ -196,18 +221,17 @@ int ltd_cli_apply(int argc, char **argv, char **launcher_argv)
 			    "                       nothing of a .git ever "
 			    "lands)\n");
 	for (int i = 0; i < argc; i++) {
-		if (!dashes && !strcmp(argv[i], "--"))
-			dashes = true;
-		else if (!dashes && !strcmp(argv[i], "--include-protected"))
+		const char *opt = take_word(&w, argv[i]);
+
+		if (!opt)
+			continue;
+		if (!strcmp(opt, "--include-protected"))
 			o.include_protected = true;
-		else if (!dashes && argv[i][0] == '-')
-			return usage("apply", use, false, "unknown option '%s'",
-				     argv[i]);
-		else if (!name)
-			name = argv[i];
 		else
-			paths[o.n_paths++] = argv[i];
+			return usage("apply", use, false, "unknown option '%s'",
+				     opt);
 	}
+	name = w.name;
 	if (!name)
 		return usage("apply", use, true,
 			     "which review? NAME is missing");
