@@ -149,3 +149,12 @@ bench_timer() {
 	fi
 	"${rt[@]}" "${as_user[@]}" "$PY" -I -S "$STAGE/timer.py" "$@"
 }
+
+# Discard the reviews named in REVIEWS, as the bench user, with $LTD (the
+# benches that make --review runs, at their exit).
+bench_discard_reviews() {
+	local n
+	for n in "${REVIEWS[@]}"; do
+		"${as_user[@]}" "$LTD" discard "$n" >/dev/null 2>&1 || true
+	done
+}

@@ -64,13 +64,7 @@ STAGE=$(mktemp -d /tmp/ltd-bench-project.XXXXXX)
 # The --review rows' reviews (one a project, in the bench user's state
 # directory), discarded at the end.
 REVIEWS=()
-discard_reviews() {
-	local n
-	for n in "${REVIEWS[@]}"; do
-		"${as_user[@]}" "$LTD" discard "$n" >/dev/null 2>&1 || true
-	done
-}
-trap 'bench_cold_stop; discard_reviews; rm -rf "$STAGE"' EXIT
+trap 'bench_cold_stop; bench_discard_reviews; rm -rf "$STAGE"' EXIT
 chmod 755 "$STAGE"
 install -m 644 "$(dirname "$0")/timer.py" "$(dirname "$0")/gentree.py" "$STAGE/"
 LTD=$(stage_binary "$BIN" ltd-native)

@@ -78,10 +78,7 @@ bench_user
 STAGE=$(mktemp -d /tmp/ltd-bench-review.XXXXXX)
 REVIEWS=()
 cleanup() {
-	local n
-	for n in "${REVIEWS[@]}"; do
-		"${as_user[@]}" "$LTD" discard "$n" >/dev/null 2>&1 || true
-	done
+	bench_discard_reviews
 	rm -rf "$STAGE"
 }
 trap cleanup EXIT
