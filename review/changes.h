@@ -103,6 +103,11 @@ int ltd_open_upper_file(int dir, const char *name, const struct stat *st);
  * (SHA-256 of the project's and of the upper's file).  0 or -errno. */
 int ltd_changes_renames(struct ltd_changes *c, int upper, int project);
 
+/* Undo the renames whose addition is held back or never lands: their
+ * deletion is then shown, counted and judged as the deletion it is (a
+ * `mv guard.txt .git/` must not hide that guard.txt goes). */
+void ltd_changes_unpair_held(struct ltd_changes *c);
+
 /* Mark @c refused (if it was not) with @why. */
 void ltd_change_refuse(struct ltd_change *c, const char *why);
 

@@ -110,6 +110,23 @@ int ltd_changes_renames(struct ltd_changes *c, int upper, int project)
 	return 0;
 }
 
+void ltd_changes_unpair_held(struct ltd_changes *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		struct ltd_change *a = &c->v[i];
+
+		if (!a->from || !(a->flags & (LTD_CHF_HELD | LTD_CHF_REFUSED)))
+			continue;
+		for (size_t j = 0; j < c->n; j++)
+			if ((c->v[j].flags & LTD_CHF_RENAMED) &&
+			    !strcmp(c->v[j].path, a->from))
+				c->v[j].flags &= ~LTD_CHF_RENAMED;
+		free(a->from);
+		a->from = NULL;
+		a->from_mode = 0;
+	}
+}
+
 bool ltd_change_shown(const struct ltd_change *c)
 {
 	return !(c->flags & LTD_CHF_RENAMED);

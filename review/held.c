@@ -294,5 +294,6 @@ int ltd_review_hold(struct ltd_changes *c, const char *project,
 	free(g);
 	if (hold_ancestors(c) < 0)
 		return ltd_err_set(err, ENOMEM, "out of memory");
+	ltd_changes_unpair_held(c);
 	return 0;
 }

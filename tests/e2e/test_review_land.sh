@@ -139,6 +139,27 @@ for cmd in review diff apply discard; do
 	expect_out "$cmd --help prints its usage on stdout" "^usage: ltd-native $cmd "
 done
 
+# --- a rename into what never lands, or is held, hides no deletion ------
+# (a reader as the cage: `mv guard.txt .git/` paired the deletion with
+# the addition under .git, the listing said only "never lands", and apply
+# deleted guard.txt from the project unseen.)
+as_user sh -c "cd '$LDP' && echo guard > guard.txt && echo task > task.txt"
+sleep 0.1
+ldrun --review mvg -- sh -c 'mv guard.txt .git/guard.txt && mkdir -p .vscode && mv task.txt .vscode/tasks.json'
+expect_rc "a review run that moves files into .git and .vscode" 0
+ld review mvg
+expect_out "the deletion of guard.txt is shown as a deletion" "^D  guard\.txt"
+expect_out "the deletion of task.txt is shown as a deletion" "^D  task\.txt"
+if printf '%s\n' "$OUT" | grep -q '^R'; then
+	fail "no rename hides them" "$OUT"
+else
+	pass "no rename hides them"
+fi
+ld diff mvg --no-pager guard.txt
+expect_out "diff shows guard.txt's deletion" "^-guard\$"
+ld discard mvg
+as_user rm -f "$LDP/guard.txt" "$LDP/task.txt"
+
 as_user rm -rf "$LDP"
 as_user chmod -R u+rwx "$LDS"
 as_user rm -rf "$LDS"
