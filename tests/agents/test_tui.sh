@@ -7,6 +7,20 @@
 # window is resized, ends on Ctrl-C Ctrl-C with its last lines (how to
 # resume) still on the screen, and a second run asks nothing either.
 # The waits are bounds, not timings: a screen that never comes fails.
+# Then Codex's screen.
+
+tui() { as_user tmux -L "$TUI_SOCK" "$@"; }
+tui_screen() { tui capture-pane -p -J 2>/dev/null; }
+# tui_wait REGEX [SECONDS [N]]: until the screen shows N (default 1)
+# lines matching REGEX; 0 or 1.
+tui_wait() {
+	local _
+	for _ in $(seq $((${2:-120} * 5))); do
+		[ "$(tui_screen | grep -Ec "$1")" -ge "${3:-1}" ] && return 0
+		sleep 0.2
+	done
+	return 1
+}
 
 if [ "$HAVE_CLAUDE" != 1 ]; then
 	skip "claude's interactive screen" "claude is not installed here"
@@ -14,18 +28,6 @@ elif ! command -v tmux >/dev/null; then
 	skip "claude's interactive screen" "tmux is not installed"
 else
 	TUI_SOCK=ltd-agents-tui-$$
-	tui() { as_user tmux -L "$TUI_SOCK" "$@"; }
-	tui_screen() { tui capture-pane -p -J 2>/dev/null; }
-	# tui_wait REGEX [SECONDS [N]]: until the screen shows N (default 1)
-	# lines matching REGEX; 0 or 1.
-	tui_wait() {
-		local i
-		for i in $(seq $((${2:-120} * 5))); do
-			[ "$(tui_screen | grep -Ec "$1")" -ge "${3:-1}" ] && return 0
-			sleep 0.2
-		done
-		return 1
-	}
 	# The dialogs a first start of Claude Code shows, and the complaint
 	# of a missing configuration file (issue 14, item 3).
 	TUI_ASKS='Welcome to Claude Code|Unable to connect|Choose the text style|Security notes|Do you trust the files|trust this folder|Claude configuration file not found|Select login method'
@@ -92,6 +94,49 @@ if not posts or bad:
 	else
 		fail "... a second run in the project asks nothing either" "$(tui_screen)"
 	fi
+	tui kill-server 2>/dev/null
+	as_user rm -rf "$TUI_PROJ"
+fi
+
+# Codex's, the same way: no sign-in, trust or update screen; a question
+# typed and sent (Enter a moment after the text: Codex reads a burst of
+# keys with Enter in it as a paste) is answered through the mock; Ctrl-C
+# ends it with its last lines on the screen.
+if [ "$HAVE_CODEX" != 1 ]; then
+	skip "codex's interactive screen" "codex is not installed here"
+elif ! command -v tmux >/dev/null; then
+	skip "codex's interactive screen" "tmux is not installed"
+else
+	TUI_SOCK=ltd-agents-tuix-$$
+	TUI_ASKS='Sign in with ChatGPT|Welcome to Codex|trust the contents|Do you trust|Update available|Allow Codex to work'
+	TUI_PROJ=$(as_user mktemp -d "$U_HOME/tui-project.XXXXXX")
+	as_user git -C "$TUI_PROJ" init -q
+	tui -f /dev/null new-session -d -x 120 -y 40 -c "$TUI_PROJ" \
+		"env PATH='$NPG/bin:/usr/local/bin:/usr/bin:/bin' '$LTD' run --proxy-url '$MOCK_URL' --no-default-domains -- codex; echo TUI-RC=\$?; sleep 600"
+	if tui_wait 'Ask Codex to do anything|TUI-RC=' 180 && ! tui_screen | grep -Eq "$TUI_ASKS|TUI-RC="; then
+		pass "codex in a terminal: the prompt, with no sign-in or trust screen"
+	else
+		fail "codex in a terminal: the prompt, with no sign-in or trust screen" "$(tui_screen)"
+	fi
+	tui send-keys "say hello"
+	sleep 1
+	tui send-keys Enter
+	if tui_wait 'LTD-MOCK-REPLY from the openai mock'; then
+		pass "... a question is answered through the mock"
+	else
+		fail "... a question is answered through the mock" "$(tui_screen)"
+	fi
+	for _ in 1 2 3; do
+		tui send-keys C-c
+		tui_wait 'TUI-RC=' 10 && break
+	done
+	SCREEN=$(tui_screen)
+	echo "$SCREEN" | grep -q '^TUI-RC=0$' &&
+		pass "... Ctrl-C ends it, status 0" ||
+		fail "... Ctrl-C ends it, status 0" "$SCREEN"
+	echo "$SCREEN" | grep -q 'codex resume' &&
+		pass "... its last lines (how to resume) stay on the screen" ||
+		fail "... its last lines (how to resume) stay on the screen" "$SCREEN"
 	tui kill-server 2>/dev/null
 	as_user rm -rf "$TUI_PROJ"
 fi
