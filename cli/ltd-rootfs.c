@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/base.h"
 #include "common/text.h"
 #include "rootfs-tools/image.h"
 #include "rootfs-tools/rootfs.h"
@@ -48,6 +49,47 @@ static void usage(FILE *out)
 	      "with\n"
 	      "`ltd-native run --rootfs NAME -- COMMAND`.\n",
 	      out);
+}
+
+/* Each command's usage, in a line, for a misuse of it. */
+static const struct {
+	const char *name;
+	const char *use;
+} commands[] = {
+	{"import", "import NAME IMAGE [--digest sha256:HEX] [--max-... N]"},
+	{"build",
+	 "build NAME [--suite SUITE] [--packages A,B,...] [--mirror URL] "
+	 "[--source-date-epoch N]"},
+	{"list", "list"},
+	{"verify", "verify NAME|sha256:DIGEST"},
+	{"rm", "rm NAME|sha256:DIGEST"},
+};
+
+/* What is wrong with `ltd-rootfs CMD ...`, in a line; 2, the status of a
+ * usage error. */
+static int misuse(const char *cmd)
+{
+	const char *names = "import, build, list, verify or rm";
+
+	if (!*cmd) {
+		fprintf(stderr,
+			"ltd-rootfs: a command is needed: %s; 'ltd-rootfs "
+			"--help' says more\n",
+			names);
+		return 2;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(cmd, commands[i].name)) {
+			fprintf(stderr, "ltd-rootfs: usage: ltd-rootfs %s\n",
+				commands[i].use);
+			return 2;
+		}
+	fputs("ltd-rootfs: '", stderr);
+	ltd_fput_shown(stderr, cmd);
+	fprintf(stderr,
+		"' is not a command: %s; 'ltd-rootfs --help' says more\n",
+		names);
+	return 2;
 }
 
 /* N, or N with a K, M, G or T suffix (powers of 1024); 1 and up. */
@@ -175,9 +217,8 @@ int main(int argc, char **argv)
 		else if (!strcmp(cmd, "rm") && argc == 3)
 			ret = ltd_rootfs_rm(store, argv[2], &err);
 		else {
-			usage(stderr);
 			free(store);
-			return 2;
+			return misuse(cmd);
 		}
 	}
 	free(store);

@@ -39,6 +39,21 @@ expect_out "and points at ltd-rootfs list and import" "'ltd-rootfs list'.*'ltd-r
 expect_no_out "not the store directory's ENOENT" "No such file or directory"
 as_user rm -rf "$NO_STORE"
 
+# Misuse says what is wrong, in one line that names ltd-rootfs, and the
+# usage of the command meant (not the whole help page).
+rfs
+expect_rc "ltd-rootfs with no command is a usage error" 2
+expect_out "... naming the commands" "^ltd-rootfs: a command is needed: import, build, list, verify or rm; 'ltd-rootfs --help' says more\$"
+rfs imprt bb x
+expect_rc "an unknown command is a usage error" 2
+expect_out "... naming it" "^ltd-rootfs: 'imprt' is not a command: import, build, list, verify or rm"
+rfs import bb
+expect_rc "import without its IMAGE is a usage error" 2
+expect_out "... giving import's usage" "^ltd-rootfs: usage: ltd-rootfs import NAME IMAGE "
+expect_no_out "... and not the others'" "ltd-rootfs build"
+rfs verify
+expect_out "verify without NAME gives verify's usage" "^ltd-rootfs: usage: ltd-rootfs verify NAME\|sha256:DIGEST\$"
+
 if ! as_user bash "$here/mkimage.sh" "$RFS_IMG" >/dev/null 2>"$RFS_IMG.err"; then
 	skip "pinned rootfs" "cannot build the test image: $(cat "$RFS_IMG.err")"
 	rm -f "$RFS_IMG.err"
