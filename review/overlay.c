@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <linux/openat2.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,8 +104,11 @@ static int refused(int fsfd, struct ltd_err *err, const char *what)
 	return ltd_err_set(err, saved, "--review: %s: %s", what, why);
 }
 
-/* The overlay of @fds (lower, upper, work): a detached mount's fd. */
-static int make_overlay(const int fds[LTD_LAYERS], struct ltd_err *err)
+/* The overlay of @fds (lower, upper, work): a detached mount's fd.
+ * @volatile_: no sync of the upper's filesystem, neither for the cage's
+ * fsync nor at the unmount (a review run: decision 0145). */
+static int make_overlay(const int fds[LTD_LAYERS], bool volatile_,
+			struct ltd_err *err)
 {
 	static const char *const keys[LTD_LAYERS][2] = {
 		{"lowerdir+", "lowerdir"},
@@ -130,6 +134,13 @@ static int make_overlay(const int fds[LTD_LAYERS], struct ltd_err *err)
 	if (fsconfig(fsfd, FSCONFIG_SET_FLAG, "userxattr", NULL, 0) < 0)
 		return ltd_err_sys(err, "--review: overlayfs has no userxattr "
 					"(Linux 5.11 or later is needed)");
+	/* Without it the unmount at the cage's end syncs the whole
+	 * filesystem of the upper (everyone's dirty pages on it), every run;
+	 * the launcher syncs instead, once, only a review that stays
+	 * (review/run.c).  A kernel that refuses the flag (before 5.10) gets
+	 * that sync: more durable, never less. */
+	if (volatile_)
+		(void)fsconfig(fsfd, FSCONFIG_SET_FLAG, "volatile", NULL, 0);
 	/* overlayfs says most of its reasons only in the kernel's log. */
 	if (fsconfig(fsfd, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
 		return refused(fsfd, err,
@@ -163,7 +174,7 @@ int ltd_overlay_make(const struct ltd_review_layers *l, struct ltd_err *err)
 					  layer_names[i], l->path[i]);
 	}
 	if (!ret)
-		ret = make_overlay(fds, err);
+		ret = make_overlay(fds, true, err);
 	for (int i = 0; i < LTD_LAYERS; i++)
 		if (fds[i] >= 0)
 			close(fds[i]);
@@ -203,7 +214,7 @@ static int probe_child(const char *dir, uid_t uid, gid_t gid,
 		if (fds[i] < 0)
 			return ltd_err_sys(err, "open %s", path);
 	}
-	mfd = make_overlay(fds, err);
+	mfd = make_overlay(fds, false, err);
 	return mfd < 0 ? mfd : 0;
 }
 

@@ -51,15 +51,33 @@ static void coarse_now(struct timespec *t)
 	clock_gettime(CLOCK_REALTIME_COARSE, t);
 }
 
-/* The review's record: a new one, or the pending one if it is this
- * project's. */
+/*
+ * The review's record: a new one, or the pending one if it is this
+ * project's.  A new record is written now, not synced: it is made
+ * durable at the end with what the cage wrote, if the review stays
+ * (keep()), and a review that ends empty is removed without a sync.  A
+ * pending record is rewritten (its runs) only then too, after that sync:
+ * the one on the disk stays whole whatever happens to this run.
+ */
 static int begin_meta(const struct ltd_policy *p, struct ltd_review_run *r,
 		      struct ltd_err *err)
 {
 	struct timespec now;
+	struct stat st;
 	int ret = ltd_review_meta_load(r->dir, &r->meta, err);
 
 	coarse_now(&now);
+	/* Its upper is made after its record: an upper with no record is
+	 * a first run the machine stopped before the record reached the
+	 * disk, whose project nothing says any more. */
+	if (ret == -ENOENT &&
+	    fstatat(r->dir, "upper", &st, AT_SYMLINK_NOFOLLOW) == 0)
+		return ltd_err_set(err, EUCLEAN,
+				   "--review: review '%s' holds what a cage "
+				   "wrote but has no record (meta.json): the "
+				   "machine may have stopped during its first "
+				   "run; 'ltd-native discard %s' removes it",
+				   p->review, p->review);
 	if (ret == -ENOENT) {
 		r->fresh = true;
 		r->meta = (struct ltd_review_meta){.began = now};
@@ -80,7 +98,75 @@ static int begin_meta(const struct ltd_policy *p, struct ltd_review_run *r,
 	}
 	r->meta.runs++;
 	r->meta.last_run = (long long)now.tv_sec;
-	return ltd_review_meta_save(r->dir, &r->meta, err);
+	if (!r->fresh)
+		return 0;
+	ret = ltd_review_meta_stage(r->dir, &r->meta, err);
+	return ret < 0 ? ret : ltd_review_meta_place(r->dir, err);
+}
+
+/* This boot's id ("unknown" when /proc does not say: never equal to the
+ * id a run wrote, so a mark is taken for another boot's). */
+static void boot_id(char *buf, size_t size)
+{
+	_cleanup_close_ int fd =
+		open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, size - 1);
+
+	if (n <= 0)
+		n = snprintf(buf, size, "unknown\n");
+	buf[n] = '\0';
+}
+
+static void stopped_warning(const char *name)
+{
+	char msg[512];
+
+	snprintf(msg, sizeof(msg),
+		 "review '%s': the machine stopped during a run of it: what "
+		 "that run's cage wrote may not all have reached the disk (a "
+		 "file empty or cut short); read the review with that in "
+		 "mind ('ltd-native diff %s')",
+		 name, name);
+	ltd_warn(msg);
+}
+
+/*
+ * The run's mark, in the review's lock file: the boot it began in,
+ * written now and cleared at its end once the review is durable
+ * (keep()); a review removed at its end goes with its lock.  A mark found
+ * here is a run that ended without that: its launcher killed in this
+ * boot (what its cage wrote is in the page cache, whole: nothing to say)
+ * or the machine stopped (another boot: the overlay is volatile, so what
+ * that run's cage wrote, even what it synced, may not have reached the
+ * disk: said, for the review to be read with that in mind; decision
+ * 0145).  overlayfs's scratch (work/work, with the mark of a volatile
+ * mount, which would refuse the next one) goes either way.
+ */
+static int begin_mark(const struct ltd_policy *p, struct ltd_review_run *r,
+		      struct ltd_err *err)
+{
+	char boot[64], was[64];
+	_cleanup_close_ int work = -1;
+	ssize_t n = pread(r->lock, was, sizeof(was) - 1, 0);
+	int ret;
+
+	boot_id(boot, sizeof(boot));
+	if (n > 0) {
+		was[n] = '\0';
+		if (strcmp(was, boot) != 0)
+			stopped_warning(p->review);
+	}
+	work = ltd_beneath(r->dir, "work", O_RDONLY | O_DIRECTORY);
+	if (work >= 0 && (ret = ltd_remove_tree(work, "work")) < 0) {
+		errno = -ret;
+		return ltd_err_sys(err, "--review: clear %s/work/work",
+				   r->path);
+	}
+	if (pwrite(r->lock, boot, strlen(boot), 0) != (ssize_t)strlen(boot) ||
+	    (n != (ssize_t)strlen(boot) &&
+	     ftruncate(r->lock, (off_t)strlen(boot)) < 0))
+		return ltd_err_sys(err, "--review: write %s/lock", r->path);
+	return 0;
 }
 
 static int begin_locks(const struct ltd_policy *p, struct ltd_review_run *r,
@@ -154,6 +240,8 @@ int ltd_review_begin(const struct ltd_policy *p, struct ltd_review_run *r,
 	if (!ret)
 		ret = begin_meta(p, r, err);
 	if (!ret)
+		ret = begin_mark(p, r, err);
+	if (!ret)
 		ret = layer_dir(r->dir, "upper", err);
 	if (!ret)
 		ret = layer_dir(r->dir, "work", err);
@@ -221,6 +309,37 @@ static const char *nothing_lands(const struct ltd_review_view *v, char *buf,
 	return buf;
 }
 
+/*
+ * A review that stays after its run, made durable now, once: the overlay
+ * is volatile (its unmount synced nothing), so one syncfs of the store's
+ * filesystem writes what the cage wrote in the upper and a new record; a
+ * pending record's new count of runs is written before that sync and
+ * renamed into place after it (then the directory synced), so the record
+ * on the disk is whole at every moment.  Then the run's mark is cleared.
+ * A failure is said: the review is there, only not yet on the disk.
+ */
+static void keep(struct ltd_review_run *r)
+{
+	struct ltd_err err = {0};
+	int ret = 0;
+
+	if (r->dir < 0 || r->lock < 0)
+		return;
+	if (!r->fresh)
+		ret = ltd_review_meta_stage(r->dir, &r->meta, &err);
+	if (!ret && syncfs(r->dir) < 0)
+		ret = ltd_err_sys(&err, "sync %s", r->path);
+	if (!ret && !r->fresh) {
+		ret = ltd_review_meta_place(r->dir, &err);
+		if (!ret && fsync(r->dir) < 0)
+			ret = ltd_err_sys(&err, "sync %s", r->path);
+	}
+	if (!ret && ftruncate(r->lock, 0) < 0)
+		ret = ltd_err_sys(&err, "clear %s/lock", r->path);
+	if (ret < 0)
+		ltd_warn(err.msg);
+}
+
 /* A run that left nothing apply could land leaves no review behind:
  * removed (under the run's own lock: no other run of it is live) unless
  * the run keeps its cage for more (--keep-running). */
@@ -263,6 +382,7 @@ void ltd_review_summary(FILE *out, struct ltd_review_run *r,
 		ltd_review_view_close(&v);
 		return;
 	}
+	keep(r);
 	if (p->quiet) {
 		ltd_review_view_close(&v);
 		return;

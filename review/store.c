@@ -343,8 +343,9 @@ int ltd_review_meta_load(int dir, struct ltd_review_meta *m,
 	return ltd_review_meta_parse(text, m, err);
 }
 
-int ltd_review_meta_save(int dir, const struct ltd_review_meta *m,
-			 struct ltd_err *err)
+/* @m into meta.json.tmp, synced when @sync. */
+static int write_tmp(int dir, const struct ltd_review_meta *m, bool sync,
+		     struct ltd_err *err)
 {
 	_cleanup_free_ char *text = ltd_review_meta_format(m);
 	_cleanup_close_ int fd = -1;
@@ -358,15 +359,34 @@ int ltd_review_meta_save(int dir, const struct ltd_review_meta *m,
 	if (fd < 0)
 		return ltd_err_sys(err, "write meta.json");
 	ret = ltd_write_all(fd, text, strlen(text));
-	if (!ret && fsync(fd) < 0)
-		ret = -errno;
-	if (!ret && renameat(dir, "meta.json.tmp", dir, "meta.json") < 0)
+	if (!ret && sync && fsync(fd) < 0)
 		ret = -errno;
 	if (ret < 0) {
 		errno = -ret;
 		return ltd_err_sys(err, "write meta.json");
 	}
 	return 0;
+}
+
+int ltd_review_meta_stage(int dir, const struct ltd_review_meta *m,
+			  struct ltd_err *err)
+{
+	return write_tmp(dir, m, false, err);
+}
+
+int ltd_review_meta_place(int dir, struct ltd_err *err)
+{
+	if (renameat(dir, "meta.json.tmp", dir, "meta.json") < 0)
+		return ltd_err_sys(err, "write meta.json");
+	return 0;
+}
+
+int ltd_review_meta_save(int dir, const struct ltd_review_meta *m,
+			 struct ltd_err *err)
+{
+	int ret = write_tmp(dir, m, true, err);
+
+	return ret < 0 ? ret : ltd_review_meta_place(dir, err);
 }
 
 static int open_lock(int dir, const char *name)

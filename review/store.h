@@ -10,7 +10,9 @@
  *     upper/ work/     the overlay's upper and work directories (0700):
  *                      the cage's writes, read by ltd-native as hostile
  *     lock             flock: held exclusive by the launcher of a run of
- *                      the review for its whole life, and by `apply`
+ *                      the review for its whole life, and by `apply`;
+ *                      holds the boot id of a run from its start until its
+ *                      review was made durable at its end (review/run.c)
  *     journal.json     only while an apply lands (journal.h; its staged
  *                      copies are in the project, one filesystem)
  *   .apply-HASH.lock   flock per project (HASH: SHA-256 of its path):
@@ -82,8 +84,16 @@ int ltd_review_dir(int base, const char *name, bool create,
 
 int ltd_review_meta_load(int dir, struct ltd_review_meta *m,
 			 struct ltd_err *err);
+/* meta.json written to a temporary, synced, renamed into place: the
+ * record as apply leaves it (durable before it replaces the old one). */
 int ltd_review_meta_save(int dir, const struct ltd_review_meta *m,
 			 struct ltd_err *err);
+/* The two halves of a save without its sync, for a caller that syncs
+ * between them (a review run: review/run.c): meta.json.tmp written, then
+ * renamed over meta.json. */
+int ltd_review_meta_stage(int dir, const struct ltd_review_meta *m,
+			  struct ltd_err *err);
+int ltd_review_meta_place(int dir, struct ltd_err *err);
 
 /*
  * The review's lock: exclusive, without waiting.  Returns its fd (the
