@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "review/run.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -344,12 +346,9 @@ static void keep(struct ltd_review_run *r)
  * removed (under the run's own lock: no other run of it is live) unless
  * the run keeps its cage for more (--keep-running). */
 static bool drop_if_empty(FILE *out, struct ltd_review_run *r,
-			  const struct ltd_policy *p,
-			  const struct ltd_review_view *v)
+			  const struct ltd_policy *p, const char *what)
 {
 	struct ltd_err err = {0};
-	char buf[64];
-	const char *what = nothing_lands(v, buf, sizeof(buf));
 
 	if (!what || p->keep_running || r->lock < 0 || r->base < 0)
 		return false;
@@ -365,6 +364,29 @@ static bool drop_if_empty(FILE *out, struct ltd_review_run *r,
 	return true;
 }
 
+/* Whether the upper holds no entry at all: no change, whatever the
+ * project and its policy say (the view would find none). */
+static bool upper_empty(const struct ltd_review_run *r)
+{
+	_cleanup_close_ int fd =
+		ltd_beneath(r->dir, "upper", O_RDONLY | O_DIRECTORY);
+	char buf[4096] __attribute__((aligned(8)));
+	long n;
+
+	if (fd < 0)
+		return false;
+	/* Every entry of the first read but "." and "..", then the end. */
+	n = syscall(SYS_getdents64, fd, buf, sizeof(buf));
+	for (long off = 0; n > 0 && off < n;) {
+		const struct dirent64 *d = (const void *)(buf + off);
+
+		if (strcmp(d->d_name, ".") && strcmp(d->d_name, ".."))
+			return false;
+		off += d->d_reclen;
+	}
+	return n > 0 && syscall(SYS_getdents64, fd, buf, sizeof(buf)) == 0;
+}
+
 void ltd_review_summary(FILE *out, struct ltd_review_run *r,
 			const struct ltd_policy *p,
 			const struct ltd_host_user *user)
@@ -372,13 +394,18 @@ void ltd_review_summary(FILE *out, struct ltd_review_run *r,
 	struct ltd_review_view v = LTD_REVIEW_VIEW_INIT;
 	struct ltd_change_counts n;
 	struct ltd_err err = {0};
+	char buf[64];
 	int ret;
 
+	/* An upper the cage left empty: nothing to judge, read or keep. */
+	if (upper_empty(r) && drop_if_empty(out, r, p, "no changes"))
+		return;
 	/* Judged as `review NAME` and apply judge it, counted as `review`
 	 * counts it: the same numbers everywhere. */
 	ret = ltd_review_view_open(&v, p->review, user,
 				   p->quiet ? LTD_VIEW_QUIET : 0, &err);
-	if (!ret && drop_if_empty(out, r, p, &v)) {
+	if (!ret &&
+	    drop_if_empty(out, r, p, nothing_lands(&v, buf, sizeof(buf)))) {
 		ltd_review_view_close(&v);
 		return;
 	}

@@ -108,6 +108,9 @@ int ltd_launch_supervise(struct ltd_launch *l, struct ltd_err *err);
 /* Init killed (with what is left in its namespace) and reaped, by its
  * pidfd; @l->init is -1 after. */
 void ltd_launch_cage_gone(struct ltd_launch *l);
+/* Init killed, not waited for: it ends beside what the launcher does
+ * next; ltd_launch_cage_gone() reaps it. */
+void ltd_launch_cage_kill(struct ltd_launch *l);
 
 /* What the launch holds on the host, released: pasta, the cgroup (the
  * cage gone first), the DNS filter, descriptors and locks.  Its memory is

@@ -135,9 +135,13 @@ static void report_repos(FILE *out, const struct ltd_policy *p,
 {
 	unsigned skip = LTD_REPOS_SKIP_ROOT_GIT |
 			(root_was_gitdir ? LTD_REPOS_SKIP_ROOT : 0);
-	_cleanup_close_ int index = ltd_state_walk_dir(p);
+	_cleanup_close_ int index = -1;
 	struct stat st;
 
+	/* The walk's index (decision 0129), for the project's bind and the
+	 * user's: a review run with no bind of its own needs none. */
+	if (!p->review || p->n_mounts)
+		index = ltd_state_walk_dir(p);
 	/* --review: what the command wrote is all in the upper, judged
 	 * since the review began (it lands only by apply). */
 	if (p->review) {
@@ -218,6 +222,9 @@ void ltd_launch_end(struct ltd_launch *l)
 	ltd_closep(&l->sv[0]);
 	ltd_closep(&l->sv[1]);
 	ltd_closep(&l->self_pidfd);
+	/* A review's locks outlive its overlay (decision 0125). */
+	if (l->p->review)
+		ltd_launch_cage_gone(l);
 	ltd_closep(&l->init_pidfd);
 	ltd_review_end(&l->review);
 	/* l->nft, plan, ll, envp and protected_before: decision 0132. */
@@ -274,11 +281,16 @@ static int run_cage(struct ltd_launch *l, struct ltd_err *err)
 	else if (!ret && l->out.init_status)
 		ltd_life_ended(&l->life, l->out.init_status);
 	ltd_life_finish(&l->life);
-	/* --review: its overlay gone before the review is read (and
-	 * perhaps removed). */
 	if (ret || l->out.type != LTD_MSG_EXITED || p->name ||
-	    p->status_fd >= 0 || p->info_fd >= 0 || p->review)
+	    p->status_fd >= 0 || p->info_fd >= 0)
 		ltd_launch_cage_gone(l);
+	/* --review, after EXITED: init has killed and reaped every process
+	 * of the cage, so nothing writes through the overlay any more; the
+	 * upper is read (and perhaps removed) while init's exit unmounts it
+	 * on the other CPU, and the review's locks are let go only once
+	 * init is gone (ltd_launch_end()). */
+	else if (p->review)
+		ltd_launch_cage_kill(l);
 	/* Whatever ended the run, the cage ran: its writes are judged. */
 	ltd_test_stop_at("launcher", "report");
 	report(l);

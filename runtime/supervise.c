@@ -250,6 +250,16 @@ int ltd_launch_supervise(struct ltd_launch *l, struct ltd_err *err)
 	}
 }
 
+void ltd_launch_cage_kill(struct ltd_launch *l)
+{
+	if (l->init <= 0)
+		return;
+	if (l->init_pidfd >= 0)
+		syscall(SYS_pidfd_send_signal, l->init_pidfd, SIGKILL, NULL, 0);
+	else
+		kill(l->init, SIGKILL);
+}
+
 void ltd_launch_cage_gone(struct ltd_launch *l)
 {
 	siginfo_t si;
