@@ -236,22 +236,28 @@ int ltd_reviews_open(bool create, char *path, struct ltd_err *err)
 	if (ltd_path_fmt(dir, sizeof(dir), "%s/ltd-native/reviews", state) < 0)
 		return ltd_err_set(err, ENAMETOOLONG, "'%s' is too long",
 				   state);
-	if (create && mkdir_p(state) < 0)
-		return ltd_err_sys(err, "create %s", state);
+	/* Made only when it is not there (a run's start: one open). */
 	base = open(state, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (base < 0 && errno == ENOENT && create) {
+		if (mkdir_p(state) < 0)
+			return ltd_err_sys(err, "create %s", state);
+		base = open(state, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	}
 	if (base < 0)
 		return errno == ENOENT && !create
 			       ? -ENOENT
 			       : ltd_err_sys(err, "open %s", state);
-	if (create) {
+	fd = ltd_beneath(base, "ltd-native/reviews", O_RDONLY | O_DIRECTORY);
+	if (fd < 0 && errno == ENOENT && create) {
 		fd = ltd_mkdirs_beneath(base, "ltd-native/reviews");
 		if (fd < 0) {
 			errno = -fd;
 			return ltd_err_sys(err, "create %s", dir);
 		}
 		ltd_closep(&fd);
+		fd = ltd_beneath(base, "ltd-native/reviews",
+				 O_RDONLY | O_DIRECTORY);
 	}
-	fd = ltd_beneath(base, "ltd-native/reviews", O_RDONLY | O_DIRECTORY);
 	if (fd < 0)
 		return errno == ENOENT && !create
 			       ? -ENOENT
