@@ -23,7 +23,7 @@
 #                            be on a disk for cold figures to mean anything)
 #              RAW=FILE      also write every sample as CSV (suite,row,ms)
 #              BASE=FILE     also time another ltd-native (e.g. main's) in
-#                            the same rounds
+#                            the same rounds, plain and --review
 #              MINIBOX, MINIBOX_BPF: the floor's row (bench/lib.sh)
 # Cold rows drop the page cache, dentries and inodes before every sample
 # (root only; otherwise the output says they were not measured).  Rows run
@@ -134,7 +134,10 @@ suite() {
 	# One review a project, continued by every sample (/bin/true writes
 	# nothing: its upper stays empty, as an agent's first run's does).
 	rows+=("$SEP" "$LR" "$LTD" run --network none --review "$review" --project "$dir" -- /bin/true)
-	[[ -z $BASE ]] || rows+=("$SEP" "$LN, BASE" "$LTD_BASE" run --network none --project "$dir" -- /bin/true)
+	if [[ -n $BASE ]]; then
+		rows+=("$SEP" "$LN, BASE" "$LTD_BASE" run --network none --project "$dir" -- /bin/true)
+		rows+=("$SEP" "$LR, BASE" "$LTD_BASE" run --network none --review "$review-base" --project "$dir" -- /bin/true)
+	fi
 	[[ $temp == warm ]] || cold=(--cold "$COLD_FIFO")
 	echo "### $name ($(dirs_of "$name") directories), $temp"
 	echo
@@ -144,7 +147,7 @@ suite() {
 }
 
 for name in "${names[@]}"; do
-	REVIEWS+=("bench-project-$$-$name")
+	REVIEWS+=("bench-project-$$-$name" "bench-project-$$-$name-base")
 done
 for name in "${names[@]}"; do
 	runs=$RUNS
