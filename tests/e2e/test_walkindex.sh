@@ -81,6 +81,25 @@ li true
 [ "$(stat -c %s "$IDX")" -gt 100 ] && pass "(the next run, unbound, writes it again)" ||
 	fail "(the next run, unbound, writes it again)" "$(ls -la "$WI")"
 
+# A tree big enough for the rings and both threads (decision 0129; 0146
+# measured a shortcut for it and dropped it): what the cage plants, or
+# swaps in, under a wide directory is found.
+as_user bash -c "cd '$RI' && mkdir -p w/p{1..70}/d{1..60}/e"
+sleep 2.1
+li true
+li sh -c "$PLANT" sh w/p33/d17/e/r
+expect_out "a repository planted under a wide directory of a big tree is found" \
+	"warning: $RI/w/p33/d17/e/r/\.git/config: .*\(core\.fsmonitor\)"
+li sh -c "mv w/p50 w/p50real && ln -s p50real w/p50 && $PLANT" sh w/p50real/d5/e/r
+expect_out "one planted where a wide directory became a link is found" \
+	"warning: $RI/w/p50real/d5/e/r/\.git/config: .*\(core\.fsmonitor\)"
+li sh -c "mv w/p60 w/p60old && mkdir -p w/p60/d9/e && $PLANT" sh w/p60/d9/e/r
+expect_out "one planted in a new directory in a wide one's place is found" \
+	"warning: $RI/w/p60/d9/e/r/\.git/config: .*\(core\.fsmonitor\)"
+li sh -c "$PLANT" sh w/p70/d60/e/r
+expect_out "one planted under the last wide directory is found" \
+	"warning: $RI/w/p70/d60/e/r/\.git/config: .*\(core\.fsmonitor\)"
+
 [ ! -e "$RI/ran" ] && pass "(no payload ran during the tests)" || fail "(no payload ran during the tests)"
 as_user rm -rf "$RI"
 as_user rm -f "$IDX"
