@@ -2,7 +2,11 @@
 # Memory: what the sandbox's own processes hold while a command runs,
 # measured as PSS (proportional set size: a page shared by N processes
 # counts 1/N, so libc's pages count once across the system) and RSS, from
-# /proc/PID/smaps_rollup.  The command (sleep) is not counted.  Rows:
+# /proc/PID/smaps_rollup.  The command (sleep) is not counted.  Each
+# process is read twice: 0.2 s after the command started (the set-up's
+# pages still held) and SETTLE seconds after (default 2: the launcher and
+# init give back what only the set-up needed 1 s into the run, decision
+# 0140; a long agent session lives in that state).  Rows:
 #   bubblewrap, agent config: every bwrap process (the monitor and pid 1)
 #   ltd-native run --network none: the launcher + the cage's init
 #   ltd-native run (allowlist): launcher + init, and apart, pasta and
@@ -10,12 +14,13 @@
 #
 # Usage: bash bench/memory.sh [PATH_TO_LTD_NATIVE]     (default build/ltd-native)
 # Environment: RUNS=N samples a row (default 5), BENCH_USER, RAW=FILE
-#              (CSV suite,row,kB: PSS)
+#              (CSV suite,row,kB: PSS, settled), SETTLE=SECONDS (default 2)
 # Must run as root: init is not dumpable, so only root reads its smaps
 # (the sandboxes themselves run as the bench user).  No network.
 set -euo pipefail
 
 RUNS=${RUNS:-5}
+SETTLE=${SETTLE:-2}
 BENCH_USER=${BENCH_USER:-ltd-bench}
 BIN=${1:-build/ltd-native}
 
@@ -23,6 +28,7 @@ BIN=${1:-build/ltd-native}
 . "$(dirname "$0")/lib.sh"
 die() { echo "memory.sh: $*" >&2; exit 1; }
 [[ $RUNS =~ ^[0-9]+$ && $RUNS -ge 1 ]] || die "RUNS must be a positive integer"
+[[ $SETTLE =~ ^[0-9]+(\.[0-9]+)?$ ]] || die "SETTLE must be a number of seconds"
 [[ -x $BIN && -f $BIN ]] || die "no executable ltd-native at '$BIN'"
 [[ $(id -u) -eq 0 ]] || die "must run as root (init is not dumpable: only root reads its smaps_rollup)"
 for tool in bwrap python3 setpriv; do
@@ -61,9 +67,9 @@ fi
 
 cat >"$STAGE/mem.py" <<'EOF'
 import os, signal, subprocess, sys, time
-runs, raw, sep = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+runs, raw, sep, settle = int(sys.argv[1]), sys.argv[2], sys.argv[3], float(sys.argv[4])
 prefix, rows = [], []
-args = sys.argv[4:]
+args = sys.argv[5:]
 i = args.index(sep)
 prefix = args[:i]
 for a in args[i:]:
@@ -109,6 +115,19 @@ def rollup(p):
                 v[k] = int(rest.split()[0])
     return v
 
+def sample(root, cmd):
+    own, helpers = {"Rss": 0, "Pss": 0}, {"Rss": 0, "Pss": 0}
+    for p in tree(root):
+        if p == cmd:
+            continue
+        a = comm(p)
+        exe = os.path.basename(a[0]).decode()
+        v = rollup(p)
+        tgt = helpers if exe in ("pasta", "passt", "ltd-dnsd") else own
+        for k in v:
+            tgt[k] += v[k]
+    return own, helpers
+
 sleep_arg = b"86398"
 res = {name: [] for name, _ in rows}
 for _ in range(runs):
@@ -129,38 +148,34 @@ for _ in range(runs):
             time.sleep(0.02)
         if cmd is None:
             sys.exit(f"memory.sh: row '{name}' did not start its command")
-        time.sleep(0.2)  # settled: the launcher waits in poll
-        own, helpers = {"Rss": 0, "Pss": 0}, {"Rss": 0, "Pss": 0}
-        for p in tree(proc.pid):
-            if p == cmd:
-                continue
-            a = comm(p)
-            exe = os.path.basename(a[0]).decode()
-            v = rollup(p)
-            tgt = helpers if exe in ("pasta", "passt", "ltd-dnsd") else own
-            for k in v:
-                tgt[k] += v[k]
-        res[name].append((own, helpers))
+        t0 = time.monotonic()
+        time.sleep(0.2)  # started: the launcher waits in poll
+        early, _ = sample(proc.pid, cmd)
+        time.sleep(max(0, settle - (time.monotonic() - t0)))
+        own, helpers = sample(proc.pid, cmd)
+        res[name].append((own, helpers, early))
         os.kill(cmd, signal.SIGTERM)
         proc.wait()
 
 def med(xs):
     xs = sorted(xs)
     return xs[len(xs) // 2]
-ref = med([o["Pss"] for o, _ in res[rows[0][0]]])
-print("| row | PSS kB | RSS kB | PSS vs bubblewrap | helpers: PSS kB | helpers: RSS kB |")
-print("|---|---:|---:|---:|---:|---:|")
+ref = med([o["Pss"] for o, _, _ in res[rows[0][0]]])
+print(f"| row | PSS kB | RSS kB | PSS vs bubblewrap | PSS kB at 0.2 s | RSS kB at 0.2 s | helpers: PSS kB | helpers: RSS kB |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|")
 for name, _ in rows:
     s = res[name]
-    pss, rss = med([o["Pss"] for o, _ in s]), med([o["Rss"] for o, _ in s])
-    hp, hr = med([h["Pss"] for _, h in s]), med([h["Rss"] for _, h in s])
-    print(f"| {name} | {pss} | {rss} | {pss / ref:.2f} | {hp or '–'} | {hr or '–'} |")
+    pss, rss = med([o["Pss"] for o, _, _ in s]), med([o["Rss"] for o, _, _ in s])
+    epss, erss = med([e["Pss"] for _, _, e in s]), med([e["Rss"] for _, _, e in s])
+    hp, hr = med([h["Pss"] for _, h, _ in s]), med([h["Rss"] for _, h, _ in s])
+    print(f"| {name} | {pss} | {rss} | {pss / ref:.2f} | {epss} | {erss} | {hp or '–'} | {hr or '–'} |")
 print()
-print(f"Medians of {runs} samples a row; helpers: pasta and ltd-dnsd (allowlist mode).")
+print(f"Medians of {runs} samples a row, {settle:g} s after the command started "
+      "(and at 0.2 s); helpers: pasta and ltd-dnsd (allowlist mode).")
 if raw != "-":
     with open(raw, "a") as f:
         for name, _ in rows:
-            for o, h in res[name]:
+            for o, _, _ in res[name]:
                 f.write(f"memory-pss,\"{name}\",{o['Pss']}\n")
 EOF
 
@@ -171,7 +186,7 @@ bench_raw
 	echo "# ltd-native: $(sha256sum "$BIN" | cut -c1-16) ($BIN)"
 } >&2
 cd "$PROJECT"
-"$PY" -I -S "$STAGE/mem.py" "$RUNS" "$RAWTMP" "$SEP" "${as_user[@]}" "${rows[@]}"
+"$PY" -I -S "$STAGE/mem.py" "$RUNS" "$RAWTMP" "$SEP" "$SETTLE" "${as_user[@]}" "${rows[@]}"
 [[ -z $NET_WHY ]] || echo "Not measured: the allowlist row: $NET_WHY."
 if [[ $RAWTMP != - ]]; then
 	cp "$RAWTMP" "$RAW"

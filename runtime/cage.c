@@ -35,6 +35,7 @@
 #include "netfilter/nflog.h"
 #include "netfilter/nft.h"
 #include "runtime/limits.h"
+#include "runtime/memtrim.h"
 #include "runtime/outputs.h"
 #include "runtime/pty.h"
 #include "runtime/registry.h"
@@ -663,11 +664,26 @@ __attribute__((noreturn)) static void supervise(struct ltd_cage *c, int sfd)
 {
 	struct signalfd_siginfo si;
 	bool ending = false;
+	struct pollfd idle = {.fd = sfd, .events = POLLIN};
+	struct ltd_trim trim;
 	int status, first = 0;
 
+	ltd_trim_start(&trim);
 	for (;;) {
 		pid_t pid;
 
+		/* Once the cage has lived a while, what only the set-up
+		 * needed is given back (decision 0140). */
+		if (!trim.done) {
+			int ready = poll(&idle, 1, ltd_trim_timeout(&trim));
+
+			if (ready == 0)
+				ltd_trim_if_due(&trim);
+			else if (ready < 0 && errno != EINTR)
+				trim.done = true; /* never mind the trim */
+			if (ready <= 0)
+				continue;
+		}
 		if (read(sfd, &si, sizeof(si)) != sizeof(si)) {
 			if (errno == EINTR)
 				continue;

@@ -21,6 +21,7 @@
 #include "common/signals.h"
 #include "netfilter/pasta.h"
 #include "runtime/cage.h"
+#include "runtime/memtrim.h"
 #include "runtime/testhooks.h"
 
 /* One message from init, with the descriptors it may carry. */
@@ -224,10 +225,12 @@ int ltd_launch_supervise(struct ltd_launch *l, struct ltd_err *err)
 		[P_NFLOG] = {.fd = -1, .events = POLLIN},
 		[P_DNS] = {.fd = -1, .events = POLLIN},
 	};
+	struct ltd_trim trim;
 	int ret;
 
 	if (sfd < 0)
 		return sfd;
+	ltd_trim_start(&trim);
 	for (;;) {
 		/* The lifecycle's fds (exec's control socket, the pty)
 		 * follow ours. */
@@ -235,10 +238,15 @@ int ltd_launch_supervise(struct ltd_launch *l, struct ltd_err *err)
 
 		pfd[P_NFLOG].fd = l->dns_on ? l->nflog.fd : -1;
 		pfd[P_DNS].fd = l->dns_on ? l->dns.ctl : -1;
-		if (poll(pfd, N, -1) < 0) {
+		ret = poll(pfd, N, ltd_trim_timeout(&trim));
+		if (ret < 0) {
 			if (errno == EINTR)
 				continue;
 			return ltd_err_sys(err, "poll");
+		}
+		if (ret == 0) {
+			ltd_trim_if_due(&trim);
+			continue;
 		}
 		ret = handle(l, pfd, n_life, sfd, err);
 		if (ret < 0 || (ret == 0 && l->net.dns_failed))

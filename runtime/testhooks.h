@@ -19,6 +19,12 @@
  */
 void ltd_test_stop_at(const char *table, const char *step);
 
+/* LTD_NATIVE_TEST_TRIM_MS=N (with LTD_NATIVE_TEST_HOOKS=1): the launcher
+ * and init trim their memory N ms into the wait (runtime/memtrim.h), 0 at
+ * once, so that a test suite runs everything after on a trimmed process;
+ * -1 when not set.  Read with the rest, before clone. */
+int ltd_test_trim_ms(void);
+
 /* ltd_steps_run()'s @before for the launcher's, init's and the command's
  * tables. */
 void ltd_test_before_launch(const char *step);

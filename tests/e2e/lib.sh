@@ -54,6 +54,15 @@ user_cmd_init() {
 	else
 		USER_CMD=(env -u LTD_NATIVE_TEST_HOOKS TERM=xterm-e2e)
 	fi
+	# E2E_TRIM_MS=N: every run trims the launcher's and init's memory N
+	# ms into its wait (0: at once), so that the whole suite runs what
+	# comes after on trimmed processes (runtime/memtrim.h).  The tests
+	# that the test hooks are refused without LTD_NATIVE_TEST_HOOKS=1
+	# fail then: it is set for every call.
+	if [ -n "${E2E_TRIM_MS:-}" ]; then
+		USER_CMD+=(env LTD_NATIVE_TEST_HOOKS=1
+			LTD_NATIVE_TEST_TRIM_MS="$E2E_TRIM_MS")
+	fi
 }
 
 # with_test_hooks CMD...: CMD (ltd, net_probe...) with the test-only options
