@@ -26,6 +26,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/base.h"
 #include "common/cleanup.h"
 #include "common/signals.h"
 #include "confine/caps.h"
@@ -660,7 +661,8 @@ static bool ends_cage(int sig)
 }
 
 /* Forward signals to the command, reap everything, report its status. */
-__attribute__((noreturn)) static void supervise(struct ltd_cage *c, int sfd)
+LTD_WAIT_CODE __attribute__((noreturn, noinline)) static void
+supervise(struct ltd_cage *c, int sfd)
 {
 	struct signalfd_siginfo si;
 	bool ending = false;

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/base.h"
 #include "common/cleanup.h"
 #include "confine/landlock.h"
 #include "runtime/cage.h"
@@ -363,7 +364,7 @@ void ltd_life_winch(struct ltd_life *l)
 	ltd_relay_winch(&l->relay);
 }
 
-size_t ltd_life_pollfds(struct ltd_life *l, struct pollfd *pfd)
+LTD_WAIT_CODE size_t ltd_life_pollfds(struct ltd_life *l, struct pollfd *pfd)
 {
 	/* exec is served once the namespaces are in. */
 	pfd[0] = (struct pollfd){.fd = l->n_fds ? l->ctl_fd : -1,

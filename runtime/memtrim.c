@@ -44,14 +44,15 @@ static bool has_textrel(const struct dl_phdr_info *info)
 {
 	for (size_t i = 0; i < info->dlpi_phnum; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-		const ElfW(Dyn) *d;
+		const ElfW(Dyn) * d;
 
 		if (ph->p_type != PT_DYNAMIC)
 			continue;
 		d = (const ElfW(Dyn) *)(info->dlpi_addr + ph->p_vaddr);
 		for (; d->d_tag != DT_NULL; d++)
 			if (d->d_tag == DT_TEXTREL ||
-			    (d->d_tag == DT_FLAGS && (d->d_un.d_val & DF_TEXTREL)))
+			    (d->d_tag == DT_FLAGS &&
+			     (d->d_un.d_val & DF_TEXTREL)))
 				return true;
 	}
 	return false;
@@ -80,17 +81,23 @@ static bool meets_written(const struct dl_phdr_info *info, uintptr_t a,
 	return false;
 }
 
-/* The segments the process never wrote, their whole pages only; dropped
- * once all are found (the program headers are in the first of them). */
-static int trim_object(struct dl_phdr_info *info, size_t size, void *data)
+/* Whole pages of segments never written, to drop. */
+struct ranges {
+	uintptr_t page;
+	size_t n;
+	uintptr_t from[64], to[64];
+};
+
+/* The segments @info's object never wrote, their whole pages only. */
+static int never_written(struct dl_phdr_info *info, size_t size, void *data)
 {
-	uintptr_t page = *(const uintptr_t *)data;
-	uintptr_t from[8], to[8];
-	size_t n = 0;
+	struct ranges *r = data;
+	uintptr_t page = r->page;
 
 	if (has_textrel(info))
 		return 0;
-	for (size_t i = 0; i < info->dlpi_phnum && n < ARRAY_SIZE(from); i++) {
+	for (size_t i = 0; i < info->dlpi_phnum && r->n < ARRAY_SIZE(r->from);
+	     i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
 		uintptr_t s = info->dlpi_addr + ph->p_vaddr;
 		uintptr_t a = page_up(s, page);
@@ -99,11 +106,9 @@ static int trim_object(struct dl_phdr_info *info, size_t size, void *data)
 		if (ph->p_type != PT_LOAD || (ph->p_flags & PF_W) || a >= b ||
 		    meets_written(info, a, b, page))
 			continue;
-		from[n] = a;
-		to[n++] = b;
+		r->from[r->n] = a;
+		r->to[r->n++] = b;
 	}
-	for (size_t i = 0; i < n; i++)
-		madvise((void *)from[i], to[i] - from[i], MADV_DONTNEED);
 	return 0;
 }
 
@@ -120,13 +125,13 @@ static uintptr_t mapping_start(uintptr_t sp)
 
 	if (fd < 0)
 		return 0;
-	while (!found &&
-	       (n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0) {
+	while (!found && (n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0) {
 		char *line = buf, *nl;
 
 		len += (size_t)n;
 		buf[len] = '\0';
-		while (!found && (nl = memchr(line, '\n', len - (size_t)(line - buf)))) {
+		while (!found &&
+		       (nl = memchr(line, '\n', len - (size_t)(line - buf)))) {
 			char *end;
 			uintptr_t s = strtoul(line, &end, 16), e;
 
@@ -161,18 +166,23 @@ __attribute__((noinline)) static void trim_stack(uintptr_t page)
 		madvise((void *)low, top - low, MADV_DONTNEED);
 }
 
-void ltd_mem_trim(void)
+/* The code dropped last, and what runs after it (this function's tail,
+ * the wait loops) kept in one place: the wait then faults back one window
+ * of code (the kernel maps 64 KB around a fault), not one per caller. */
+LTD_WAIT_CODE void ltd_mem_trim(void)
 {
-	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	struct ranges r = {.page = (uintptr_t)sysconf(_SC_PAGESIZE)};
 	int saved = errno;
 
-	dl_iterate_phdr(trim_object, &page);
-	trim_stack(page);
+	dl_iterate_phdr(never_written, &r);
+	trim_stack(r.page);
 	malloc_trim(0);
+	for (size_t i = 0; i < r.n; i++)
+		madvise((void *)r.from[i], r.to[i] - r.from[i], MADV_DONTNEED);
 	errno = saved;
 }
 
-static long long now_ms(void)
+LTD_WAIT_CODE static long long now_ms(void)
 {
 	struct timespec t;
 
@@ -180,7 +190,7 @@ static long long now_ms(void)
 	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
-void ltd_trim_start(struct ltd_trim *t)
+LTD_WAIT_CODE void ltd_trim_start(struct ltd_trim *t)
 {
 	int ms = ltd_test_trim_ms();
 
@@ -188,7 +198,7 @@ void ltd_trim_start(struct ltd_trim *t)
 	t->due_ms = now_ms() + (ms >= 0 ? ms : LTD_TRIM_AFTER_MS);
 }
 
-int ltd_trim_timeout(const struct ltd_trim *t)
+LTD_WAIT_CODE int ltd_trim_timeout(const struct ltd_trim *t)
 {
 	long long left;
 
@@ -198,7 +208,7 @@ int ltd_trim_timeout(const struct ltd_trim *t)
 	return left > 0 ? (int)(left < INT32_MAX ? left : INT32_MAX) : 0;
 }
 
-void ltd_trim_if_due(struct ltd_trim *t)
+LTD_WAIT_CODE void ltd_trim_if_due(struct ltd_trim *t)
 {
 	if (t->done || now_ms() < t->due_ms)
 		return;

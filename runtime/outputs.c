@@ -8,6 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/base.h"
+
 static const char *const names[] = {"stdout", "stderr"};
 
 /* @fd moved above 2 (close-on-exec): stdio may have been closed when we
@@ -164,7 +166,8 @@ static void close_pipe(struct ltd_output *r)
 	r->buf = NULL;
 }
 
-size_t ltd_outputs_pollfds(struct ltd_outputs *o, struct pollfd *pfd)
+LTD_WAIT_CODE size_t ltd_outputs_pollfds(struct ltd_outputs *o,
+					 struct pollfd *pfd)
 {
 	for (int i = 0; i < 2; i++) {
 		const struct ltd_output *r = &o->out[i];

@@ -9,6 +9,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "common/base.h"
 #include "common/cleanup.h"
 #include "common/text.h"
 
@@ -38,7 +39,7 @@ void ltd_relay_start(struct ltd_relay *r, int master, bool allow_clipboard)
 	}
 }
 
-size_t ltd_relay_pollfds(struct ltd_relay *r, struct pollfd *pfd)
+LTD_WAIT_CODE size_t ltd_relay_pollfds(struct ltd_relay *r, struct pollfd *pfd)
 {
 	pfd[0] = (struct pollfd){.fd = -1};
 	pfd[1] = (struct pollfd){.fd = -1};

@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/base.h"
 #include "common/cleanup.h"
 #include "common/signals.h"
 #include "netfilter/pasta.h"
@@ -211,7 +212,8 @@ static int handle(struct ltd_launch *l, struct pollfd *pfd, size_t n_life,
 	return pfd[P_INIT].revents ? 2 : 1;
 }
 
-int ltd_launch_supervise(struct ltd_launch *l, struct ltd_err *err)
+LTD_WAIT_CODE int ltd_launch_supervise(struct ltd_launch *l,
+				       struct ltd_err *err)
 {
 	_cleanup_close_ int sfd = ltd_signals_fd(err);
 	enum { N = P_LIFE + LTD_LIFE_POLLFDS };
