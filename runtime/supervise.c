@@ -157,7 +157,7 @@ static int init_died(struct ltd_launch *l, struct ltd_err *err)
 
 /* A signal for the cage: with a pty of its own the command hears of a
  * new size from its terminal, as on any terminal. */
-static void relay_signal(struct ltd_launch *l, int sfd)
+LTD_WAIT_CODE static void relay_signal(struct ltd_launch *l, int sfd)
 {
 	struct signalfd_siginfo si;
 
@@ -174,8 +174,8 @@ enum { P_SIG, P_INIT_SOCK, P_INIT, P_PASTA, P_NFLOG, P_DNS, P_LIFE };
 
 /* One turn of the loop's events; 1 to go on, 0 when the run has ended,
  * a negative errno to end it with @err. */
-static int handle(struct ltd_launch *l, struct pollfd *pfd, size_t n_life,
-		  int sfd, struct ltd_err *err)
+LTD_WAIT_CODE static int handle(struct ltd_launch *l, struct pollfd *pfd,
+				size_t n_life, int sfd, struct ltd_err *err)
 {
 	struct ltd_launch_net *net = l->dns_on ? &l->net : NULL;
 	int ret;
