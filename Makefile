@@ -35,13 +35,13 @@ CC	?= cc
 # The version, in one place: VERSION (debian/rules checks that
 # debian/changelog says the same).
 VERSION	:= $(shell cat VERSION)
-# The runtime links libcap, libmnl + libnftnl for the egress firewall,
+# The runtime links libmnl + libnftnl for the egress firewall,
 # nettle for the SHA-256 of approved project policy files and pinned
 # rootfs entries, ldns (DNS wire format) and jansson (the audit log) for
 # the DNS filter, libpsl (the public suffix list) for the domain wildcards;
 # libseccomp is used at build time (the filter is compiled into the binary,
 # see cli/seccomp-gen.c) and by the tests.
-PKGS	:= libcap libmnl libnftnl nettle ldns jansson libpsl
+PKGS	:= libmnl libnftnl nettle ldns jansson libpsl
 # ltd-rootfs also links libarchive (image layers); nettle hashes the
 # pinned rootfs manifests and files, jansson reads the image JSON.
 ROOTFS_PKGS := libarchive
@@ -100,9 +100,10 @@ $(B)/gen/seccomp_blobs.o: $(B)/gen/seccomp_blobs.c
 $(B)/libltd.a: $(LIB_OBJ)
 	rm -f $@ && $(AR) rcs $@ $^
 
-# ltd-native links jansson, libnftnl, nettle and libcap statically:
-# loading a library dynamically costs every start (mapping, relocations;
-# libcap alone ~60 us here), see docs/decisions/0074-libcap-static.md.
+# ltd-native links jansson, libnftnl and nettle statically: loading a
+# library dynamically costs every start (mapping, relocations; ~60 us a
+# small one here, docs/decisions/0074-libcap-static.md).  No libcap: raw
+# prctl/capset (decision 0141).
 # libmnl has no static archive in Debian.  It links neither ldns nor
 # libcrypto (~0.3 ms of relocations per start): the DNS filter, which
 # needs them, is a process of its own, ltd-dnsd, installed beside
@@ -113,7 +114,7 @@ $(B)/libltd.a: $(LIB_OBJ)
 # 23 page faults (a bare program, perf stat) to serve the few runs that
 # name a wildcard; static, only those read the list
 # (docs/decisions/0115-wildcards-over-public-suffix.md).
-RUNTIME_LIBS := $(URING_LIBS) -Wl,-Bstatic -lnettle -ljansson -lnftnl -lcap \
+RUNTIME_LIBS := $(URING_LIBS) -Wl,-Bstatic -lnettle -ljansson -lnftnl \
 		-lpsl -lidn2 -lunistring \
 		-Wl,-Bdynamic $(shell pkg-config --libs libmnl)
 # ltd-dnsd: ldns (and the libcrypto its DNSSEC code needs) statically too:

@@ -11,7 +11,7 @@ cat <<EOT
 #define LTD_VERSION "$version"
 #define LTD_BUILD_INFO \\
 	"built with:\\n" \\
-	"  ltd-native  libnftnl $(v libnftnl), jansson $(v jansson), nettle $(v nettle), libcap $(v libcap) (static),\\n" \\
+	"  ltd-native  libnftnl $(v libnftnl), jansson $(v jansson), nettle $(v nettle) (static),\\n" \\
 	"              libmnl $(v libmnl) (shared)\\n" \\
 	"  seccomp     the filters compiled at build time with libseccomp $(v libseccomp)\\n" \\
 	"  ltd-dnsd    ldns $(v ldns), libcrypto $(v libcrypto) (OpenSSL), jansson $(v jansson),\\n" \\
