@@ -68,7 +68,15 @@ static int step_review(void *ctx, struct ltd_err *err)
 {
 	struct ltd_launch *l = ctx;
 
-	return l->p->review ? ltd_review_begin(l->p, &l->review, err) : 0;
+	static const struct ltd_review_run none = LTD_REVIEW_RUN_INIT;
+
+	if (!l->p->review)
+		return 0;
+	l->review = malloc(sizeof(*l->review));
+	if (!l->review)
+		return ltd_err_set(err, ENOMEM, "--review");
+	*l->review = none;
+	return ltd_review_begin(l->p, l->review, err);
 }
 
 static int step_firewall(void *ctx, struct ltd_err *err)
@@ -216,7 +224,7 @@ static int step_mount_plan(void *ctx, struct ltd_err *err)
 		host.pinned = &l->host->pinned;
 	/* --review: the project is the review's overlay. */
 	if (!ret && l->p->review)
-		host.review = &l->review.layers;
+		host.review = &l->review->layers;
 	if (!ret)
 		ret = ltd_plan_build(l->p, &l->host->protected, &host, &l->plan,
 				     err);

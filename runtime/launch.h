@@ -50,7 +50,10 @@ struct ltd_launch {
 	char **launcher_argv;
 
 	struct ltd_limits_plan limits;
-	struct ltd_review_run review; /* --review */
+	/* --review (NULL without): ~20 KB of paths, which the launch's
+	 * state on the stack held for every run, written whole by
+	 * LTD_LAUNCH_INIT and kept for the whole wait. */
+	struct ltd_review_run *review;
 	struct ltd_cgroup cg;
 	struct ltd_nft_batch nft[2]; /* logging, plain */
 	struct ltd_dnsd_config dns_cfg;
@@ -81,9 +84,8 @@ struct ltd_launch {
 #define LTD_LAUNCH_INIT(pol, h, argv)                                          \
 	{                                                                      \
 		.p = (pol), .host = (h), .launcher_argv = (argv),              \
-		.review = LTD_REVIEW_RUN_INIT, .cg = {.fd = -1},               \
-		.dns = LTD_DNSPROC_INIT, .nflog = {.fd = -1},                  \
-		.net = {.audit_fd = -1},                                       \
+		.cg = {.fd = -1}, .dns = LTD_DNSPROC_INIT,                     \
+		.nflog = {.fd = -1}, .net = {.audit_fd = -1},                  \
 		.life = {.reg_dir = -1,                                        \
 			 .reg_fd = -1,                                         \
 			 .ctl_fd = -1,                                         \

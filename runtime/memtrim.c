@@ -154,13 +154,14 @@ static uintptr_t mapping_start(uintptr_t sp)
 	return found;
 }
 
-/* The stack below this frame, less a margin for the calls it makes. */
+/* The stack below this frame's page and the one under it (the red zone,
+ * and the calls it makes: deeper than any of the wait loops' frames). */
 __attribute__((noinline)) static void trim_stack(uintptr_t page)
 {
 	volatile char here = 0;
 	uintptr_t sp = (uintptr_t)&here;
 	uintptr_t low = mapping_start(sp);
-	uintptr_t top = page_down(sp, page) - 4 * page;
+	uintptr_t top = page_down(sp, page) - page;
 
 	if (low && low < top)
 		madvise((void *)low, top - low, MADV_DONTNEED);

@@ -182,14 +182,13 @@ static void report(struct ltd_launch *l)
 		ltd_protected_report(out, prot, l->protected_before, after);
 	}
 	if (p->protect_git)
-		report_repos(out, p, l->root_was_gitdir, l->started,
-			     &l->review);
+		report_repos(out, p, l->root_was_gitdir, l->started, l->review);
 	/* --review: .git's sequencer state stays in the upper (apply holds
 	 * it back); the project's is the user's own. */
 	if (p->protect_git && !p->review)
 		ltd_sequencer_report(out, p->project, l->started);
 	if (p->review)
-		ltd_review_summary(out, &l->review, p, ltd_host_user());
+		ltd_review_summary(out, l->review, p, ltd_host_user());
 	ltd_life_report(&l->life, out);
 	if (l->dns_on) {
 		/* The command has ended: what it was refused is queued. */
@@ -226,7 +225,8 @@ void ltd_launch_end(struct ltd_launch *l)
 	if (l->p->review)
 		ltd_launch_cage_gone(l);
 	ltd_closep(&l->init_pidfd);
-	ltd_review_end(&l->review);
+	if (l->review)
+		ltd_review_end(l->review);
 	/* l->nft, plan, ll, envp and protected_before: decision 0132. */
 }
 
