@@ -2,6 +2,7 @@
 #include "netfilter/pasta.h"
 
 #include "common/signals.h"
+#include "common/spawn.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -23,6 +24,9 @@
 #define READY_FD  3
 #define USERNS_FD 4
 #define NETNS_FD  5
+
+/* The child's stack: ltd_signals_reset's buffer and the Landlock calls. */
+#define SPAWN_STACK (64 * 1024)
 
 /* Fixed places only: the launcher's PATH is the user's to change, but the
  * program that enforces the network boundary should not follow it. */
@@ -308,25 +312,29 @@ static int write_only_stderr(void)
 	return 0;
 }
 
-/* init's namespace @name, opened while this process may still open it. */
-static int open_ns(pid_t target, const char *name)
-{
-	char path[48];
+/* What the child needs, on the launcher's stack (the child runs in the
+ * launcher's memory until it execs). */
+struct spawn_arg {
+	struct ltd_pasta *pa;
+	int wr;	  /* the readiness pipe's write end */
+	int user; /* the cage's user namespace */
+	int net;  /* its network namespace */
+	pid_t parent;
+};
 
-	snprintf(path, sizeof(path), "/proc/%d/ns/%s", (int)target, name);
-	return open(path, O_RDONLY | O_CLOEXEC);
-}
-
-__attribute__((noreturn)) static void child(struct ltd_pasta *pa, int wr,
-					    pid_t parent, pid_t target)
+/* A child sharing the launcher's memory (common/spawn.h): system calls
+ * only, until execv; its own descriptor table and signal handlers. */
+static int child(void *arg)
 {
+	const struct spawn_arg *a = arg;
+	struct ltd_pasta *pa = a->pa;
 	struct ltd_err err = {0};
-	int null, out, user, net;
+	int null, out;
 
 	/* Dies with the launcher, also when that is SIGKILLed; the parent
 	 * may already be gone by the time the line above takes effect. */
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
-		_exit(127);
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != a->parent)
+		return 127;
 	/* Default dispositions, nothing blocked: pasta refuses to start when
 	 * it inherits SIGPIPE ignored (as from Python's posix_spawn). */
 	ltd_signals_reset(&err);
@@ -334,20 +342,17 @@ __attribute__((noreturn)) static void child(struct ltd_pasta *pa, int wr,
 	 * process group (Ctrl-C, Ctrl-\\, Ctrl-Z, a hang-up) is not for
 	 * pasta, and a pasta it killed would end the run. */
 	if (setsid() < 0)
-		_exit(127);
+		return 127;
 	/* Nothing of the launcher's but stderr (pasta's own messages), the
 	 * pipe and the namespaces: should the cage's packets ever take pasta
 	 * over, no descriptor the caller left open is within reach. */
 	null = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	out = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	user = open_ns(target, "user");
-	net = open_ns(target, "net");
-	if (null < 0 || out < 0 || user < 0 || net < 0 || dup2(null, 0) < 0 ||
-	    dup2(out, 1) < 0 || write_only_stderr() < 0 ||
-	    place_fds(wr, user, net) < 0 ||
+	if (null < 0 || out < 0 || dup2(null, 0) < 0 || dup2(out, 1) < 0 ||
+	    write_only_stderr() < 0 || place_fds(a->wr, a->user, a->net) < 0 ||
 	    close_range(NETNS_FD + 1, ~0U, 0) < 0) {
 		perror("ltd-native: pasta: descriptors");
-		_exit(127);
+		return 127;
 	}
 	/* The wall: TCP connect only to the policy's ports, from here on
 	 * and for good (no_new_privs: pasta gains nothing at exec). */
@@ -356,29 +361,32 @@ __attribute__((noreturn)) static void child(struct ltd_pasta *pa, int wr,
 		fputs("ltd-native: pasta: ", stderr);
 		ltd_fput_shown(stderr, err.msg[0] ? err.msg : "no_new_privs");
 		fputc('\n', stderr);
-		_exit(127);
+		return 127;
 	}
 	execv(pa->path, pa->argv);
-	_exit(127);
+	return 127;
 }
 
-int ltd_pasta_spawn(struct ltd_pasta *pa, pid_t target, struct ltd_err *err)
+int ltd_pasta_spawn(struct ltd_pasta *pa, int userns, int netns,
+		    struct ltd_err *err)
 {
-	pid_t parent = getpid();
+	struct spawn_arg a = {
+		.pa = pa, .user = userns, .net = netns, .parent = getpid()};
 	int p[2];
+	pid_t pid;
 
 	if (pipe2(p, O_CLOEXEC) < 0)
 		return ltd_err_sys(err, "pasta: pipe");
-	pa->pid = fork();
-	if (pa->pid < 0) {
-		pa->pid = 0;
-		close(p[0]);
-		close(p[1]);
-		return ltd_err_sys(err, "pasta: fork");
-	}
-	if (pa->pid == 0)
-		child(pa, p[1], parent, target);
+	a.wr = p[1];
+	/* Its own descriptor table: it rearranges it for pasta. */
+	pid = ltd_spawn_shared(child, &a, 0, SPAWN_STACK, NULL, err);
 	close(p[1]);
+	if (pid < 0) {
+		close(p[0]);
+		ltd_err_prefix(err, "pasta");
+		return pid;
+	}
+	pa->pid = pid;
 	pa->ready_fd = p[0];
 	return 0;
 }

@@ -131,12 +131,8 @@ static int step_die_with_launcher(void *ctx, struct ltd_err *err)
 
 static int step_non_dumpable(void *ctx, struct ltd_err *err)
 {
-	struct ltd_cage *c = ctx;
-	/* pasta opens /proc/<init>/ns/{user,net}, which a non-dumpable init
-	 * refuses: in allowlist mode this waits until pasta is attached
-	 * (wait_network), still before anything else runs in the cage. */
-	if (c->nft)
-		return 0;
+	/* Allowlist too: pasta joins namespaces made before init
+	 * (runtime/cagens.c), not init's /proc/PID/ns. */
 	if (prctl(PR_SET_DUMPABLE, 0) < 0)
 		return ltd_err_sys(err, "PR_SET_DUMPABLE");
 	return 0;
@@ -198,6 +194,9 @@ static int step_id_maps(void *ctx, struct ltd_err *err)
 	char map[64];
 	int ret;
 
+	/* Allowlist: written by the namespaces' maker, in the same way. */
+	if (c->ns_made)
+		return 0;
 	/* Unprivileged: one id each, mapped to itself, and no setgroups so
 	 * a group cannot be dropped to get past a deny-by-group rule. */
 	ret = write_file("/proc/self/setgroups", "deny", err);
@@ -724,7 +723,8 @@ supervise(struct ltd_cage *c, int sfd)
 
 /*
  * In allowlist mode the command starts only once the launcher says pasta
- * serves the namespace: pasta's start-up overlaps with the steps above.
+ * serves the namespace and the DNS filter answers: their start-ups overlap
+ * with the steps above.
  */
 static int wait_network(struct ltd_cage *c, struct ltd_err *err)
 {
@@ -736,11 +736,8 @@ static int wait_network(struct ltd_cage *c, struct ltd_err *err)
 	do
 		n = recv(c->sock, &m, sizeof(m), 0);
 	while (n < 0 && errno == EINTR);
-	if (n == (ssize_t)sizeof(m) && m.type == LTD_MSG_NET_READY) {
-		if (prctl(PR_SET_DUMPABLE, 0) < 0)
-			return ltd_err_sys(err, "PR_SET_DUMPABLE");
+	if (n == (ssize_t)sizeof(m) && m.type == LTD_MSG_NET_READY)
 		return 0;
-	}
 	if (n < 0)
 		return ltd_err_sys(err, "wait for the network");
 	return ltd_err_set(err, ENETDOWN,

@@ -72,6 +72,9 @@ struct ltd_cage {
 	int outputs[2];	      /* its fd 1, 2: relay pipes, or -1: ours */
 	struct winsize ws;    /* its first size */
 	bool keep_running;    /* the cage outlives the first command */
+	bool ns_made;	      /* allowlist: cloned into the user and network
+				 namespaces made before it, id maps written
+				 (runtime/cagens.c) */
 
 	/* state while init builds the cage */
 	struct ltd_mount_state mnt;

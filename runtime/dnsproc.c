@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "common/spawn.h"
 #include "common/text.h"
 #include "dnsd/dnswire.h"
 #include "netfilter/nft.h"
@@ -33,6 +34,7 @@
 #define SUMMARY_MAX   16384 /* 32 names of 253 bytes and the text around */
 #define N_HELPER_FDS  5	    /* config, ctl, UDP, TCP, audit */
 #define HIGH_FD_FLOOR 64
+#define SPAWN_STACK   (64 * 1024) /* the child's frames: small */
 
 int ltd_dnsproc_path(const char *self, int which, char *buf, size_t size)
 {
@@ -218,10 +220,25 @@ int ltd_dnsproc_prepare(struct ltd_dnsproc *h,
 	return 0;
 }
 
-/* In the child, between fork and exec: only async-signal-safe calls. */
-static void child(const struct ltd_dnsproc *h, pid_t parent, int ctl,
-		  const int fds[3], int audit_fd)
+/* What the child needs, on the launcher's stack. */
+struct spawn_arg {
+	const struct ltd_dnsproc *h;
+	pid_t parent;
+	int ctl;
+	const int *fds; /* UDP, TCP */
+	int audit_fd;
+};
+
+/* In the child, sharing the launcher's memory until it execs
+ * (common/spawn.h): only async-signal-safe calls, its own descriptor table
+ * and signal handlers. */
+static int child(void *arg)
 {
+	const struct spawn_arg *a = arg;
+	const struct ltd_dnsproc *h = a->h;
+	int ctl = a->ctl, audit_fd = a->audit_fd;
+	const int *fds = a->fds;
+	pid_t parent = a->parent;
 	int src[N_HELPER_FDS] = {h->config, ctl, fds[0], fds[1], audit_fd};
 	char *argv[] = {LTD_DNSH_NAME, NULL}, *envp[] = {NULL};
 	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
@@ -273,7 +290,7 @@ static void child(const struct ltd_dnsproc *h, pid_t parent, int ctl,
 		    CLOSE_RANGE_CLOEXEC) < 0)
 		_exit(127);
 	syscall(SYS_execveat, exe, "", argv, envp, AT_EMPTY_PATH);
-	_exit(127);
+	return 127;
 }
 
 int ltd_dnsproc_start(struct ltd_dnsproc *h, const int fds[3], int audit_fd,
@@ -291,15 +308,18 @@ int ltd_dnsproc_start(struct ltd_dnsproc *h, const int fds[3], int audit_fd,
 		return ltd_err_sys(err, "DNS filter: its netfilter socket");
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
 		return ltd_err_sys(err, "DNS filter: socketpair");
-	pid = fork();
+	pid = ltd_spawn_shared(child,
+			       &(struct spawn_arg){.h = h,
+						   .parent = parent,
+						   .ctl = sv[1],
+						   .fds = fds,
+						   .audit_fd = audit_fd},
+			       0, SPAWN_STACK, NULL, err);
+	close(sv[1]);
 	if (pid < 0) {
 		close(sv[0]);
-		close(sv[1]);
-		return ltd_err_sys(err, "DNS filter: fork");
+		return ltd_err_prefix(err, "DNS filter");
 	}
-	if (pid == 0)
-		child(h, parent, sv[1], fds, audit_fd);
-	close(sv[1]);
 	fcntl(sv[0], F_SETFL, O_NONBLOCK);
 	h->ctl = sv[0];
 	h->pid = pid;

@@ -36,6 +36,7 @@
 #include "policy/env.h"
 #include "protect/gitdir.h"
 #include "runtime/cage.h"
+#include "runtime/cagens.h"
 #include "runtime/landlock_rules.h"
 #include "runtime/outputs.h"
 #include "runtime/pty.h"
@@ -79,6 +80,53 @@ static int step_review(void *ctx, struct ltd_err *err)
 	return ltd_review_begin(l->p, l->review, err);
 }
 
+/* The kernel's Landlock ABI, or the lower one a test asks for
+ * (--test-landlock-abi, a test hook). */
+static int landlock_abi(const struct ltd_policy *p)
+{
+	int abi = ltd_landlock_abi();
+
+	return p->test_landlock_abi >= 0 && p->test_landlock_abi < abi
+		       ? p->test_landlock_abi
+		       : abi;
+}
+
+/*
+ * Allowlist: pasta's arguments and wall, the cage's user and network
+ * namespaces (runtime/cagens.c), and pasta started in them.  First of the
+ * steps that take time: pasta's own start-up is most of a run's, and from
+ * here on everything else, init's set-up included, happens beside it
+ * (docs/decisions/0150-namespaces-before-init.md).  Nothing runs in the
+ * namespace before init, which installs the firewall before anything
+ * else; the command waits for pasta and the DNS filter both.
+ */
+static int step_network(void *ctx, struct ltd_err *err)
+{
+	struct ltd_launch *l = ctx;
+	const struct ltd_policy *p = l->p;
+	char warning[LTD_ERR_MSG_MAX];
+	int ret;
+
+	if (p->network != LTD_NET_ALLOWLIST)
+		return 0;
+	ret = ltd_pasta_build(&l->host->pasta, p->n_host_ports > 0, p->publish,
+			      p->n_publish, err);
+	/* Its wall, before it runs: built here, not with the cage's
+	 * ruleset (step landlock). */
+	if (!ret)
+		ret = ltd_landlock_build_egress(p, landlock_abi(p),
+						&l->host->pasta.wall, warning,
+						sizeof(warning), err);
+	if (!ret && warning[0] && !p->quiet)
+		ltd_warn(warning);
+	if (!ret)
+		ret = ltd_cagens_make(&l->ns, p->id.uid, p->id.gid, err);
+	if (!ret)
+		ret = ltd_pasta_spawn(&l->host->pasta, l->ns.user, l->ns.net,
+				      err);
+	return ret;
+}
+
 static int step_firewall(void *ctx, struct ltd_err *err)
 {
 	struct ltd_launch *l = ctx;
@@ -104,10 +152,6 @@ static int step_firewall(void *ctx, struct ltd_err *err)
 		if (!have)
 			published[spec.n_published++] = p->publish[i].cage_port;
 	}
-	ret = ltd_pasta_build(&l->host->pasta, p->n_host_ports > 0, p->publish,
-			      p->n_publish, err);
-	if (ret < 0)
-		return ret;
 	/* The user's blocks only: the cage's resolver is on its loopback
 	 * (the DNS filter), and nothing admits pasta's.  A test's holes
 	 * (--test-firewall-hole) are the firewall's, not pasta's wall's. */
@@ -240,20 +284,9 @@ static int step_environment(void *ctx, struct ltd_err *err)
 	return l->envp ? 0 : -ENOMEM;
 }
 
-/* The kernel's Landlock ABI, or the lower one a test asks for
- * (--test-landlock-abi, a test hook). */
-static int landlock_abi(const struct ltd_policy *p)
-{
-	int abi = ltd_landlock_abi();
-
-	return p->test_landlock_abi >= 0 && p->test_landlock_abi < abi
-		       ? p->test_landlock_abi
-		       : abi;
-}
-
 /* Landlock's ruleset from the plan, or the reason the run cannot have it
- * (--require-landlock, --restrict-tcp-ports); and pasta's wall.  What an
- * older ABI leaves out is a standing warning of this host's. */
+ * (--require-landlock, --restrict-tcp-ports).  What an older ABI leaves
+ * out is a standing warning of this host's. */
 static int step_landlock(void *ctx, struct ltd_err *err)
 {
 	struct ltd_launch *l = ctx;
@@ -269,13 +302,7 @@ static int step_landlock(void *ctx, struct ltd_err *err)
 		ltd_standing_set(&s, "landlock", facts, warning);
 		ltd_standing_say(&l->host->acks, &s);
 	}
-	ret = ltd_landlock_build(&l->plan, l->p, abi, &l->ll, err);
-	if (!ret)
-		ret = ltd_landlock_build_egress(l->p, abi, &l->host->pasta.wall,
-						warning, sizeof(warning), err);
-	if (!ret && warning[0] && !l->p->quiet)
-		ltd_warn(warning);
-	return ret;
+	return ltd_landlock_build(&l->plan, l->p, abi, &l->ll, err);
 }
 
 /* The audit log's first line of a run: the project and every risk the
@@ -418,45 +445,6 @@ static bool net_helper_pays(const struct ltd_policy *p)
 	       CPU_COUNT(&cpus) >= 2;
 }
 
-/* Into the cage's cgroup (@cgroup_fd >= 0) from the start: nothing of the
- * cage ever runs outside its limits.  With CLONE_NEWCGROUP the kernel roots
- * the new cgroup namespace there too. */
-static pid_t clone_init(const struct ltd_policy *p, bool net_helper, int *pidfd,
-			int cgroup_fd, struct ltd_err *err)
-{
-	struct clone_args args = {
-		/* --network host (gated): the host's network namespace;
-		 * the helper's: made later. */
-		.flags = (LTD_CLONE_FLAGS | CLONE_PIDFD) &
-			 ~(p->network == LTD_NET_HOST || net_helper
-				   ? CLONE_NEWNET
-				   : 0ULL),
-		.pidfd = (__u64)(uintptr_t)pidfd,
-		.exit_signal = SIGCHLD,
-	};
-
-	if (cgroup_fd >= 0) {
-		args.flags |= CLONE_INTO_CGROUP;
-		args.cgroup = (__u64)cgroup_fd;
-	}
-	long pid = syscall(SYS_clone3, &args, sizeof(args));
-
-	if (pid < 0) {
-		int ret = ltd_err_sys(err, "cannot create the cage's "
-					   "namespaces (clone3)");
-		if (errno == EPERM || errno == ENOSPC)
-			snprintf(err->msg + strlen(err->msg),
-				 sizeof(err->msg) - strlen(err->msg),
-				 "; are unprivileged user namespaces enabled? "
-				 "(try 'sysctl kernel.unprivileged_userns_clone"
-				 "' and AppArmor's "
-				 "kernel.apparmor_restrict_unprivileged_userns;"
-				 " 'ltd-native doctor' checks them)");
-		return ret;
-	}
-	return (pid_t)pid;
-}
-
 /* In the child: become the cage's init; never returns. */
 __attribute__((noreturn)) static void be_init(struct ltd_launch *l)
 {
@@ -479,10 +467,58 @@ __attribute__((noreturn)) static void be_init(struct ltd_launch *l)
 		.ws = l->ws,
 		.keep_running = p->keep_running,
 		.net_helper = l->net_helper,
+		.ns_made = l->ns.user >= 0,
 	};
 
 	close(l->sv[0]);
 	ltd_cage_init(&c);
+}
+
+/* ltd_cagens_clone()'s child. */
+__attribute__((noreturn)) static void init_main(void *l)
+{
+	be_init(l);
+}
+
+/*
+ * Init in new namespaces, into the cage's cgroup (@l->cg.fd >= 0) from the
+ * start: nothing of the cage ever runs outside its limits.  With
+ * CLONE_NEWCGROUP the kernel roots the new cgroup namespace there too.
+ * Allowlist: in the user and network namespaces pasta already serves
+ * (runtime/cagens.c), the child running init; else clone3 makes them all
+ * and init returns here with 0.
+ */
+static pid_t clone_init(struct ltd_launch *l, struct ltd_err *err)
+{
+	const struct ltd_policy *p = l->p;
+	/* --network host (gated): the host's network namespace;
+	 * the helper's: made later; allowlist: made already. */
+	bool new_net =
+		p->network != LTD_NET_HOST && !l->net_helper && l->ns.user < 0;
+	struct clone_args args = {
+		.flags = (LTD_CLONE_FLAGS | CLONE_PIDFD) &
+			 ~(new_net ? 0ULL : (__u64)CLONE_NEWNET) &
+			 ~(l->ns.user >= 0 ? (__u64)CLONE_NEWUSER : 0ULL),
+		.pidfd = (__u64)(uintptr_t)&l->init_pidfd,
+		.exit_signal = SIGCHLD,
+	};
+	long pid;
+
+	if (l->cg.fd >= 0) {
+		args.flags |= CLONE_INTO_CGROUP;
+		args.cgroup = (__u64)l->cg.fd;
+	}
+	if (l->ns.user >= 0)
+		return ltd_cagens_clone(&l->ns, &args, init_main, l, err);
+	pid = syscall(SYS_clone3, &args, sizeof(args));
+	if (pid < 0) {
+		int ret = ltd_err_sys(err, "cannot create the cage's "
+					   "namespaces (clone3)");
+		if (errno == EPERM || errno == ENOSPC)
+			ltd_cagens_userns_hint(err);
+		return ret;
+	}
+	return (pid_t)pid;
 }
 
 static int step_clone(void *ctx, struct ltd_err *err)
@@ -490,8 +526,7 @@ static int step_clone(void *ctx, struct ltd_err *err)
 	struct ltd_launch *l = ctx;
 
 	l->net_helper = net_helper_pays(l->p);
-	l->init =
-		clone_init(l->p, l->net_helper, &l->init_pidfd, l->cg.fd, err);
+	l->init = clone_init(l, err);
 	if (l->init < 0) {
 		int ret = l->init;
 
@@ -502,21 +537,10 @@ static int step_clone(void *ctx, struct ltd_err *err)
 		be_init(l);
 	close(l->sv[1]);
 	l->sv[1] = -1;
+	/* Init and pasta hold the namespaces now. */
+	ltd_cagens_close(&l->ns);
 	ltd_life_cloned(&l->life, l->init, l->cg.fd);
 	return 0;
-}
-
-static int step_pasta(void *ctx, struct ltd_err *err)
-{
-	struct ltd_launch *l = ctx;
-	int ret;
-
-	if (l->p->network != LTD_NET_ALLOWLIST)
-		return 0;
-	ret = ltd_pasta_spawn(&l->host->pasta, l->init, err);
-	if (ret < 0)
-		kill(l->init, SIGKILL);
-	return ret;
 }
 
 const struct ltd_step ltd_launch_steps[] = {
@@ -532,8 +556,11 @@ const struct ltd_step ltd_launch_steps[] = {
 	 "--review: the review created or continued and locked, its layers "
 	 "resolved (no path of them is taken on trust later)",
 	 step_review},
-	{"firewall", "allowlist: pasta's arguments and the nftables batch",
-	 step_firewall},
+	{"network",
+	 "allowlist: the cage's user and network namespaces, and pasta "
+	 "started in them, walled: its start-up overlaps with all that follows",
+	 step_network},
+	{"firewall", "allowlist: the nftables batch", step_firewall},
 	{"dns", "the DNS filter's upstream and audit log", step_dns},
 	{"mount-plan",
 	 "the cage's mounts, checked against the host: nothing would be "
@@ -541,8 +568,7 @@ const struct ltd_step ltd_launch_steps[] = {
 	 step_mount_plan},
 	{"environment", "the command's environment, from the policy",
 	 step_environment},
-	{"landlock", "the second wall's rules, for the command and for pasta",
-	 step_landlock},
+	{"landlock", "the second wall's rules, for the command", step_landlock},
 	{"say",
 	 "waived risks and warnings, before anything runs (notes unless "
 	 "--quiet)",
@@ -565,9 +591,9 @@ const struct ltd_step ltd_launch_steps[] = {
 	 "what the post-run checks compare with: the protected paths as "
 	 "they are, the time",
 	 step_snapshot},
-	{"clone", "init in new namespaces, in the cage's cgroup from the start",
+	{"clone",
+	 "init in new namespaces (allowlist: in those pasta serves), in the "
+	 "cage's cgroup from the start",
 	 step_clone},
-	{"pasta", "the cage's network comes up while init builds the cage",
-	 step_pasta},
 	{NULL, NULL, NULL},
 };

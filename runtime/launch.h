@@ -19,6 +19,7 @@
 #include "netfilter/ruleset.h"
 #include "protect/protected.h"
 #include "review/run.h"
+#include "runtime/cagens.h"
 #include "runtime/dnsproc.h"
 #include "runtime/lifecycle.h"
 #include "runtime/limits.h"
@@ -50,6 +51,7 @@ struct ltd_launch {
 	char **launcher_argv;
 
 	struct ltd_limits_plan limits;
+	struct ltd_cagens ns; /* allowlist: made before init, for pasta */
 	/* --review (NULL without): ~20 KB of paths, which the launch's
 	 * state on the stack held for every run, written whole by
 	 * LTD_LAUNCH_INIT and kept for the whole wait. */
@@ -76,6 +78,8 @@ struct ltd_launch {
 	struct timespec started;
 
 	bool net_helper;
+	bool pasta_ready;    /* allowlist: pasta said so */
+	bool net_ready_sent; /* ... and the DNS filter: init was told */
 	pid_t init;
 	int init_pidfd;
 	struct ltd_outcome out;
@@ -84,6 +88,7 @@ struct ltd_launch {
 #define LTD_LAUNCH_INIT(pol, h, argv)                                          \
 	{                                                                      \
 		.p = (pol), .host = (h), .launcher_argv = (argv),              \
+		.ns = LTD_CAGENS_INIT,                                         \
 		.cg = {.fd = -1}, .dns = LTD_DNSPROC_INIT,                     \
 		.nflog = {.fd = -1}, .net = {.audit_fd = -1},                  \
 		.life = {.reg_dir = -1,                                        \
@@ -97,7 +102,8 @@ struct ltd_launch {
 	}
 
 /* Everything before the command can run, in order: each step one line of
- * "why".  The last ones clone init and start pasta. */
+ * "why".  Allowlist: pasta starts early ("network"); the last clones
+ * init. */
 extern const struct ltd_step ltd_launch_steps[];
 
 /*

@@ -208,6 +208,7 @@ void ltd_launch_end(struct ltd_launch *l)
 	ltd_life_finish(&l->life);
 	/* pasta does not end with the namespace's last process. */
 	ltd_pasta_stop(&l->host->pasta);
+	ltd_cagens_close(&l->ns);
 	/* The cgroup can go only once init has: here (and only here) the
 	 * launcher waits for it. */
 	if (l->cg.cage[0]) {

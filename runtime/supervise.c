@@ -170,6 +170,22 @@ LTD_WAIT_CODE static void relay_signal(struct ltd_launch *l, int sfd)
 		kill(l->init, (int)si.ssi_signo);
 }
 
+/*
+ * Allowlist: the command may start once pasta serves the namespace and the
+ * DNS filter has said it answers (init bound its sockets before; the
+ * filter's start-up, like the cage's, is hidden behind pasta's).  Said to
+ * init once.
+ */
+static void net_ready(struct ltd_launch *l, const struct ltd_launch_net *net)
+{
+	struct ltd_msg m = {.type = LTD_MSG_NET_READY};
+
+	if (l->net_ready_sent || !l->pasta_ready || (net && !net->dns->ready))
+		return;
+	l->net_ready_sent = true;
+	(void)!send(l->sv[0], &m, sizeof(m), MSG_NOSIGNAL);
+}
+
 enum { P_SIG, P_INIT_SOCK, P_INIT, P_PASTA, P_NFLOG, P_DNS, P_LIFE };
 
 /* One turn of the loop's events; 1 to go on, 0 when the run has ended,
@@ -193,17 +209,16 @@ LTD_WAIT_CODE static int handle(struct ltd_launch *l, struct pollfd *pfd,
 	if (pfd[P_SIG].revents)
 		relay_signal(l, sfd);
 	if (pfd[P_PASTA].revents) {
-		struct ltd_msg m = {.type = LTD_MSG_NET_READY};
-
 		pfd[P_PASTA].fd = -1;
 		ret = ltd_pasta_ready(&l->host->pasta, err);
 		if (ret < 0)
 			return ret;
-		(void)!send(l->sv[0], &m, sizeof(m), MSG_NOSIGNAL);
+		l->pasta_ready = true;
 	}
 	if (pfd[P_INIT_SOCK].revents &&
 	    !read_msgs(l->sv[0], &l->out, net, &l->life))
 		pfd[P_INIT_SOCK].fd = -1; /* closed: stop polling it */
+	net_ready(l, net);
 	/* No filter, no lookups: the cage does not run without it. */
 	if (net && net->dns_failed)
 		return 0;

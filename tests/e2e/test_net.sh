@@ -223,6 +223,28 @@ sys.exit(subprocess.run(sys.argv[1:], restore_signals=False).returncode)' \
 	else
 		pass "pasta dies with a SIGKILLed launcher"
 	fi
+	# Init hides its memory from its first steps on in allowlist mode
+	# too (decision 0150): pasta joins namespaces made before init, not
+	# /proc/<init>/ns, for which init had to stay dumpable until pasta
+	# was ready.  Init stopped at a step before the network is up (a
+	# test hook): a non-dumpable process's /proc files are root's.
+	(cd "$PROJ" && exec "${USER_CMD[@]}" env LTD_NATIVE_TEST_HOOKS=1 \
+		LTD_NATIVE_TEST_STOP_AT=init:mount-plan "$LTD" run \
+		--ro-bind "$STAGE" "$STAGE" -- true >/dev/null 2>&1) &
+	launcher=$!
+	for _ in $(seq 100); do
+		pgrep -u "$U_UID" -x ltd-stopped >/dev/null && break
+		sleep 0.1
+	done
+	init_pid=$(pgrep -u "$U_UID" -x ltd-stopped | head -1)
+	owner=$(stat -c %u "/proc/$init_pid/environ" 2>&1)
+	kill -KILL "$launcher"
+	wait "$launcher" 2>/dev/null
+	if [ -n "$init_pid" ] && [ "$owner" = 0 ]; then
+		pass "init is not dumpable while pasta starts"
+	else
+		fail "init is not dumpable while pasta starts" "pid '$init_pid', /proc/PID/environ owned by '$owner'"
+	fi
 	# pasta's wall (issue 9): pasta makes the cage's TCP connections on
 	# the host, under Landlock rules that allow only the policy's ports.
 	# --test-firewall-hole opens the firewall for 9090 but not the wall:

@@ -157,9 +157,9 @@ phase_conc() {
 # it would wait forever, which no real run does) and the command's
 # (ltd_command_steps).  A step the run never reaches fails: this list
 # follows the code.
-LAUNCHER_STEPS="limits state firewall dns mount-plan environment landlock say
-cgroup dns-helper register outputs channel snapshot clone pasta supervise
-started report"
+LAUNCHER_STEPS="limits state network firewall dns mount-plan environment landlock
+say cgroup dns-helper register outputs channel snapshot clone supervise started
+report"
 INIT_STEPS="scrub-memory outputs close-fds id-maps non-dumpable rlimits
 new-session hostname network-start loopback firewall dns-sockets
 mount-private open-sources root-tmpfs mount-plan network-join pivot-root
