@@ -115,12 +115,13 @@ echo "benchmark project" >"$PROJECT/README"
 chown -R "$BENCH_USER": "$PROJECT"
 
 iperf=("$IPERF" -c "$HOST" -p "$PORT" -t "$SECS" -J)
-# pasta with the options ltd-native gives it (netfilter/pasta.c: no port
-# forwarding, its address plan, no DHCP/RA, no gateway mapping), minus the
-# readiness pipe: separates pasta's configuration from the firewall's cost.
-pasta_ltd=("$PASTA" --config-net -q -t none -u none -T none -U none
+# pasta with the options ltd-native gives it (netfilter/pasta.c's fixed
+# arguments: no port forwarding, its address plan, no DNS, no DHCP/RA, no
+# gateway mapping), minus the readiness pipe and the namespaces it is
+# handed: separates pasta's configuration from the firewall's cost.
+pasta_ltd=("$PASTA" -f -q --config-net -t none -u none -T none -U none
 	-a 198.18.93.2 -n 24 -g 198.18.93.1 -a fd4c:7464:6e61::2 -g fd4c:7464:6e61::1
-	--dns-forward 198.18.93.3 --no-dhcp --no-dhcpv6 --no-ra --no-map-gw)
+	-D none --no-dhcp --no-dhcpv6 --no-ra --no-map-gw)
 SEP=::row::
 tput_rows=(
 	"$SEP" "bare (host → veth)"

@@ -80,9 +80,11 @@ rows=("$SEP" "bare \`/bin/true\`" /bin/true
 rows+=("$SEP" "$NONE" "$LTD" run --network none --project "$PROJECT" -- /bin/true)
 [[ -z $BASE ]] || rows+=("$SEP" "$NONE, BASE" "$STAGE/base/ltd-native" run --network none --project "$PROJECT" -- /bin/true)
 
-# pasta as ltd-native starts it (netfilter/pasta.c: no port forwarding,
-# its address plan, no DHCP/RA, no gateway mapping), minus the readiness
-# pipe and the namespaces it is handed: pasta's own start-up.
+# pasta as ltd-native starts it (netfilter/pasta.c's fixed arguments: no
+# port forwarding, its address plan, no DNS, no DHCP/RA, no gateway
+# mapping, in the foreground), minus the readiness pipe and the namespaces
+# it is handed (-P, --userns, --netns, --no-netns-quit): pasta's own
+# start-up, making its namespaces and running the command itself.
 NET_WHY=
 ratios=()
 if [[ $NET == 1 ]]; then
@@ -93,9 +95,9 @@ if [[ $NET == 1 ]]; then
 	elif [[ ! -x $STAGE/bin/ltd-dnsd ]]; then
 		NET_WHY="no ltd-dnsd beside '$BIN'"
 	else
-		pasta_ltd=("$(command -v pasta)" --config-net -q -t none -u none -T none -U none
+		pasta_ltd=("$(command -v pasta)" -f -q --config-net -t none -u none -T none -U none
 			-a 198.18.93.2 -n 24 -g 198.18.93.1 -a fd4c:7464:6e61::2 -g fd4c:7464:6e61::1
-			--dns-forward 198.18.93.3 --no-dhcp --no-dhcpv6 --no-ra --no-map-gw)
+			-D none --no-dhcp --no-dhcpv6 --no-ra --no-map-gw)
 		rows+=("$SEP" "$PASTA_ROW" "${pasta_ltd[@]}" -- /bin/true
 			"$SEP" "$ALLOW" "$LTD" run --project "$PROJECT" -- /bin/true)
 		ratios+=(--ratio-of "$PASTA_ROW=$PASTA_ROW" --ratio-of "$ALLOW=$PASTA_ROW")
