@@ -9,6 +9,8 @@
 #   ltd-native run --network none (an empty project)
 #   pasta alone, with the options ltd-native gives it      <- allowlist ratio
 #   ltd-native run (allowlist: pasta, the firewall, the DNS filter)
+#   pasta alone, its AVX2 build exec'd directly as ltd-native does
+#            (x86-64 with AVX2 and a pasta that has one)  <- second ratio
 #
 # Usage: bash bench/startup.sh [PATH_TO_LTD_NATIVE]     (default build/ltd-native)
 # Environment: RUNS=N     timed runs per row (default 200)
@@ -71,6 +73,7 @@ BW="bubblewrap, agent config"
 MB="minibox (Landlock + seccomp): the floor"
 NONE="ltd-native \`run --network none\`"
 PASTA_ROW="pasta alone, ltd-native's options"
+PASTA_AVX2_ROW="pasta alone, its AVX2 build as ltd-native starts it"
 ALLOW="ltd-native \`run\` (allowlist)"
 SEP=::row::
 rows=("$SEP" "bare \`/bin/true\`" /bin/true
@@ -101,6 +104,16 @@ if [[ $NET == 1 ]]; then
 		rows+=("$SEP" "$PASTA_ROW" "${pasta_ltd[@]}" -- /bin/true
 			"$SEP" "$ALLOW" "$LTD" run --project "$PROJECT" -- /bin/true)
 		ratios+=(--ratio-of "$PASTA_ROW=$PASTA_ROW" --ratio-of "$ALLOW=$PASTA_ROW")
+		# ltd-native execs the AVX2 build pasta would exec itself
+		# (decision 0152), saving pasta's second exec; the same row
+		# started that way (a "pasta.avx2" link: argv[0] names pasta)
+		# is the second ratio column, the comparison without it.
+		pasta_real=$(readlink -f "$(command -v pasta)")
+		if grep -qw avx2 /proc/cpuinfo && [[ -x $pasta_real.avx2 ]]; then
+			ln -s "$pasta_real.avx2" "$STAGE/pasta.avx2"
+			rows+=("$SEP" "$PASTA_AVX2_ROW" "$STAGE/pasta.avx2" "${pasta_ltd[@]:1}" -- /bin/true)
+			ratios+=(--ratio-of "$PASTA_AVX2_ROW=$PASTA_ROW" --ref2 "$PASTA_AVX2_ROW")
+		fi
 		if [[ -n $BASE && -x $STAGE/base/ltd-dnsd ]]; then
 			rows+=("$SEP" "$ALLOW, BASE" "$STAGE/base/ltd-native" run --project "$PROJECT" -- /bin/true)
 			ratios+=(--ratio-of "$ALLOW, BASE=$PASTA_ROW")

@@ -52,6 +52,7 @@
 
 struct ltd_pasta {
 	char path[64];
+	char exe[96]; /* what is exec'd: @path, or its AVX2 build */
 	char *argv[LTD_PASTA_MAX_ARGS]; /* static strings, or in @spec */
 	char spec[LTD_PUBLISH_MAX][64]; /* -t ADDR/HOST_PORT:CAGE_PORT */
 	pid_t pid;			/* 0: not running */
@@ -82,7 +83,8 @@ void ltd_pasta_tun_says(unsigned mode, unsigned owner, int open_errno,
 int ltd_pasta_tun_check(char *out, size_t size);
 
 /*
- * Build the argument vector (before clone).  @map_gw: map the gateway
+ * Build the argument vector and pick the program to exec (@pa->exe: pasta,
+ * or the AVX2 build pasta would exec itself).  @map_gw: map the gateway
  * address to the host's loopback (only when host ports are allowed).
  * @pub: the ports to forward into the cage (--publish).
  */

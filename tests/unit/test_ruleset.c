@@ -17,6 +17,8 @@
  * in a scratch namespace (unshare -Urn) and compare the expressions.
  */
 #include <criterion/criterion.h>
+#include <unistd.h>
+#include <fcntl.h>
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -298,4 +300,40 @@ Test(pasta, argv_hardened)
 	cr_assert_eq(ltd_pasta_build(&pa, true, NULL, 0, &err), 0);
 	for (char **a = pa.argv; *a; a++)
 		cr_assert_str_neq(*a, "--no-map-gw");
+}
+
+/* The program exec'd: pasta, or the AVX2 build beside its resolved path
+ * that pasta would exec itself (decision 0152); argv[0] names pasta
+ * either way, which is what selects pasta's mode. */
+Test(pasta, execs_its_avx2_build_when_pasta_would)
+{
+	char dir[] = "/tmp/ltd-pasta-exe.XXXXXX", passt[96], avx2[96];
+	struct ltd_pasta pa = {0};
+	struct ltd_err err = {0};
+	int fd;
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(passt, sizeof(passt), "%s/passt", dir);
+	snprintf(avx2, sizeof(avx2), "%s/passt.avx2", dir);
+	snprintf(pa.path, sizeof(pa.path), "%s/pasta", dir);
+	fd = open(passt, O_WRONLY | O_CREAT | O_CLOEXEC, 0755);
+	cr_assert_geq(fd, 0);
+	close(fd);
+	cr_assert_eq(symlink("passt", pa.path), 0);
+	cr_assert_eq(ltd_pasta_build(&pa, false, NULL, 0, &err), 0);
+	cr_assert_str_eq(pa.exe, pa.path, "no AVX2 build: pasta itself");
+	fd = open(avx2, O_WRONLY | O_CREAT | O_CLOEXEC, 0755);
+	cr_assert_geq(fd, 0);
+	close(fd);
+	cr_assert_eq(ltd_pasta_build(&pa, false, NULL, 0, &err), 0);
+	__builtin_cpu_init();
+	if (__builtin_cpu_supports("avx2"))
+		cr_assert_str_eq(pa.exe, avx2);
+	else
+		cr_assert_str_eq(pa.exe, pa.path);
+	cr_assert_str_eq(pa.argv[0], pa.path, "argv[0] names pasta");
+	unlink(avx2);
+	unlink(pa.path);
+	unlink(passt);
+	rmdir(dir);
 }
