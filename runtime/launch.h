@@ -88,9 +88,9 @@ struct ltd_launch {
 #define LTD_LAUNCH_INIT(pol, h, argv)                                          \
 	{                                                                      \
 		.p = (pol), .host = (h), .launcher_argv = (argv),              \
-		.ns = LTD_CAGENS_INIT,                                         \
-		.cg = {.fd = -1}, .dns = LTD_DNSPROC_INIT,                     \
-		.nflog = {.fd = -1}, .net = {.audit_fd = -1},                  \
+		.ns = LTD_CAGENS_INIT, .cg = {.fd = -1},                       \
+		.dns = LTD_DNSPROC_INIT, .nflog = {.fd = -1},                  \
+		.net = {.audit_fd = -1},                                       \
 		.life = {.reg_dir = -1,                                        \
 			 .reg_fd = -1,                                         \
 			 .ctl_fd = -1,                                         \
