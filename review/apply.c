@@ -488,8 +488,7 @@ static int take_locks(const char *name, int *lock, int *plock,
 		return *lock;
 	ret = ltd_review_meta_load(dir, &m, err);
 	if (ret == -ENOENT)
-		return ltd_err_set(err, ENOENT, "review '%s' has no record",
-				   name);
+		return ltd_review_no_record(name, base_path, err);
 	if (ret < 0)
 		return ltd_err_prefix(err, "apply %s: %s/%s", name, base_path,
 				      name);

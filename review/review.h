@@ -27,6 +27,7 @@ struct ltd_review_view {
 	struct ltd_changes ch;
 	struct ltd_policy policy;  /* the project's, for its protected paths */
 	struct ltd_protected prot; /* and those paths */
+	bool stopped;		   /* ltd_review_stopped() */
 	bool policy_init;	   /* policy to be freed */
 	bool policy_ok;
 };

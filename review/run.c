@@ -106,32 +106,6 @@ static int begin_meta(const struct ltd_policy *p, struct ltd_review_run *r,
 	return ret < 0 ? ret : ltd_review_meta_place(r->dir, err);
 }
 
-/* This boot's id ("unknown" when /proc does not say: never equal to the
- * id a run wrote, so a mark is taken for another boot's). */
-static void boot_id(char *buf, size_t size)
-{
-	_cleanup_close_ int fd =
-		open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd < 0 ? -1 : read(fd, buf, size - 1);
-
-	if (n <= 0)
-		n = snprintf(buf, size, "unknown\n");
-	buf[n] = '\0';
-}
-
-static void stopped_warning(const char *name)
-{
-	char msg[512];
-
-	snprintf(msg, sizeof(msg),
-		 "review '%s': the machine stopped during a run of it: what "
-		 "that run's cage wrote may not all have reached the disk (a "
-		 "file empty or cut short); read the review with that in "
-		 "mind ('ltd-native diff %s')",
-		 name, name);
-	ltd_warn(msg);
-}
-
 /*
  * The run's mark, in the review's lock file: the boot it began in,
  * written now and cleared at its end once the review is durable
@@ -152,11 +126,18 @@ static int begin_mark(const struct ltd_policy *p, struct ltd_review_run *r,
 	ssize_t n = pread(r->lock, was, sizeof(was) - 1, 0);
 	int ret;
 
-	boot_id(boot, sizeof(boot));
+	ltd_boot_id(boot, sizeof(boot));
 	if (n > 0) {
 		was[n] = '\0';
-		if (strcmp(was, boot) != 0)
-			stopped_warning(p->review);
+		/* Said now, and kept with the review for review, diff and
+		 * apply to say (the mark is this run's from here on). */
+		if (strcmp(was, boot) != 0) {
+			ltd_review_say_stopped(p->review);
+			if (ltd_review_note_stopped(r->dir) < 0)
+				return ltd_err_sys(err,
+						   "--review: write %s/stopped",
+						   r->path);
+		}
 	}
 	work = ltd_beneath(r->dir, "work", O_RDONLY | O_DIRECTORY);
 	if (work >= 0 && (ret = ltd_remove_tree(work, "work")) < 0) {
@@ -243,6 +224,7 @@ int ltd_review_begin(const struct ltd_policy *p, struct ltd_review_run *r,
 		ret = begin_meta(p, r, err);
 	if (!ret)
 		ret = begin_mark(p, r, err);
+	r->marked = !ret;
 	if (!ret)
 		ret = layer_dir(r->dir, "upper", err);
 	if (!ret)
@@ -397,6 +379,7 @@ void ltd_review_summary(FILE *out, struct ltd_review_run *r,
 	char buf[64];
 	int ret;
 
+	r->summarized = true;
 	/* An upper the cage left empty: nothing to judge, read or keep. */
 	if (upper_empty(r) && drop_if_empty(out, r, p, "no changes"))
 		return;
@@ -440,8 +423,33 @@ void ltd_review_summary(FILE *out, struct ltd_review_run *r,
 	ltd_review_view_close(&v);
 }
 
+/* A run that ended before its summary (a step after the review's failed,
+ * so no cage ran, or one after the cage did): a review it began and left
+ * empty goes; any other is kept as the summary keeps it (made durable,
+ * its mark cleared), so that no stop of the machine is said later for a
+ * run that did not stop with it. */
+static void end_unsummarized(struct ltd_review_run *r)
+{
+	struct ltd_err err = {0};
+
+	struct stat st;
+
+	if (!r->marked || r->summarized || r->lock < 0 || r->dir < 0 ||
+	    r->base < 0)
+		return;
+	if (r->fresh && (upper_empty(r) || (fstatat(r->dir, "upper", &st,
+						    AT_SYMLINK_NOFOLLOW) < 0 &&
+					    errno == ENOENT))) {
+		if (ltd_review_remove(r->base, r->meta.name, &err) < 0)
+			ltd_warn(err.msg);
+		return;
+	}
+	keep(r);
+}
+
 void ltd_review_end(struct ltd_review_run *r)
 {
+	end_unsummarized(r);
 	ltd_review_meta_free(&r->meta);
 	ltd_closep(&r->project_lock);
 	ltd_closep(&r->lock);

@@ -27,7 +27,9 @@ struct ltd_review_run {
 	char path[PATH_MAX]; /* the review's directory */
 	struct ltd_review_meta meta;
 	struct ltd_review_layers layers;
-	bool fresh; /* this run began it */
+	bool fresh;	 /* this run began it */
+	bool marked;	 /* begun: its record read or made, its mark set */
+	bool summarized; /* ltd_review_summary() ran: the cage has been */
 };
 
 #define LTD_REVIEW_RUN_INIT                                                    \

@@ -67,10 +67,7 @@ int ltd_review_view_open(struct ltd_review_view *v, const char *name,
 		return v->dir;
 	ret = ltd_review_meta_load(v->dir, &v->meta, err);
 	if (ret == -ENOENT)
-		return ltd_err_set(err, ENOENT,
-				   "review '%s' has no record (meta.json): "
-				   "'ltd-native discard %s' removes it",
-				   name, name);
+		return ltd_review_no_record(name, base_path, err);
 	if (ret < 0)
 		return ltd_err_prefix(err, "review '%s': %s/%s", name,
 				      base_path, name);
@@ -81,6 +78,9 @@ int ltd_review_view_open(struct ltd_review_view *v, const char *name,
 				   "review '%s': %s/%s/meta.json names "
 				   "another review ('%s'): refusing it",
 				   name, base_path, name, v->meta.name);
+	v->stopped = ltd_review_stopped(v->dir);
+	if (v->stopped && !(how & LTD_VIEW_QUIET))
+		ltd_review_say_stopped(name);
 	if (ltd_path_fmt(v->upper_path, sizeof(v->upper_path), "%s/%s/upper",
 			 base_path, name) < 0)
 		return ltd_err_set(err, ENAMETOOLONG, "review '%s'", name);
@@ -209,12 +209,18 @@ static int count_one(const struct ltd_review_info *r,
 static json_t *info_json(const struct ltd_review_info *r, bool counted,
 			 const struct ltd_change_counts *n)
 {
-	json_t *o = json_pack("{s:s, s:s, s:I, s:I, s:I, s:b}", "name",
-			      r->meta.name, "project", r->meta.project, "began",
-			      (json_int_t)r->meta.began.tv_sec, "last_run",
-			      (json_int_t)r->meta.last_run, "runs",
-			      (json_int_t)r->meta.runs, "running", r->live);
+	json_t *o;
 
+	if (!r->record)
+		return json_pack("{s:s, s:b, s:b, s:b}", "name", r->meta.name,
+				 "record", 0, "running", r->live, "stopped",
+				 r->stopped);
+	o = json_pack("{s:s, s:b, s:s, s:I, s:I, s:I, s:b, s:b}", "name",
+		      r->meta.name, "record", 1, "project", r->meta.project,
+		      "began", (json_int_t)r->meta.began.tv_sec, "last_run",
+		      (json_int_t)r->meta.last_run, "runs",
+		      (json_int_t)r->meta.runs, "running", r->live, "stopped",
+		      r->stopped);
 	if (o)
 		json_object_set_new(o, "changes",
 				    counted ? ltd_counts_json(n) : json_null());
@@ -226,11 +232,20 @@ static void info_line(FILE *out, const struct ltd_review_info *r, bool counted,
 {
 	char began[32];
 
-	when(began, sizeof(began), r->meta.began.tv_sec);
 	ltd_fput_shown(out, r->meta.name);
+	if (!r->record) {
+		fputs("  (no record: the machine may have stopped during its "
+		      "first run; 'ltd-native discard ",
+		      out);
+		ltd_fput_shown(out, r->meta.name);
+		fputs("' removes it)\n", out);
+		return;
+	}
+	when(began, sizeof(began), r->meta.began.tv_sec);
 	fputs("  ", out);
 	ltd_fput_shown(out, r->meta.project);
-	fprintf(out, "  %s%s  ", began, r->live ? "  (running)" : "");
+	fprintf(out, "  %s%s%s  ", began, r->live ? "  (running)" : "",
+		r->stopped ? "  (the machine stopped during a run)" : "");
 	if (counted)
 		ltd_counts_print(out, n);
 	else
@@ -257,7 +272,7 @@ int ltd_review_list_print(FILE *out, bool json,
 	}
 	for (size_t i = 0; !ret && i < n; i++) {
 		struct ltd_change_counts c;
-		bool counted = count_one(&v[i], user, &c) == 0;
+		bool counted = v[i].record && count_one(&v[i], user, &c) == 0;
 
 		if (json)
 			json_array_append_new(arr,
@@ -284,7 +299,9 @@ static int status_json(FILE *out, struct ltd_review_view *v,
 		       const struct ltd_change_counts *n, struct ltd_err *err)
 {
 	struct ltd_review_info info = {.meta = v->meta,
-				       .live = ltd_review_busy(v->dir)};
+				       .live = ltd_review_busy(v->dir),
+				       .record = true,
+				       .stopped = v->stopped};
 	json_t *o = info_json(&info, true, n), *paths = json_array();
 
 	for (size_t i = 0; o && paths && i < v->ch.n; i++)

@@ -21,6 +21,7 @@
 #include "common/cleanup.h"
 #include "common/path.h"
 #include "common/sha256.h"
+#include "common/text.h"
 #include "review/fs.h"
 
 #define META_MAX (16 * 1024 * 1024)
@@ -444,10 +445,80 @@ int ltd_review_project_lock(int base, const char *project, int how,
 	return ltd_steal_fd(&fd);
 }
 
+void ltd_boot_id(char *buf, size_t size)
+{
+	_cleanup_close_ int fd =
+		open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, size - 1);
+
+	if (n <= 0)
+		n = snprintf(buf, size, "unknown\n");
+	buf[n] = '\0';
+}
+
+bool ltd_review_stopped(int dir)
+{
+	char boot[64], was[64];
+	struct stat st;
+	_cleanup_close_ int fd = -1;
+	ssize_t n;
+
+	if (fstatat(dir, "stopped", &st, AT_SYMLINK_NOFOLLOW) == 0)
+		return true;
+	fd = openat(dir, "lock", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	n = fd < 0 ? -1 : pread(fd, was, sizeof(was) - 1, 0);
+	if (n <= 0)
+		return false;
+	was[n] = '\0';
+	ltd_boot_id(boot, sizeof(boot));
+	return strcmp(was, boot) != 0;
+}
+
+int ltd_review_note_stopped(int dir)
+{
+	_cleanup_close_ int fd =
+		openat(dir, "stopped",
+		       O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+
+	return fd < 0 ? -errno : 0;
+}
+
 static int by_name(const void *a, const void *b)
 {
 	return strcmp(((const struct ltd_review_info *)a)->meta.name,
 		      ((const struct ltd_review_info *)b)->meta.name);
+}
+
+int ltd_review_no_record(const char *name, const char *base_path,
+			 struct ltd_err *err)
+{
+	return ltd_err_set(err, ENOENT,
+			   "review '%s' has no record (meta.json): the "
+			   "machine may have stopped during its first run; "
+			   "what its cage wrote is in %s/%s/upper; "
+			   "'ltd-native discard %s' removes it",
+			   name, base_path, name, name);
+}
+
+void ltd_review_say_stopped(const char *name)
+{
+	char msg[600];
+
+	snprintf(msg, sizeof(msg),
+		 "review '%s': the machine stopped (or restarted after "
+		 "ltd-native was killed) during a run of it: what that run's "
+		 "cage wrote may not all have reached the disk (a file empty "
+		 "or cut short); read it before you apply ('ltd-native diff "
+		 "%s')",
+		 name, name);
+	ltd_warn(msg);
+}
+
+static bool has_upper(int dir)
+{
+	struct stat st;
+
+	return fstatat(dir, "upper", &st, AT_SYMLINK_NOFOLLOW) == 0;
 }
 
 int ltd_review_list(int base, struct ltd_review_info **out, size_t *n,
@@ -471,14 +542,25 @@ int ltd_review_list(int base, struct ltd_review_info **out, size_t *n,
 		if (!ltd_name_ok(e->d_name))
 			continue;
 		dir = ltd_review_dir(base, e->d_name, false, &ignored);
-		if (dir < 0 || ltd_review_meta_load(dir, &info.meta, &ignored))
+		if (dir < 0)
 			continue;
+		info.record =
+			ltd_review_meta_load(dir, &info.meta, &ignored) == 0;
+		/* An upper with no record: a first run the machine stopped
+		 * (it is listed, to be discarded); anything else unreadable
+		 * is skipped. */
+		if (!info.record && !has_upper(dir))
+			continue;
+		if (!info.record)
+			snprintf(info.meta.name, sizeof(info.meta.name), "%.*s",
+				 LTD_NAME_MAX, e->d_name);
 		/* A directory renamed by hand is not that review. */
 		if (strcmp(info.meta.name, e->d_name) != 0) {
 			ltd_review_meta_free(&info.meta);
 			continue;
 		}
 		info.live = ltd_review_busy(dir);
+		info.stopped = ltd_review_stopped(dir);
 		nv = realloc(v, (*n + 1) * sizeof(*v));
 		if (!nv) {
 			ltd_review_meta_free(&info.meta);

@@ -112,11 +112,35 @@ int ltd_review_project_lock(int base, const char *project, int how,
 
 /* One review, as `review` lists it. */
 struct ltd_review_info {
-	struct ltd_review_meta meta;
-	bool live; /* a run of it holds its lock */
+	struct ltd_review_meta meta; /* only its name when !record */
+	bool live;		     /* a run of it holds its lock */
+	bool record;		     /* its meta.json is there */
+	bool stopped;		     /* ltd_review_stopped() */
 };
 
-/* Every review, sorted by name; what cannot be read is skipped.
+/* This boot's id (/proc/sys/kernel/random/boot_id, newline and all;
+ * "unknown" when /proc does not say: never equal to an id a run wrote). */
+void ltd_boot_id(char *buf, size_t size);
+
+/*
+ * Did the machine stop during a run of the review in @dir (decision 0145)?
+ * Either the run after it found that and left the file "stopped" (which
+ * stays with the review), or no run has been since and the lock file
+ * still holds the mark of a run begun in another boot.
+ */
+bool ltd_review_stopped(int dir);
+/* The file "stopped" left in @dir; 0 or -errno. */
+int ltd_review_note_stopped(int dir);
+/* The error for review @name (in the store at @base_path) with an upper
+ * and no record: -ENOENT, saying where its files are and what removes it. */
+int ltd_review_no_record(const char *name, const char *base_path,
+			 struct ltd_err *err);
+/* A warning that review @name's run was cut by a stop of the machine:
+ * what it wrote may not all be on the disk. */
+void ltd_review_say_stopped(const char *name);
+
+/* Every review, sorted by name (one with an upper and no record as its
+ * name alone, !record); what cannot be read is skipped.
  * ltd_review_infos_free(). */
 int ltd_review_list(int base, struct ltd_review_info **out, size_t *n,
 		    struct ltd_err *err);

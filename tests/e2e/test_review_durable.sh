@@ -83,13 +83,23 @@ expect_no_out "a killed launcher in this boot is no stopped machine" "machine st
 
 # --- a run's mark from another boot: the machine stopped mid-run ---------
 as_user sh -c "printf '00000000-0000-4000-8000-000000000000\n' > '$DR/d1/lock'"
+STOPPED="review 'd1': the machine stopped .*during a run of it"
+dv review d1
+expect_out "review NAME says the machine stopped during a run of it (before any run since)" "$STOPPED"
+dv diff d1
+expect_out "... so does diff" "$STOPPED"
+dv review --json
+expect_out "... review --json has it" '"stopped": true'
+dv review
+expect_out "... and review's list" "^d1 .*\(the machine stopped during a run\)"
 dvrun --review d1 -- cat two.txt
 expect_rc "a review whose run the machine stopped still runs" 0
-expect_out "saying that what that run wrote may not all be on the disk" \
-	"review 'd1': the machine stopped during a run of it"
+expect_out "saying that what that run wrote may not all be on the disk" "$STOPPED"
 expect_out "the run sees the review" "^two$"
-dvrun --review d1 -- true
-expect_no_out "said once" "machine stopped"
+dv review d1
+expect_out "after that run (its own mark now), review NAME still says it" "$STOPPED"
+dv apply d1 one.txt
+expect_out "... and apply says it before it lands anything" "$STOPPED"
 
 # --- what a cage wrote, with no record: refused, not adopted -------------
 dvrun --review d2 -- sh -c 'echo secret > planted.txt'
@@ -100,9 +110,36 @@ RC=$?
 expect_rc "a review with an upper but no record is refused" 125
 expect_out "saying why and what to do" "has no record .meta\.json.*discard d2"
 expect_no_out "another project's cage never sees that upper" "^secret$"
+dv review
+expect_out "review lists a review with no record, saying what removes it" "^d2  \(no record: .*'ltd-native discard d2' removes it\)"
+dv review --json
+expect_out "... review --json as one with no record" '"record": false'
+dv apply d2
+expect_out "apply of it says where its files are and what removes it" "review 'd2' has no record .*$DR/d2/upper.*discard d2"
 dv discard d2
 expect_rc "and discard removes it" 0
 check "its directory is gone" test ! -e "$DR/d2"
+
+# A review run that stops before its cage (a later step fails: here its
+# --name is taken) leaves no review it began, and no mark that a later
+# boot would take for a stopped machine.
+(cd "$DP" && "${USER_CMD[@]}" env XDG_STATE_HOME="$DS" "$LTD" run --ro-bind "$STAGE" "$STAGE" \
+	--network none --name e2e-rdhold -- sleep 600 </dev/null >/dev/null 2>&1 &)
+for _ in $(seq 3600); do
+	as_user env XDG_STATE_HOME="$DS" "$LTD" ps 2>/dev/null | grep -q '^e2e-rdhold ' && break
+	sleep 0.05
+done
+dvrun --name e2e-rdhold --review d3 -- true
+expect_rc "a review run whose --name is taken stops" 125
+check "... leaving no review it began" test ! -e "$DR/d3"
+dvrun --name e2e-rdhold --review d1 -- true
+expect_rc "... a pending review's run likewise" 125
+check "... leaves its review without a mark" test ! -s "$DR/d1/lock"
+dv kill e2e-rdhold
+for _ in $(seq 3600); do
+	as_user env XDG_STATE_HOME="$DS" "$LTD" ps 2>/dev/null | grep -q '^e2e-rdhold ' || break
+	sleep 0.05
+done
 
 dv discard d1
 as_user rm -rf "$DP" "$DO"
