@@ -13,9 +13,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-/* The highest capability number a bounding set can hold: the kernel's
- * sets are two 32-bit words (_LINUX_CAPABILITY_U32S_3). */
-#define CAP_BOUND 64
+/* How many capabilities the kernel's sets have room for: two 32-bit
+ * words (_LINUX_CAPABILITY_U32S_3), numbers 0-63. */
+#define CAP_SLOTS 64
 
 int ltd_caps_clear(struct ltd_err *err)
 {
@@ -50,12 +50,14 @@ int ltd_caps_drop_all(struct ltd_err *err)
 	 * No library for it: libcap's constructor asked the kernel the same
 	 * with six prctl() at every start (decision 0141). */
 	for (int cap = 0;; cap++) {
-		if (cap == CAP_BOUND) {
-			errno = E2BIG; /* no kernel has so many */
+		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) == 0) {
+			if (cap < CAP_SLOTS)
+				continue;
+			/* A number past the sets' room taken: a kernel
+			 * this code does not know. */
+			errno = E2BIG;
 			return ltd_err_sys(err, "drop bounding capabilities");
 		}
-		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) == 0)
-			continue;
 		/* Every kernel we run on knows CAP_AUDIT_READ (Linux 3.16). */
 		if (errno == EINVAL && cap > CAP_AUDIT_READ)
 			break;

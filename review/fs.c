@@ -220,9 +220,11 @@ int ltd_chmod_beneath(int dir, const char *path, mode_t mode)
 	return fchmodat(AT_FDCWD, proc, mode, 0) < 0 ? -errno : 0;
 }
 
-/* Remove what the directory @fd holds (@fd closed).  Read with
- * getdents64 itself: the entry's type spares the unlink that would fail
- * on a directory, and no DIR stream (its fstat and fcntl) is made. */
+static int remove_tree_at(int dir, const char *name, unsigned depth);
+
+/* Remove what the directory @fd, @depth levels down, holds (@fd closed).  Read
+ * with getdents64 itself: the entry's type spares the unlink that would fail on
+ * a directory, and no DIR stream (its fstat and fcntl) is made. */
 static int remove_below(int fd, unsigned depth)
 {
 	/* On the heap: the cage chooses how deep the upper goes. */
@@ -250,7 +252,7 @@ static int remove_below(int fd, unsigned depth)
 				ret = -errno;
 				break;
 			}
-			ret = ltd_remove_tree(fd, e->d_name);
+			ret = remove_tree_at(fd, e->d_name, depth + 1);
 		}
 	if (!ret && n < 0)
 		ret = -errno;
@@ -259,6 +261,12 @@ static int remove_below(int fd, unsigned depth)
 }
 
 int ltd_remove_tree(int dir, const char *name)
+{
+	return remove_tree_at(dir, name, 0);
+}
+
+/* Each level holds a descriptor and a frame: at most 4096 of them. */
+static int remove_tree_at(int dir, const char *name, unsigned depth)
 {
 	struct stat st;
 	int fd, ret;
@@ -275,7 +283,7 @@ int ltd_remove_tree(int dir, const char *name)
 	fd = ltd_beneath(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
 	if (fd < 0)
 		return -errno;
-	ret = remove_below(fd, 0);
+	ret = remove_below(fd, depth);
 	if (ret < 0)
 		return ret;
 	if (unlinkat(dir, name, AT_REMOVEDIR) < 0 && errno != ENOENT)
