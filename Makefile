@@ -127,8 +127,8 @@ $(B)/gen/buildinfo.h: VERSION tools/buildinfo.sh
 	@mkdir -p $(dir $@)
 	sh tools/buildinfo.sh VERSION > $@.tmp && mv $@.tmp $@
 
-$(B)/cli/ltd-native.o: $(B)/gen/buildinfo.h
-$(B)/cli/ltd-native.o: CFLAGS += -I$(B)/gen
+$(B)/cli/ltd-native.o $(B)/cli/ltd-rootfs.o: $(B)/gen/buildinfo.h
+$(B)/cli/ltd-native.o $(B)/cli/ltd-rootfs.o: CFLAGS += -I$(B)/gen
 
 $(B)/ltd-native: $(B)/cli/ltd-native.o $(B)/cli/review.o $(B)/libltd.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(RUNTIME_LIBS)

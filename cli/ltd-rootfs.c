@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "common/base.h"
+#include "buildinfo.h" /* build/gen/: tools/buildinfo.sh */
 #include "common/text.h"
 #include "rootfs-tools/image.h"
 #include "rootfs-tools/rootfs.h"
@@ -56,7 +57,9 @@ static const struct {
 	const char *name;
 	const char *use;
 } commands[] = {
-	{"import", "import NAME IMAGE [--digest sha256:HEX] [--max-... N]"},
+	{"import", "import NAME IMAGE [--digest sha256:HEX] [--max-bytes N] "
+		   "[--max-file-bytes N] [--max-entries N] [--max-layers N] "
+		   "[--max-depth N]"},
 	{"build",
 	 "build NAME [--suite SUITE] [--packages A,B,...] [--mirror URL] "
 	 "[--source-date-epoch N]"},
@@ -118,7 +121,10 @@ static int parse_count(const char *opt, const char *v, uint64_t *out,
 	return 0;
 }
 
-static int import(const char *store, int argc, char **argv, struct ltd_err *err)
+/* ltd-rootfs import's words after "import"; *@usage set when they are
+ * what is wrong (exit status 2). */
+static int import(const char *store, int argc, char **argv, bool *usage,
+		  struct ltd_err *err)
 {
 	struct ltd_limits lim = LTD_LIMITS_DEFAULT;
 	char hex[LTD_HEX_LEN + 1];
@@ -135,6 +141,7 @@ static int import(const char *store, int argc, char **argv, struct ltd_err *err)
 			: !strcmp(argv[i], "--max-depth")      ? &lim.depth
 							       : NULL;
 
+		*usage = true;
 		if ((slot || is_digest) && i + 1 >= argc)
 			return ltd_err_set(err, EINVAL,
 					   "import: %s needs a value", argv[i]);
@@ -163,12 +170,16 @@ static int import(const char *store, int argc, char **argv, struct ltd_err *err)
 		}
 	}
 	if (npos != 2)
-		return ltd_err_set(err, EINVAL,
-				   "import: NAME and IMAGE, please");
+		return ltd_err_set(err, EINVAL, "import needs NAME and IMAGE%s",
+				   npos ? " (IMAGE is missing)" : "");
+	*usage = false;
 	return ltd_rootfs_import(store, pos[0], pos[1], &lim, digest, err);
 }
 
-static int build(const char *store, int argc, char **argv, struct ltd_err *err)
+/* ltd-rootfs build's words after "build" (NAME first); *@usage as
+ * import's. */
+static int build(const char *store, int argc, char **argv, bool *usage,
+		 struct ltd_err *err)
 {
 	struct ltd_build_opts o = {.suite = "bookworm",
 				   .epoch = getenv("SOURCE_DATE_EPOCH")};
@@ -183,14 +194,52 @@ static int build(const char *store, int argc, char **argv, struct ltd_err *err)
 			: !strcmp(argv[i], "--source-date-epoch") ? &o.epoch
 								  : NULL;
 
-		if (!slot || i + 1 >= argc)
+		if (!slot || i + 1 >= argc) {
+			*usage = true;
 			return ltd_err_set(err, EINVAL,
 					   "build: unknown option or missing "
 					   "value: '%s'",
 					   argv[i]);
+		}
 		*slot = argv[i + 1];
 	}
 	return ltd_rootfs_build(store, argv[0], &o, err);
+}
+
+/* A usage error of @cmd: what is wrong, then its usage line; 2. */
+static int usage_error(const char *cmd, const char *msg)
+{
+	fputs("ltd-rootfs: ", stderr);
+	ltd_fput_shown(stderr, msg);
+	fputc('\n', stderr);
+	return misuse(cmd);
+}
+
+/* The command @cmd with its @argc words after it; 0, or -errno with
+ * @err (*@usage: the words are what is wrong). */
+static int dispatch(const char *store, const char *cmd, int argc, char **argv,
+		    bool *usage, struct ltd_err *err)
+{
+	bool one = !strcmp(cmd, "verify") || !strcmp(cmd, "rm");
+
+	if (!strcmp(cmd, "import"))
+		return import(store, argc, argv, usage, err);
+	*usage = true;
+	if (!strcmp(cmd, "build") && argc < 1)
+		return ltd_err_set(err, EINVAL, "build needs NAME");
+	if (!strcmp(cmd, "list") && argc > 0)
+		return ltd_err_set(err, EINVAL, "list takes no arguments");
+	if (one && argc != 1)
+		return ltd_err_set(err, EINVAL,
+				   "%s needs one NAME or sha256:DIGEST", cmd);
+	*usage = false;
+	if (!strcmp(cmd, "build"))
+		return build(store, argc, argv, usage, err);
+	if (!strcmp(cmd, "list"))
+		return ltd_rootfs_list(store, err);
+	if (!strcmp(cmd, "verify"))
+		return ltd_rootfs_verify(store, argv[0], err);
+	return ltd_rootfs_rm(store, argv[0], err);
 }
 
 int main(int argc, char **argv)
@@ -198,30 +247,28 @@ int main(int argc, char **argv)
 	struct ltd_err err = {0};
 	char *store = NULL;
 	const char *cmd = argc > 1 ? argv[1] : "";
+	bool usage_wrong = false, known = false;
 	int ret;
 
 	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
 		usage(stdout);
 		return 0;
 	}
-	ret = ltd_store_path(&store, &err);
-	if (ret == 0) {
-		if (!strcmp(cmd, "import") && argc >= 4)
-			ret = import(store, argc - 2, argv + 2, &err);
-		else if (!strcmp(cmd, "build") && argc >= 3)
-			ret = build(store, argc - 2, argv + 2, &err);
-		else if (!strcmp(cmd, "list") && argc == 2)
-			ret = ltd_rootfs_list(store, &err);
-		else if (!strcmp(cmd, "verify") && argc == 3)
-			ret = ltd_rootfs_verify(store, argv[2], &err);
-		else if (!strcmp(cmd, "rm") && argc == 3)
-			ret = ltd_rootfs_rm(store, argv[2], &err);
-		else {
-			free(store);
-			return misuse(cmd);
-		}
+	if (!strcmp(cmd, "--version")) {
+		printf("ltd-rootfs %s\n", LTD_VERSION);
+		return 0;
 	}
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		known |= !strcmp(cmd, commands[i].name);
+	if (!known)
+		return misuse(cmd);
+	ret = ltd_store_path(&store, &err);
+	if (ret == 0)
+		ret = dispatch(store, cmd, argc - 2, argv + 2, &usage_wrong,
+			       &err);
 	free(store);
+	if (ret < 0 && usage_wrong)
+		return usage_error(cmd, err.msg);
 	if (ret < 0) {
 		/* Messages name members of an image and files of a store:
 		 * whatever bytes they hold, none reaches the terminal raw. */

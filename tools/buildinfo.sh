@@ -11,10 +11,10 @@ cat <<EOT
 #define LTD_VERSION "$version"
 #define LTD_BUILD_INFO \\
 	"built with:\\n" \\
-	"  ltd-native  libnftnl $(v libnftnl), jansson $(v jansson), nettle $(v nettle) (static),\\n" \\
-	"              libmnl $(v libmnl) (shared)\\n" \\
+	"  ltd-native  libnftnl $(v libnftnl), jansson $(v jansson), nettle $(v nettle),\\n" \\
+	"              libpsl $(v libpsl), libidn2 $(v libidn2), libunistring, liburing $(v liburing)\\n" \\
+	"              (static); libmnl $(v libmnl) (shared)\\n" \\
 	"  seccomp     the filters compiled at build time with libseccomp $(v libseccomp)\\n" \\
-	"  ltd-dnsd    ldns $(v ldns), libcrypto $(v libcrypto) (OpenSSL), jansson $(v jansson),\\n" \\
-	"              libnftnl $(v libnftnl) (static), libmnl $(v libmnl) (shared)\\n" \\
-	"  ltd-rootfs  libarchive $(v libarchive) (shared)\\n"
+	"  ltd-dnsd    ldns $(v ldns), libcrypto $(v libcrypto) (OpenSSL), jansson $(v jansson) (static)\\n" \\
+	"  ltd-rootfs  libarchive $(v libarchive), nettle $(v nettle), jansson $(v jansson) (shared)\\n"
 EOT

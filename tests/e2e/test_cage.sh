@@ -181,6 +181,8 @@ ltd --help
 expect_rc "--help exits 0" 0
 ltd --version
 expect_out "--version prints a version" "^ltd-native [0-9]"
+expect_out "... and the libraries linked into it, libpsl and liburing too" "libpsl [0-9].*liburing [0-9]"
+expect_no_out "... not a library ltd-dnsd does not hold" "ltd-dnsd .*libnftnl"
 ltd run --help
 expect_out "run --help lists --ro-bind" "--ro-bind SRC DST"
 ltd bogus-command

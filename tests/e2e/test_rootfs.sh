@@ -49,8 +49,13 @@ expect_rc "an unknown command is a usage error" 2
 expect_out "... naming it" "^ltd-rootfs: 'imprt' is not a command: import, build, list, verify or rm"
 rfs import bb
 expect_rc "import without its IMAGE is a usage error" 2
-expect_out "... giving import's usage" "^ltd-rootfs: usage: ltd-rootfs import NAME IMAGE "
+expect_out "... saying what is missing" "^ltd-rootfs: import needs NAME and IMAGE \(IMAGE is missing\)\$"
+expect_out "... giving import's usage, its options named" "^ltd-rootfs: usage: ltd-rootfs import NAME IMAGE .*--max-bytes N"
 expect_no_out "... and not the others'" "ltd-rootfs build"
+rfs import bb x --bogus
+expect_rc "an unknown option of import is a usage error" 2
+rfs --version
+expect_out "ltd-rootfs --version names its version" "^ltd-rootfs [0-9]"
 rfs verify
 expect_out "verify without NAME gives verify's usage" "^ltd-rootfs: usage: ltd-rootfs verify NAME\|sha256:DIGEST\$"
 
@@ -101,7 +106,7 @@ dig_nothing_stored() { # WHAT
 }
 for bad in "$Z" "sha256:$(printf '%064d' 0 | tr 0 A)" "sha256:$(printf '%063d' 0)" "sha512:$Z" ""; do
 	dig import bad "$RFS_IMG/oci" --digest "$bad"
-	expect_rc "a malformed --digest is refused ('$bad')" 1
+	expect_rc "a malformed --digest is refused ('$bad'), a usage error" 2
 	expect_out "naming the flag and the value ('$bad')" "^ltd-rootfs: --digest: '$bad' is not"
 done
 dig import bad "$RFS_IMG/oci" --digest

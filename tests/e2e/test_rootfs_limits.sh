@@ -52,7 +52,7 @@ expect_out "a layer listed twice is refused" "layers 1 and 3 are the same"
 lim import dup-empty "$H/dup-empty"
 expect_rc "an empty layer listed twice is applied once" 0
 lim import x "$H/three" --max-bytes 0
-expect_rc "a limit of 0 is a usage error" 1
+expect_rc "a limit of 0 is a usage error" 2
 expect_out "naming the option" "--max-bytes: '0' is not a count"
 
 # --- 2. deep trees ----------------------------------------------------------------
