@@ -17,6 +17,7 @@
 
 #include "common/cleanup.h"
 #include "netfilter/audit.h"
+#include "netfilter/pasta.h"
 
 #define NFLOG_PACKET ((NFNL_SUBSYS_ULOG << 8) | NFULNL_MSG_PACKET)
 #define NFLOG_CONFIG ((NFNL_SUBSYS_ULOG << 8) | NFULNL_MSG_CONFIG)
@@ -148,6 +149,17 @@ bool ltd_nflog_dest_is_housekeeping(const struct ltd_nflog_dest *d)
 	if (d->family == AF_INET)
 		return d->addr[0] >= 224; /* multicast, reserved, broadcast */
 	return d->addr[0] == 0xff;	  /* IPv6 multicast */
+}
+
+bool ltd_nflog_dest_is_host(const struct ltd_nflog_dest *d)
+{
+	uint8_t gw[16];
+
+	if (inet_pton(d->family,
+		      d->family == AF_INET ? LTD_NET_GW4 : LTD_NET_GW6,
+		      gw) != 1)
+		return false;
+	return memcmp(d->addr, gw, d->family == AF_INET ? 4 : 16) == 0;
 }
 
 /* "tcp", "udp", "icmp", "icmpv6", ... or "proto N" into @buf. */
@@ -437,6 +449,18 @@ void ltd_nflog_summary(const struct ltd_nflog *l, FILE *out)
 		fprintf(out, "\nltd-native: allow a destination with "
 			     "--allow-cidr ADDR[/LEN][:PORTS], or its name "
 			     "with --allow-domain NAME[:PORTS]\n");
+		for (size_t i = 0; i < shown; i++)
+			if (ltd_nflog_dest_is_host(&l->dests[order[i]].dest)) {
+				fprintf(out,
+					"ltd-native: %s is this host "
+					"(host.ltd.internal): allow a port "
+					"of it with --allow-host-port PORT\n",
+					l->dests[order[i]].dest.family ==
+							AF_INET
+						? LTD_NET_GW4
+						: LTD_NET_GW6);
+				break;
+			}
 	}
 	if (l->lost)
 		fprintf(out, "ltd-native: firewall: more refusals than could "

@@ -58,6 +58,9 @@ int ltd_nflog_decode(const uint8_t *pkt, size_t len, struct ltd_nflog_dest *d);
 /* True for destinations the kernel talks to on its own (multicast,
  * broadcast): MLD reports, router solicitations.  Not reported. */
 bool ltd_nflog_dest_is_housekeeping(const struct ltd_nflog_dest *d);
+/* Whether @d is the host as the cage sees it (the gateway: a host port,
+ * which --allow-host-port allows, never --allow-cidr). */
+bool ltd_nflog_dest_is_host(const struct ltd_nflog_dest *d);
 
 /* "10.1.2.3:443/tcp", "[fd00::1]:80/tcp", "10.1.2.3/icmp". */
 void ltd_nflog_dest_format(const struct ltd_nflog_dest *d, char *buf,

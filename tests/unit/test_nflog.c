@@ -21,6 +21,7 @@
 #include <libmnl/libmnl.h>
 
 #include "netfilter/nflog.h"
+#include "netfilter/pasta.h"
 
 /* An IPv4 header (20 bytes, no options) to @dst, then @l4 bytes. */
 static size_t ip4(uint8_t *buf, const char *dst, uint8_t proto,
@@ -384,6 +385,35 @@ Test(nflog, feed_count_and_summary)
 	l.cfg.quiet = true;
 	text = summary(&l);
 	cr_assert_str_eq(text, "");
+	free(text);
+}
+
+/* A port of the host (the gateway, host.ltd.internal) refused: the way
+ * to allow it is --allow-host-port, which the summary says. */
+Test(nflog, the_host_refused_names_allow_host_port)
+{
+	static char buf[4096];
+	uint8_t pkt[128], l4[20] = {0};
+	struct ltd_nflog_config cfg = {0};
+	struct ltd_nflog_dest d = {.family = AF_INET6};
+	struct ltd_nflog l;
+	size_t off = 0, n;
+	char *text;
+
+	inet_pton(AF_INET6, LTD_NET_GW6, d.addr);
+	cr_assert(ltd_nflog_dest_is_host(&d));
+	inet_pton(AF_INET6, "fd00::1", d.addr);
+	cr_assert_not(ltd_nflog_dest_is_host(&d));
+	ltd_nflog_init(&l, &cfg);
+	ports(l4, 8080);
+	n = ip4(pkt, LTD_NET_GW4, IPPROTO_TCP, l4, 20);
+	nflog_msg(buf, &off, LTD_NFLOG_PREFIX, pkt, n);
+	ltd_nflog_feed(&l, buf, off);
+	text = summary(&l);
+	cr_assert(strstr(text, "ltd-native: " LTD_NET_GW4
+			       " is this host (host.ltd.internal): allow a "
+			       "port of it with --allow-host-port PORT\n"),
+		  "%s", text);
 	free(text);
 }
 
