@@ -140,6 +140,24 @@ expect_no_out() {
 	fi
 }
 
+# expect_true NAME COMMAND...: pass NAME when COMMAND succeeds, else fail
+# it with the last output.
+expect_true() {
+	local name=$1
+	shift
+	if "$@"; then pass "$name"; else fail "$name" "$OUT"; fi
+}
+
+# ltd_in PROJECT STATE ARGS...: ltd-native ARGS as the test user in
+# PROJECT, with XDG_STATE_HOME=STATE (where reviews are kept); stdout and
+# stderr in $OUT, the status in $RC.
+ltd_in() {
+	local proj=$1 state=$2
+	shift 2
+	OUT=$(cd "$proj" && as_user env XDG_STATE_HOME="$state" "$LTD" "$@" 2>&1)
+	RC=$?
+}
+
 # can_userns: unprivileged user namespaces work for the test user.
 can_userns() {
 	as_user unshare --user --map-current-user true 2>/dev/null

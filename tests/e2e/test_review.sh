@@ -13,10 +13,7 @@ chmod 777 "$RV_TMP"
 GITC=(git -c user.name=e2e -c user.email=e2e@example.invalid -c init.defaultBranch=main)
 
 # ltd-native in the project $RVP with the reviews under $RVS.
-rv() {
-	OUT=$(cd "$RVP" && as_user env XDG_STATE_HOME="$RVS" "$LTD" "$@" 2>&1)
-	RC=$?
-}
+rv() { ltd_in "$RVP" "$RVS" "$@"; }
 rvrun() {
 	rv run --ro-bind "$STAGE" "$STAGE" --network none "$@"
 }
@@ -24,11 +21,6 @@ rvrun() {
 snapshot() {
 	(cd "$1" && find . -path ./.git -prune -o -printf '%p %y %m %l\n' | LC_ALL=C sort &&
 		find . -path ./.git -prune -o -type f -print0 | LC_ALL=C sort -z | xargs -0 -r md5sum)
-}
-check() { # NAME CONDITION...
-	local name=$1
-	shift
-	if "$@"; then pass "$name"; else fail "$name" "$OUT"; fi
 }
 
 rv doctor
@@ -65,7 +57,7 @@ expect_out "the summary names a rename the content shows" "^  R  ren-old\.txt ->
 expect_out "the summary names a mode change" "^  M  mode\.sh  \(mode 644 -> 755\)$"
 expect_out "the summary names a link with its text" "^  M  lnk -> target2$"
 expect_out "the summary names a type change" "^  T  linkdir/  \(link -> directory\)$"
-check "the project on the host has not changed" test "$(snapshot "$RVP")" = "$before"
+expect_true "the project on the host has not changed" test "$(snapshot "$RVP")" = "$before"
 
 rv review r1
 expect_out "review NAME: an addition" "^A  new\.txt$"
@@ -80,7 +72,7 @@ expect_out "review NAME: nested directories" "^A  nested/a/b/c$"
 rv review
 expect_out "review lists the pending review with its project" "^r1  $RVP  .*added"
 rv review --json
-check "review --json is JSON naming the review and its project" \
+expect_true "review --json is JSON naming the review and its project" \
 	python3 -c 'import json,sys; r=json.loads(sys.argv[1]); assert r[0]["name"]=="r1" and r[0]["project"]==sys.argv[2] and r[0]["changes"]["added"]>=1' "$OUT" "$RVP"
 rv diff r1
 expect_out "diff: a unified diff of a changed file" "^\+new$"
@@ -96,18 +88,18 @@ expect_no_out "diff PATH: only that path" "new\.txt"
 rv apply r1
 expect_rc "apply lands the review" 0
 expect_out "apply says what landed, and that the review is gone" "fully landed"
-check "a change landed" grep -qx new "$RVP/edit.txt"
-check "an addition landed" grep -qx added "$RVP/new.txt"
-check "a deletion landed" test ! -e "$RVP/del.txt"
-check "a rename landed" sh -c "test ! -e '$RVP/ren-old.txt' && grep -q 'rename me' '$RVP/ren-new.txt'"
-check "a mode landed" test "$(stat -c %a "$RVP/mode.sh")" = 755
-check "a link landed with its text" test "$(readlink "$RVP/lnk")" = target2
-check "a directory replaced the link" sh -c "test -d '$RVP/linkdir' && test ! -L '$RVP/linkdir' && grep -qx inside '$RVP/linkdir/f'"
-check "nothing was written where the link led" test "$(snapshot "$RVO")" = "$outside"
-check "a file replaced the directory" sh -c "test -f '$RVP/olddir' && grep -qx now-a-file '$RVP/olddir'"
-check "a directory replaced the file" grep -qx in "$RVP/becomes-dir/f"
-check "nested directories landed" grep -qx deep "$RVP/nested/a/b/c"
-check "what was not changed is as it was" grep -qx keep "$RVP/keep.txt"
+expect_true "a change landed" grep -qx new "$RVP/edit.txt"
+expect_true "an addition landed" grep -qx added "$RVP/new.txt"
+expect_true "a deletion landed" test ! -e "$RVP/del.txt"
+expect_true "a rename landed" sh -c "test ! -e '$RVP/ren-old.txt' && grep -q 'rename me' '$RVP/ren-new.txt'"
+expect_true "a mode landed" test "$(stat -c %a "$RVP/mode.sh")" = 755
+expect_true "a link landed with its text" test "$(readlink "$RVP/lnk")" = target2
+expect_true "a directory replaced the link" sh -c "test -d '$RVP/linkdir' && test ! -L '$RVP/linkdir' && grep -qx inside '$RVP/linkdir/f'"
+expect_true "nothing was written where the link led" test "$(snapshot "$RVO")" = "$outside"
+expect_true "a file replaced the directory" sh -c "test -f '$RVP/olddir' && grep -qx now-a-file '$RVP/olddir'"
+expect_true "a directory replaced the file" grep -qx in "$RVP/becomes-dir/f"
+expect_true "nested directories landed" grep -qx deep "$RVP/nested/a/b/c"
+expect_true "what was not changed is as it was" grep -qx keep "$RVP/keep.txt"
 rv review
 expect_no_out "a fully landed review is removed" "^r1 "
 
@@ -115,7 +107,7 @@ expect_no_out "a fully landed review is removed" "^r1 "
 rvrun --review r2 -- sh -c 'echo one > cont.txt'
 rvrun --review r2 -- sh -c 'cat cont.txt && echo two >> cont.txt'
 expect_out "a pending review continues where it left off" "^one$"
-check "and the project still has nothing of it" test ! -e "$RVP/cont.txt"
+expect_true "and the project still has nothing of it" test ! -e "$RVP/cont.txt"
 OTHER=$(as_user mktemp -d "$U_HOME/e2e-review-other.XXXXXX")
 OUT=$(cd "$OTHER" && as_user env XDG_STATE_HOME="$RVS" "$LTD" run --network none --review r2 -- true 2>&1)
 RC=$?
@@ -130,8 +122,8 @@ rv discard r2
 expect_rc "discard removes a review" 0
 rv review
 expect_no_out "a discarded review is gone" "^r2 "
-check "and nothing of it landed" test ! -e "$RVP/cont.txt"
-check "its directory is gone" test ! -e "$RVS/ltd-native/reviews/r2"
+expect_true "and nothing of it landed" test ! -e "$RVP/cont.txt"
+expect_true "its directory is gone" test ! -e "$RVS/ltd-native/reviews/r2"
 
 # --- a host change after the review began: apply refuses, lands nothing --
 as_user sh -c "echo host > '$RVP/conflict.txt'"
@@ -141,11 +133,11 @@ as_user sh -c "echo host-edit >> '$RVP/conflict.txt'"
 rv apply r3
 expect_rc "apply refuses when the host changed a path since" 1
 expect_out "apply names the conflict" "C  conflict\.txt"
-check "the host's edit is kept" grep -qx host-edit "$RVP/conflict.txt"
-check "nothing else landed either (all or nothing)" test ! -e "$RVP/other.txt"
+expect_true "the host's edit is kept" grep -qx host-edit "$RVP/conflict.txt"
+expect_true "nothing else landed either (all or nothing)" test ! -e "$RVP/other.txt"
 rv apply r3 other.txt
 expect_rc "apply of the other path alone lands it" 0
-check "the path asked for landed" grep -qx other "$RVP/other.txt"
+expect_true "the path asked for landed" grep -qx other "$RVP/other.txt"
 rv discard r3
 
 # --- two review runs of one project at once -----------------------------
@@ -161,7 +153,7 @@ for _ in $(seq 3600); do
 		as_user env XDG_STATE_HOME="$RVS" "$LTD" ps | grep -q '^e2e-rva ' && break
 	sleep 0.05
 done
-check "a review cage with --name --keep-running starts" grep -q exited "$RV_TMP/ra.status"
+expect_true "a review cage with --name --keep-running starts" grep -q exited "$RV_TMP/ra.status"
 rvrun --review rb -- sh -c 'cat shared.txt 2>/dev/null; echo B > shared.txt'
 expect_no_out "the second review does not see the first one's writes" "^A$"
 rv exec e2e-rva -- cat shared.txt
@@ -178,11 +170,11 @@ rv kill e2e-rva
 wait
 rv apply ra
 expect_rc "once the cage is gone, apply lands it" 0
-check "the first review landed" grep -qx A "$RVP/shared.txt"
+expect_true "the first review landed" grep -qx A "$RVP/shared.txt"
 rv apply rb
 expect_rc "the second apply reports what conflicts" 1
 expect_out "its conflict named" "C  shared\.txt"
-check "and lands nothing over the first" grep -qx A "$RVP/shared.txt"
+expect_true "and lands nothing over the first" grep -qx A "$RVP/shared.txt"
 rv discard rb
 
 # --- git: the work tree lands, nothing of .git does (its index and refs
@@ -199,11 +191,11 @@ OUT=$(cd "$GP" && as_user env XDG_STATE_HOME="$RVS" "$LTD" apply rg 2>&1)
 RC=$?
 expect_rc "apply of a review with a commit" 0
 expect_out "apply names what never lands" "A- \.git/hooks/pre-commit"
-check "the commit did not land (nothing of .git does)" as_user sh -c "cd '$GP' && ! git log --oneline | grep -q two"
-check "the work tree's change landed, for the user to commit" as_user sh -c "cd '$GP' && grep -qx two f && git status --porcelain --untracked-files=no | grep -q '^ M f'"
+expect_true "the commit did not land (nothing of .git does)" as_user sh -c "cd '$GP' && ! git log --oneline | grep -q two"
+expect_true "the work tree's change landed, for the user to commit" as_user sh -c "cd '$GP' && grep -qx two f && git status --porcelain --untracked-files=no | grep -q '^ M f'"
 expect_out "apply names the commit's objects: never land" "\.git/objects"
-check "the planted hook did not land" test ! -e "$GP/.git/hooks/pre-commit"
-check "an editor's task file did not land" test ! -e "$GP/.vscode/tasks.json"
+expect_true "the planted hook did not land" test ! -e "$GP/.git/hooks/pre-commit"
+expect_true "an editor's task file did not land" test ! -e "$GP/.vscode/tasks.json"
 OUT=$(cd "$GP" && as_user env XDG_STATE_HOME="$RVS" "$LTD" review rg 2>&1)
 expect_out "the held-back changes stay in the review" "A! \.vscode/tasks\.json"
 OUT=$(cd "$GP" && as_user env XDG_STATE_HOME="$RVS" "$LTD" discard rg 2>&1)
@@ -213,11 +205,11 @@ rvrun --review rc -- sh -c 'for i in 1 2 3 4 5 6; do echo $i > crash$i; done'
 OUT=$(cd "$RVP" && as_user env XDG_STATE_HOME="$RVS" LTD_NATIVE_TEST_HOOKS=1 LTD_TEST_APPLY_CRASH=3 "$LTD" apply rc 2>&1)
 RC=$?
 expect_rc "apply killed part-way (a test hook)" 137
-check "part of it had landed" sh -c "test -e '$RVP/crash1' && test ! -e '$RVP/crash6'"
+expect_true "part of it had landed" sh -c "test -e '$RVP/crash1' && test ! -e '$RVP/crash6'"
 rv review rc
 expect_out "the next command completes it and says so" "interrupted apply of review rc was completed"
-check "all of it landed" sh -c "for i in 1 2 3 4 5 6; do grep -qx \$i '$RVP/crash'\$i || exit 1; done"
-check "no staging directory is left" sh -c "! ls -a '$RVP' | grep -q ltd-native-apply"
+expect_true "all of it landed" sh -c "for i in 1 2 3 4 5 6; do grep -qx \$i '$RVP/crash'\$i || exit 1; done"
+expect_true "no staging directory is left" sh -c "! ls -a '$RVP' | grep -q ltd-native-apply"
 
 # --- a hostile upper built by hand ---------------------------------------
 as_user sh -c "echo s3cret > '$RVO/secret' && mkdir '$RVP/dir' && echo a > '$RVP/dir/a' &&
@@ -235,19 +227,19 @@ expect_out "names with control characters are shown safely" "^A  esc\?\[2Jname$"
 [ "$AS_ROOT" = 1 ] && expect_out "a device node never lands" "^A- devnull  \[never lands"
 rv apply h1
 expect_rc "apply of the hostile upper" 0
-check "nothing was written out of the project" test "$(snapshot "$RVO")" = "$outside"
-check "the project's link to the outside was replaced, not followed" sh -c "test -d '$RVP/out' && test ! -L '$RVP/out' && test -f '$RVP/out/planted' && test ! -e '$RVO/planted'"
-check "a whiteout on a link removes the link, not its target" sh -c "test ! -e '$RVP/flink' && test ! -L '$RVP/flink' && grep -qx keep '$RVO/x'"
-check "a link where the project had a directory is its text, not followed" test "$(readlink "$RVP/dir")" = "$RVO"
-check "a climbing link is only text" test "$(readlink "$RVP/climb")" = ../../../../../../etc/passwd
-check "no FIFO, socket or device node landed" sh -c "test ! -e '$RVP/fifo' && test ! -e '$RVP/sock' && test ! -e '$RVP/devnull' && test ! -e '$RVP/blockdev'"
-check "the hard link's file did not land" sh -c "test ! -e '$RVP/leak' && ! grep -rqs s3cret '$RVP'"
-check "no set-uid or set-gid bit landed" sh -c "test \"\$(stat -c %a '$RVP/suid')\" = 755 && test \"\$(stat -c %a '$RVP/sgid')\" = 755"
-check "names of dots land as names in the project" sh -c "test -f '$RVP/...' && test -f '$RVP/..x'"
-check "a name with a newline lands as that name" test -f "$RVP/a
+expect_true "nothing was written out of the project" test "$(snapshot "$RVO")" = "$outside"
+expect_true "the project's link to the outside was replaced, not followed" sh -c "test -d '$RVP/out' && test ! -L '$RVP/out' && test -f '$RVP/out/planted' && test ! -e '$RVO/planted'"
+expect_true "a whiteout on a link removes the link, not its target" sh -c "test ! -e '$RVP/flink' && test ! -L '$RVP/flink' && grep -qx keep '$RVO/x'"
+expect_true "a link where the project had a directory is its text, not followed" test "$(readlink "$RVP/dir")" = "$RVO"
+expect_true "a climbing link is only text" test "$(readlink "$RVP/climb")" = ../../../../../../etc/passwd
+expect_true "no FIFO, socket or device node landed" sh -c "test ! -e '$RVP/fifo' && test ! -e '$RVP/sock' && test ! -e '$RVP/devnull' && test ! -e '$RVP/blockdev'"
+expect_true "the hard link's file did not land" sh -c "test ! -e '$RVP/leak' && ! grep -rqs s3cret '$RVP'"
+expect_true "no set-uid or set-gid bit landed" sh -c "test \"\$(stat -c %a '$RVP/suid')\" = 755 && test \"\$(stat -c %a '$RVP/sgid')\" = 755"
+expect_true "names of dots land as names in the project" sh -c "test -f '$RVP/...' && test -f '$RVP/..x'"
+expect_true "a name with a newline lands as that name" test -f "$RVP/a
 b"
-check "an unreadable file landed by its content" test "$(stat -c %s "$RVP/locked")" = 15
-check "no foreign xattr landed" python3 -c 'import os,sys; assert os.listxattr(sys.argv[1]) == []' "$RVP/tagged"
+expect_true "an unreadable file landed by its content" test "$(stat -c %s "$RVP/locked")" = 15
+expect_true "no foreign xattr landed" python3 -c 'import os,sys; assert os.listxattr(sys.argv[1]) == []' "$RVP/tagged"
 rv discard h1
 
 # --- NAME's rules; combining with --trusted; protected paths stay read-only
@@ -257,7 +249,7 @@ expect_out "naming the flag" "^ltd-native: --review: '\.\./escape' is not a vali
 rvrun --trusted --review rt -- sh -c 'echo t > trusted.txt && cat trusted.txt'
 expect_rc "--review combines with --trusted" 0
 expect_out "the trusted run sees its write" "^t$"
-check "and the project has nothing of it" test ! -e "$RVP/trusted.txt"
+expect_true "and the project has nothing of it" test ! -e "$RVP/trusted.txt"
 rv review rt
 expect_out "the trusted run's write is in its review" "^A  trusted\.txt$"
 rv discard rt
@@ -274,15 +266,15 @@ expect_out "and git's rebase todo list" "^  A- \.git/rebase-merge/git-rebase-tod
 OUT=$(cd "$HP" && as_user env XDG_STATE_HOME="$RVS" "$LTD" apply rp 2>&1)
 RC=$?
 expect_rc "apply lands what is not held back" 0
-check "the plain file landed" grep -qx ok "$HP/plain.txt"
-check "another agent's settings did not land" test ! -e "$HP/.gemini/settings.json"
-check "an editor's MCP file did not land" test ! -e "$HP/.cursor/mcp.json"
-check "git's rebase todo list did not land" test ! -e "$HP/.git/rebase-merge"
+expect_true "the plain file landed" grep -qx ok "$HP/plain.txt"
+expect_true "another agent's settings did not land" test ! -e "$HP/.gemini/settings.json"
+expect_true "an editor's MCP file did not land" test ! -e "$HP/.cursor/mcp.json"
+expect_true "git's rebase todo list did not land" test ! -e "$HP/.git/rebase-merge"
 OUT=$(cd "$HP" && as_user env XDG_STATE_HOME="$RVS" "$LTD" apply rp .gemini --include-protected 2>&1)
 RC=$?
 expect_rc "apply --include-protected PATH lands what was held back, when asked" 0
-check "the held-back file landed" test -f "$HP/.gemini/settings.json"
-check "and only the path asked for" test ! -e "$HP/.cursor/mcp.json"
+expect_true "the held-back file landed" test -f "$HP/.gemini/settings.json"
+expect_true "and only the path asked for" test ! -e "$HP/.cursor/mcp.json"
 OUT=$(cd "$HP" && as_user env XDG_STATE_HOME="$RVS" "$LTD" discard rp 2>&1)
 as_user rm -rf "$HP"
 
@@ -301,7 +293,7 @@ for _ in $(seq 3600); do
 	sleep 0.05
 done
 rk_launcher=$(awk '/^PPid:/ {print $2}' "/proc/$rk_init/status" 2>/dev/null)
-check "a review run started and wrote" test -n "$rk_launcher"
+expect_true "a review run started and wrote" test -n "$rk_launcher"
 [ -n "$rk_launcher" ] && kill -KILL "$rk_launcher"
 wait
 for _ in $(seq 3600); do
@@ -312,7 +304,7 @@ rv review
 expect_out "a review whose launcher was killed is still listed" "^rk  "
 rv apply rk
 expect_rc "and can be applied" 0
-check "what it wrote landed" grep -qx k "$RVP/killed.txt"
+expect_true "what it wrote landed" grep -qx k "$RVP/killed.txt"
 
 # --- an overlay that cannot be mounted: exit 125 and why, never a bind ---
 # A project three overlays deep (a dev container in a container): overlayfs
@@ -328,7 +320,7 @@ if [ "$AS_ROOT" = 1 ]; then
 		RC=$?
 		expect_rc "an overlay that cannot be mounted stops the run" 125
 		expect_out "saying why" "--review: cannot mount the overlay"
-		check "the command did not run on the project instead" test ! -e "$NO/o2/proj/written"
+		expect_true "the command did not run on the project instead" test ! -e "$NO/o2/proj/written"
 		as_user env XDG_STATE_HOME="$RVS" "$LTD" discard rn >/dev/null 2>&1
 	else
 		skip "an overlay that cannot be mounted" "nested overlays cannot be made here"

@@ -15,17 +15,9 @@ chmod 777 "$D_TMP"
 as_user chmod 755 "$DP" "$DO"
 DR=$DS/ltd-native/reviews
 
-dv() {
-	OUT=$(cd "$DP" && as_user env XDG_STATE_HOME="$DS" "$LTD" "$@" 2>&1)
-	RC=$?
-}
+dv() { ltd_in "$DP" "$DS" "$@"; }
 dvrun() {
 	dv run --ro-bind "$STAGE" "$STAGE" --network none "$@"
-}
-check() { # NAME CONDITION...
-	local name=$1
-	shift
-	if "$@"; then pass "$name"; else fail "$name" "$OUT"; fi
 }
 
 dv doctor
@@ -39,18 +31,18 @@ dvrun --review d1 -- sh -c 'grep " overlay " /proc/self/mountinfo; echo one > on
 expect_rc "a review run that writes exits 0" 0
 expect_out "the cage's overlay is volatile (no sync of the host's filesystem at its unmount)" "fsync=volatile"
 expect_out "the run names what the review holds" "review d1: 1 added"
-check "the run's mark is cleared once the review was synced" test ! -s "$DR/d1/lock"
-check "the review's record is there" grep -q '"runs": 1' "$DR/d1/meta.json"
+expect_true "the run's mark is cleared once the review was synced" test ! -s "$DR/d1/lock"
+expect_true "the review's record is there" grep -q '"runs": 1' "$DR/d1/meta.json"
 dvrun --review d1 -- sh -c 'cat one.txt; echo two > two.txt'
 expect_rc "a second run mounts the review again (the volatile mount's scratch cleared)" 0
 expect_out "and sees the first run's file" "^one$"
-check "a continued review's record counts its runs" grep -q '"runs": 2' "$DR/d1/meta.json"
-check "no record is left half-written" test ! -e "$DR/d1/meta.json.tmp"
+expect_true "a continued review's record counts its runs" grep -q '"runs": 2' "$DR/d1/meta.json"
+expect_true "no record is left half-written" test ! -e "$DR/d1/meta.json.tmp"
 
 # --- an empty review leaves nothing, synced or not -----------------------
 dvrun --review d0 -- true
 expect_out "a review run that wrote nothing removes its review" "review d0: no changes, removed"
-check "its directory is gone" test ! -e "$DR/d0"
+expect_true "its directory is gone" test ! -e "$DR/d0"
 
 # --- a killed launcher: its review goes on, nothing to say ---------------
 : >"$D_TMP/dk.status"
@@ -66,8 +58,8 @@ for _ in $(seq 3600); do
 	sleep 0.05
 done
 dk_launcher=$(awk '/^PPid:/ {print $2}' "/proc/$dk_init/status" 2>/dev/null)
-check "a review run started and wrote" test -n "$dk_launcher"
-check "while it runs, the review's lock holds its mark (this boot's id)" \
+expect_true "a review run started and wrote" test -n "$dk_launcher"
+expect_true "while it runs, the review's lock holds its mark (this boot's id)" \
 	grep -qxF "$(cat /proc/sys/kernel/random/boot_id)" "$DR/d1/lock"
 [ -n "$dk_launcher" ] && kill -KILL "$dk_launcher"
 wait
@@ -75,7 +67,7 @@ for _ in $(seq 3600); do
 	as_user env XDG_STATE_HOME="$DS" "$LTD" ps 2>/dev/null | grep -q '^e2e-rdk ' || break
 	sleep 0.05
 done
-check "the killed run's mark stays" test -s "$DR/d1/lock"
+expect_true "the killed run's mark stays" test -s "$DR/d1/lock"
 dvrun --review d1 -- cat three.txt
 expect_rc "the next run of a review whose launcher was killed mounts it" 0
 expect_out "and sees what the killed run wrote" "^three$"
@@ -118,7 +110,7 @@ dv apply d2
 expect_out "apply of it says where its files are and what removes it" "review 'd2' has no record .*$DR/d2/upper.*discard d2"
 dv discard d2
 expect_rc "and discard removes it" 0
-check "its directory is gone" test ! -e "$DR/d2"
+expect_true "its directory is gone" test ! -e "$DR/d2"
 
 # A review run that stops before its cage (a later step fails: here its
 # --name is taken) leaves no review it began, and no mark that a later
@@ -131,10 +123,10 @@ for _ in $(seq 3600); do
 done
 dvrun --name e2e-rdhold --review d3 -- true
 expect_rc "a review run whose --name is taken stops" 125
-check "... leaving no review it began" test ! -e "$DR/d3"
+expect_true "... leaving no review it began" test ! -e "$DR/d3"
 dvrun --name e2e-rdhold --review d1 -- true
 expect_rc "... a pending review's run likewise" 125
-check "... leaves its review without a mark" test ! -s "$DR/d1/lock"
+expect_true "... leaves its review without a mark" test ! -s "$DR/d1/lock"
 dv kill e2e-rdhold
 for _ in $(seq 3600); do
 	as_user env XDG_STATE_HOME="$DS" "$LTD" ps 2>/dev/null | grep -q '^e2e-rdhold ' || break

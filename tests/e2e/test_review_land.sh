@@ -12,17 +12,9 @@ LDS=$(as_user mktemp -d "$U_HOME/e2e-revland-state.XXXXXX")
 as_user chmod 755 "$LDP"
 LD_GIT=(git -c user.name=e2e -c user.email=e2e@example.invalid -c init.defaultBranch=main)
 
-ld() {
-	OUT=$(cd "$LDP" && as_user env XDG_STATE_HOME="$LDS" "$LTD" "$@" 2>&1)
-	RC=$?
-}
+ld() { ltd_in "$LDP" "$LDS" "$@"; }
 ldrun() {
 	ld run --ro-bind "$STAGE" "$STAGE" --network none "$@"
-}
-ldcheck() { # NAME CONDITION...
-	local name=$1
-	shift
-	if "$@"; then pass "$name"; else fail "$name" "$OUT"; fi
 }
 
 ld doctor
@@ -46,23 +38,23 @@ as_user sh -c "printf 'DIRC crafted index' > '$d/upper/.git/index' &&
 printf '{"name": "gi", "project": "%s", "began": [%s, 0], "runs": 1}\n' "$LDP" "$(date +%s)" |
 	as_user sh -c "cat > '$d/meta.json'"
 ld review gi
-ldcheck "review NAME: .git's index marked never lands" \
+expect_true "review NAME: .git's index marked never lands" \
 	sh -c "printf '%s\n' \"\$1\" | grep -q '^M- \.git/index  \[never lands: '" _ "$OUT"
-ldcheck "and the planted hook" \
+expect_true "and the planted hook" \
 	sh -c "printf '%s\n' \"\$1\" | grep -q '^A- \.git/hooks/x  \[never lands: '" _ "$OUT"
 ld apply gi .git/index --include-protected
 expect_rc "apply --include-protected .git/index by name" 0
-ldcheck "does not land it" test "$(md5sum <"$LDP/.git/index")" = "$gitidx"
+expect_true "does not land it" test "$(md5sum <"$LDP/.git/index")" = "$gitidx"
 expect_out "nothing to land" "^ltd-native: apply gi: nothing to land$"
 ld apply gi --include-protected
 expect_rc "apply --include-protected of a review holding .git" 0
-ldcheck "the crafted index did not land" test "$(md5sum <"$LDP/.git/index")" = "$gitidx"
-ldcheck "the planted hook did not land" test ! -e "$LDP/.git/hooks/x"
-ldcheck "the plain file did" grep -qx ok "$LDP/ok.txt"
+expect_true "the crafted index did not land" test "$(md5sum <"$LDP/.git/index")" = "$gitidx"
+expect_true "the planted hook did not land" test ! -e "$LDP/.git/hooks/x"
+expect_true "the plain file did" grep -qx ok "$LDP/ok.txt"
 expect_no_out "apply does not offer --include-protected for .git" "include-protected"
 expect_out "apply says .git never lands, and what to do" "^ltd-native: apply gi: never lands .*\.git.*commit"
 expect_out "and names them" "^  M- \.git/index  \[never lands: "
-ldcheck "what is left never lands: the review is removed" test ! -e "$d"
+expect_true "what is left never lands: the review is removed" test ! -e "$d"
 as_user rm -f "$LDP/ok.txt"
 
 # --- 2. a run that left only .git changes is removed; counts ------------
@@ -71,7 +63,7 @@ as_user rm -f "$LDP/ok.txt"
 ldrun --review gs -- sh -c "touch -d @1000000000 f && git status >/dev/null"
 expect_rc "a review run of git status" 0
 expect_out "it says what the review held, and that it is removed" "^ltd-native: review gs: only \.git changed \(never lands\), removed$"
-ldcheck "its directory is gone" test ! -e "$LDS/ltd-native/reviews/gs"
+expect_true "its directory is gone" test ! -e "$LDS/ltd-native/reviews/gs"
 ldrun --review gw -- sh -c "echo two >> f && touch -d @1000000000 keep.txt && git status >/dev/null"
 expect_out "the summary does not count .git's index as changed" "^ltd-native: review gw: 1 changed, 1 never lands$"
 ld review gw
@@ -82,20 +74,20 @@ ld discard gw
 ldrun --review rn -- mv keep.txt kept.txt
 ld apply rn kept.txt
 expect_rc "apply of a rename by its new name" 0
-ldcheck "the new name landed" grep -qx keep "$LDP/kept.txt"
-ldcheck "the old name is gone" test ! -e "$LDP/keep.txt"
-ldcheck "nothing of it stays pending" test ! -e "$LDS/ltd-native/reviews/rn"
+expect_true "the new name landed" grep -qx keep "$LDP/kept.txt"
+expect_true "the old name is gone" test ! -e "$LDP/keep.txt"
+expect_true "nothing of it stays pending" test ! -e "$LDS/ltd-native/reviews/rn"
 ldrun --review rm -- mv kept.txt keep.txt
 ld apply rm kept.txt
 expect_rc "apply of a rename by its old name" 0
-ldcheck "both sides landed" sh -c "grep -qx keep '$LDP/keep.txt' && test ! -e '$LDP/kept.txt'"
+expect_true "both sides landed" sh -c "grep -qx keep '$LDP/keep.txt' && test ! -e '$LDP/kept.txt'"
 
 # --- 4. a PATH that is no change of the review is an error --------------
 ldrun --review k -- sh -c 'echo k > real.txt'
 ld apply k real.txt nosuch.txt
 expect_rc "apply with a PATH that is no change" 125
 expect_out "names the path and the review" "^ltd-native: apply k: 'nosuch\.txt' is not a change of review k$"
-ldcheck "nothing applied (all or nothing)" test ! -e "$LDP/real.txt"
+expect_true "nothing applied (all or nothing)" test ! -e "$LDP/real.txt"
 ld diff k nosuch.txt
 expect_rc "diff with a PATH that is no change" 125
 expect_out "diff names it too" "^ltd-native: diff k: 'nosuch\.txt' is not a change of review k$"
@@ -110,7 +102,7 @@ expect_out "the reason names VS Code" "^A! \.vscode/tasks\.json  \[held back: VS
 expect_no_out "not git's or Claude Code's" "Claude Code"
 ld apply vs .vscode/tasks.json
 expect_rc "naming a held-back path alone" 0
-ldcheck "does not land it" test ! -e "$LDP/.vscode/tasks.json"
+expect_true "does not land it" test ! -e "$LDP/.vscode/tasks.json"
 expect_out "apply says --include-protected lands it" "include-protected"
 ld discard vs
 
@@ -126,7 +118,7 @@ expect_out "its first line names the review" "^ltd-native: apply cf: these chang
 OUT=$(cd "$LDP" && as_user env XDG_STATE_HOME="$LDS" sh -c "'$LTD' diff cf other.txt | git apply" 2>&1)
 RC=$?
 expect_rc "diff NAME PATH | git apply on the host (the guide's way out)" 0
-ldcheck "the project's copy is the review's" test "$(tail -n1 "$LDP/other.txt")" = cage
+expect_true "the project's copy is the review's" test "$(tail -n1 "$LDP/other.txt")" = cage
 ld review cf
 expect_out "nothing is left in the review" "^## cf: no changes$"
 ld discard cf

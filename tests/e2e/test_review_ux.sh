@@ -12,10 +12,7 @@ as_user chmod 755 "$UXP"
 UX_TMP=$(mktemp -d /tmp/ltd-e2e-revux.XXXXXX)
 chmod 777 "$UX_TMP"
 
-ux() {
-	OUT=$(cd "$UXP" && as_user env XDG_STATE_HOME="$UXS" "$LTD" "$@" 2>&1)
-	RC=$?
-}
+ux() { ltd_in "$UXP" "$UXS" "$@"; }
 uxrun() {
 	ux run --ro-bind "$STAGE" "$STAGE" --network none "$@"
 }
@@ -23,11 +20,6 @@ uxrun() {
 uxout() {
 	OUT=$(cd "$UXP" && as_user env XDG_STATE_HOME="$UXS" "$LTD" "$@" 2>/dev/null)
 	RC=$?
-}
-uxcheck() { # NAME CONDITION...
-	local name=$1
-	shift
-	if "$@"; then pass "$name"; else fail "$name" "$OUT"; fi
 }
 
 ux doctor
@@ -57,23 +49,23 @@ listed=$(printf '%s\n' "$OUT" | sed -n 's/^u1  .*  [0-9-]* [0-9:]*  //p')
 ux review u1
 expect_rc "review NAME" 0
 named=$(printf '%s\n' "$OUT" | sed -n 's/^## u1: //p')
-uxcheck "the summary counts directories, as review NAME lists them" \
+expect_true "the summary counts directories, as review NAME lists them" \
 	sh -c "printf '%s\n' '$summary' | grep -q '5 directories'"
-uxcheck "review and review NAME count the same (the conflict on top)" \
+expect_true "review and review NAME count the same (the conflict on top)" \
 	test "$listed" = "$named"
-uxcheck "the summary counted the same before the host's edit" \
+expect_true "the summary counted the same before the host's edit" \
 	test "$summary, 1 conflict" = "$named"
 lines=$(printf '%s\n' "$OUT" | grep -vc '^## ')
 uxout review u1 --json
-uxcheck "the counts add up to review NAME's lines" \
+expect_true "the counts add up to review NAME's lines" \
 	python3 -c 'import json,sys; r=json.loads(sys.argv[1]); c=r["changes"]
 kinds=("added","changed","deleted","renamed","modes","types","links","dirs")
 assert sum(c[k] for k in kinds) + c["refused"] == len(r["paths"]) == int(sys.argv[2]), (c, sys.argv[2])' "$OUT" "$lines"
 
 # 1. review NAME --json.
-uxcheck "review NAME --json: the review, as review --json lists it" \
+expect_true "review NAME --json: the review, as review --json lists it" \
 	python3 -c 'import json,sys; r=json.loads(sys.argv[1]); assert r["name"]=="u1" and r["project"]==sys.argv[2] and "paths" in r' "$OUT" "$UXP"
-uxcheck "review NAME --json: each change's path, kind, held, conflict" \
+expect_true "review NAME --json: each change's path, kind, held, conflict" \
 	python3 -c 'import json,sys; r=json.loads(sys.argv[1]); p={x["path"]:x for x in r["paths"]}
 want={"edit.txt":"changed","del.txt":"deleted","ren2.txt":"renamed","mode.sh":"mode","lnk":"link","new":"dir","new/sub/n":"added","empty":"dir"}
 for k,v in want.items(): assert p[k]["kind"]==v, (k,p[k])
@@ -84,7 +76,7 @@ c=p["conflict.txt"]; assert c["conflict"] is True and "since the review began" i
 ux review --json
 list_json=$OUT
 uxout review u1 --json
-uxcheck "review NAME --json counts with the list's keys" \
+expect_true "review NAME --json counts with the list's keys" \
 	python3 -c 'import json,sys; l=json.loads(sys.argv[1]); n=json.loads(sys.argv[2]); e=[x for x in l if x["name"]=="u1"][0]
 assert e["changes"]==n["changes"], (e["changes"], n["changes"])
 assert set(k for k in e) <= set(n), (e.keys(), n.keys())' "$list_json" "$OUT"
@@ -105,7 +97,7 @@ expect_out "diff: a mode change alone" "^old mode 100644$"
 expect_out "diff: its new mode" "^new mode 100755$"
 expect_out "diff: a directory's mode change" "^diff --git a/dm b/dm$"
 expect_out "diff: the directory's modes as they are" "^new mode 040700$"
-uxcheck "diff: a rename's mode change" sh -c "printf '%s\n' \"\$1\" | grep -A4 '^diff --git a/ren.txt b/ren2.txt' | grep -q '^new mode 100755$'" _ "$OUT"
+expect_true "diff: a rename's mode change" sh -c "printf '%s\n' \"\$1\" | grep -A4 '^diff --git a/ren.txt b/ren2.txt' | grep -q '^new mode 100755$'" _ "$OUT"
 ux diff u1 --stat
 expect_out "diff --stat: a mode change counted" "^ mode\.sh +\| 0 \(mode\)$"
 expect_out "diff --stat: the mode changes in the totals" "files changed, .*, 3 mode changes$"
@@ -121,10 +113,10 @@ expect_rc "a review run that writes nothing" 0
 expect_out "it says the review is removed" "^ltd-native: review e1: no changes, removed$"
 ux review
 expect_no_out "and review does not list it" "^e1 "
-uxcheck "its directory is gone" test ! -e "$UXS/ltd-native/reviews/e1"
+expect_true "its directory is gone" test ! -e "$UXS/ltd-native/reviews/e1"
 uxrun --quiet --review e2 -- touch edit.txt
 expect_no_out "--quiet: not said" "no changes"
-uxcheck "--quiet: removed all the same (a touch changes nothing apply lands)" test ! -e "$UXS/ltd-native/reviews/e2"
+expect_true "--quiet: removed all the same (a touch changes nothing apply lands)" test ! -e "$UXS/ltd-native/reviews/e2"
 uxrun --review e3 -- sh -c 'echo x > keep.txt'
 uxrun --review e3 -- true
 expect_no_out "a continued review with changes is not removed" "removed"
@@ -229,9 +221,9 @@ printf '{"state": "landing", "project": "relative/x", "staging": ".ltd-native-ap
 ux apply bad5
 expect_rc "a journal whose project path is not absolute is refused" 125
 expect_out "naming the file" "bad5: journal\.json: "
-uxcheck "nothing of the planted reviews reached the victim" \
+expect_true "nothing of the planted reviews reached the victim" \
 	test "$(cd "$VICTIM" && ls -la --time-style=+ . && md5sum precious)" = "$victim_before"
-uxcheck "nor the project" test ! -e "$UXP/precious"
+expect_true "nor the project" test ! -e "$UXP/precious"
 
 as_user rm -rf "$UXP" "$VICTIM"
 as_user chmod -R u+rwx "$UXS"
