@@ -29,6 +29,7 @@
 #include "common/base.h"
 #include "common/cleanup.h"
 #include "common/signals.h"
+#include "common/spawn.h"
 #include "confine/caps.h"
 #include "confine/landlock.h"
 #include "confine/seccomp.h"
@@ -558,27 +559,20 @@ int ltd_cage_wait_exec(struct ltd_cage *c, struct ltd_err *err)
 
 static int spawn_command(struct ltd_cage *c, struct ltd_err *err)
 {
-	size_t argc = 0, page = (size_t)sysconf(_SC_PAGESIZE), size;
-	char *stack;
+	size_t argc = 0;
 
 	if (pipe2(c->exec_pipe, O_CLOEXEC) < 0)
 		return ltd_err_sys(err, "pipe");
-	/* Its own stack, with a guard page below: execvp's no-#! fallback
-	 * copies argv onto it, so it is sized from argc too. */
+	/* Its stack is sized from argc too: execvp's no-#! fallback copies
+	 * argv onto it.  It starts with every signal blocked; its step
+	 * "signals" sets them as the command gets them. */
 	while (c->policy->argv[argc])
 		argc++;
-	size = ((256 * 1024 + (argc + 8) * sizeof(char *)) + page - 1) &
-	       ~(page - 1);
-	stack = mmap(NULL, size + page, PROT_READ | PROT_WRITE,
-		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-	if (stack == MAP_FAILED)
-		return ltd_err_sys(err, "stack for the command");
-	if (mprotect(stack, page, PROT_NONE) < 0)
-		return ltd_err_sys(err, "guard page");
-	c->cmd_pid = clone(command_start, stack + page + size,
-			   CLONE_VM | CLONE_VFORK | SIGCHLD, c);
+	c->cmd_pid = ltd_spawn_shared(command_start, c, 0,
+				      256 * 1024 + (argc + 8) * sizeof(char *),
+				      NULL, err);
 	if (c->cmd_pid < 0)
-		return ltd_err_sys(err, "start the command");
+		return ltd_err_prefix(err, "start the command");
 	/* Init keeps no handle on the command's terminal. */
 	if (c->pty_slave >= 0)
 		close(c->pty_slave);
