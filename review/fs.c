@@ -220,21 +220,33 @@ int ltd_chmod_beneath(int dir, const char *path, mode_t mode)
 	return fchmodat(AT_FDCWD, proc, mode, 0) < 0 ? -errno : 0;
 }
 
-static int remove_tree_at(int dir, const char *name, unsigned depth);
+/* A removal: the directory it began in (where a subtree deeper than
+ * RM_DEPTH is moved, to be removed from there), how many were moved. */
+struct rm {
+	int top;
+	unsigned moved;
+};
+
+/* Levels a removal descends at once: each holds a descriptor and a
+ * frame.  The cage chooses how deep its upper goes. */
+#define RM_DEPTH 256
+
+static int remove_tree_at(struct rm *r, int dir, const char *name,
+			  unsigned depth);
 
 /* Remove what the directory @fd, @depth levels down, holds (@fd closed).  Read
  * with getdents64 itself: the entry's type spares the unlink that would fail on
  * a directory, and no DIR stream (its fstat and fcntl) is made. */
-static int remove_below(int fd, unsigned depth)
+static int remove_below(struct rm *r, int fd, unsigned depth)
 {
-	/* On the heap: the cage chooses how deep the upper goes. */
+	/* On the heap: a buffer a level. */
 	_cleanup_free_ char *buf = malloc(8192);
 	int ret = 0;
 	long n = 0;
 
-	if (depth > 4096 || !buf) {
+	if (!buf) {
 		close(fd);
-		return depth > 4096 ? -ELOOP : -ENOMEM;
+		return -ENOMEM;
 	}
 	while (!ret && (n = syscall(SYS_getdents64, fd, buf, 8192)) > 0)
 		for (long off = 0; !ret && off < n;) {
@@ -252,7 +264,7 @@ static int remove_below(int fd, unsigned depth)
 				ret = -errno;
 				break;
 			}
-			ret = remove_tree_at(fd, e->d_name, depth + 1);
+			ret = remove_tree_at(r, fd, e->d_name, depth + 1);
 		}
 	if (!ret && n < 0)
 		ret = -errno;
@@ -260,14 +272,30 @@ static int remove_below(int fd, unsigned depth)
 	return ret;
 }
 
-int ltd_remove_tree(int dir, const char *name)
+/* The name of the @i-th subtree a removal moved up. */
+static void moved_name(char *buf, size_t size, unsigned i)
 {
-	return remove_tree_at(dir, name, 0);
+	snprintf(buf, size, ".ltd-deep-%d-%u", (int)getpid(), i);
 }
 
-/* Each level holds a descriptor and a frame: at most 4096 of them. */
-static int remove_tree_at(int dir, const char *name, unsigned depth)
+int ltd_remove_tree(int dir, const char *name)
 {
+	struct rm r = {.top = dir};
+	char deep[64];
+	int ret = remove_tree_at(&r, dir, name, 0);
+
+	/* Each moved subtree goes the same way (and may move more). */
+	for (unsigned i = 0; !ret && i < r.moved; i++) {
+		moved_name(deep, sizeof(deep), i);
+		ret = remove_tree_at(&r, dir, deep, 0);
+	}
+	return ret;
+}
+
+static int remove_tree_at(struct rm *r, int dir, const char *name,
+			  unsigned depth)
+{
+	char deep[64];
 	struct stat st;
 	int fd, ret;
 
@@ -276,6 +304,15 @@ static int remove_tree_at(int dir, const char *name, unsigned depth)
 	if (!S_ISDIR(st.st_mode))
 		return unlinkat(dir, name, 0) == 0 || errno == ENOENT ? 0
 								      : -errno;
+	/* Too deep to go on from here: moved up beside the tree, and
+	 * removed from there once this pass is done. */
+	if (depth >= RM_DEPTH) {
+		moved_name(deep, sizeof(deep), r->moved);
+		if (renameat(dir, name, r->top, deep) < 0)
+			return -errno;
+		r->moved++;
+		return 0;
+	}
 	/* Ours (the review's, or the project's user's): open it up so that
 	 * its entries can be listed and removed. */
 	if ((st.st_mode & 0700) != 0700)
@@ -283,7 +320,7 @@ static int remove_tree_at(int dir, const char *name, unsigned depth)
 	fd = ltd_beneath(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
 	if (fd < 0)
 		return -errno;
-	ret = remove_below(fd, depth);
+	ret = remove_below(r, fd, depth);
 	if (ret < 0)
 		return ret;
 	if (unlinkat(dir, name, AT_REMOVEDIR) < 0 && errno != ENOENT)

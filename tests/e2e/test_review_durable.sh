@@ -133,6 +133,17 @@ for _ in $(seq 3600); do
 	sleep 0.05
 done
 
+# The cage makes its upper deeper than any bound (4,200 levels): discard
+# removes it all the same, and leaves nothing hidden in the store.
+dvrun --review deep -- python3 -c 'import os
+for _ in range(4200):
+    os.mkdir("d"); os.chdir("d")
+open("f", "w").close()'
+dv discard deep
+expect_rc "a 4,200-level upper is discarded" 0
+expect_true "... leaving nothing of it in the store" \
+	test -z "$(find "$DR" -maxdepth 1 -name '.*' ! -name '.apply-*' ! -path "$DR")"
+
 dv discard d1
 as_user rm -rf "$DP" "$DO"
 as_user chmod -R u+rwx "$DS"
