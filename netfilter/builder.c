@@ -26,17 +26,24 @@ int ltd_nftb_oom(struct ltd_err *err)
 bool ltd_nftb_reserve(struct builder *bl)
 {
 	struct ltd_nft_batch *b = bl->b;
+	size_t want = b->len + MSG_ROOM;
 
-	if (b->len + MSG_ROOM > bl->cap) {
+	if (want > bl->cap) {
 		size_t cap = bl->cap ? bl->cap * 2 : 4 * MSG_ROOM;
 		char *p = realloc(b->buf, cap);
 
 		if (!p)
 			return false;
-		/* Unused attribute padding must not leak heap bytes. */
-		memset(p + bl->cap, 0, cap - bl->cap);
 		b->buf = p;
 		bl->cap = cap;
+	}
+	/* Unused attribute padding must not leak heap bytes: the room the
+	 * next message may use is zeroed, once.  Only that: the pages past
+	 * it are never touched (two batches of a few kB each held 64 kB
+	 * resident apiece, in the launcher and in init). */
+	if (bl->zeroed < want) {
+		memset(b->buf + bl->zeroed, 0, want - bl->zeroed);
+		bl->zeroed = want;
 	}
 	return true;
 }

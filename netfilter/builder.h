@@ -67,6 +67,7 @@ static inline void nft_rule_freep(struct nftnl_rule **p)
 struct builder {
 	struct ltd_nft_batch *b;
 	size_t cap, objs_cap;
+	size_t zeroed; /* the buffer's first @zeroed bytes are written */
 	uint32_t seq;
 	const struct ltd_nft_spec *spec;
 };

@@ -337,3 +337,33 @@ Test(pasta, execs_its_avx2_build_when_pasta_would)
 	unlink(passt);
 	rmdir(dir);
 }
+
+/* The batch's bytes do not depend on what the heap held before: attribute
+ * padding is zeroed (only the room each message may use is, so the pages
+ * past the batch stay untouched). */
+Test(ruleset, no_heap_bytes_in_the_batch)
+{
+	struct ltd_net_dest d[4];
+	struct ltd_nft_spec sp;
+	struct ltd_err err = {0};
+	struct ltd_nft_batch clean, dirty;
+	void *junk[8];
+
+	sample_spec(&sp, d);
+	cr_assert_eq(ltd_nft_build(&sp, &clean, &err), 0);
+	/* Blocks of the batch's size, filled and freed: the next build's
+	 * buffer is made of them. */
+	for (int i = 0; i < 8; i++) {
+		junk[i] = malloc(64 * 1024);
+		cr_assert_not_null(junk[i]);
+		memset(junk[i], 0xa5, 64 * 1024);
+	}
+	for (int i = 0; i < 8; i++)
+		free(junk[i]);
+	cr_assert_eq(ltd_nft_build(&sp, &dirty, &err), 0);
+	cr_assert_eq(dirty.len, clean.len);
+	cr_assert_eq(memcmp(dirty.buf, clean.buf, clean.len), 0,
+		     "heap bytes in the batch");
+	ltd_nft_batch_free(&clean);
+	ltd_nft_batch_free(&dirty);
+}
