@@ -396,25 +396,25 @@ struct share {
 	const struct ltd_rindex *x;
 	int root;
 	uint64_t mnt_id;
-	struct ltd_rstat *now;
+	uint8_t *holds;
 	size_t from, to; /* nodes [from, to) */
 };
 
-/* What statx said (@st) of a node, as the walk needs it. */
-static void stat_check(const struct share *s, const struct statx *st,
-		       struct ltd_rstat *r)
+/* What statx said (@st) of node @i: whether it still holds. */
+static void stat_check(const struct share *s, const struct statx *st, size_t i)
 {
-	r->ok = false;
-	if ((st->stx_mask & (STATX_TYPE | STATX_INO | STATX_CTIME)) !=
-		    (STATX_TYPE | STATX_INO | STATX_CTIME) ||
-	    !(st->stx_mask & STATX_MNT_ID) || !S_ISDIR(st->stx_mode) ||
-	    st->stx_mnt_id != s->mnt_id ||
-	    makedev(st->stx_dev_major, st->stx_dev_minor) != s->x->dev)
-		return;
-	r->ino = st->stx_ino;
-	r->sec = st->stx_ctime.tv_sec;
-	r->nsec = st->stx_ctime.tv_nsec;
-	r->ok = true;
+	struct ltd_rstat r = {0};
+
+	if ((st->stx_mask & (STATX_TYPE | STATX_INO | STATX_CTIME)) ==
+		    (STATX_TYPE | STATX_INO | STATX_CTIME) &&
+	    (st->stx_mask & STATX_MNT_ID) && S_ISDIR(st->stx_mode) &&
+	    st->stx_mnt_id == s->mnt_id &&
+	    makedev(st->stx_dev_major, st->stx_dev_minor) == s->x->dev)
+		r = (struct ltd_rstat){.ino = st->stx_ino,
+				       .sec = st->stx_ctime.tv_sec,
+				       .nsec = st->stx_ctime.tv_nsec,
+				       .ok = true};
+	s->holds[i] = ltd_rindex_same(&s->x->v[i], &r);
 }
 
 #define STAT_FLAGS (AT_SYMLINK_NOFOLLOW | AT_STATX_SYNC_AS_STAT)
@@ -428,11 +428,15 @@ static void stat_check(const struct share *s, const struct statx *st,
  * result stay in a slot of their own until it completes.
  */
 #define QD 64
+/* A longer path is statted at once, by a system call: slots this size
+ * keep a ring's 64 within 8 pages (with PATH_MAX each, ~70 pages that
+ * each cost a fault on the first touch: ~2.5 ms a walk on this VM). */
+#define SLOT_PATH 240
 
 struct slot {
 	struct statx st;
 	uint32_t node;
-	char path[PATH_MAX];
+	char path[SLOT_PATH];
 };
 
 struct uq {
@@ -477,7 +481,7 @@ static void uq_reap(struct uq *q, const struct share *s)
 		struct slot *sl = &q->slots[io_uring_cqe_get_data64(cqe)];
 
 		if (cqe->res == 0)
-			stat_check(s, &sl->st, &s->now[sl->node]);
+			stat_check(s, &sl->st, sl->node);
 		q->free[q->n_free++] = (unsigned)io_uring_cqe_get_data64(cqe);
 		io_uring_cqe_seen(&q->ring, cqe);
 	}
@@ -559,7 +563,7 @@ static void *stat_range(void *arg)
 		size_t at = k > 1 ? off[k - 1] + 1 : 0;
 
 		off[k] = at + v->name_len;
-		s->now[i].ok = false;
+		s->holds[i] = 0;
 		if (off[k] >= PATH_MAX || (k > 1 && off[k - 1] >= PATH_MAX))
 			continue;
 		if (k > 1)
@@ -569,13 +573,13 @@ static void *stat_range(void *arg)
 		if (v->flags & (LTD_RN_NOFACT | LTD_RN_RACY))
 			continue;
 #ifdef LTD_HAVE_LIBURING
-		if (ring) {
+		if (ring && off[k] < SLOT_PATH) {
 			uq_statx(&q, s, path, off[k], i);
 			continue;
 		}
 #endif
 		if (statx(s->root, path, STAT_FLAGS, STAT_MASK, &st) == 0)
-			stat_check(s, &st, &s->now[i]);
+			stat_check(s, &st, i);
 	}
 #ifdef LTD_HAVE_LIBURING
 	if (ring)
@@ -585,7 +589,7 @@ static void *stat_range(void *arg)
 }
 
 void ltd_rindex_statx(const struct ltd_rindex *x, int root, uint64_t mnt_id,
-		      struct ltd_rstat *now, unsigned threads)
+		      uint8_t *holds, unsigned threads)
 {
 	struct share sh[8];
 	pthread_t tid[8];
@@ -605,8 +609,8 @@ void ltd_rindex_statx(const struct ltd_rindex *x, int root, uint64_t mnt_id,
 	for (unsigned t = 0; t < threads; t++) {
 		size_t from = 1 + t * per, to = from + per;
 
-		sh[t] = (struct share){x,   root, mnt_id,
-				       now, from, to > x->n ? x->n : to};
+		sh[t] = (struct share){x,     root, mnt_id,
+				       holds, from, to > x->n ? x->n : to};
 		if (sh[t].from >= sh[t].to)
 			continue;
 		if (t + 1 < threads &&

@@ -271,8 +271,7 @@ static void known(struct walk *w, int fd, uint32_t old, uint32_t rec,
 /* Whether the index's node @old still holds for the current directory. */
 static bool holds(const struct walk *w, uint32_t old)
 {
-	return w->old && old != NONE &&
-	       ltd_rindex_same(&w->old->v[old], &w->now[old]);
+	return w->old && old != NONE && w->holds[old];
 }
 
 /* @name, a directory in @dir (-1: not opened; @name is then found from
@@ -374,7 +373,7 @@ static void index_name(const char *root, char name[LTD_SHA256_HEX_LEN + 1])
  * w->new NULL) where it cannot be. */
 static void index_start(struct walk *w, int fd, int dir, const char *name,
 			struct ltd_rindex *old, struct ltd_rindex *new,
-			struct ltd_rstat **now)
+			uint8_t **holds)
 {
 	struct statx st;
 	uint64_t dev;
@@ -393,7 +392,7 @@ static void index_start(struct walk *w, int fd, int dir, const char *name,
 		return;
 	/* As big as the last one and a little more: no growing on the way. */
 	ltd_rindex_reserve(new, old->n + 256, old->names_len + 4096);
-	if (!(*now = calloc(old->n, sizeof(**now)))) {
+	if (!(*holds = calloc(old->n, 1))) {
 		ltd_rindex_free(old);
 		return;
 	}
@@ -402,16 +401,18 @@ static void index_start(struct walk *w, int fd, int dir, const char *name,
 		struct stat rs;
 
 		if (fstat(fd, &rs) == 0)
-			(*now)[0] = (struct ltd_rstat){
-				.ino = rs.st_ino,
-				.sec = rs.st_ctim.tv_sec,
-				.nsec = (uint32_t)rs.st_ctim.tv_nsec,
-				.ok = true,
-			};
+			(*holds)[0] = ltd_rindex_same(
+				&old->v[0],
+				&(struct ltd_rstat){
+					.ino = rs.st_ino,
+					.sec = rs.st_ctim.tv_sec,
+					.nsec = (uint32_t)rs.st_ctim.tv_nsec,
+					.ok = true,
+				});
 	}
-	ltd_rindex_statx(old, fd, st.stx_mnt_id, *now, cpus());
+	ltd_rindex_statx(old, fd, st.stx_mnt_id, *holds, cpus());
 	w->old = old;
-	w->now = *now;
+	w->holds = *holds;
 }
 
 /* The root, at @fd (closed here): known or read, as any directory. */
@@ -499,7 +500,7 @@ static void report(FILE *out, const char *open_root, const char *root,
 	};
 	_cleanup_free_ struct walk *w = calloc(1, sizeof(*w));
 	struct ltd_rindex old = {0}, new = {0};
-	_cleanup_free_ struct ltd_rstat *now = NULL;
+	_cleanup_free_ uint8_t *holds = NULL;
 	char name[LTD_SHA256_HEX_LEN + 1];
 	int fd;
 
@@ -537,7 +538,7 @@ static void report(FILE *out, const char *open_root, const char *root,
 	clock_gettime(CLOCK_REALTIME, &w->t0);
 	index_name(root, name);
 	if (w->lim.depth < LTD_RINDEX_MAX_DEPTH)
-		index_start(w, fd, index_dir, name, &old, &new, &now);
+		index_start(w, fd, index_dir, name, &old, &new, &holds);
 	walk_root(w, fd);
 	say_limits(w, root);
 	if (w->new && !w->new_lost && !w->full && w->reread)

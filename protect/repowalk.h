@@ -33,10 +33,10 @@ struct walk {
 	char path[PATH_MAX];  /* the directory being read */
 	char *dents;	      /* getdents64's buffer */
 	/* The index (repoindex.h): the previous walk's, NULL when none;
-	 * what statx says of its nodes now; this walk's, NULL when none
-	 * is kept. */
+	 * which of its nodes still hold (one byte each); this walk's, NULL
+	 * when none is kept. */
 	const struct ltd_rindex *old;
-	const struct ltd_rstat *now;
+	const uint8_t *holds;
 	struct ltd_rindex *new;
 	bool new_lost;	      /* this walk's is not whole: not kept */
 	bool reread;	      /* a directory was read: keep this walk's */
