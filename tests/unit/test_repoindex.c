@@ -242,7 +242,7 @@ __attribute__((format(printf, 1, 0))) static void sh(const char *fmt,
 /* A repository whose configuration runs something, at @rel. */
 static void plant(const char *rel)
 {
-	char cmd[600];
+	char cmd[4096];
 
 	snprintf(cmd, sizeof(cmd),
 		 "cd '%s' && mkdir -p '%s/.git/objects' '%s/.git/refs' && "
@@ -264,7 +264,7 @@ static void index_file(char *buf, size_t size)
 
 static void assert_found(const char *r, const char *rel)
 {
-	char want[300];
+	char want[PATH_MAX];
 
 	snprintf(want, sizeof(want), "%s/%s/.git/config", proj, rel);
 	cr_assert_not_null(strstr(r, want), "want %s in: %s", want, r);
@@ -409,6 +409,12 @@ Test(walk, what_is_said_is_what_the_whole_walk_says)
 	free(b);
 }
 
+#define ZEROS100                                                               \
+	"00000000000000000000000000000000000000000000000000000000000000000000" \
+	"00"                                                                   \
+	"000000000000000000000000000000"
+#define LONG_DIR "w/3/L" ZEROS100 "/M" ZEROS100 "/N" ZEROS100
+
 /* Past 1,024 directories the statx go through io_uring when the build
  * has it (and on threads past 4,096): the same findings. */
 Test(walk, a_big_tree_is_looked_at_in_batches_and_the_same)
@@ -418,14 +424,21 @@ Test(walk, a_big_tree_is_looked_at_in_batches_and_the_same)
 	sh("cd '%s' && awk 'BEGIN { for (i = 0; i < 50; i++) for (j = 0; j < "
 	   "100; j++) print \"w/\" i \"/\" j }' | xargs mkdir -p",
 	   proj);
+	/* A path past io_uring's slots (240 bytes): statted by a system
+	 * call instead. */
+	sh("cd '%s' && mkdir -p w/3/L$(printf '%%0100d' 0)/"
+	   "M$(printf '%%0100d' 0)/N$(printf '%%0100d' 0)",
+	   proj);
 	usleep(RIPE_US);
 	free(report(true));
 	plant("w/7/42/r");
 	plant("w/49/99/deep/r");
+	plant(LONG_DIR "/r");
 	a = report(false);
 	b = report(true);
 	assert_found(b, "w/7/42/r");
 	assert_found(b, "w/49/99/deep/r");
+	assert_found(b, LONG_DIR "/r");
 	cr_assert_str_eq(b, a);
 	free(a);
 	free(b);
