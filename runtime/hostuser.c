@@ -71,11 +71,19 @@ bool ltd_nss_files_first(const char *conf, const char *db)
 	return lines == 1 && first;
 }
 
+/* 1 to 10 digits and nothing else. */
+static bool all_digits(const char *s)
+{
+	size_t digits = strspn(s, "0123456789");
+
+	return digits > 0 && digits <= 10 && !s[digits];
+}
+
 int ltd_dbfile_find(char *text, unsigned long id, char **f, size_t n)
 {
 	for (char *line = text; line && *line;) {
 		char *next = strchr(line, '\n'), *p;
-		size_t i = 0, digits;
+		size_t i = 0;
 		unsigned long v;
 
 		if (next)
@@ -93,12 +101,15 @@ int ltd_dbfile_find(char *text, unsigned long id, char **f, size_t n)
 			if (i + 1 < n)
 				*p++ = '\0';
 		}
-		/* Exactly @n fields, the third all digits: else the line is
-		 * not one this reads as glibc does. */
-		if (i + 1 != n || p)
+		/* Exactly @n fields, the ids all digits (the third, and a
+		 * passwd line's fourth, its gid): else NSS reads the line
+		 * (stricter than glibc, never different). */
+		if (i + 1 != n || p || !all_digits(f[2]) ||
+		    (n == 7 && !all_digits(f[3])))
 			return -1;
-		digits = strspn(f[2], "0123456789");
-		if (digits == 0 || digits > 10 || f[2][digits])
+		/* NIS's "+name" and "-name" lines, which glibc's files
+		 * module passes over: NSS answers. */
+		if (f[0][0] == '+' || f[0][0] == '-')
 			return -1;
 		v = strtoul(f[2], NULL, 10);
 		if (v > 0xffffffffUL)
@@ -127,11 +138,13 @@ static char *read_db(const char *path)
 }
 
 /*
- * /etc/passwd and /etc/group read directly when nsswitch.conf makes
- * "files" the first source of both: what getpwuid() and getgrgid() would
- * answer, for ~10 µs instead of ~0.4 ms (NSS's set-up on this VM, issue 17).
- * Anything else (another first source, an entry not found, a line not in
- * the form this reads) leaves the field to NSS.
+ * Each of /etc/passwd and /etc/group read directly when nsswitch.conf makes
+ * "files" its database's first source (decided for each separately): what
+ * getpwuid() and getgrgid() would answer, without NSS's set-up (~0.4 ms a
+ * start on this VM, issue 17; docs/decisions/0153-host-user-from-files-
+ * without-nss.md).  Anything else (another first source, an entry not
+ * found, a line this stricter reader does not accept) leaves the field to
+ * NSS.
  */
 static void from_files(struct ltd_host_user *u, bool *pw_done, bool *gr_done)
 {

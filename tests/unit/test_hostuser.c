@@ -71,6 +71,16 @@ Test(hostuser, passwd_lines)
 		     0);
 	/* Lines this does not read as glibc does: NSS answers. */
 	cr_assert_eq(find("+::::::\nu:x:5:5::/h:/s\n", 5, f, 7, &c), -1);
+	/* NIS compat lines, which glibc's files module passes over. */
+	cr_assert_eq(find("+n:x:5:5::/h:/s\nu:x:5:5::/h:/s\n", 5, f, 7, &c),
+		     -1);
+	cr_assert_eq(find("-n:x:5:5::/h:/s\nu:x:5:5::/h:/s\n", 5, f, 7, &c),
+		     -1);
+	cr_assert_eq(find("+g:x:5:\n", 5, f, 4, &c), -1);
+	/* A passwd line whose gid is not a number: glibc skips it. */
+	cr_assert_eq(find("n:x:5:abc::/h:/s\nu:x:5:5::/h:/s\n", 5, f, 7, &c),
+		     -1);
+	cr_assert_eq(find("n:x:5:::/h:/s\n", 5, f, 7, &c), -1);
 	cr_assert_eq(find("u:x: 5:5::/h:/s\n", 5, f, 7, &c), -1);
 	cr_assert_eq(find("u:x:5:5::/h\n", 5, f, 7, &c), -1);
 	cr_assert_eq(find("u:x:5:5::/h:/s:extra\n", 5, f, 7, &c), -1);
