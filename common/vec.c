@@ -11,7 +11,8 @@ void *ltd_vec_grow(void **v, size_t n, size_t size)
 {
 	char *a = *v;
 
-	if (n >= SIZE_MAX / size - 1)
+	/* Room for 2n elements must not wrap, whatever @size. */
+	if (n >= SIZE_MAX / size / 2 - 1)
 		return NULL;
 	/* Doubling: one realloc (and copy) a push made plans of ~130
 	 * entries copy ~0.7 MB and scatter the heap over pages that the
