@@ -451,6 +451,8 @@ static void say_limits(struct walk *w, const char *root)
 		say(w, NULL, what);
 	}
 	if (w->over) {
+		/* The project's, not the too-deep place named above. */
+		memcpy(w->path, root, w->root_len + 1);
 		w->said = 0;
 		snprintf(what, sizeof(what),
 			 "and %lu more warnings about git repositories the "

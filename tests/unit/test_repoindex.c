@@ -483,3 +483,25 @@ Test(walk, two_walks_at_once_leave_a_whole_index)
 	assert_found(r, "m/x/1-19/r");
 	free(r);
 }
+
+/* Past 100 warnings the rest are counted on one line, which names the
+ * project (it named the too-deep place said just before it). */
+Test(walk, the_count_of_warnings_not_shown_names_the_project)
+{
+	char want[PATH_MAX];
+	char *r, *line;
+
+	sh("cd '%s' && for i in $(seq 105); do mkdir -p r$i/.git/objects "
+	   "r$i/.git/refs && echo 'ref: refs/heads/main' > r$i/.git/HEAD && "
+	   "printf '[core]\\n\\tfsmonitor = touch ran\\n' > r$i/.git/config; "
+	   "done && mkdir -p $(printf 'd/%%.0s' $(seq 140))",
+	   proj);
+	r = report(false);
+	line = strstr(r, "more warnings");
+	cr_assert_not_null(line, "%s", r);
+	while (line > r && line[-1] != '\n')
+		line--;
+	snprintf(want, sizeof(want), "ltd-native: warning: %s: and ", proj);
+	cr_assert(strncmp(line, want, strlen(want)) == 0, "%.200s", line);
+	free(r);
+}
