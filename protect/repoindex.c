@@ -37,6 +37,8 @@ struct hdr {
 /* Far beyond LTD_REPOS_MAX_DIRS: a bound for what a file may claim. */
 #define MAX_NODES (1u << 24)
 
+_Static_assert(sizeof(struct ltd_rnode) == 24, "an index node is 24 bytes");
+
 int ltd_rindex_add(struct ltd_rindex *x, const char *name, size_t len,
 		   unsigned depth, uint32_t *at)
 {
@@ -66,7 +68,7 @@ int ltd_rindex_add(struct ltd_rindex *x, const char *name, size_t len,
 	memcpy(x->names + x->names_len, name, len);
 	x->v[x->n] = (struct ltd_rnode){
 		.name = (uint32_t)x->names_len,
-		.name_len = (uint16_t)len,
+		.name_len = (uint8_t)len,
 		.depth = (uint16_t)depth,
 		.flags = LTD_RN_NOFACT,
 	};
@@ -140,7 +142,6 @@ static int tree_of(struct ltd_rindex *x)
 		    (size_t)v->name + v->name_len > x->names_len)
 			return -EINVAL;
 		if (i && (!v->depth || v->depth > x->v[i - 1].depth + 1 ||
-			  v->name_len > NAME_MAX ||
 			  v->depth > LTD_RINDEX_MAX_DEPTH || !v->name_len ||
 			  memchr(s, '/', v->name_len) ||
 			  memchr(s, '\0', v->name_len) ||
@@ -379,8 +380,8 @@ uint32_t ltd_rindex_find(const struct ltd_rindex *x, const uint32_t *kids,
 bool ltd_rindex_same(const struct ltd_rnode *node, const struct ltd_rstat *now)
 {
 	return now->ok && !(node->flags & (LTD_RN_NOFACT | LTD_RN_RACY)) &&
-	       node->ino == now->ino && node->sec == now->sec &&
-	       node->nsec == now->nsec;
+	       node->ino == now->ino &&
+	       node->ctime == ltd_rindex_ns(now->sec, now->nsec);
 }
 
 bool ltd_rindex_racy(int64_t sec, uint32_t nsec, struct timespec t0,

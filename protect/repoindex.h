@@ -38,7 +38,7 @@
 #include <stdint.h>
 #include <time.h>
 
-#define LTD_RINDEX_VERSION 1
+#define LTD_RINDEX_VERSION 2
 /* A ctime this close to the walk's start (or later) is racy. */
 #define LTD_RINDEX_RACY_NS 2000000000LL
 /* Filled by the walk from its entries, the same way for every directory. */
@@ -51,16 +51,25 @@
 /* Deeper than the walk ever looks (LTD_REPOS_MAX_DEPTH and one). */
 #define LTD_RINDEX_MAX_DEPTH 1024
 
+/* 24 bytes (version 1's were 32): a 20,000-directory index and the one a
+ * walk builds are each ~40 pages smaller, and every page a walk touches
+ * costs a fault. */
 struct ltd_rnode {
 	uint64_t ino;
-	int64_t sec; /* ctime */
-	uint32_t nsec;
-	uint32_t name;	   /* offset in names */
-	uint16_t name_len; /* 0 for the root only */
-	uint16_t depth;	   /* 0: the root */
-	uint16_t flags;	   /* LTD_RN_* */
-	uint16_t pad;
+	uint64_t ctime;	  /* ltd_rindex_ns() of the ctime */
+	uint32_t name;	  /* offset in names */
+	uint16_t depth;	  /* 0: the root */
+	uint8_t name_len; /* 0 for the root only; NAME_MAX fits */
+	uint8_t flags;	  /* LTD_RN_* */
 };
+
+/* A ctime as one number: nanoseconds since the epoch (modulo 2^64, so
+ * that no value overflows; two ctimes 584 years apart would compare
+ * equal). */
+static inline uint64_t ltd_rindex_ns(int64_t sec, uint32_t nsec)
+{
+	return (uint64_t)sec * 1000000000u + nsec;
+}
 
 struct ltd_rindex {
 	uint64_t dev, ino; /* the root's */

@@ -234,12 +234,13 @@ static void read_dir(struct walk *w, int fd, uint32_t old, uint32_t rec,
 	if (rec != NONE) {
 		struct ltd_rnode *v = &w->new->v[rec];
 
-		v->flags = (uint16_t)l.flags;
+		v->flags = (uint8_t)l.flags;
 		if (facts && l.whole) {
 			v->ino = st.st_ino;
-			v->sec = st.st_ctim.tv_sec;
-			v->nsec = (uint32_t)st.st_ctim.tv_nsec;
-			if (ltd_rindex_racy(v->sec, v->nsec, w->t0,
+			v->ctime = ltd_rindex_ns(st.st_ctim.tv_sec,
+						 (uint32_t)st.st_ctim.tv_nsec);
+			if (ltd_rindex_racy(st.st_ctim.tv_sec,
+					    (uint32_t)st.st_ctim.tv_nsec, w->t0,
 					    w->lim.racy_ns))
 				v->flags |= LTD_RN_RACY;
 		} else {
@@ -261,8 +262,7 @@ static void known(struct walk *w, int fd, uint32_t old, uint32_t rec,
 		struct ltd_rnode *v = &w->new->v[rec];
 
 		v->ino = o->ino;
-		v->sec = o->sec;
-		v->nsec = o->nsec;
+		v->ctime = o->ctime;
 		v->flags = o->flags;
 	}
 	visit(w, fd, o->flags, NULL, old, depth);

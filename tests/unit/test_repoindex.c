@@ -37,8 +37,7 @@ static void small(struct ltd_rindex *x)
 			     0);
 		cr_assert_eq(at, i);
 		x->v[at].ino = 100 + i;
-		x->v[at].sec = 1000 + (int64_t)i;
-		x->v[at].nsec = 5;
+		x->v[at].ctime = ltd_rindex_ns(1000 + (int64_t)i, 5);
 		x->v[at].flags = i == 4 ? LTD_RN_HEAD | LTD_RN_MAKES : 0;
 	}
 }
@@ -112,8 +111,8 @@ Test(repoindex, nodes_that_make_no_tree_are_no_index)
 
 	for (int c = 0; c < 6; c++) {
 		small(&x);
-		if (c == 5) /* a name longer than a name can be */
-			x.v[5].name_len = NAME_MAX + 1;
+		if (c == 5) /* an empty name below the root */
+			x.v[5].name_len = 0;
 		if (c == 0)
 			x.v[2].depth = 3; /* a jump down */
 		if (c == 1)
@@ -121,7 +120,7 @@ Test(repoindex, nodes_that_make_no_tree_are_no_index)
 		if (c == 2)
 			x.v[3].name = 4000; /* a name beyond the names */
 		if (c == 3)
-			x.v[1].flags = 0x100; /* unknown flags */
+			x.v[1].flags = 0x80; /* unknown flags */
 		if (c == 4)
 			x.v[0].ino = 5; /* the root is not the root */
 		cr_assert_eq(ltd_rindex_encode(&x, &buf, &len), 0);
@@ -146,7 +145,7 @@ Test(repoindex, nodes_that_make_no_tree_are_no_index)
 
 Test(repoindex, a_node_holds_only_for_the_same_inode_and_ctime)
 {
-	struct ltd_rnode n = {.ino = 9, .sec = 100, .nsec = 7};
+	struct ltd_rnode n = {.ino = 9, .ctime = ltd_rindex_ns(100, 7)};
 	struct ltd_rstat s = {.ino = 9, .sec = 100, .nsec = 7, .ok = true};
 
 	cr_assert(ltd_rindex_same(&n, &s));
@@ -167,6 +166,13 @@ Test(repoindex, a_node_holds_only_for_the_same_inode_and_ctime)
 	cr_assert_not(ltd_rindex_same(&n, &s));
 	n.flags = LTD_RN_HEAD | LTD_RN_MAKES | LTD_RN_GITFILE;
 	cr_assert(ltd_rindex_same(&n, &s));
+	/* A second more is not a nanosecond more: one number, not a sum. */
+	s.sec = 101;
+	s.nsec = 6;
+	cr_assert_not(ltd_rindex_same(&n, &s));
+	s.sec = 99;
+	s.nsec = 8;
+	cr_assert_not(ltd_rindex_same(&n, &s));
 }
 
 Test(repoindex, a_ctime_close_to_the_walk_is_racy)
