@@ -177,7 +177,7 @@ static int decode_in(char *b, size_t len, uint64_t dev, uint64_t ino,
 	    h.version != LTD_RINDEX_VERSION ||
 	    h.node_size != sizeof(struct ltd_rnode) || h.dev != dev ||
 	    h.ino != ino || h.n > MAX_NODES ||
-	    h.names_len > (uint64_t)MAX_NODES * UINT16_MAX ||
+	    h.names_len > (uint64_t)MAX_NODES * NAME_MAX ||
 	    len != sizeof(h) + h.n * sizeof(struct ltd_rnode) + h.names_len) {
 		free(b);
 		return -EINVAL;
