@@ -6,9 +6,10 @@
 #include "policy/policy.h"
 
 /*
- * The calling user as the host's user database says (getpwuid, getgrgid;
- * the shell checked for execution), read once a process: resolution and
- * validation both need it, and glibc reads /etc/passwd again each time.
+ * The calling user as the host's user database says (/etc/passwd and
+ * /etc/group themselves where nsswitch.conf puts "files" first, else
+ * getpwuid and getgrgid; decision 0153; the shell checked for execution),
+ * read once a process: resolution and validation both need it.
  * Never NULL: a user without an entry has only ids.
  */
 const struct ltd_host_user *ltd_host_user(void);
