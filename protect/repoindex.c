@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -122,17 +123,16 @@ int ltd_rindex_encode(const struct ltd_rindex *x, void **buf, size_t *len)
 }
 
 /* Each node's name is one, its depth at most one below the one before,
- * the root first and only there; one past each subtree into x->end. */
+ * the root first and only there; one past each subtree into x->end.
+ * The stack holds one node a depth (0 to LTD_RINDEX_MAX_DEPTH). */
 static int tree_of(struct ltd_rindex *x)
 {
-	_cleanup_free_ uint32_t *stack = NULL;
+	uint32_t stack[LTD_RINDEX_MAX_DEPTH + 1];
 	size_t top = 0;
 
 	if (!x->n || x->v[0].depth || x->v[0].name_len || x->v[0].ino != x->ino)
 		return -EINVAL;
-	x->end = malloc(x->n * sizeof(*x->end));
-	stack = malloc((x->n + 1) * sizeof(*stack));
-	if (!x->end || !stack)
+	if (!(x->end = malloc(x->n * sizeof(*x->end))))
 		return -ENOMEM;
 	for (size_t i = 0; i < x->n; i++) {
 		const struct ltd_rnode *v = &x->v[i];
@@ -157,10 +157,20 @@ static int tree_of(struct ltd_rindex *x)
 	return 0;
 }
 
-/* ltd_rindex_decode() of @b, which @x then holds (a decoded index's
- * nodes and names lie in the file's bytes: no copy). */
-static int decode_in(char *b, size_t len, uint64_t dev, uint64_t ino,
-		     struct ltd_rindex *x)
+/* A decoded index's bytes given back: a mapping or a malloc'd copy. */
+static void blob_free(char *b, size_t len, bool mapped)
+{
+	if (mapped)
+		munmap(b, len);
+	else
+		free(b);
+}
+
+/* ltd_rindex_decode() of @b (@mapped: the file's mapping, else
+ * malloc'd), which @x then holds: a decoded index's nodes and names lie
+ * in those bytes, no copy. */
+static int decode_in(char *b, size_t len, bool mapped, uint64_t dev,
+		     uint64_t ino, struct ltd_rindex *x)
 {
 	char sum[LTD_SHA256_HEX_LEN + 1];
 	size_t nodes_len;
@@ -169,7 +179,7 @@ static int decode_in(char *b, size_t len, uint64_t dev, uint64_t ino,
 
 	*x = (struct ltd_rindex){0};
 	if (len < sizeof(h)) {
-		free(b);
+		blob_free(b, len, mapped);
 		return -EINVAL;
 	}
 	memcpy(&h, b, sizeof(h));
@@ -179,14 +189,14 @@ static int decode_in(char *b, size_t len, uint64_t dev, uint64_t ino,
 	    h.ino != ino || h.n > MAX_NODES ||
 	    h.names_len > (uint64_t)MAX_NODES * NAME_MAX ||
 	    len != sizeof(h) + h.n * sizeof(struct ltd_rnode) + h.names_len) {
-		free(b);
+		blob_free(b, len, mapped);
 		return -EINVAL;
 	}
 	nodes_len = h.n * sizeof(struct ltd_rnode);
 	checksum(&h, b + sizeof(h), nodes_len, b + sizeof(h) + nodes_len,
 		 h.names_len, sum);
 	if (memcmp(sum, h.sum, sizeof(h.sum))) {
-		free(b);
+		blob_free(b, len, mapped);
 		return -EINVAL;
 	}
 	x->dev = dev;
@@ -194,6 +204,8 @@ static int decode_in(char *b, size_t len, uint64_t dev, uint64_t ino,
 	x->n = h.n;
 	x->names_len = h.names_len;
 	x->blob = b; /* sizeof(h) is a multiple of 8: the nodes are aligned */
+	x->blob_len = len;
+	x->mapped = mapped;
 	x->v = (struct ltd_rnode *)(void *)(b + sizeof(h));
 	x->names = b + sizeof(h) + nodes_len;
 	ret = tree_of(x);
@@ -211,7 +223,7 @@ int ltd_rindex_decode(const void *buf, size_t len, uint64_t dev, uint64_t ino,
 	if (!b)
 		return -ENOMEM;
 	memcpy(b, buf, len);
-	return decode_in(b, len, dev, ino, x);
+	return decode_in(b, len, false, dev, ino, x);
 }
 
 int ltd_rindex_load(int dir, const char *name, uint64_t dev, uint64_t ino,
@@ -219,9 +231,8 @@ int ltd_rindex_load(int dir, const char *name, uint64_t dev, uint64_t ino,
 {
 	_cleanup_close_ int fd = openat(
 		dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	_cleanup_free_ char *buf = NULL;
 	struct stat st;
-	size_t got = 0;
+	void *m;
 
 	*x = (struct ltd_rindex){0};
 	if (fd < 0)
@@ -233,18 +244,13 @@ int ltd_rindex_load(int dir, const char *name, uint64_t dev, uint64_t ino,
 	    (uint64_t)st.st_size >
 		    (uint64_t)MAX_NODES * (sizeof(struct ltd_rnode) + 256))
 		return -EINVAL;
-	if (!(buf = malloc((size_t)st.st_size)))
-		return -ENOMEM;
-	while (got < (size_t)st.st_size) {
-		ssize_t r = read(fd, buf + got, (size_t)st.st_size - got);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return r < 0 ? -errno : -EINVAL;
-		got += (size_t)r;
-	}
-	return decode_in(ltd_steal_ptr(&buf), got, dev, ino, x);
+	/* Mapped, not read: the page cache's pages, where a copy would
+	 * cost a fault a page (decision 0155). */
+	m = mmap(NULL, (size_t)st.st_size, PROT_READ,
+		 MAP_PRIVATE | MAP_POPULATE, fd, 0);
+	if (m == MAP_FAILED)
+		return -errno;
+	return decode_in(m, (size_t)st.st_size, true, dev, ino, x);
 }
 
 int ltd_rindex_store(int dir, const char *name, const struct ltd_rindex *x)
@@ -314,7 +320,7 @@ int ltd_rindex_reserve(struct ltd_rindex *x, size_t n, size_t names_len)
 void ltd_rindex_free(struct ltd_rindex *x)
 {
 	if (x->blob) {
-		free(x->blob);
+		blob_free(x->blob, x->blob_len, x->mapped);
 	} else {
 		free(x->v);
 		free(x->names);

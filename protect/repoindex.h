@@ -79,6 +79,8 @@ struct ltd_rindex {
 	size_t names_len, names_cap;
 	uint32_t *end; /* decoded: one past node i's subtree */
 	char *blob;    /* decoded: the file's bytes, v and names lie in */
+	size_t blob_len;
+	bool mapped; /* blob is the file's mapping (read-only), not malloc'd */
 };
 
 /* What one statx said of a node's path now. */
@@ -107,8 +109,10 @@ int ltd_rindex_encode(const struct ltd_rindex *x, void **buf, size_t *len);
 int ltd_rindex_decode(const void *buf, size_t len, uint64_t dev, uint64_t ino,
 		      struct ltd_rindex *x);
 
-/* @name in the directory @dir (a regular file of ours, no link); a
- * negative errno when there is none to use. */
+/* @name in the directory @dir (a regular file of ours, no link), mapped
+ * read-only (a file cut short under the mapping would be SIGBUS: the
+ * state directory is the user's alone, and ltd_rindex_store() never
+ * writes a file in place); a negative errno when there is none to use. */
 int ltd_rindex_load(int dir, const char *name, uint64_t dev, uint64_t ino,
 		    struct ltd_rindex *x);
 

@@ -18,7 +18,9 @@
  * directory (changed, new, racy, unknown) is read whole, and its
  * children matched with the index's by name, each trusted only as far as
  * its own inode and ctime say.  The walk writes what it found as the
- * next index, when it read anything and saw the whole tree.
+ * next index, when it read anything and saw the whole tree; until the
+ * tree first differs from the index, its index is the previous one, not
+ * a copy (decision 0155: every page touched costs a fault).
  */
 #include "protect/repos.h"
 
@@ -154,19 +156,80 @@ static void list_read(struct walk *w, int fd, struct listing *l)
 		l->whole = false;
 }
 
+/* This walk's index becomes its own: the previous one's first @upto
+ * nodes copied whole, then its nodes up to w->same (at most the one
+ * being entered) with their names and depths only, no facts yet. */
+static void own_index(struct walk *w, uint32_t upto)
+{
+	const struct ltd_rindex *x = w->old;
+	uint32_t at;
+
+	w->shadow = false;
+	for (uint32_t i = 1; i < w->same; i++)
+		if (ltd_rindex_add(w->new, ltd_rindex_name(x, i),
+				   x->v[i].name_len, x->v[i].depth, &at) < 0) {
+			w->new_lost = true;
+			return;
+		}
+	for (uint32_t i = 0; i < upto; i++) {
+		w->new->v[i].ino = x->v[i].ino;
+		w->new->v[i].ctime = x->v[i].ctime;
+		w->new->v[i].flags = x->v[i].flags;
+	}
+}
+
 /* A node of this walk's index for @name at @depth, with no facts yet:
  * NONE when none is kept. */
 static uint32_t record(struct walk *w, const char *name, unsigned depth)
 {
+	size_t len = strlen(name);
 	uint32_t at;
 
 	if (!w->new || w->new_lost)
 		return NONE;
-	if (ltd_rindex_add(w->new, name, strlen(name), depth, &at) < 0) {
+	if (w->shadow) {
+		const struct ltd_rnode *o = &w->old->v[w->same];
+
+		if (w->same < w->old->n && o->depth == depth &&
+		    o->name_len == len &&
+		    !memcmp(ltd_rindex_name(w->old, w->same), name, len))
+			return w->same++;
+		own_index(w, w->same);
+		if (w->new_lost)
+			return NONE;
+	}
+	if (ltd_rindex_add(w->new, name, len, depth, &at) < 0) {
 		w->new_lost = true;
 		return NONE;
 	}
 	return at;
+}
+
+/* This walk's node @rec, to be given facts; NULL when none is kept, or
+ * while it is the previous walk's node at the same place and its facts
+ * are to be those of the previous walk's node @same_as. */
+static struct ltd_rnode *to_set(struct walk *w, uint32_t rec, uint32_t same_as)
+{
+	if (rec == NONE)
+		return NULL;
+	if (w->shadow) {
+		if (rec == same_as)
+			return NULL;
+		own_index(w, rec);
+	}
+	return !w->new_lost && rec < w->new->n ? &w->new->v[rec] : NULL;
+}
+
+/* This walk's node @rec keeps no facts (the directory was not read). */
+static void no_facts(struct walk *w, uint32_t rec)
+{
+	const struct ltd_rnode *o;
+
+	if (rec == NONE || !w->shadow)
+		return;
+	o = &w->old->v[rec];
+	if (o->ino || o->ctime || o->flags != LTD_RN_NOFACT)
+		own_index(w, rec);
 }
 
 static void enter(struct walk *w, int dir, const char *name, uint32_t old,
@@ -225,15 +288,14 @@ static void read_dir(struct walk *w, int fd, uint32_t old, uint32_t rec,
 		     unsigned depth)
 {
 	struct listing l = {0};
+	struct ltd_rnode *v;
 	struct stat st;
 	bool facts = fstat(fd, &st) == 0;
 
 	w->n_read++;
 	w->reread = true;
 	list_read(w, fd, &l);
-	if (rec != NONE) {
-		struct ltd_rnode *v = &w->new->v[rec];
-
+	if ((v = to_set(w, rec, NONE))) {
 		v->flags = (uint8_t)l.flags;
 		if (facts && l.whole) {
 			v->ino = st.st_ino;
@@ -257,10 +319,9 @@ static void known(struct walk *w, int fd, uint32_t old, uint32_t rec,
 		  unsigned depth)
 {
 	const struct ltd_rnode *o = &w->old->v[old];
+	struct ltd_rnode *v = to_set(w, rec, old);
 
-	if (rec != NONE) {
-		struct ltd_rnode *v = &w->new->v[rec];
-
+	if (v) {
 		v->ino = o->ino;
 		v->ctime = o->ctime;
 		v->flags = o->flags;
@@ -292,10 +353,12 @@ static void enter(struct walk *w, int dir, const char *name, uint32_t old,
 	if (depth > w->lim.depth || len + 1 + n >= sizeof(w->path)) {
 		if (!w->n_deep++)
 			snprintf(w->deep, sizeof(w->deep), "%s", w->path);
+		no_facts(w, rec);
 		return;
 	}
 	if (w->dirs >= w->lim.dirs) {
 		w->full = true;
+		no_facts(w, rec);
 		return;
 	}
 	w->path[len] = '/';
@@ -318,6 +381,7 @@ static void enter(struct walk *w, int dir, const char *name, uint32_t old,
 			     st.st_uid == geteuid());
 
 		w->path[len] = '\0';
+		no_facts(w, rec);
 		if (said)
 			say(w, name,
 			    "ltd-native cannot look in this directory (its "
@@ -413,6 +477,9 @@ static void index_start(struct walk *w, int fd, int dir, const char *name,
 	ltd_rindex_statx(old, fd, st.stx_mnt_id, *holds, cpus());
 	w->old = old;
 	w->holds = *holds;
+	/* The roots are alike (tree_of()): node 0 of both. */
+	w->shadow = true;
+	w->same = 1;
 }
 
 /* The root, at @fd (closed here): known or read, as any directory. */
@@ -543,7 +610,7 @@ static void report(FILE *out, const char *open_root, const char *root,
 		index_start(w, fd, index_dir, name, &old, &new, &holds);
 	walk_root(w, fd);
 	say_limits(w, root);
-	if (w->new && !w->new_lost && !w->full && w->reread)
+	if (w->new && !w->shadow && !w->new_lost && !w->full && w->reread)
 		ltd_rindex_store(index_dir, name, w->new);
 	ltd_rindex_free(&old);
 	ltd_rindex_free(&new);

@@ -38,6 +38,12 @@ struct walk {
 	const struct ltd_rindex *old;
 	const uint8_t *holds;
 	struct ltd_rindex *new;
+	/* While the walk meets the tree the previous one indexed, node for
+	 * node (the same place, name, depth and facts), this walk's index
+	 * is that one: its first `same` nodes, nothing copied; the first
+	 * difference copies them (decision 0155). */
+	bool shadow;
+	uint32_t same;
 	bool new_lost;	      /* this walk's is not whole: not kept */
 	bool reread;	      /* a directory was read: keep this walk's */
 	struct timespec t0;   /* the walk's start, for racy ctimes */

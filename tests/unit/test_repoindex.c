@@ -511,3 +511,126 @@ Test(walk, the_count_of_warnings_not_shown_names_the_project)
 	cr_assert(strncmp(line, want, strlen(want)) == 0, "%.200s", line);
 	free(r);
 }
+
+/* The index file's bytes, or NULL when there is none. */
+static char *index_bytes(size_t *len)
+{
+	char file[400], *buf = NULL;
+	FILE *f;
+
+	index_file(file, sizeof(file));
+	if (!(f = fopen(file, "r")))
+		return NULL;
+	buf = malloc(1 << 20);
+	cr_assert_not_null(buf);
+	*len = fread(buf, 1, 1 << 20, f);
+	fclose(f);
+	return buf;
+}
+
+/* The report with the index in idx/ under @l, and the index then kept
+ * (into @idx_bytes, @idx_len). */
+static char *report_keeping(const struct ltd_repos_limits *l, char **idx_bytes,
+			    size_t *idx_len)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	int fd = open(idx, O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+	cr_assert_not_null(out);
+	cr_assert_geq(fd, 0);
+	ltd_repos_report(out, proj, 0, all, l, fd);
+	fclose(out);
+	close(fd);
+	*idx_bytes = index_bytes(idx_len);
+	cr_assert_not_null(*idx_bytes);
+	return text;
+}
+
+/* The report with the index under @l is the one a walk without index
+ * gives, and so is the index it keeps, byte for byte.  (A walk with an
+ * index builds its own only from the first node where the tree differs
+ * from the index: decision 0155.) */
+static void assert_kept_as_whole(const struct ltd_repos_limits *l,
+				 const char *what)
+{
+	char *a, *b, *ia, *ib, file[400];
+	size_t la = 0, lb = 0;
+
+	a = report_keeping(l, &ia, &la);
+	index_file(file, sizeof(file));
+	cr_assert_eq(unlink(file), 0, "%s", what);
+	b = report_keeping(l, &ib, &lb);
+	cr_assert_str_eq(a, b, "%s", what);
+	cr_assert_eq(la, lb, "%s: %zu bytes against %zu", what, la, lb);
+	cr_assert(memcmp(ia, ib, la) == 0, "%s: the indexes differ", what);
+	free(a);
+	free(b);
+	free(ia);
+	free(ib);
+}
+
+/* Where the tree first differs from the index (first, in the middle,
+ * last; a directory added, gone, renamed, planted; under the depth
+ * limit): the index kept is byte for byte the one a whole walk keeps. */
+Test(walk, the_index_kept_is_the_one_a_whole_walk_keeps)
+{
+	static const struct {
+		const char *cmd, *what;
+	} change[] = {
+		{"mkdir n/a/b/c/d/e/f/g", "a directory added last of n"},
+		{"rmdir n/a/b/c/d/e/f/g && mkdir m/y", "one gone, one added"},
+		{"mv n/g m/g", "a subtree moved"},
+		{"mkdir 0first aaa zzz", "directories at the top"},
+		{"rmdir m/x", "a leaf gone"},
+		{"touch n/a/b/f && mkdir q", "a file, then a directory"},
+	};
+	struct ltd_repos_limits shallow = lim;
+
+	indexed_tree();
+	for (size_t i = 0; i < sizeof(change) / sizeof(change[0]); i++) {
+		char cmd[512];
+
+		snprintf(cmd, sizeof(cmd), "cd '%s' && %s", proj,
+			 change[i].cmd);
+		cr_assert_eq(system(cmd), 0, "%s", cmd);
+		usleep(RIPE_US);
+		assert_kept_as_whole(&lim, change[i].what);
+	}
+	plant("n/a/r");
+	usleep(RIPE_US);
+	assert_kept_as_whole(&lim, "a repository planted");
+	/* Nodes past the depth limit are listed with no facts, and the
+	 * index of a deeper walk has facts there. */
+	shallow.depth = 3;
+	sh("cd '%s' && for s in s0 s1 s2 s3; do mkdir -p n/a/$s/t; done", proj);
+	usleep(RIPE_US);
+	free(report(true));
+	/* The change after the nodes past the limit, in the walk's order
+	 * (the directory's own, as ls -f lists it). */
+	sh("cd '%s/n/a' && mkdir \"$(ls -f | grep '^s' | tail -n 1)/u\"", proj);
+	usleep(RIPE_US);
+	assert_kept_as_whole(&shallow, "past the depth limit");
+	sh("cd '%s' && mkdir n/a/b/c/d/e/f/i n/a/y", proj);
+	usleep(RIPE_US);
+	assert_kept_as_whole(&shallow, "past it, from its own index");
+}
+
+/* Nothing changed: nothing is written (the file is the same inode). */
+Test(walk, an_unchanged_tree_leaves_the_index_alone)
+{
+	char file[400];
+	struct stat a, b;
+	char *r;
+
+	indexed_tree();
+	index_file(file, sizeof(file));
+	cr_assert_eq(stat(file, &a), 0);
+	r = report(true);
+	cr_assert_str_empty(r, "%s", r);
+	free(r);
+	cr_assert_eq(stat(file, &b), 0);
+	cr_assert_eq(a.st_ino, b.st_ino);
+	cr_assert_eq(a.st_mtim.tv_nsec, b.st_mtim.tv_nsec);
+}
