@@ -66,7 +66,8 @@ int ltd_rindex_add(struct ltd_rindex *x, const char *name, size_t len,
 		x->names = s;
 		x->names_cap = cap;
 	}
-	memcpy(x->names + x->names_len, name, len);
+	if (len) /* the root's "": names may still be NULL */
+		memcpy(x->names + x->names_len, name, len);
 	x->v[x->n] = (struct ltd_rnode){
 		.name = (uint32_t)x->names_len,
 		.name_len = (uint8_t)len,
