@@ -188,6 +188,10 @@ static uint32_t record(struct walk *w, const char *name, unsigned depth)
 	if (!w->new || w->new_lost)
 		return NONE;
 	if (w->shadow) {
+		/* Every directory so far was a known one, whose children
+		 * come from the index in its order: this is the index's
+		 * next node.  Checked all the same (a guard, not a path
+		 * any test can reach). */
 		const struct ltd_rnode *o = &w->old->v[w->same];
 
 		if (w->same < w->old->n && o->depth == depth &&
