@@ -189,9 +189,11 @@ static uint32_t record(struct walk *w, const char *name, unsigned depth)
 		return NONE;
 	if (w->shadow) {
 		/* Every directory so far was a known one, whose children
-		 * come from the index in its order: this is the index's
-		 * next node.  Checked all the same (a guard, not a path
-		 * any test can reach). */
+		 * come from the index in its order; but a node past the
+		 * depth limit is listed without its children, which an
+		 * index may hold even for a node without facts (a
+		 * directory once not read whole): the next name met is
+		 * then not the index's next node. */
 		const struct ltd_rnode *o = &w->old->v[w->same];
 
 		if (w->same < w->old->n && o->depth == depth &&

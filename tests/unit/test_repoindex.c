@@ -692,21 +692,24 @@ Test(walk, an_unchanged_tree_leaves_the_index_alone)
 	cr_assert_eq(a.st_mtim.tv_nsec, b.st_mtim.tv_nsec);
 }
 
-/* The first and the last directory whose name starts with s in n/a, in
- * the order the walk reads them (the directory's own: ls -f). */
-static void first_last(char *first, char *last, size_t size)
+/* The first and the last directory whose name starts with @prefix in
+ * @rel, in the order the walk reads them (the directory's own: ls -f),
+ * as paths; @last with "/u" after it. */
+static void first_last(const char *rel, const char *prefix, char *first,
+		       char *last, size_t size)
 {
-	char cmd[400], line[NAME_MAX + 2];
+	char cmd[600], line[NAME_MAX + 2];
 	FILE *f;
 
-	snprintf(cmd, sizeof(cmd), "ls -f '%s/n/a' | grep '^s'", proj);
+	snprintf(cmd, sizeof(cmd), "ls -f '%s/%s' | grep '^%s'", proj, rel,
+		 prefix);
 	cr_assert_not_null(f = popen(cmd, "r"));
 	first[0] = '\0';
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = '\0';
 		if (!first[0])
-			snprintf(first, size, "%s/n/a/%s", proj, line);
-		snprintf(last, size, "%s/n/a/%s/u", proj, line);
+			snprintf(first, size, "%s/%s/%s", proj, rel, line);
+		snprintf(last, size, "%s/%s/%s/u", proj, rel, line);
 	}
 	pclose(f);
 	cr_assert(first[0] && last[0]);
@@ -724,7 +727,7 @@ Test(walk, a_directory_not_opened_is_kept_without_facts)
 	sh("cd '%s' && for s in s0 s1 s2 s3; do mkdir -p n/a/$s/t; done", proj);
 	usleep(RIPE_US);
 	free(report(true));
-	first_last(first, last, sizeof(first));
+	first_last("n/a", "s", first, last, sizeof(first));
 	if (geteuid() != 0) {
 		cr_assert_eq(chmod(first, 0), 0);
 		cr_assert_eq(mkdir(last, 0755), 0);
@@ -749,4 +752,55 @@ Test(walk, a_directory_not_opened_is_kept_without_facts)
 		  "a mount on a directory: status %d (1: the indexes or "
 		  "reports differ)",
 		  status);
+}
+
+/* An index whose node has no facts but children (what a directory the
+ * walk could not read whole leaves): past the depth limit the walk lists
+ * the node and not its children, so the next name it meets is not the
+ * index's next node.  The shadow ends there (record()'s check); the
+ * attacker's review of the shadow found the case. */
+Test(walk, a_node_without_facts_but_children_ends_the_shadow)
+{
+	struct ltd_repos_limits two = lim;
+	char first[PATH_MAX], last[PATH_MAX], file[400], *buf;
+	struct ltd_rindex x;
+	struct stat st;
+	size_t len = 0;
+	uint32_t at = UINT32_MAX;
+	FILE *f;
+
+	sh("cd '%s' && for q in q1 q2; do mkdir -p p/$q/X/child p/$q/Y/c2; "
+	   "done",
+	   proj);
+	usleep(RIPE_US);
+	free(report(true));
+	first_last("p", "q", first, last, sizeof(first));
+	/* The first q's first child: no facts, its own child kept. */
+	index_file(file, sizeof(file));
+	cr_assert_eq(stat(proj, &st), 0);
+	cr_assert_eq(ltd_rindex_load(AT_FDCWD, file, st.st_dev, st.st_ino, &x),
+		     0);
+	for (uint32_t q = 0; q < x.n; q++) {
+		const char *base = strrchr(first, '/') + 1;
+
+		if (x.v[q].depth != 2 || x.v[q].name_len != strlen(base) ||
+		    memcmp(ltd_rindex_name(&x, q), base, strlen(base)))
+			continue;
+		at = q + 1; /* its first child (X or Y), which has one */
+	}
+	ltd_rindex_free(&x);
+	cr_assert_neq(at, UINT32_MAX, "no %s in the index", first);
+	cr_assert_not_null(buf = index_bytes(&len));
+	memset(buf + 112 + (size_t)at * 24, 0, 16); /* ino, ctime */
+	buf[112 + (size_t)at * 24 + 23] = LTD_RN_NOFACT;
+	resum((unsigned char *)buf, len);
+	cr_assert_not_null(f = fopen(file, "w"));
+	cr_assert_eq(fwrite(buf, 1, len, f), len);
+	fclose(f);
+	free(buf);
+	/* A change after it, in the walk's order. */
+	cr_assert_eq(mkdir(last, 0755), 0);
+	usleep(RIPE_US);
+	two.depth = 2;
+	assert_kept_as_whole(&two, "a node without facts but children");
 }
