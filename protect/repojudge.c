@@ -513,6 +513,54 @@ unsigned ltd_repos_lower_makes(struct walk *w, unsigned flags)
 	return flags;
 }
 
+/*
+ * A linked worktree's git directory @dir: git reads the configuration and
+ * hooks of the directory its commondir file names (relative to @dir, or
+ * absolute), which git does not need to hold a HEAD.  One in the root
+ * with no HEAD (no git directory to the walk, which would judge it where
+ * it lies) is judged here, as a git directory named by its own path.
+ */
+static void judge_common(struct walk *w, int dir)
+{
+	_cleanup_free_ char *text = NULL;
+	struct ltd_err err = {0};
+	char shown[PATH_MAX * 2], saved[PATH_MAX];
+	struct stat st;
+	size_t len;
+	int fd;
+
+	if (w->in_common ||
+	    fstatat(dir, "commondir", &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    !S_ISREG(st.st_mode) ||
+	    ltd_policy_read_file(dir, "commondir", "commondir", &text, &len,
+				 &err))
+		return;
+	/* As git reads it: the whole file but its trailing line ends. */
+	while (len && (text[len - 1] == '\n' || text[len - 1] == '\r'))
+		len--;
+	text[len] = '\0';
+	if (!len || strlen(text) != len)
+		return;
+	fd = open_in_root(w, here(w), text, O_RDONLY | O_DIRECTORY, shown,
+			  sizeof(shown));
+	if (fd < 0)
+		return; /* elsewhere: said when commondir changed */
+	if (fstatat(fd, "HEAD", &st, AT_SYMLINK_NOFOLLOW) == 0 ||
+	    strlen(shown) >= sizeof(saved) ||
+	    strncmp(shown, w->path, w->root_len) != 0 ||
+	    (shown[w->root_len] != '/' && shown[w->root_len] != '\0')) {
+		close(fd);
+		return;
+	}
+	memcpy(saved, w->path, sizeof(saved));
+	memcpy(w->path, shown, strlen(shown) + 1);
+	w->in_common = true;
+	ltd_repos_judge_gitdir(w, fd);
+	w->in_common = false;
+	memcpy(w->path, saved, sizeof(saved));
+	close(fd);
+}
+
 void ltd_repos_judge_gitdir(struct walk *w, int dir)
 {
 	static const char *const makes[] = {"HEAD", "objects", "refs"};
@@ -548,6 +596,7 @@ void ltd_repos_judge_gitdir(struct walk *w, int dir)
 	if (w->lower < 0)
 		ltd_gitindex_judge(w->out, dir, w->path, w->since);
 	free(c);
+	judge_common(w, dir);
 }
 
 /*

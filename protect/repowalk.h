@@ -48,6 +48,7 @@ struct walk {
 	bool reread;	      /* a directory was read: keep this walk's */
 	struct timespec t0;   /* the walk's start, for racy ctimes */
 	unsigned long n_read; /* directories read (getdents) */
+	bool in_common;	      /* judging a worktree's common directory */
 };
 
 /* Past these, a count: a flood of names must not scroll the rest away. */

@@ -332,3 +332,48 @@ Test(repos_attacks, review_upper_walked_as_the_project)
 	cr_assert_null(strstr(text, upper), "the upper's own path: %s", text);
 	free(text);
 }
+
+/* A linked worktree's git directory takes its configuration and hooks
+ * from the directory its commondir names, which git does not need to
+ * hold a HEAD: the command moved the main repository's HEAD away (no git
+ * directory to the walk) and wrote its config, or a hook, there.  The
+ * attacker's review of the walk's index, with a real worktree. */
+static int rename_in(const char *from, const char *to)
+{
+	char a[512], b[512];
+
+	snprintf(a, sizeof(a), "%s/%s", proj, from);
+	snprintf(b, sizeof(b), "%s/%s", proj, to);
+	return rename(a, b);
+}
+
+Test(repos_attacks, the_common_directory_of_a_worktree_is_judged)
+{
+	struct timespec mid;
+	char *r;
+
+	gitdir("lib/.git");
+	gitdir("lib/.git/worktrees/wt");
+	put("lib/.git/worktrees/wt/commondir", "../..\n");
+	put("lib/.git/worktrees/wt/gitdir", "../../../../wt/.git\n");
+	put("wt/.git", "gitdir: ../lib/.git/worktrees/wt\n");
+	put("lib/.git/hooks/README", "");
+	mid = mark();
+	cr_assert_eq(rename_in("lib/.git/HEAD", "lib/.git/HEAD.orig"), 0);
+	put("lib/.git/config", "[core]\n\tfsmonitor = touch PWNED\n");
+	put("lib/.git/hooks/post-checkout", "#!/bin/sh\ntouch PWNED\n");
+	r = report(mid);
+	cr_assert_not_null(strstr(r, "/proj/lib/.git/config"), "%s", r);
+	cr_assert_not_null(strstr(r, "core.fsmonitor"), "%s", r);
+	cr_assert_not_null(strstr(r, "/proj/lib/.git/hooks/post-checkout"),
+			   "%s", r);
+	free(r);
+	/* One whose HEAD is there is the walk's own: said once, not twice. */
+	cr_assert_eq(rename_in("lib/.git/HEAD.orig", "lib/.git/HEAD"), 0);
+	r = report(mid);
+	cr_assert_not_null(strstr(r, "/proj/lib/.git/config"), "%s", r);
+	cr_assert_null(strstr(strstr(r, "/proj/lib/.git/config") + 1,
+			      "/proj/lib/.git/config: "),
+		       "%s", r);
+	free(r);
+}
