@@ -27,6 +27,19 @@ expect_out "and says git run there on the host would run it" "review it before y
 	fail "(the threat is real: the host's git status there runs it)" "$(ls -la "$RP")"
 as_user rm -rf "$RP/evil" "$RP/fsmonitor-ran"
 
+# A linked worktree of the user's: git there reads the configuration and
+# hooks of the main repository's git directory (its commondir), which
+# git does not need to hold a HEAD.  The cage moves HEAD away (no git
+# directory to a walk that looks for one) and writes the config there.
+as_user sh -c "cd '$RP' && mkdir vendor && cd vendor && git init -q lib && cd lib && ${GITC[*]} commit -q --allow-empty -m i && git worktree add -q ../lib-wt 2>/dev/null"
+lr sh -c "mv vendor/lib/.git/HEAD vendor/lib/.git/HEAD.orig && printf '[core]\\n\\tfsmonitor = touch ../../wt-fsmonitor-ran; false\\n' >> vendor/lib/.git/config"
+expect_rc "the cage writes the common git directory of a worktree, its HEAD moved away" 0
+expect_out "at exit the run names that configuration" "warning: $RP/vendor/lib/\.git/config: .*\(core\.fsmonitor\)"
+(cd "$RP/vendor/lib-wt" && as_user git status >/dev/null 2>&1)
+[ -e "$RP/wt-fsmonitor-ran" ] && pass "(the threat is real: the host's git status in the worktree runs it)" ||
+	fail "(the threat is real: the host's git status in the worktree runs it)" "$(ls -la "$RP")"
+as_user rm -rf "$RP/vendor" "$RP/wt-fsmonitor-ran"
+
 lr sh -c "mkdir app && cd app && git init -q && echo x > f && git add f && ${GITC[*]} commit -qm one"
 expect_rc "a plain git init and commit in the cage" 0
 expect_no_out "say nothing of repositories" "git (configuration|hook|repositor)"
