@@ -543,8 +543,10 @@ static void judge_common(struct walk *w, int dir)
 		return;
 	fd = open_in_root(w, here(w), text, O_RDONLY | O_DIRECTORY, shown,
 			  sizeof(shown));
+	if (unfollowed(fd))
+		say_unfollowed(w, shown, NULL, "this worktree's commondir", fd);
 	if (fd < 0)
-		return; /* elsewhere: said when commondir changed */
+		return; /* out of the project: said when commondir changed */
 	if (fstatat(fd, "HEAD", &st, AT_SYMLINK_NOFOLLOW) == 0 ||
 	    strlen(shown) >= sizeof(saved) ||
 	    strncmp(shown, w->path, w->root_len) != 0 ||

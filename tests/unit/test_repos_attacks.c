@@ -368,6 +368,28 @@ Test(repos_attacks, the_common_directory_of_a_worktree_is_judged)
 	cr_assert_not_null(strstr(r, "/proj/lib/.git/hooks/post-checkout"),
 			   "%s", r);
 	free(r);
+	/* A commondir through a link: git follows it, the walk does not;
+	 * said, on every run, as a hooks path through a link is. */
+	put("c/wt/HEAD", "ref: refs/heads/main\n");
+	put("c/wt/commondir", "../link\n");
+	put("c/real/config", "[core]\n\tfsmonitor = touch PWNED\n");
+	{
+		char l[512];
+
+		snprintf(l, sizeof(l), "%s/c/link", proj);
+		cr_assert_eq(symlink("real", l), 0);
+	}
+	r = report(mid);
+	cr_assert_not_null(strstr(r, "/proj/c/link: git follows this "
+				     "worktree's commondir through a symbolic"),
+			   "%s", r);
+	free(r);
+	{
+		char c[512];
+
+		snprintf(c, sizeof(c), "%s/c", proj);
+		fx_rm_rf(c);
+	}
 	/* One whose HEAD is there is the walk's own: said once, not twice. */
 	cr_assert_eq(rename_in("lib/.git/HEAD.orig", "lib/.git/HEAD"), 0);
 	r = report(mid);
