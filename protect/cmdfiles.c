@@ -153,6 +153,22 @@ static void pattern_dir(const char *pattern, char *dir, size_t size)
 	*(strrchr(dir, '/') ?: dir) = '\0';
 }
 
+/* One match of a pattern, by its normal path: a ".*" component matches
+ * "." and "..", so a match may lie out of the project (PROJECT/../x),
+ * which is no place of it. */
+static int place_match(struct ltd_cmdfiles *s, const char *match, bool dirs,
+		       struct ltd_err *err)
+{
+	char norm[PATH_MAX];
+
+	if (snprintf(norm, sizeof(norm), "%s", match) >= (int)sizeof(norm))
+		return 0;
+	ltd_path_normalize(norm);
+	if (!inside(s->set->project, norm))
+		return 0;
+	return place(s, norm, LTD_SHWORD_PATH, dirs, err);
+}
+
 /* A pattern in the project: every match runs, also one the cage adds. */
 static int place_glob(struct ltd_cmdfiles *s, const char *pattern, bool dirs,
 		      struct ltd_err *err)
@@ -169,8 +185,7 @@ static int place_glob(struct ltd_cmdfiles *s, const char *pattern, bool dirs,
 		return place(s, dir, LTD_SHWORD_PATH, true, err);
 	if (glob(pattern, GLOB_NOSORT, NULL, &g) == 0)
 		for (size_t k = 0; !ret && k < g.gl_pathc && k < GLOB_MAX; k++)
-			ret = place(s, g.gl_pathv[k], LTD_SHWORD_PATH, dirs,
-				    err);
+			ret = place_match(s, g.gl_pathv[k], dirs, err);
 	globfree(&g);
 	snprintf(msg, sizeof(msg),
 		 "a command runs what %.*s matches: a match the cage adds at "

@@ -272,3 +272,36 @@ Test(agentfiles, a_pattern_protects_the_directory_its_matches_lie_in)
 	cr_assert(protects("top.sh"), "a match at the top, as before");
 	cr_assert(warned("*.sh"), "new matches at the top are said");
 }
+
+/* A ".*" component matches "." and "..": a match out of the project is
+ * none of its places (the fuzzer found PROJECT/../x among them); one
+ * through "." is the place itself. */
+Test(agentfiles, a_pattern_through_dot_dot_names_nothing_outside)
+{
+	char out[600], parent[512];
+	size_t n = strlen(dir);
+	FILE *f;
+
+	snprintf(parent, sizeof(parent), "%s", dir);
+	*strrchr(parent, '/') = '\0';
+	snprintf(out, sizeof(out), "%s/ltd-unit-outside-%d.sh", parent,
+		 (int)getpid());
+	cr_assert_not_null(f = fopen(out, "w"));
+	fputs("#!/bin/sh\n", f);
+	fclose(f);
+	put("top.sh", "#!/bin/sh\n");
+	put(".claude/settings.json",
+	    "{\"hooks\": {\"Stop\": [{\"hooks\": [{\"type\": \"command\", "
+	    "\"command\": \"sh $CLAUDE_PROJECT_DIR/.*/ltd-unit-outside-*.sh; "
+	    "sh $CLAUDE_PROJECT_DIR/.*/top.sh\"}]}]}}");
+	cr_assert_eq(ltd_agentprotect_project(&p, &prot, &err), 0, "%s",
+		     err.msg);
+	unlink(out);
+	for (size_t i = 0; i < prot.n; i++)
+		cr_assert(!strncmp(prot.paths[i], dir, n) &&
+				  prot.paths[i][n] == '/' &&
+				  !strstr(prot.paths[i], "/../") &&
+				  !strstr(prot.paths[i], "/./"),
+			  "%s", prot.paths[i]);
+	cr_assert(protects("top.sh"), "the match through \".\"");
+}
