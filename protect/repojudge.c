@@ -37,7 +37,8 @@
 /* Past these, a count: a flood of names must not scroll the rest away. */
 #define MAX_HOOKS_SAID	  5
 #define MAX_INCLUDES	  10
-#define MAX_INCLUDE_DEPTH 3 /* includes followed from so deep */
+#define MAX_INCLUDE_DEPTH 3  /* includes followed from so deep */
+#define MAX_WORKTREES	  64 /* linked worktrees whose hooks are judged */
 
 static const char review[] = "; review it before you run git there on the "
 			     "host\n";
@@ -176,7 +177,8 @@ struct cfg {
 	char key[512];		 /* "section.key" of the first key that runs */
 	char key_file[PATH_MAX]; /* the file it is in, as shown */
 	char hooks_path[PATH_MAX];
-	bool changed; /* a file of the configuration changed */
+	char worktree[PATH_MAX]; /* core.worktree, "" when not set */
+	bool changed;		 /* a file of the configuration changed */
 	unsigned files;
 };
 
@@ -215,6 +217,8 @@ static int on_key(struct ltd_gitwalk *gw, const char *section, const char *key,
 		snprintf(c->hooks_path, sizeof(c->hooks_path), "%s", val);
 		runs = true;
 	}
+	if (!strcmp(section, "core") && !strcasecmp(key, "worktree"))
+		snprintf(c->worktree, sizeof(c->worktree), "%s", val);
 	if (runs)
 		first_key(c, section, key, gw->cur->shown);
 	/* An include is configuration too: read it where it lies in the
@@ -382,13 +386,129 @@ static void hooks_in(struct walk *w, int fd, const char *shown, const char *rel)
 	}
 }
 
+/* The hooks of core.hooksPath @hooks_path as git takes it from the work
+ * tree @base (relative to the root; a relative @hooks_path is from
+ * there), where it lies in the root. */
+static void hooks_path_at(struct walk *w, const char *base,
+			  const char *hooks_path)
+{
+	char shown[PATH_MAX * 2], rel[PATH_MAX * 2];
+	char to[PATH_MAX], home[PATH_MAX];
+	const char *hp =
+		ltd_gitconfig_expand_home(hooks_path, home, sizeof(home));
+	ssize_t n;
+	int fd;
+
+	/* husky's stubs in .husky/_ run the scripts in .husky: both. */
+	for (int i = 0; i < 2; i++) {
+		if (i == 1) {
+			n = (ssize_t)strlen(hp);
+			if (n < 3 || strcmp(hp + n - 2, "/_") != 0 ||
+			    n >= (ssize_t)sizeof(to))
+				break;
+			memcpy(to, hp, (size_t)n - 2);
+			to[n - 2] = '\0';
+			hp = to;
+		}
+		fd = open_in_root(w, base, hp, O_RDONLY | O_DIRECTORY, shown,
+				  sizeof(shown));
+		if (unfollowed(fd))
+			say_unfollowed(w, shown, NULL,
+				       "this repository's core.hooksPath", fd);
+		if (fd < 0)
+			continue;
+		snprintf(rel, sizeof(rel), "%s",
+			 strlen(shown) > w->root_len ? shown + w->root_len + 1
+						     : "");
+		hooks_in(w, fd, shown, rel);
+	}
+}
+
+/* @path (absolute, or relative to the directory @from, relative to the
+ * root) as a path relative to the root, into @out; false when it is not
+ * in the root or does not fit.  By the text: open_in_root() opens it. */
+static bool rel_to_root(const struct walk *w, const char *from,
+			const char *path, char *out, size_t size)
+{
+	int n;
+
+	if (path[0] != '/')
+		n = snprintf(out, size, "%s%s%s", from, from[0] ? "/" : "",
+			     path);
+	else if (!strncmp(path, w->path, w->root_len) &&
+		 (path[w->root_len] == '/' || !path[w->root_len]))
+		n = snprintf(out, size, "%s",
+			     path[w->root_len] ? path + w->root_len + 1 : "");
+	else
+		return false;
+	return n >= 0 && (size_t)n < size;
+}
+
+/*
+ * A relative core.hooksPath is taken from the work tree git runs in, which
+ * need not be the directory above the git directory @dir: a submodule's
+ * core.worktree (relative to @dir), and each linked worktree's, named
+ * by worktrees/ID/gitdir ("PATH/.git", absolute or relative to
+ * worktrees/ID).  Their hooks are judged there too.
+ */
+static void other_work_trees(struct walk *w, int dir, const struct cfg *c,
+			     const char *hooks_path)
+{
+	char base[PATH_MAX], from[PATH_MAX], *slash;
+	unsigned n = 0;
+	struct dirent *e;
+	DIR *d;
+	int fd;
+
+	if (hooks_path[0] == '/' || hooks_path[0] == '~')
+		return; /* the same place from every work tree */
+	if (c->worktree[0] &&
+	    rel_to_root(w, here(w), c->worktree, base, sizeof(base)))
+		hooks_path_at(w, base, hooks_path);
+	fd = openat(dir, "worktrees",
+		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || !(d = fdopendir(fd))) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	while ((e = readdir(d)) && n++ < MAX_WORKTREES) {
+		_cleanup_free_ char *text = NULL;
+		struct ltd_err err = {0};
+		char name[NAME_MAX + 16];
+		size_t len;
+
+		if (e->d_name[0] == '.' ||
+		    snprintf(name, sizeof(name), "%s/gitdir", e->d_name) >=
+			    (int)sizeof(name) ||
+		    ltd_policy_read_file(dirfd(d), name, name, &text, &len,
+					 &err))
+			continue;
+		while (len && (text[len - 1] == '\n' || text[len - 1] == '\r'))
+			len--;
+		text[len] = '\0';
+		snprintf(from, sizeof(from), "%s%sworktrees/%s", here(w),
+			 here(w)[0] ? "/" : "", e->d_name);
+		if (strlen(text) != len ||
+		    !rel_to_root(w, from, text, base, sizeof(base)))
+			continue;
+		if ((slash = strrchr(base, '/')))
+			*slash = '\0'; /* PATH/.git: the work tree is PATH */
+		else
+			base[0] = '\0';
+		hooks_path_at(w, base, hooks_path);
+	}
+	closedir(d);
+}
+
 /* hooks/ of the git directory @dir; and the repository's core.hooksPath
- * where it lies in the root. */
-static void judge_hooks(struct walk *w, int dir, const char *hooks_path)
+ * (@c) where it lies in the root, from each work tree. */
+static void judge_hooks(struct walk *w, int dir, const struct cfg *c)
 {
 	char shown[PATH_MAX * 2], rel[PATH_MAX * 2], base[PATH_MAX];
-	char to[PATH_MAX], home[PATH_MAX];
-	const char *slash, *hp;
+	const char *hooks_path = c->hooks_path;
+	char to[PATH_MAX];
+	const char *slash;
 	struct stat st;
 	ssize_t n;
 	int fd;
@@ -434,31 +554,8 @@ static void judge_hooks(struct walk *w, int dir, const char *hooks_path)
 	slash = strrchr(base, '/');
 	if (!strcmp(slash ? slash + 1 : base, ".git"))
 		base[slash ? slash - base : 0] = '\0';
-	hp = ltd_gitconfig_expand_home(hooks_path, home, sizeof(home));
-
-	/* husky's stubs in .husky/_ run the scripts in .husky: both. */
-	for (int i = 0; i < 2; i++) {
-		if (i == 1) {
-			n = (ssize_t)strlen(hp);
-			if (n < 3 || strcmp(hp + n - 2, "/_") != 0 ||
-			    n >= (ssize_t)sizeof(to))
-				break;
-			memcpy(to, hp, (size_t)n - 2);
-			to[n - 2] = '\0';
-			hp = to;
-		}
-		fd = open_in_root(w, base, hp, O_RDONLY | O_DIRECTORY, shown,
-				  sizeof(shown));
-		if (unfollowed(fd))
-			say_unfollowed(w, shown, NULL,
-				       "this repository's core.hooksPath", fd);
-		if (fd < 0)
-			continue;
-		snprintf(rel, sizeof(rel), "%s",
-			 strlen(shown) > w->root_len ? shown + w->root_len + 1
-						     : "");
-		hooks_in(w, fd, shown, rel);
-	}
+	hooks_path_at(w, base, hooks_path);
+	other_work_trees(w, dir, c, hooks_path);
 }
 
 /* The current directory of the project below a review's upper (w->lower),
@@ -593,7 +690,7 @@ void ltd_repos_judge_gitdir(struct walk *w, int dir)
 			"wherever it works there (a shell prompt that shows "
 			"git's status is enough)",
 			c->key);
-	judge_hooks(w, dir, c->hooks_path);
+	judge_hooks(w, dir, c);
 	/* In a review's upper, an index never lands (review/held.c). */
 	if (w->lower < 0)
 		ltd_gitindex_judge(w->out, dir, w->path, w->since);

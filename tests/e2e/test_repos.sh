@@ -40,6 +40,18 @@ expect_out "at exit the run names that configuration" "warning: $RP/vendor/lib/\
 	fail "(the threat is real: the host's git status in the worktree runs it)" "$(ls -la "$RP")"
 as_user rm -rf "$RP/vendor" "$RP/wt-fsmonitor-ran"
 
+# The same worktree, husky's way: core.hooksPath .husky/_ set long before
+# the run, relative, so git takes it from the work tree it runs in.  The
+# cage plants a pre-commit in the linked worktree's .husky/_.
+as_user sh -c "cd '$RP' && mkdir vendor && cd vendor && git init -q lib && cd lib && mkdir -p .husky/_ && echo .husky/_ > .gitignore && git add .gitignore && ${GITC[*]} commit -qm i && git config core.hooksPath .husky/_ && git worktree add -q ../lib-wt 2>/dev/null"
+lr sh -c "mkdir -p vendor/lib-wt/.husky/_ && printf '#!/bin/sh\\ntouch ../../wt-hook-ran\\n' > vendor/lib-wt/.husky/_/pre-commit && chmod +x vendor/lib-wt/.husky/_/pre-commit"
+expect_rc "the cage plants a hook in a linked worktree's relative hooks path" 0
+expect_out "at exit the run names the hook" "warning: $RP/vendor/lib-wt/\.husky/_/pre-commit: "
+(cd "$RP/vendor/lib-wt" && as_user "${GITC[@]}" commit -q --allow-empty -m x >/dev/null 2>&1)
+[ -e "$RP/wt-hook-ran" ] && pass "(the threat is real: git commit in the worktree runs it)" ||
+	fail "(the threat is real: git commit in the worktree runs it)" "$(ls -la "$RP")"
+as_user rm -rf "$RP/vendor" "$RP/wt-hook-ran"
+
 lr sh -c "mkdir app && cd app && git init -q && echo x > f && git add f && ${GITC[*]} commit -qm one"
 expect_rc "a plain git init and commit in the cage" 0
 expect_no_out "say nothing of repositories" "git (configuration|hook|repositor)"

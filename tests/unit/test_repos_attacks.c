@@ -399,3 +399,42 @@ Test(repos_attacks, the_common_directory_of_a_worktree_is_judged)
 		       "%s", r);
 	free(r);
 }
+
+/* A relative core.hooksPath is taken from the work tree git runs in: a
+ * linked worktree's (worktrees/ID/gitdir, absolute or relative) and a
+ * submodule's core.worktree, not only the directory above the git
+ * directory.  The hooks the command plants there (husky's .husky/_, set
+ * long before the run) are judged.  The second attacker's review. */
+Test(repos_attacks, hooks_of_every_work_tree_of_a_relative_hooks_path)
+{
+	struct timespec mid;
+	char text[600];
+	char *r;
+
+	gitdir("lib/.git");
+	put("lib/.git/config", "[core]\n\thooksPath = .husky/_\n");
+	gitdir("lib/.git/worktrees/wt");
+	put("lib/.git/worktrees/wt/commondir", "../..\n");
+	snprintf(text, sizeof(text), "%s/wt/.git\n", proj);
+	put("lib/.git/worktrees/wt/gitdir", text);
+	gitdir("lib/.git/worktrees/rel");
+	put("lib/.git/worktrees/rel/commondir", "../..\n");
+	put("lib/.git/worktrees/rel/gitdir", "../../../../rel/.git\n");
+	gitdir("lib/.git/modules/s");
+	put("lib/.git/modules/s/config",
+	    "[core]\n\tworktree = ../../../s\n\thooksPath = .husky/_\n");
+	put("wt/.husky/_/h", "");
+	put("rel/.husky/_/h", "");
+	put("lib/s/.husky/_/h", "");
+	mid = mark();
+	put("wt/.husky/_/pre-commit", "#!/bin/sh\ntouch PWNED\n");
+	put("rel/.husky/pre-push", "#!/bin/sh\ntouch PWNED\n");
+	put("lib/s/.husky/_/pre-commit", "#!/bin/sh\ntouch PWNED\n");
+	r = report(mid);
+	cr_assert_not_null(strstr(r, "/proj/wt/.husky/_/pre-commit: "), "%s",
+			   r);
+	cr_assert_not_null(strstr(r, "/proj/rel/.husky/pre-push: "), "%s", r);
+	cr_assert_not_null(strstr(r, "/proj/lib/s/.husky/_/pre-commit: "), "%s",
+			   r);
+	free(r);
+}
