@@ -37,8 +37,7 @@
 /* Past these, a count: a flood of names must not scroll the rest away. */
 #define MAX_HOOKS_SAID	  5
 #define MAX_INCLUDES	  10
-#define MAX_INCLUDE_DEPTH 3  /* includes followed from so deep */
-#define MAX_WORKTREES	  64 /* linked worktrees whose hooks are judged */
+#define MAX_INCLUDE_DEPTH 3 /* includes followed from so deep */
 
 static const char review[] = "; review it before you run git there on the "
 			     "host\n";
@@ -50,6 +49,8 @@ void ltd_repos_say_at(struct walk *w, const char *at, const char *name,
 	size_t len = 0;
 	FILE *m;
 
+	if (w->quiet)
+		return;
 	if (w->said >= MAX_WARNINGS) {
 		w->over++;
 		return;
@@ -444,63 +445,6 @@ static bool rel_to_root(const struct walk *w, const char *from,
 	return n >= 0 && (size_t)n < size;
 }
 
-/*
- * A relative core.hooksPath is taken from the work tree git runs in, which
- * need not be the directory above the git directory @dir: a submodule's
- * core.worktree (relative to @dir), and each linked worktree's, named
- * by worktrees/ID/gitdir ("PATH/.git", absolute or relative to
- * worktrees/ID).  Their hooks are judged there too.
- */
-static void other_work_trees(struct walk *w, int dir, const struct cfg *c,
-			     const char *hooks_path)
-{
-	char base[PATH_MAX], from[PATH_MAX], *slash;
-	unsigned n = 0;
-	struct dirent *e;
-	DIR *d;
-	int fd;
-
-	if (hooks_path[0] == '/' || hooks_path[0] == '~')
-		return; /* the same place from every work tree */
-	if (c->worktree[0] &&
-	    rel_to_root(w, here(w), c->worktree, base, sizeof(base)))
-		hooks_path_at(w, base, hooks_path);
-	fd = openat(dir, "worktrees",
-		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0 || !(d = fdopendir(fd))) {
-		if (fd >= 0)
-			close(fd);
-		return;
-	}
-	while ((e = readdir(d)) && n++ < MAX_WORKTREES) {
-		_cleanup_free_ char *text = NULL;
-		struct ltd_err err = {0};
-		char name[NAME_MAX + 16];
-		size_t len;
-
-		if (e->d_name[0] == '.' ||
-		    snprintf(name, sizeof(name), "%s/gitdir", e->d_name) >=
-			    (int)sizeof(name) ||
-		    ltd_policy_read_file(dirfd(d), name, name, &text, &len,
-					 &err))
-			continue;
-		while (len && (text[len - 1] == '\n' || text[len - 1] == '\r'))
-			len--;
-		text[len] = '\0';
-		snprintf(from, sizeof(from), "%s%sworktrees/%s", here(w),
-			 here(w)[0] ? "/" : "", e->d_name);
-		if (strlen(text) != len ||
-		    !rel_to_root(w, from, text, base, sizeof(base)))
-			continue;
-		if ((slash = strrchr(base, '/')))
-			*slash = '\0'; /* PATH/.git: the work tree is PATH */
-		else
-			base[0] = '\0';
-		hooks_path_at(w, base, hooks_path);
-	}
-	closedir(d);
-}
-
 /* hooks/ of the git directory @dir; and the repository's core.hooksPath
  * (@c) where it lies in the root, from each work tree. */
 static void judge_hooks(struct walk *w, int dir, const struct cfg *c)
@@ -555,7 +499,17 @@ static void judge_hooks(struct walk *w, int dir, const struct cfg *c)
 	if (!strcmp(slash ? slash + 1 : base, ".git"))
 		base[slash ? slash - base : 0] = '\0';
 	hooks_path_at(w, base, hooks_path);
-	other_work_trees(w, dir, c, hooks_path);
+	/* A relative one is also taken from the git directory itself (push
+	 * hooks run there) and from core.worktree (a submodule's); each
+	 * work tree whose .git file names this directory, when the walk
+	 * meets that file (ltd_repos_judge_gitfile()). */
+	if (hooks_path[0] == '/' || hooks_path[0] == '~')
+		return;
+	if (strcmp(base, here(w)))
+		hooks_path_at(w, here(w), hooks_path);
+	if (c->worktree[0] &&
+	    rel_to_root(w, here(w), c->worktree, base, sizeof(base)))
+		hooks_path_at(w, base, hooks_path);
 }
 
 /* The current directory of the project below a review's upper (w->lower),
@@ -617,47 +571,118 @@ unsigned ltd_repos_lower_makes(struct walk *w, unsigned flags)
  * with no HEAD (no git directory to the walk, which would judge it where
  * it lies) is judged here, as a git directory named by its own path.
  */
-static void judge_common(struct walk *w, int dir)
+/* The directory the commondir file of the git directory @dir names
+ * (relative to @dir, or absolute), opened as open_in_root() opens, its
+ * path into @shown; a negative errno when there is none or it cannot
+ * be. */
+static int open_common(struct walk *w, int dir, char *shown, size_t size)
 {
 	_cleanup_free_ char *text = NULL;
 	struct ltd_err err = {0};
-	char shown[PATH_MAX * 2], saved[PATH_MAX];
 	struct stat st;
 	size_t len;
-	int fd;
 
-	if (w->in_common ||
-	    fstatat(dir, "commondir", &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+	if (fstatat(dir, "commondir", &st, AT_SYMLINK_NOFOLLOW) < 0 ||
 	    !S_ISREG(st.st_mode) ||
 	    ltd_policy_read_file(dir, "commondir", "commondir", &text, &len,
 				 &err))
-		return;
+		return -ENOENT;
 	/* As git reads it: the whole file but its trailing line ends. */
 	while (len && (text[len - 1] == '\n' || text[len - 1] == '\r'))
 		len--;
 	text[len] = '\0';
 	if (!len || strlen(text) != len)
+		return -ENOENT;
+	return open_in_root(w, here(w), text, O_RDONLY | O_DIRECTORY, shown,
+			    size);
+}
+
+/* w->path made @shown (a path in the root that fits) for what follows,
+ * the old one kept in @saved; false when it cannot be. */
+static bool path_to(struct walk *w, const char *shown, char *saved, size_t size)
+{
+	size_t n = strlen(shown);
+
+	if (n >= size || n >= sizeof(w->path) ||
+	    strncmp(shown, w->path, w->root_len) != 0 ||
+	    (shown[w->root_len] != '/' && shown[w->root_len] != '\0'))
+		return false;
+	memcpy(saved, w->path, size);
+	memcpy(w->path, shown, n + 1);
+	return true;
+}
+
+/*
+ * A linked worktree's git directory @dir: git reads the configuration and
+ * hooks of the directory its commondir file names, which git does not
+ * need to hold a HEAD.  One in the root with no HEAD (no git directory to
+ * the walk, which would judge it where it lies) is judged here, as a git
+ * directory named by its own path.
+ */
+static void judge_common(struct walk *w, int dir)
+{
+	char shown[PATH_MAX * 2], saved[PATH_MAX];
+	struct stat st;
+	int fd;
+
+	if (w->in_common)
 		return;
-	fd = open_in_root(w, here(w), text, O_RDONLY | O_DIRECTORY, shown,
-			  sizeof(shown));
+	fd = open_common(w, dir, shown, sizeof(shown));
 	if (unfollowed(fd))
 		say_unfollowed(w, shown, NULL, "this worktree's commondir", fd);
 	if (fd < 0)
 		return; /* out of the project: said when commondir changed */
 	if (fstatat(fd, "HEAD", &st, AT_SYMLINK_NOFOLLOW) == 0 ||
-	    strlen(shown) >= sizeof(saved) ||
-	    strncmp(shown, w->path, w->root_len) != 0 ||
-	    (shown[w->root_len] != '/' && shown[w->root_len] != '\0')) {
+	    !path_to(w, shown, saved, sizeof(saved))) {
 		close(fd);
 		return;
 	}
-	memcpy(saved, w->path, sizeof(saved));
-	memcpy(w->path, shown, strlen(shown) + 1);
 	w->in_common = true;
 	ltd_repos_judge_gitdir(w, fd);
 	w->in_common = false;
 	memcpy(w->path, saved, sizeof(saved));
 	close(fd);
+}
+
+/*
+ * The current directory is a work tree of the git directory @gd (shown as
+ * @gd_shown; closed here): a .git file here names it.  Its relative
+ * core.hooksPath (from its common directory's config, its config, its
+ * config.worktree, in git's order) is taken from here, so the hooks it
+ * names here are judged.  The keys themselves are the git directory's to
+ * judge (where the walk meets it): nothing else is said.
+ */
+static void hooks_of_work_tree(struct walk *w, int gd, const char *gd_shown)
+{
+	struct cfg *c = calloc(1, sizeof(*c));
+	char base[PATH_MAX], saved[PATH_MAX], shown[PATH_MAX * 2];
+	int common;
+
+	snprintf(base, sizeof(base), "%s", here(w));
+	if (!c || !path_to(w, gd_shown, saved, sizeof(saved)))
+		goto out;
+	c->w = w;
+	w->quiet = true;
+	common = open_common(w, gd, shown, sizeof(shown));
+	if (common >= 0) {
+		char inner[PATH_MAX];
+
+		if (path_to(w, shown, inner, sizeof(inner))) {
+			config_file(w, c, common, "config");
+			memcpy(w->path, inner, sizeof(inner));
+		}
+		close(common);
+	}
+	config_file(w, c, gd, "config");
+	config_file(w, c, gd, "config.worktree");
+	w->quiet = false;
+	memcpy(w->path, saved, sizeof(saved));
+	if (c->hooks_path[0] && c->hooks_path[0] != '/' &&
+	    c->hooks_path[0] != '~')
+		hooks_path_at(w, base, c->hooks_path);
+out:
+	free(c);
+	close(gd);
 }
 
 void ltd_repos_judge_gitdir(struct walk *w, int dir)
@@ -714,10 +739,12 @@ void ltd_repos_judge_gitfile(struct walk *w, int dir)
 	struct stat st;
 	size_t len;
 	ssize_t n;
+	bool now;
 	int fd;
 
-	if (!changed_at(w, dir, ".git", &st))
+	if (fstatat(dir, ".git", &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return;
+	now = changed(&st, w->since);
 	if (S_ISLNK(st.st_mode)) {
 		n = readlinkat(dir, ".git", to, sizeof(to) - 1);
 		if (n <= 0)
@@ -727,10 +754,11 @@ void ltd_repos_judge_gitfile(struct walk *w, int dir)
 		return; /* git reads no git directory from it */
 	} else if (ltd_policy_read_file(dir, ".git", ".git", &text, &len,
 					&err)) {
-		say(w, ".git",
-		    "the command created or changed this, which ltd-native "
-		    "could not read",
-		    err.msg);
+		if (now)
+			say(w, ".git",
+			    "the command created or changed this, which "
+			    "ltd-native could not read",
+			    err.msg);
 		return;
 	} else {
 		if (len < 8 || strncmp(text, "gitdir: ", 8) != 0)
@@ -743,12 +771,14 @@ void ltd_repos_judge_gitfile(struct walk *w, int dir)
 			return;
 		snprintf(to, sizeof(to), "%s", text + 8);
 	}
-	fd = open_in_root(w, here(w), to, O_PATH | O_DIRECTORY, shown,
+	fd = open_in_root(w, here(w), to, O_RDONLY | O_DIRECTORY, shown,
 			  sizeof(shown));
 	if (fd >= 0) {
-		close(fd);
+		hooks_of_work_tree(w, fd, shown);
 		return;
 	}
+	if (!now)
+		return;
 	say(w, ".git",
 	    fd == -ENOENT || fd == -ENOTDIR
 		    ? "the command created or changed this, which sends git "

@@ -49,6 +49,7 @@ struct walk {
 	struct timespec t0;   /* the walk's start, for racy ctimes */
 	unsigned long n_read; /* directories read (getdents) */
 	bool in_common;	      /* judging a worktree's common directory */
+	bool quiet; /* reading a configuration for its hooks path: no word */
 };
 
 /* Past these, a count: a flood of names must not scroll the rest away. */

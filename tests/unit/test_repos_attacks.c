@@ -400,11 +400,13 @@ Test(repos_attacks, the_common_directory_of_a_worktree_is_judged)
 	free(r);
 }
 
-/* A relative core.hooksPath is taken from the work tree git runs in: a
- * linked worktree's (worktrees/ID/gitdir, absolute or relative) and a
- * submodule's core.worktree, not only the directory above the git
- * directory.  The hooks the command plants there (husky's .husky/_, set
- * long before the run) are judged.  The second attacker's review. */
+/* A relative core.hooksPath is taken from the work tree git runs in:
+ * wherever a .git file names the git directory (a linked worktree's, a
+ * submodule's, or one the command writes: a new work tree top), from
+ * the git directory itself (push hooks), and from core.worktree; also a
+ * hooks path set in a linked worktree's config.worktree.  The hooks the
+ * command plants there (husky's .husky/_, set long before the run) are
+ * judged.  The second and third attackers' reviews. */
 Test(repos_attacks, hooks_of_every_work_tree_of_a_relative_hooks_path)
 {
 	struct timespec mid;
@@ -412,29 +414,65 @@ Test(repos_attacks, hooks_of_every_work_tree_of_a_relative_hooks_path)
 	char *r;
 
 	gitdir("lib/.git");
-	put("lib/.git/config", "[core]\n\thooksPath = .husky/_\n");
+	put("lib/.git/config", "[core]\n\thooksPath = .husky/_\n"
+			       "[extensions]\n\tworktreeConfig = true\n");
 	gitdir("lib/.git/worktrees/wt");
 	put("lib/.git/worktrees/wt/commondir", "../..\n");
 	snprintf(text, sizeof(text), "%s/wt/.git\n", proj);
 	put("lib/.git/worktrees/wt/gitdir", text);
-	gitdir("lib/.git/worktrees/rel");
-	put("lib/.git/worktrees/rel/commondir", "../..\n");
-	put("lib/.git/worktrees/rel/gitdir", "../../../../rel/.git\n");
+	snprintf(text, sizeof(text), "gitdir: %s/lib/.git/worktrees/wt\n",
+		 proj);
+	put("wt/.git", text);
+	gitdir("lib/.git/worktrees/own");
+	put("lib/.git/worktrees/own/commondir", "../..\n");
+	put("lib/.git/worktrees/own/config.worktree",
+	    "[core]\n\thooksPath = .own\n");
+	put("own/.git", "gitdir: ../lib/.git/worktrees/own\n");
 	gitdir("lib/.git/modules/s");
 	put("lib/.git/modules/s/config",
 	    "[core]\n\tworktree = ../../../s\n\thooksPath = .husky/_\n");
-	put("wt/.husky/_/h", "");
-	put("rel/.husky/_/h", "");
-	put("lib/s/.husky/_/h", "");
+	put("lib/s/.git", "gitdir: ../.git/modules/s\n");
+	put("lib/src/x", "");
 	mid = mark();
 	put("wt/.husky/_/pre-commit", "#!/bin/sh\ntouch PWNED\n");
-	put("rel/.husky/pre-push", "#!/bin/sh\ntouch PWNED\n");
+	put("own/.own/pre-commit", "#!/bin/sh\ntouch PWNED\n");
 	put("lib/s/.husky/_/pre-commit", "#!/bin/sh\ntouch PWNED\n");
+	put("lib/.git/.husky/_/pre-receive", "#!/bin/sh\ntouch PWNED\n");
+	/* A new top: a .git file naming the repository, its hooks beside. */
+	put("lib/src/.git", "gitdir: ../.git\n");
+	put("lib/src/.husky/_/pre-commit", "#!/bin/sh\ntouch PWNED\n");
 	r = report(mid);
 	cr_assert_not_null(strstr(r, "/proj/wt/.husky/_/pre-commit: "), "%s",
 			   r);
-	cr_assert_not_null(strstr(r, "/proj/rel/.husky/pre-push: "), "%s", r);
+	cr_assert_not_null(strstr(r, "/proj/own/.own/pre-commit: "), "%s", r);
 	cr_assert_not_null(strstr(r, "/proj/lib/s/.husky/_/pre-commit: "), "%s",
 			   r);
+	cr_assert_not_null(strstr(r, "/proj/lib/.git/.husky/_/pre-receive: "),
+			   "%s", r);
+	cr_assert_not_null(strstr(r, "/proj/lib/src/.husky/_/pre-commit: "),
+			   "%s", r);
+	free(r);
+}
+
+/* The project's own repository (its .git kept read-only, not walked)
+ * with a linked worktree in the project, as .worktrees/feat: the
+ * worktree's hooks under the project's relative core.hooksPath. */
+Test(repos_attacks, hooks_of_a_worktree_of_the_projects_own_repository)
+{
+	struct timespec mid;
+	char *r;
+
+	gitdir(".git");
+	put(".git/config", "[core]\n\thooksPath = .husky/_\n");
+	gitdir(".git/worktrees/feat");
+	put(".git/worktrees/feat/commondir", "../..\n");
+	put(".worktrees/feat/.git", "gitdir: ../../.git/worktrees/feat\n");
+	put(".worktrees/feat/.husky/_/h", "");
+	mid = mark();
+	put(".worktrees/feat/.husky/_/pre-commit", "#!/bin/sh\ntouch PWNED\n");
+	r = report(mid);
+	cr_assert_not_null(
+		strstr(r, "/proj/.worktrees/feat/.husky/_/pre-commit: "), "%s",
+		r);
 	free(r);
 }
