@@ -777,6 +777,12 @@ void ltd_repos_judge_gitfile(struct walk *w, int dir)
 		hooks_of_work_tree(w, fd, shown);
 		return;
 	}
+	/* Through a link (the command may have put one on the way): what
+	 * git finds behind it cannot be judged, on any run. */
+	if (unfollowed(fd) && !now) {
+		say_unfollowed(w, NULL, ".git", "this .git file", fd);
+		return;
+	}
 	if (!now)
 		return;
 	say(w, ".git",

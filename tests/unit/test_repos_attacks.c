@@ -476,3 +476,31 @@ Test(repos_attacks, hooks_of_a_worktree_of_the_projects_own_repository)
 		r);
 	free(r);
 }
+
+/* A link the command puts on the way a worktree's .git file names (the
+ * main repository's directory, or its worktrees/): git follows it, the
+ * walk does not; said on every run, the .git file unchanged.  The fourth
+ * attacker's review. */
+Test(repos_attacks, a_link_on_the_way_of_a_git_file_is_said)
+{
+	struct timespec mid;
+	char a[512], b[512];
+	char *r;
+
+	gitdir("lib/.git");
+	put("lib/.git/config", "[core]\n\thooksPath = .husky/_\n");
+	gitdir("lib/.git/worktrees/wt");
+	put("lib/.git/worktrees/wt/commondir", "../..\n");
+	put("wt/.git", "gitdir: ../lib/.git/worktrees/wt\n");
+	mid = mark();
+	snprintf(a, sizeof(a), "%s/lib", proj);
+	snprintf(b, sizeof(b), "%s/lib2", proj);
+	cr_assert_eq(rename(a, b), 0);
+	cr_assert_eq(symlink("lib2", a), 0);
+	put("wt/.husky/_/pre-commit", "#!/bin/sh\ntouch PWNED\n");
+	r = report(mid);
+	cr_assert_not_null(strstr(r, "/proj/wt/.git: git follows this .git "
+				     "file through a symbolic link"),
+			   "%s", r);
+	free(r);
+}
