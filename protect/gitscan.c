@@ -248,11 +248,8 @@ static bool is_dev_null(const char *path)
 	       st.st_rdev == makedev(1, 3);
 }
 
-/* The files git reads its configuration from, in its order: the system
- * one, the global ones (XDG's, then ~/.gitconfig), then the
- * repository's (with @common); "" where there is none. */
-static void config_files(char files[5][PATH_MAX + 32], const char *common,
-			 const char *gitdir)
+void ltd_git_config_files(char files[5][PATH_MAX + 32], const char *common,
+			  const char *gitdir)
 {
 	const char *home = getenv("HOME"), *xdg = getenv("XDG_CONFIG_HOME");
 	const char *sys = getenv("GIT_CONFIG_SYSTEM");
@@ -297,7 +294,7 @@ int ltd_gitscan_configs(struct ltd_protected *s, const char *flag,
 			     .no_worktree = !common};
 	int ret = 0;
 
-	config_files(files, common, gitdir);
+	ltd_git_config_files(files, common, gitdir);
 	for (size_t i = 0; !ret && i < 5; i++) {
 		if (!files[i][0])
 			continue;

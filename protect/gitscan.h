@@ -10,6 +10,8 @@
 #ifndef LTD_GITSCAN_H
 #define LTD_GITSCAN_H
 
+#include <limits.h>
+
 #include "common/error.h"
 #include "protect/protected.h"
 
@@ -22,6 +24,14 @@
  * resolved, and git runs the commands it names (the work tree's top, or a
  * bare repository's git directory; the second may be NULL).
  */
+/* The files git reads its configuration from, in its order: the system
+ * one, the global ones (XDG's, then ~/.gitconfig; $GIT_CONFIG_SYSTEM,
+ * $GIT_CONFIG_GLOBAL, $GIT_CONFIG_NOSYSTEM as git takes them), then the
+ * repository's (with @common, @gitdir's config.worktree); "" where there
+ * is none. */
+void ltd_git_config_files(char files[5][PATH_MAX + 32], const char *common,
+			  const char *gitdir);
+
 int ltd_gitscan_configs(struct ltd_protected *s, const char *flag,
 			const char *common, const char *gitdir,
 			const char *const bases[2], struct ltd_err *err);

@@ -450,7 +450,8 @@ static bool rel_to_root(const struct walk *w, const char *from,
 static void judge_hooks(struct walk *w, int dir, const struct cfg *c)
 {
 	char shown[PATH_MAX * 2], rel[PATH_MAX * 2], base[PATH_MAX];
-	const char *hooks_path = c->hooks_path;
+	const char *hooks_path =
+		c->hooks_path[0] ? c->hooks_path : w->default_hooks;
 	char to[PATH_MAX];
 	const char *slash;
 	struct stat st;
@@ -656,6 +657,7 @@ static void hooks_of_work_tree(struct walk *w, int gd, const char *gd_shown)
 {
 	struct cfg *c = calloc(1, sizeof(*c));
 	char base[PATH_MAX], saved[PATH_MAX], shown[PATH_MAX * 2];
+	const char *hp;
 	int common;
 
 	snprintf(base, sizeof(base), "%s", here(w));
@@ -677,9 +679,9 @@ static void hooks_of_work_tree(struct walk *w, int gd, const char *gd_shown)
 	config_file(w, c, gd, "config.worktree");
 	w->quiet = false;
 	memcpy(w->path, saved, sizeof(saved));
-	if (c->hooks_path[0] && c->hooks_path[0] != '/' &&
-	    c->hooks_path[0] != '~')
-		hooks_path_at(w, base, c->hooks_path);
+	hp = c->hooks_path[0] ? c->hooks_path : w->default_hooks;
+	if (hp[0] && hp[0] != '/' && hp[0] != '~')
+		hooks_path_at(w, base, hp);
 out:
 	free(c);
 	close(gd);

@@ -43,6 +43,7 @@
 
 #include "common/cleanup.h"
 #include "common/sha256.h"
+#include "protect/githookspath.h"
 #include "protect/repoindex.h"
 #include "protect/repowalk.h"
 
@@ -611,6 +612,9 @@ static void report(FILE *out, const char *open_root, const char *root,
 		return;
 	}
 	clock_gettime(CLOCK_REALTIME, &w->t0);
+	ltd_git_default_hooks_path(w->default_hooks, sizeof(w->default_hooks));
+	if (w->default_hooks[0] == '/' || w->default_hooks[0] == '~')
+		w->default_hooks[0] = '\0'; /* one place, the checks' before */
 	index_name(root, name);
 	if (w->lim.depth < LTD_RINDEX_MAX_DEPTH)
 		index_start(w, fd, index_dir, name, &old, &new, &holds);

@@ -50,6 +50,9 @@ struct walk {
 	unsigned long n_read; /* directories read (getdents) */
 	bool in_common;	      /* judging a worktree's common directory */
 	bool quiet; /* reading a configuration for its hooks path: no word */
+	/* The system and global configs' core.hooksPath when relative, for
+	 * repositories that set none ("" else: githookspath.h). */
+	char default_hooks[PATH_MAX];
 };
 
 /* Past these, a count: a flood of names must not scroll the rest away. */

@@ -52,6 +52,19 @@ expect_out "at exit the run names the hook" "warning: $RP/vendor/lib-wt/\.husky/
 	fail "(the threat is real: git commit in the worktree runs it)" "$(ls -la "$RP")"
 as_user rm -rf "$RP/vendor" "$RP/wt-hook-ran"
 
+# A relative core.hooksPath in the user's global config holds for every
+# repository that sets none: the cage plants a hook under it in a nested
+# repository of the user's.
+as_user sh -c "cd '$RP' && git init -q nest && cd nest && ${GITC[*]} commit -q --allow-empty -m i && git config --global core.hooksPath .githooks"
+lr sh -c "mkdir -p nest/.githooks && printf '#!/bin/sh\\ntouch ../global-hook-ran\\n' > nest/.githooks/pre-commit && chmod +x nest/.githooks/pre-commit"
+expect_rc "the cage plants a hook under the global relative hooks path" 0
+expect_out "at exit the run names the hook" "warning: $RP/nest/\.githooks/pre-commit: "
+(cd "$RP/nest" && as_user "${GITC[@]}" commit -q --allow-empty -m x >/dev/null 2>&1)
+[ -e "$RP/global-hook-ran" ] && pass "(the threat is real: git commit there runs it)" ||
+	fail "(the threat is real: git commit there runs it)" "$(ls -la "$RP")"
+as_user git config --global --unset core.hooksPath
+as_user rm -rf "$RP/nest" "$RP/global-hook-ran"
+
 lr sh -c "mkdir app && cd app && git init -q && echo x > f && git add f && ${GITC[*]} commit -qm one"
 expect_rc "a plain git init and commit in the cage" 0
 expect_no_out "say nothing of repositories" "git (configuration|hook|repositor)"

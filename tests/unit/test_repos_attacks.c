@@ -504,3 +504,35 @@ Test(repos_attacks, a_link_on_the_way_of_a_git_file_is_said)
 			   "%s", r);
 	free(r);
 }
+
+/* A relative core.hooksPath of the user's global config holds for every
+ * repository whose own config sets none: a nested repository's hooks
+ * under it, planted by the command, are judged (the fourth attacker's
+ * review: git commit there ran one, unseen). */
+Test(repos_attacks, a_relative_global_hooks_path_holds_for_nested_ones)
+{
+	struct timespec mid;
+	char home[600];
+	char *r;
+
+	snprintf(home, sizeof(home), "%s/home", dir);
+	put("../home/.gitconfig", "[core]\n\thooksPath = .githooks\n");
+	cr_assert_eq(setenv("HOME", home, 1), 0);
+	unsetenv("XDG_CONFIG_HOME");
+	unsetenv("GIT_CONFIG_GLOBAL");
+	cr_assert_eq(setenv("GIT_CONFIG_NOSYSTEM", "1", 1), 0);
+	gitdir("lib/.git");
+	put("lib/.githooks/README", "");
+	put("own/.git/HEAD", "ref: refs/heads/main\n");
+	gitdir("own/.git");
+	put("own/.git/config", "[core]\n\thooksPath = .mine\n");
+	mid = mark();
+	put("lib/.githooks/pre-commit", "#!/bin/sh\ntouch PWNED\n");
+	put("own/.githooks/pre-commit", "#!/bin/sh\ntouch PWNED\n");
+	r = report(mid);
+	cr_assert_not_null(strstr(r, "/proj/lib/.githooks/pre-commit: "), "%s",
+			   r);
+	/* One that sets its own is not taken from the global one. */
+	cr_assert_null(strstr(r, "/proj/own/.githooks/pre-commit"), "%s", r);
+	free(r);
+}
