@@ -12,6 +12,12 @@
 #include "protect/gitscan.h"
 #include "protect/gitwalk.h"
 
+/* Where the hooks path goes. */
+struct out {
+	char *buf;
+	size_t size;
+};
+
 /* What git would do with a file it cannot read here: go on. */
 static int open_file(struct ltd_gitwalk *w, struct ltd_gitwalk_file *f,
 		     struct ltd_err *err)
@@ -31,14 +37,11 @@ static int open_file(struct ltd_gitwalk *w, struct ltd_gitwalk_file *f,
 static int on_key(struct ltd_gitwalk *w, const char *section, const char *key,
 		  const char *val, struct ltd_err *err)
 {
-	struct {
-		char *out;
-		size_t size;
-	} *o = w->ctx;
+	struct out *o = w->ctx;
 
 	if (!strcmp(section, "core") && !strcasecmp(key, "hookspath") &&
-	    snprintf(o->out, o->size, "%s", val) >= (int)o->size)
-		o->out[0] = '\0';
+	    snprintf(o->buf, o->size, "%s", val) >= (int)o->size)
+		o->buf[0] = '\0';
 	return ltd_gitwalk_include(w, section, key, val, err);
 }
 
@@ -50,10 +53,7 @@ static const struct ltd_gitwalk_ops ops = {
 void ltd_git_default_hooks_path(char *out, size_t size)
 {
 	char files[5][PATH_MAX + 32] = {{0}};
-	struct {
-		char *out;
-		size_t size;
-	} o = {out, size};
+	struct out o = {out, size};
 	struct ltd_gitwalk gw = {
 		.ops = &ops,
 		.ctx = &o,
