@@ -565,13 +565,6 @@ unsigned ltd_repos_lower_makes(struct walk *w, unsigned flags)
 	return flags;
 }
 
-/*
- * A linked worktree's git directory @dir: git reads the configuration and
- * hooks of the directory its commondir file names (relative to @dir, or
- * absolute), which git does not need to hold a HEAD.  One in the root
- * with no HEAD (no git directory to the walk, which would judge it where
- * it lies) is judged here, as a git directory named by its own path.
- */
 /* The directory the commondir file of the git directory @dir names
  * (relative to @dir, or absolute), opened as open_in_root() opens, its
  * path into @shown; a negative errno when there is none or it cannot
