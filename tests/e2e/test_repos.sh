@@ -15,6 +15,20 @@ lr() {
 	RC=$?
 }
 
+# The threat a test guards against, shown real: the host's git, run as the
+# user in @1 (the command after @3), makes the file @2 the planted
+# configuration or hook makes; @3 says what ran.
+threat_real() {
+	local at=$1 made=$2 what=$3
+	shift 3
+	(cd "$at" && as_user "$@" >/dev/null 2>&1)
+	if [ -e "$made" ]; then
+		pass "(the threat is real: $what)"
+	else
+		fail "(the threat is real: $what)" "$(ls -la "$RP")"
+	fi
+}
+
 # The attack: a nested repository whose core.fsmonitor is the agent's
 # command.  The host's `git status` there runs it (shown first, on the
 # host, so the test proves the threat it guards against).
@@ -22,9 +36,7 @@ lr sh -c "mkdir evil && cd evil && git init -q && git config core.fsmonitor 'tou
 expect_rc "the cage plants a repository with a core.fsmonitor" 0
 expect_out "at exit the run names its configuration" "warning: $RP/evil/\.git/config: .*\(core\.fsmonitor\)"
 expect_out "and says git run there on the host would run it" "review it before you run git there on the host"
-(cd "$RP/evil" && as_user git status >/dev/null 2>&1)
-[ -e "$RP/fsmonitor-ran" ] && pass "(the threat is real: the host's git status there runs it)" ||
-	fail "(the threat is real: the host's git status there runs it)" "$(ls -la "$RP")"
+threat_real "$RP/evil" "$RP/fsmonitor-ran" "the host's git status there runs it" git status
 as_user rm -rf "$RP/evil" "$RP/fsmonitor-ran"
 
 # A linked worktree of the user's: git there reads the configuration and
@@ -35,9 +47,7 @@ as_user sh -c "cd '$RP' && mkdir vendor && cd vendor && git init -q lib && cd li
 lr sh -c "mv vendor/lib/.git/HEAD vendor/lib/.git/HEAD.orig && printf '[core]\\n\\tfsmonitor = touch ../../wt-fsmonitor-ran; false\\n' >> vendor/lib/.git/config"
 expect_rc "the cage writes the common git directory of a worktree, its HEAD moved away" 0
 expect_out "at exit the run names that configuration" "warning: $RP/vendor/lib/\.git/config: .*\(core\.fsmonitor\)"
-(cd "$RP/vendor/lib-wt" && as_user git status >/dev/null 2>&1)
-[ -e "$RP/wt-fsmonitor-ran" ] && pass "(the threat is real: the host's git status in the worktree runs it)" ||
-	fail "(the threat is real: the host's git status in the worktree runs it)" "$(ls -la "$RP")"
+threat_real "$RP/vendor/lib-wt" "$RP/wt-fsmonitor-ran" "the host's git status in the worktree runs it" git status
 as_user rm -rf "$RP/vendor" "$RP/wt-fsmonitor-ran"
 
 # The same worktree, husky's way: core.hooksPath .husky/_ set long before
@@ -47,9 +57,7 @@ as_user sh -c "cd '$RP' && mkdir vendor && cd vendor && git init -q lib && cd li
 lr sh -c "mkdir -p vendor/lib-wt/.husky/_ && printf '#!/bin/sh\\ntouch ../../wt-hook-ran\\n' > vendor/lib-wt/.husky/_/pre-commit && chmod +x vendor/lib-wt/.husky/_/pre-commit"
 expect_rc "the cage plants a hook in a linked worktree's relative hooks path" 0
 expect_out "at exit the run names the hook" "warning: $RP/vendor/lib-wt/\.husky/_/pre-commit: "
-(cd "$RP/vendor/lib-wt" && as_user "${GITC[@]}" commit -q --allow-empty -m x >/dev/null 2>&1)
-[ -e "$RP/wt-hook-ran" ] && pass "(the threat is real: git commit in the worktree runs it)" ||
-	fail "(the threat is real: git commit in the worktree runs it)" "$(ls -la "$RP")"
+threat_real "$RP/vendor/lib-wt" "$RP/wt-hook-ran" "git commit in the worktree runs it" "${GITC[@]}" commit -q --allow-empty -m x
 as_user rm -rf "$RP/vendor" "$RP/wt-hook-ran"
 
 # A relative core.hooksPath in the user's global config holds for every
@@ -59,9 +67,7 @@ as_user sh -c "cd '$RP' && git init -q nest && cd nest && ${GITC[*]} commit -q -
 lr sh -c "mkdir -p nest/.githooks && printf '#!/bin/sh\\ntouch ../global-hook-ran\\n' > nest/.githooks/pre-commit && chmod +x nest/.githooks/pre-commit"
 expect_rc "the cage plants a hook under the global relative hooks path" 0
 expect_out "at exit the run names the hook" "warning: $RP/nest/\.githooks/pre-commit: "
-(cd "$RP/nest" && as_user "${GITC[@]}" commit -q --allow-empty -m x >/dev/null 2>&1)
-[ -e "$RP/global-hook-ran" ] && pass "(the threat is real: git commit there runs it)" ||
-	fail "(the threat is real: git commit there runs it)" "$(ls -la "$RP")"
+threat_real "$RP/nest" "$RP/global-hook-ran" "git commit there runs it" "${GITC[@]}" commit -q --allow-empty -m x
 as_user git config --global --unset core.hooksPath
 as_user rm -rf "$RP/nest" "$RP/global-hook-ran"
 
