@@ -153,20 +153,26 @@ static void pattern_dir(const char *pattern, char *dir, size_t size)
 	*(strrchr(dir, '/') ?: dir) = '\0';
 }
 
-/* One match of a pattern, by its normal path: a ".*" component matches
- * "." and "..", so a match may lie out of the project (PROJECT/../x),
- * which is no place of it. */
+/* One match of a pattern: a ".*" component matches "." and "..", so a
+ * match may lie out of the project by its normal path (PROJECT/../x),
+ * which is no place of it.  One in it is placed by that path, unless a
+ * link lies on the way as matched (PROJECT/link/../x: where ".." leads
+ * is the link's to say): then as matched, for place() to see the link. */
 static int place_match(struct ltd_cmdfiles *s, const char *match, bool dirs,
 		       struct ltd_err *err)
 {
-	char norm[PATH_MAX];
+	char norm[PATH_MAX], link[PATH_MAX];
 
 	if (snprintf(norm, sizeof(norm), "%s", match) >= (int)sizeof(norm))
 		return 0;
 	ltd_path_normalize(norm);
 	if (!inside(s->set->project, norm))
 		return 0;
-	return place(s, norm, LTD_SHWORD_PATH, dirs, err);
+	return place(s,
+		     link_on_the_way(s->set->project, match, link, sizeof(link))
+			     ? match
+			     : norm,
+		     LTD_SHWORD_PATH, dirs, err);
 }
 
 /* A pattern in the project: every match runs, also one the cage adds. */

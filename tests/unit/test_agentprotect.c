@@ -305,3 +305,24 @@ Test(agentfiles, a_pattern_through_dot_dot_names_nothing_outside)
 			  "%s", prot.paths[i]);
 	cr_assert(protects("top.sh"), "the match through \".\"");
 }
+
+/* A match through a link and ".." (PROJECT/l/../run.sh, l a link to
+ * a/b/c: the shell runs a/b/run.sh) is refused naming the link, as the
+ * same path written out is; by its text alone it would be PROJECT/run.sh,
+ * and a/b/run.sh would stay writable (the cage view of this change). */
+Test(agentfiles, a_match_through_a_link_and_dot_dot_is_refused)
+{
+	mkd("a");
+	mkd("a/b");
+	mkd("a/b/c");
+	put("a/b/run.sh", "#!/bin/sh\n");
+	cr_assert_eq(
+		symlink("a/b/c", strcat(strcpy((char[512]){0}, dir), "/l")), 0);
+	put(".claude/settings.json",
+	    "{\"hooks\": {\"Stop\": [{\"hooks\": [{\"type\": \"command\", "
+	    "\"command\": \"sh $CLAUDE_PROJECT_DIR/*/.*/run.sh\"}]}]}}");
+	cr_assert_eq(ltd_agentprotect_project(&p, &prot, &err), -ELOOP, "%s",
+		     err.msg);
+	cr_assert(strstr(err.msg, "through the link") && strstr(err.msg, "/l"),
+		  "%s", err.msg);
+}
