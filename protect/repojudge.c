@@ -125,6 +125,7 @@ static int open_in_root(struct walk *w, const char *base, const char *to,
 	char rel[PATH_MAX * 2];
 	int fd;
 
+	shown[0] = '\0'; /* also where it returns early */
 	if (to[0] == '/') {
 		snprintf(shown, size, "%s", to);
 		if (strncmp(to, w->path, w->root_len) != 0 ||
@@ -623,7 +624,9 @@ static void judge_common(struct walk *w, int dir)
 		return;
 	fd = open_common(w, dir, shown, sizeof(shown));
 	if (unfollowed(fd))
-		say_unfollowed(w, shown, NULL, "this worktree's commondir", fd);
+		say_unfollowed(w, shown[0] ? shown : NULL,
+			       shown[0] ? NULL : "commondir",
+			       "this worktree's commondir", fd);
 	if (fd < 0)
 		return; /* out of the project: said when commondir changed */
 	if (fstatat(fd, "HEAD", &st, AT_SYMLINK_NOFOLLOW) == 0 ||

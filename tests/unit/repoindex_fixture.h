@@ -57,7 +57,6 @@ static inline void teardown(void)
 	fx_rm_rf(dir);
 }
 
-
 /* The report on the project with the index in idx/ (@use) or none. */
 static inline char *report(bool use)
 {
@@ -75,7 +74,7 @@ static inline char *report(bool use)
 }
 
 __attribute__((format(printf, 1, 0))) static inline void sh(const char *fmt,
-						     const char *arg)
+							    const char *arg)
 {
 	char cmd[1024];
 

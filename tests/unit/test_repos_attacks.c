@@ -536,3 +536,28 @@ Test(repos_attacks, a_relative_global_hooks_path_holds_for_nested_ones)
 	cr_assert_null(strstr(r, "/proj/own/.githooks/pre-commit"), "%s", r);
 	free(r);
 }
+
+/* A commondir too long to open (past 8 KiB with its base) names no
+ * leftover place: open_in_root() returned before it filled the name
+ * (the cage view of this change). */
+Test(repos_attacks, a_commondir_too_long_names_no_other_place)
+{
+	static char text[9000];
+	struct timespec mid;
+	char *r;
+
+	gitdir("lib/.git");
+	put("lib/.git/hooks/x", "");
+	gitdir("lib/.git/worktrees/wt");
+	mid = mark();
+	for (size_t i = 0; i < 4300; i++)
+		memcpy(text + 2 * i, "a/", 2);
+	strcpy(text + 8600, "x\n");
+	put("lib/.git/worktrees/wt/commondir", text);
+	r = report(mid);
+	cr_assert_null(strstr(r, "/hooks"), "%s", r);
+	cr_assert_not_null(strstr(r, "/proj/lib/.git/worktrees/wt/commondir: "
+				     "git follows this worktree's commondir"),
+			   "%s", r);
+	free(r);
+}
