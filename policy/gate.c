@@ -28,107 +28,103 @@
  * gated even before it exists (the cage could create it). */
 #define STARTUP(p, w)                                                          \
 	{                                                                      \
-		p, w, LTD_UNSAFE_BIND_STARTUP, true                            \
+		p, w, LTD_UNSAFE_BIND_STARTUP, true, NULL                      \
 	}
 
 /* The table, reviewed as data: docs/guide/filesystem.md lists every
  * entry with its flag (a unit test holds the two together). */
 static const struct ltd_gate_entry deny[] = {
-	{"~/.ssh", "your SSH keys", LTD_UNSAFE_BIND_CREDENTIALS, false},
-	{"~/.gnupg", "your GnuPG keys", LTD_UNSAFE_BIND_CREDENTIALS, false},
-	{"~/.aws", "your AWS credentials", LTD_UNSAFE_BIND_CREDENTIALS, false},
+	{"~/.ssh", "your SSH keys", LTD_UNSAFE_BIND_CREDENTIALS, false, NULL},
+	{"~/.gnupg", "your GnuPG keys", LTD_UNSAFE_BIND_CREDENTIALS, false,
+	 NULL},
+	{"~/.aws", "your AWS credentials", LTD_UNSAFE_BIND_CREDENTIALS, false,
+	 NULL},
 	{"~/.config/gh", "your GitHub CLI token", LTD_UNSAFE_BIND_CREDENTIALS,
-	 false},
+	 false, NULL},
 	{"~/.config/gcloud", "your Google Cloud credentials",
-	 LTD_UNSAFE_BIND_CREDENTIALS, false},
+	 LTD_UNSAFE_BIND_CREDENTIALS, false, NULL},
 	{"~/.azure", "your Azure credentials", LTD_UNSAFE_BIND_CREDENTIALS,
-	 false},
+	 false, NULL},
 	{"~/.docker", "your Docker credentials", LTD_UNSAFE_BIND_CREDENTIALS,
-	 false},
+	 false, NULL},
 	{"~/.kube", "your Kubernetes credentials", LTD_UNSAFE_BIND_CREDENTIALS,
-	 false},
+	 false, NULL},
 	{"~/.netrc", "your .netrc passwords", LTD_UNSAFE_BIND_CREDENTIALS,
-	 false},
+	 false, NULL},
 	{"~/.npmrc", "your npm token and config (the shell its scripts run in)",
-	 LTD_UNSAFE_BIND_CREDENTIALS, false},
-	{"~/.pypirc", "your PyPI token", LTD_UNSAFE_BIND_CREDENTIALS, false},
+	 LTD_UNSAFE_BIND_CREDENTIALS, false, NULL},
+	{"~/.pypirc", "your PyPI token", LTD_UNSAFE_BIND_CREDENTIALS, false,
+	 NULL},
 	{"~/.cargo/credentials", "your crates.io token",
-	 LTD_UNSAFE_BIND_CREDENTIALS, false},
+	 LTD_UNSAFE_BIND_CREDENTIALS, false, NULL},
 	{"~/.cargo/credentials.toml", "your crates.io token",
-	 LTD_UNSAFE_BIND_CREDENTIALS, false},
+	 LTD_UNSAFE_BIND_CREDENTIALS, false, NULL},
 	{"~/.git-credentials", "your git credentials",
-	 LTD_UNSAFE_BIND_CREDENTIALS, false},
+	 LTD_UNSAFE_BIND_CREDENTIALS, false, NULL},
 	{"~/.password-store", "your pass store", LTD_UNSAFE_BIND_CREDENTIALS,
-	 false},
+	 false, NULL},
 	{"~/.local/share/keyrings", "your keyrings",
-	 LTD_UNSAFE_BIND_CREDENTIALS, false},
+	 LTD_UNSAFE_BIND_CREDENTIALS, false, NULL},
 	{"~/.claude/.credentials.json", "your Claude login",
-	 LTD_UNSAFE_BIND_CREDENTIALS, false},
+	 LTD_UNSAFE_BIND_CREDENTIALS, false, NULL},
 	/* ltd-native's own: a cage that creates them widens the next run. */
-	{"~/.config/ltd-native",
-	 "ltd-native's policy and approvals (the cage could widen its next "
-	 "run)",
-	 LTD_UNSAFE_BIND_CREDENTIALS, true},
-	{"$XDG_CONFIG_HOME/ltd-native",
-	 "ltd-native's policy and approvals (the cage could widen its next "
-	 "run)",
-	 LTD_UNSAFE_BIND_CREDENTIALS, true},
+	{"~/.config/ltd-native", "ltd-native's policy and approvals",
+	 LTD_UNSAFE_BIND_CREDENTIALS, true,
+	 "the cage could widen its next run"},
+	{"$XDG_CONFIG_HOME/ltd-native", "ltd-native's policy and approvals",
+	 LTD_UNSAFE_BIND_CREDENTIALS, true,
+	 "the cage could widen its next run"},
 	/* The launcher's machine-local allowlist, read by every run
 	 * (~/.config/lamp-the-djinn/allowed-domains.txt): the same. */
-	{"~/.config/lamp-the-djinn",
-	 "lamp-the-djinn's allowed domains (the cage could widen its next "
-	 "run's egress)",
-	 LTD_UNSAFE_BIND_CREDENTIALS, true},
-	{"$XDG_CONFIG_HOME/lamp-the-djinn",
-	 "lamp-the-djinn's allowed domains (the cage could widen its next "
-	 "run's egress)",
-	 LTD_UNSAFE_BIND_CREDENTIALS, true},
-	{"~/.local/share/ltd-native",
-	 "ltd-native's pinned root filesystems (the cage could change what "
-	 "the next run starts)",
-	 LTD_UNSAFE_BIND_CREDENTIALS, true},
-	{"$XDG_DATA_HOME/ltd-native",
-	 "ltd-native's pinned root filesystems (the cage could change what "
-	 "the next run starts)",
-	 LTD_UNSAFE_BIND_CREDENTIALS, true},
+	{"~/.config/lamp-the-djinn", "lamp-the-djinn's allowed domains",
+	 LTD_UNSAFE_BIND_CREDENTIALS, true,
+	 "the cage could widen its next run's egress"},
+	{"$XDG_CONFIG_HOME/lamp-the-djinn", "lamp-the-djinn's allowed domains",
+	 LTD_UNSAFE_BIND_CREDENTIALS, true,
+	 "the cage could widen its next run's egress"},
+	{"~/.local/share/ltd-native", "ltd-native's pinned root filesystems",
+	 LTD_UNSAFE_BIND_CREDENTIALS, true,
+	 "the cage could change what the next run starts"},
+	{"$XDG_DATA_HOME/ltd-native", "ltd-native's pinned root filesystems",
+	 LTD_UNSAFE_BIND_CREDENTIALS, true,
+	 "the cage could change what the next run starts"},
 	/* The exit walk's indexes (protect/repoindex.h): one the cage
 	 * wrote could hide a repository it plants in the next run.  Not
 	 * the rest of ~/.local/state/ltd-native: the agents' per-project
 	 * state there (Codex's sessions) is bound on purpose. */
 	{"~/.local/state/ltd-native/walk",
-	 "ltd-native's record of the project's directories (the cage could "
-	 "hide what it plants from the next run's check)",
-	 LTD_UNSAFE_BIND_CREDENTIALS, true},
+	 "ltd-native's record of the project's directories",
+	 LTD_UNSAFE_BIND_CREDENTIALS, true,
+	 "the cage could hide what it plants from the next run's check"},
 	/* Reviews: a journal or meta.json the cage wrote would steer the
 	 * next apply. */
-	{"~/.local/state/ltd-native/reviews",
-	 "ltd-native's reviews (the cage could steer what the next apply "
-	 "lands, and where)",
-	 LTD_UNSAFE_BIND_CREDENTIALS, true},
+	{"~/.local/state/ltd-native/reviews", "ltd-native's reviews",
+	 LTD_UNSAFE_BIND_CREDENTIALS, true,
+	 "the cage could steer what the next apply lands, and where"},
 	/* Where they are kept when XDG_STATE_HOME says elsewhere (the
 	 * store review/ uses: the effective one, whatever the variable). */
-	{"$XDG_STATE_HOME/ltd-native/reviews",
-	 "ltd-native's reviews (the cage could steer what the next apply "
-	 "lands, and where)",
-	 LTD_UNSAFE_BIND_CREDENTIALS, true},
+	{"$XDG_STATE_HOME/ltd-native/reviews", "ltd-native's reviews",
+	 LTD_UNSAFE_BIND_CREDENTIALS, true,
+	 "the cage could steer what the next apply lands, and where"},
 	{"@/run/user/%u",
 	 "your session's sockets (ssh-agent, D-Bus, systemd --user)",
-	 LTD_UNSAFE_BIND_SESSION, false},
+	 LTD_UNSAFE_BIND_SESSION, false, NULL},
 	{"@/run/user/%u/docker.sock", "the rootless Docker socket",
-	 LTD_UNSAFE_BIND_DOCKER, false},
+	 LTD_UNSAFE_BIND_DOCKER, false, NULL},
 	{"@/run/user/%u/docker", "rootless Docker's sockets",
-	 LTD_UNSAFE_BIND_DOCKER, false},
+	 LTD_UNSAFE_BIND_DOCKER, false, NULL},
 	{"@/run/user/%u/podman", "the rootless Podman socket",
-	 LTD_UNSAFE_BIND_DOCKER, false},
+	 LTD_UNSAFE_BIND_DOCKER, false, NULL},
 	{"@/tmp/tmux-%u", "your tmux server's socket", LTD_UNSAFE_BIND_SESSION,
-	 false},
-	{"/run/docker.sock", "the Docker socket", LTD_UNSAFE_BIND_DOCKER,
-	 false},
+	 false, NULL},
+	{"/run/docker.sock", "the Docker socket", LTD_UNSAFE_BIND_DOCKER, false,
+	 NULL},
 	{"/var/run/docker.sock", "the Docker socket", LTD_UNSAFE_BIND_DOCKER,
-	 false},
-	{"/run/podman", "the Podman socket", LTD_UNSAFE_BIND_DOCKER, false},
+	 false, NULL},
+	{"/run/podman", "the Podman socket", LTD_UNSAFE_BIND_DOCKER, false,
+	 NULL},
 	{"/run/containerd", "the containerd socket", LTD_UNSAFE_BIND_DOCKER,
-	 false},
+	 false, NULL},
 	STARTUP("~/.bashrc", "a shell startup file"),
 	STARTUP("~/.bash_profile", "a shell startup file"),
 	STARTUP("~/.bash_login", "a shell startup file"),
@@ -292,9 +288,9 @@ static const struct ltd_gate_entry deny[] = {
 	STARTUP("~/.alacritty.yml", "Alacritty's config (programs it runs)"),
 	STARTUP("~/.config/ghostty", "Ghostty's config (programs it runs)"),
 	STARTUP("~/.config/foot", "foot's config (programs it runs)"),
-	{"/proc", "a kernel interface", LTD_UNSAFE_BIND_KERNEL, false},
-	{"/sys", "a kernel interface", LTD_UNSAFE_BIND_KERNEL, false},
-	{"/dev", "host devices", LTD_UNSAFE_BIND_KERNEL, false},
+	{"/proc", "a kernel interface", LTD_UNSAFE_BIND_KERNEL, false, NULL},
+	{"/sys", "a kernel interface", LTD_UNSAFE_BIND_KERNEL, false, NULL},
+	{"/dev", "host devices", LTD_UNSAFE_BIND_KERNEL, false, NULL},
 };
 
 #define N_DENY	 (sizeof(deny) / sizeof(deny[0]))
@@ -305,9 +301,11 @@ const struct ltd_gate_entry *ltd_gate_entry_at(size_t i)
 	return i < N_DENY ? &deny[i] : NULL;
 }
 
-static const char *risk(unsigned class)
+static const char *risk(const struct ltd_gate_entry *e)
 {
-	switch (class) {
+	if (e->risk)
+		return e->risk;
+	switch (e->class) {
 	case LTD_UNSAFE_BIND_HOME:
 		return "the agent would see the whole house: keys, other "
 		       "projects, shell history";
@@ -336,22 +334,24 @@ static void with_uid(char *out, size_t size, const char *tmpl, unsigned uid)
 	snprintf(out, size, "%.*s%u%s", (int)(at - tmpl), tmpl, uid, at + 2);
 }
 
-/* One match: let it through (recording an explicit waiver) or refuse. */
+/* One match of @e, at @at: let it through (recording an explicit waiver)
+ * or refuse. */
 static int judge(struct ltd_policy *p, const char *flag, const char *real,
-		 const char *what, const char *at, unsigned class,
-		 unsigned allow, struct ltd_err *err)
+		 const struct ltd_gate_entry *e, const char *at, unsigned allow,
+		 struct ltd_err *err)
 {
-	if (!(allow & class))
+	if (!(allow & e->class))
 		return ltd_err_set(err, EPERM,
 				   "%s: refusing to bind '%s': it is or holds "
 				   "%s (%s): %s; --%s allows it",
-				   flag, real, what, at, risk(class),
-				   ltd_unsafe_flag(class));
-	if (!(p->unsafe & class))
+				   flag, real, e->what, at, risk(e),
+				   ltd_unsafe_flag(e->class));
+	if (!(p->unsafe & e->class))
 		return 0; /* implied by the option itself (--ssh-agent...) */
 	if (ltd_policy_add_note(&p->waived, &p->n_waived,
-				"--%s: %s '%s': %s: %s", ltd_unsafe_flag(class),
-				flag, real, what, risk(class)) < 0)
+				"--%s: %s '%s': %s: %s",
+				ltd_unsafe_flag(e->class), flag, real, e->what,
+				risk(e)) < 0)
 		return ltd_err_set(err, ENOMEM, "out of memory");
 	return 0;
 }
@@ -467,20 +467,20 @@ static bool entry_path(const char *d, const char *home, unsigned uid,
 
 /* @real, bound (@writable or not), against one gated place @path. */
 static int check(struct ltd_policy *p, const char *flag, const char *real,
-		 bool writable, const char *path, const char *what,
-		 unsigned class, bool holds_missing, unsigned allow,
+		 bool writable, const char *path,
+		 const struct ltd_gate_entry *e, unsigned allow,
 		 struct ltd_err *err)
 {
 	struct stat st;
 
-	if (class == LTD_UNSAFE_BIND_STARTUP && !writable)
+	if (e->class == LTD_UNSAFE_BIND_STARTUP && !writable)
 		return 0; /* reading them is no risk */
 	/* Inside it, or a directory holding it: when it exists, or, bound
 	 * writable, when the cage could make it. */
 	if (ltd_path_is_under(real, path) ||
 	    (ltd_path_is_under(path, real) &&
-	     ((holds_missing && writable) || lstat(path, &st) == 0)))
-		return judge(p, flag, real, what, path, class, allow, err);
+	     ((e->holds_missing && writable) || lstat(path, &st) == 0)))
+		return judge(p, flag, real, e, path, allow, err);
 	return 0;
 }
 
@@ -493,6 +493,8 @@ static int check_path_dirs(struct ltd_policy *p, const char *flag,
 			   const char *const homes[2], unsigned allow,
 			   struct ltd_err *err)
 {
+	static const struct ltd_gate_entry path_dir =
+		STARTUP("", "a directory on your PATH");
 	const char *env = getenv("PATH");
 	_cleanup_free_ char *copy = env ? strdup(env) : NULL;
 	char *save = NULL;
@@ -506,15 +508,15 @@ static int check_path_dirs(struct ltd_policy *p, const char *flag,
 			    strcmp(d, homes[h]) != 0 &&
 			    !(p->project && ltd_path_is_under(d, p->project)))
 				ret = check(p, flag, real, writable, d,
-					    "a directory on your PATH",
-					    LTD_UNSAFE_BIND_STARTUP, true,
-					    allow, err);
+					    &path_dir, allow, err);
 	return ret;
 }
 
 int ltd_policy_gate(struct ltd_policy *p, const char *flag, const char *real,
 		    bool writable, unsigned allow, struct ltd_err *err)
 {
+	static const struct ltd_gate_entry home = {
+		"~", "your home directory", LTD_UNSAFE_BIND_HOME, false, NULL};
 	const char *homes[2] = {p->id.home, p->host_home};
 	/* The home's names from one listing (homes[1], its real path, is
 	 * walked only when it differs, and then name by name). */
@@ -526,8 +528,7 @@ int ltd_policy_gate(struct ltd_policy *p, const char *flag, const char *real,
 	for (int h = 0; h < 2 && !ret; h++)
 		if (homes[h] && (strcmp(real, "/") == 0 ||
 				 ltd_path_is_under(homes[h], real)))
-			ret = judge(p, flag, real, "your home directory",
-				    homes[h], LTD_UNSAFE_BIND_HOME, allow, err);
+			ret = judge(p, flag, real, &home, homes[h], allow, err);
 	for (size_t i = 0; !ret && i < N_DENY; i++) {
 		const char *d = deny[i].path;
 
@@ -538,9 +539,8 @@ int ltd_policy_gate(struct ltd_policy *p, const char *flag, const char *real,
 			if (!entry_path(d, homes[h], (unsigned)p->id.uid, path,
 					sizeof(path)))
 				continue;
-			ret = check(p, flag, real, writable, path, deny[i].what,
-				    deny[i].class, deny[i].holds_missing, allow,
-				    err);
+			ret = check(p, flag, real, writable, path, &deny[i],
+				    allow, err);
 			/* As it really is, too: ~/.bashrc may be a link
 			 * into a dotfiles repository. */
 			if (!ret && d[0] == '~') {
@@ -549,10 +549,8 @@ int ltd_policy_gate(struct ltd_policy *p, const char *flag, const char *real,
 
 				if (linked[0])
 					ret = check(p, flag, real, writable,
-						    linked, deny[i].what,
-						    deny[i].class,
-						    deny[i].holds_missing,
-						    allow, err);
+						    linked, &deny[i], allow,
+						    err);
 			}
 		}
 	}

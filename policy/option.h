@@ -141,6 +141,7 @@ struct ltd_gate_entry {
 	const char *what;
 	unsigned class;	    /* LTD_UNSAFE_* */
 	bool holds_missing; /* writable: gate a parent even if missing */
+	const char *risk;   /* NULL: the class's (what the agent could do) */
 };
 
 /* The table's entry @i, NULL past the end (for its documentation). */

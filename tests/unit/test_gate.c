@@ -117,6 +117,40 @@ Test(gate, a_writable_parent_before_its_child_exists)
 		     "read-only, nothing can be made there");
 }
 
+/* ltd-native's own state is refused for what the cage could do with it
+ * next run, not as credentials it "could read and use". */
+Test(gate, its_own_state_refused_for_what_the_next_run_would_do)
+{
+	static const struct {
+		const char *rel, *what, *risk;
+	} cases[] = {
+		{"/.config/ltd-native", "ltd-native's policy and approvals",
+		 "the cage could widen its next run"},
+		{"/.config/lamp-the-djinn", "lamp-the-djinn's allowed domains",
+		 "the cage could widen its next run's egress"},
+		{"/.local/state/ltd-native/walk",
+		 "ltd-native's record of the project's directories",
+		 "hide what it plants from the next run's check"},
+	};
+	char home[192], path[256];
+
+	snprintf(home, sizeof(home), "%s/home", dir);
+	mkdir(home, 0700);
+	fake_home(home, home);
+	unsetenv("XDG_CONFIG_HOME");
+	unsetenv("XDG_STATE_HOME");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(path, sizeof(path), "%s%s", home, cases[i].rel);
+		cr_assert_eq(ltd_policy_gate(&p, "--bind", path, true, 0, &err),
+			     -EPERM, "%s", path);
+		cr_assert(strstr(err.msg, cases[i].what) &&
+				  strstr(err.msg, cases[i].risk) &&
+				  strstr(err.msg, "--unsafe-bind-credentials"),
+			  "%s", err.msg);
+		cr_assert_null(strstr(err.msg, "read and use"), "%s", err.msg);
+	}
+}
+
 /* lamp-the-djinn's machine-local allowlist (~/.config/lamp-the-djinn/
  * allowed-domains.txt, read by every run) is gated as ltd-native's own
  * config: a cage that writes it widens the next run's egress. */
