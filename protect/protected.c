@@ -105,7 +105,9 @@ int ltd_protected_warn(struct ltd_protected *s, struct ltd_err *err,
 int ltd_protected_check_links(const struct ltd_protected *s,
 			      struct ltd_err *err)
 {
-	struct ltd_lstat_memo memo = {0};
+	/* Most protected paths begin with a name at the project's top
+	 * (.git, .claude, .vscode...): one listing of it answers those. */
+	struct ltd_lstat_memo memo = {.list_dir = s->project};
 	char buf[PATH_MAX];
 	int ret = 0;
 
@@ -196,9 +198,25 @@ static bool in_absent(const struct ltd_protected *s,
 	return false;
 }
 
+/* @rel's first name is not at the project's top (@m lists it): @rel is
+ * absent, without a look of its own. */
+static bool top_absent(struct ltd_lstat_memo *m, const struct ltd_protected *s,
+		       const char *rel)
+{
+	char top[PATH_MAX];
+	size_t n = strcspn(rel, "/");
+
+	if (snprintf(top, sizeof(top), "%s/%.*s", s->project, (int)n, rel) >=
+	    (int)sizeof(top))
+		return false;
+	return ltd_lstat_memo(m, top) == LTD_LSTAT_MISSING;
+}
+
 struct ltd_protected_id *ltd_protected_ids(const struct ltd_protected *s)
 {
 	struct ltd_protected_id *ids = calloc(s->n + 1, sizeof(*ids));
+	/* The project's top, listed once: most paths are missing there. */
+	struct ltd_lstat_memo memo = {.list_dir = s->project};
 	/* The project is named by its real path (validation refuses a
 	 * link), and the cage cannot change what lies above it. */
 	struct open_how how = {
@@ -216,10 +234,11 @@ struct ltd_protected_id *ltd_protected_ids(const struct ltd_protected *s)
 
 		/* Every protected path lies in the project; one that did
 		 * not would not be the cage's to change. */
-		if (!rel || in_absent(s, ids, i))
+		if (!rel || in_absent(s, ids, i) || top_absent(&memo, s, rel))
 			continue;
 		ids[i] = identify(proj, rel);
 	}
+	ltd_lstat_memo_free(&memo);
 	return ids;
 }
 

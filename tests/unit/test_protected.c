@@ -162,3 +162,31 @@ Test(protected, a_replaced_file_is_reported)
 	free(text);
 	free(before);
 }
+
+/* A protected file the command made at the project's top, which the
+ * listing of the top said absent before: reported.  The same with a top
+ * too big for one listing (each name looked at on its own then). */
+Test(protected, a_file_made_at_the_top_is_reported)
+{
+	for (int big = 0; big < 2; big++) {
+		struct ltd_protected_id *before;
+		char path[256], *text;
+
+		snprintf(path, sizeof(path), "%s/proj/mise.toml", dir);
+		unlink(path);
+		protect("mise.toml");
+		for (int i = 0; big && i < 1500; i++) {
+			snprintf(path, sizeof(path),
+				 "proj/a-name-long-enough-to-fill-%04d", i);
+			put(path, "");
+		}
+		before = ltd_protected_ids(&prot);
+		cr_assert_not_null(before);
+		cr_assert_eq(before[prot.n - 1].type, 0, "absent before");
+		put("proj/mise.toml", "[tasks]\n");
+		text = report(before);
+		cr_assert_not_null(strstr(text, "/proj/mise.toml"), "%s", text);
+		free(text);
+		free(before);
+	}
+}
