@@ -50,7 +50,7 @@ void ltd_repos_say_at(struct walk *w, const char *at, const char *name,
 	size_t len = 0;
 	FILE *m;
 
-	if (w->quiet)
+	if (w->quiet || !w->out)
 		return;
 	if (w->said >= MAX_WARNINGS) {
 		w->over++;
@@ -107,8 +107,8 @@ static bool changed_at(const struct walk *w, int dir, const char *name,
  * cannot be (-EXDEV: out of the root; -ELOOP: through a link), -ENOENT
  * when absent.  Into @shown, the path as the root's name and the rest.
  */
-int ltd_repos_open_in_root(struct walk *w, const char *base, const char *to,
-			   int flags, char *shown, size_t size)
+static int open_under(struct walk *w, int root, const char *base,
+		      const char *to, int flags, char *shown, size_t size)
 {
 	struct open_how how = {
 		.flags = (uint64_t)flags | O_CLOEXEC,
@@ -137,10 +137,36 @@ int ltd_repos_open_in_root(struct walk *w, const char *base, const char *to,
 			ltd_path_normalize(shown);
 	}
 	/* RESOLVE_BENEATH takes "/x" as beneath too: strip it. */
-	fd = (int)syscall(SYS_openat2, w->root,
+	fd = (int)syscall(SYS_openat2, root,
 			  rel[strspn(rel, "/")] ? rel + strspn(rel, "/") : ".",
 			  &how, sizeof(how));
 	return fd < 0 ? -errno : fd;
+}
+
+int ltd_repos_open_in_root(struct walk *w, const char *base, const char *to,
+			   int flags, char *shown, size_t size)
+{
+	return open_under(w, w->root, base, to, flags, shown, size);
+}
+
+/* In a review's upper, one the upper does not hold is opened in the
+ * project below it (the cage saw both); a whiteout (-ENOTDIR) hides it. */
+int ltd_repos_open_in_view(struct walk *w, const char *base, const char *to,
+			   int flags, char *shown, size_t size)
+{
+	int fd = open_under(w, w->root, base, to, flags, shown, size);
+
+	if (fd == -ENOENT && w->lower >= 0)
+		fd = open_under(w, w->lower, base, to, flags, shown, size);
+	return fd;
+}
+
+/* @shown (a path in the root) to w->hook_fn, relative to the root. */
+static void tell(struct walk *w, const char *shown)
+{
+	if (w->hook_fn && !strncmp(shown, w->path, w->root_len) &&
+	    shown[w->root_len] == '/')
+		w->hook_fn(w->hook_ctx, shown + w->root_len + 1);
 }
 
 void ltd_repos_say_unfollowed(struct walk *w, const char *at, const char *name,
@@ -296,7 +322,7 @@ out:
 static void hook(struct walk *w, int dir, const char *dir_shown,
 		 const char *dir_rel, const char *name, unsigned *n_said)
 {
-	char to[PATH_MAX], shown[PATH_MAX * 2];
+	char to[PATH_MAX * 2], shown[PATH_MAX * 2] = "";
 	struct stat st, tst;
 	bool now;
 	ssize_t n;
@@ -315,6 +341,7 @@ static void hook(struct walk *w, int dir, const char *dir_shown,
 			now = fstat(fd, &tst) == 0 && changed(&tst, w->since);
 			close(fd);
 		} else if (ltd_repos_unfollowed(fd)) {
+			tell(w, shown); /* the links on its way */
 			if (++*n_said <= MAX_HOOKS_SAID)
 				ltd_repos_say_unfollowed(w, dir_shown, name,
 							 "this hook", fd);
@@ -323,6 +350,11 @@ static void hook(struct walk *w, int dir, const char *dir_shown,
 	}
 	if (!now)
 		return;
+	if (snprintf(to, sizeof(to), "%s/%s", dir_shown, name) <
+	    (int)sizeof(to))
+		tell(w, to);
+	if (shown[0])
+		tell(w, shown); /* what it links to */
 	if (++*n_said <= MAX_HOOKS_SAID)
 		ltd_repos_say_at(
 			w, dir_shown, name,
@@ -387,10 +419,12 @@ void ltd_repos_hooks_path_at(struct walk *w, const char *base,
 		}
 		fd = ltd_repos_open_in_root(w, base, hp, O_RDONLY | O_DIRECTORY,
 					    shown, sizeof(shown));
-		if (ltd_repos_unfollowed(fd))
+		if (ltd_repos_unfollowed(fd)) {
+			tell(w, shown); /* the links on its way */
 			ltd_repos_say_unfollowed(
 				w, shown, NULL,
 				"this repository's core.hooksPath", fd);
+		}
 		if (fd < 0)
 			continue;
 		snprintf(rel, sizeof(rel), "%s",
@@ -421,22 +455,20 @@ static bool rel_to_root(const struct walk *w, const char *from,
 	return n >= 0 && (size_t)n < size;
 }
 
-/* hooks/ of the git directory @dir; and the repository's core.hooksPath
- * (@c) where it lies in the root, from each work tree. */
-static void judge_hooks(struct walk *w, int dir, const struct ltd_repos_cfg *c)
+/* hooks/ of the git directory @dir: a directory, or a link to one in
+ * the root.  Below a review's upper, only what a link leads to there (the
+ * project's own files are not the command's). */
+static void hooks_dir(struct walk *w, int dir)
 {
-	char shown[PATH_MAX * 2], rel[PATH_MAX * 2], base[PATH_MAX];
-	const char *hooks_path =
-		c->hooks_path[0] ? c->hooks_path : w->default_hooks;
+	char shown[PATH_MAX * 2], rel[PATH_MAX * 2];
 	char to[PATH_MAX];
-	const char *slash;
 	struct stat st;
 	ssize_t n;
 	int fd;
 
 	if (fstatat(dir, "hooks", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 	    !S_ISDIR(st.st_mode)) {
-		if (changed(&st, w->since))
+		if (changed(&st, w->since) && !w->below)
 			say(w, "hooks",
 			    "the command made git's hooks directory a "
 			    "symbolic link or another file",
@@ -460,7 +492,8 @@ static void judge_hooks(struct walk *w, int dir, const struct ltd_repos_cfg *c)
 							 "this hooks directory",
 							 fd);
 		}
-	} else if ((fd = openat(dir, "hooks",
+	} else if (!w->below &&
+		   (fd = openat(dir, "hooks",
 				O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
 					O_CLOEXEC)) >= 0) {
 		snprintf(shown, sizeof(shown), "%s/hooks", w->path);
@@ -468,8 +501,16 @@ static void judge_hooks(struct walk *w, int dir, const struct ltd_repos_cfg *c)
 			 ltd_repos_here(w)[0] ? "/" : "");
 		hooks_in(w, fd, shown, rel);
 	}
-	if (!hooks_path[0])
-		return;
+}
+
+/* The hooks path @hooks_path of the git directory at w->path (@c its
+ * configuration) where it lies in the root, from each work tree. */
+static void hooks_path(struct walk *w, const struct ltd_repos_cfg *c,
+		       const char *hooks_path)
+{
+	char base[PATH_MAX];
+	const char *slash;
+
 	/* Relative to the work tree: above a .git, the directory itself
 	 * for a bare repository. */
 	snprintf(base, sizeof(base), "%s", ltd_repos_here(w));
@@ -488,6 +529,16 @@ static void judge_hooks(struct walk *w, int dir, const struct ltd_repos_cfg *c)
 	if (c->worktree[0] &&
 	    rel_to_root(w, ltd_repos_here(w), c->worktree, base, sizeof(base)))
 		ltd_repos_hooks_path_at(w, base, hooks_path);
+}
+
+void ltd_repos_judge_hooks(struct walk *w, int dir,
+			   const struct ltd_repos_cfg *c)
+{
+	hooks_dir(w, dir);
+	if (c->hooks_path[0])
+		hooks_path(w, c, c->hooks_path);
+	else if (w->default_hooks[0])
+		hooks_path(w, c, w->default_hooks);
 }
 
 void ltd_repos_judge_gitdir(struct walk *w, int dir)
@@ -522,7 +573,7 @@ void ltd_repos_judge_gitdir(struct walk *w, int dir)
 			"wherever it works there (a shell prompt that shows "
 			"git's status is enough)",
 			c->key);
-	judge_hooks(w, dir, c);
+	ltd_repos_judge_hooks(w, dir, c);
 	/* In a review's upper, an index never lands (review/held.c). */
 	if (w->lower < 0)
 		ltd_gitindex_judge(w->out, dir, w->path, w->since);
@@ -538,7 +589,7 @@ void ltd_repos_judge_gitdir(struct walk *w, int dir)
  * that leads to a directory in the root needs nothing more (the walk
  * judges what is there).
  */
-void ltd_repos_judge_gitfile(struct walk *w, int dir)
+void ltd_repos_judge_gitfile(struct walk *w, int dir, bool below)
 {
 	_cleanup_free_ char *text = NULL;
 	struct ltd_err err = {0};
@@ -551,7 +602,7 @@ void ltd_repos_judge_gitfile(struct walk *w, int dir)
 
 	if (fstatat(dir, ".git", &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return;
-	now = changed(&st, w->since);
+	now = changed(&st, w->since) && !below;
 	if (S_ISLNK(st.st_mode)) {
 		n = readlinkat(dir, ".git", to, sizeof(to) - 1);
 		if (n <= 0)
@@ -578,7 +629,7 @@ void ltd_repos_judge_gitfile(struct walk *w, int dir)
 			return;
 		snprintf(to, sizeof(to), "%s", text + 8);
 	}
-	fd = ltd_repos_open_in_root(w, ltd_repos_here(w), to,
+	fd = ltd_repos_open_in_view(w, ltd_repos_here(w), to,
 				    O_RDONLY | O_DIRECTORY, shown,
 				    sizeof(shown));
 	if (fd >= 0) {

@@ -52,6 +52,11 @@ static inline bool ltd_repos_unfollowed(int err)
 int ltd_repos_open_in_root(struct walk *w, const char *base, const char *to,
 			   int flags, char *shown, size_t size);
 
+/* The same, or in a review's upper that does not hold it, in the project
+ * below (the cage saw both): a git directory, a common directory. */
+int ltd_repos_open_in_view(struct walk *w, const char *base, const char *to,
+			   int flags, char *shown, size_t size);
+
 /* "git follows @what through a symbolic link ...", with @err. */
 void ltd_repos_say_unfollowed(struct walk *w, const char *at, const char *name,
 			      const char *what, int err);
@@ -63,6 +68,12 @@ void ltd_repos_config_file(struct walk *w, struct ltd_repos_cfg *c, int dir,
 /* The hooks of core.hooksPath @hooks_path taken from the work tree @base. */
 void ltd_repos_hooks_path_at(struct walk *w, const char *base,
 			     const char *hooks_path);
+
+/* hooks/ of the git directory @dir (w->path) and the hooks path of its
+ * configuration @c (or the user's), from each work tree but those of its
+ * .git files. */
+void ltd_repos_judge_hooks(struct walk *w, int dir,
+			   const struct ltd_repos_cfg *c);
 
 /* repoworktree.c's */
 

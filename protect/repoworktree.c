@@ -77,9 +77,10 @@ unsigned ltd_repos_lower_makes(struct walk *w, unsigned flags)
 	return flags;
 }
 
-/* The directory the commondir file of the git directory @dir names
- * (relative to @dir, or absolute), opened as ltd_repos_open_in_root() opens,
- * its path into @shown; a negative errno when there is none or it cannot be. */
+/* The directory the commondir file of the git directory @dir (w->path)
+ * names (relative to @dir, or absolute), opened as
+ * ltd_repos_open_in_view() opens, its path into @shown; a negative errno
+ * when there is none or it cannot be. */
 static int open_common(struct walk *w, int dir, char *shown, size_t size)
 {
 	_cleanup_free_ char *text = NULL;
@@ -87,6 +88,7 @@ static int open_common(struct walk *w, int dir, char *shown, size_t size)
 	struct stat st;
 	size_t len;
 
+	dir = ltd_repos_config_dir(w, dir, "commondir");
 	if (fstatat(dir, "commondir", &st, AT_SYMLINK_NOFOLLOW) < 0 ||
 	    !S_ISREG(st.st_mode) ||
 	    ltd_policy_read_file(dir, "commondir", "commondir", &text, &len,
@@ -98,7 +100,7 @@ static int open_common(struct walk *w, int dir, char *shown, size_t size)
 	text[len] = '\0';
 	if (!len || strlen(text) != len)
 		return -ENOENT;
-	return ltd_repos_open_in_root(w, ltd_repos_here(w), text,
+	return ltd_repos_open_in_view(w, ltd_repos_here(w), text,
 				      O_RDONLY | O_DIRECTORY, shown, size);
 }
 
@@ -139,56 +141,131 @@ void ltd_repos_judge_common(struct walk *w, int dir)
 					 "this worktree's commondir", fd);
 	if (fd < 0)
 		return; /* out of the project: said when commondir changed */
-	if (fstatat(fd, "HEAD", &st, AT_SYMLINK_NOFOLLOW) == 0 ||
-	    !path_to(w, shown, saved, sizeof(saved))) {
+	if (!path_to(w, shown, saved, sizeof(saved))) {
 		close(fd);
 		return;
 	}
-	w->in_common = true;
-	ltd_repos_judge_gitdir(w, fd);
-	w->in_common = false;
+	/* In a review's upper, a HEAD in the project below counts too. */
+	if (fstatat(fd, "HEAD", &st, AT_SYMLINK_NOFOLLOW) < 0 &&
+	    !(ltd_repos_lower_makes(w, 0) & LTD_RN_HEAD)) {
+		w->in_common = true;
+		ltd_repos_judge_gitdir(w, fd);
+		w->in_common = false;
+	}
 	memcpy(w->path, saved, sizeof(saved));
 	close(fd);
+}
+
+/* The configuration of the git directory @gd, at w->path: its common
+ * directory's config, its config, its config.worktree, in git's order,
+ * each read where ltd_repos_config_dir() says, without a word. */
+static void read_config(struct walk *w, struct ltd_repos_cfg *c, int gd)
+{
+	char shown[PATH_MAX * 2], inner[PATH_MAX];
+	int common;
+
+	c->w = w;
+	w->quiet = true;
+	common = open_common(w, gd, shown, sizeof(shown));
+	if (common >= 0) {
+		if (path_to(w, shown, inner, sizeof(inner))) {
+			ltd_repos_config_file(
+				w, c, ltd_repos_config_dir(w, common, "config"),
+				"config");
+			memcpy(w->path, inner, sizeof(inner));
+		}
+		close(common);
+	}
+	ltd_repos_config_file(w, c, ltd_repos_config_dir(w, gd, "config"),
+			      "config");
+	ltd_repos_config_file(w, c,
+			      ltd_repos_config_dir(w, gd, "config.worktree"),
+			      "config.worktree");
+	w->quiet = false;
 }
 
 /*
  * The current directory is a work tree of the git directory @gd (shown as
  * @gd_shown; closed here): a .git file here names it.  Its relative
- * core.hooksPath (from its common directory's config, its config, its
- * config.worktree, in git's order) is taken from here, so the hooks it
+ * core.hooksPath (read_config()) is taken from here, so the hooks it
  * names here are judged.  The keys themselves are the git directory's to
  * judge (where the walk meets it): nothing else is said.
  */
 void ltd_repos_hooks_of_work_tree(struct walk *w, int gd, const char *gd_shown)
 {
 	struct ltd_repos_cfg *c = calloc(1, sizeof(*c));
-	char base[PATH_MAX], saved[PATH_MAX], shown[PATH_MAX * 2];
+	char base[PATH_MAX], saved[PATH_MAX];
 	const char *hp;
-	int common;
 
 	snprintf(base, sizeof(base), "%s", ltd_repos_here(w));
 	if (!c || !path_to(w, gd_shown, saved, sizeof(saved)))
 		goto out;
-	c->w = w;
-	w->quiet = true;
-	common = open_common(w, gd, shown, sizeof(shown));
-	if (common >= 0) {
-		char inner[PATH_MAX];
-
-		if (path_to(w, shown, inner, sizeof(inner))) {
-			ltd_repos_config_file(w, c, common, "config");
-			memcpy(w->path, inner, sizeof(inner));
-		}
-		close(common);
-	}
-	ltd_repos_config_file(w, c, gd, "config");
-	ltd_repos_config_file(w, c, gd, "config.worktree");
-	w->quiet = false;
+	read_config(w, c, gd);
 	memcpy(w->path, saved, sizeof(saved));
 	hp = c->hooks_path[0] ? c->hooks_path : w->default_hooks;
 	if (hp[0] && hp[0] != '/' && hp[0] != '~')
 		ltd_repos_hooks_path_at(w, base, hp);
 out:
+	free(c);
+	close(gd);
+}
+
+/* The directory @fd (of the project below a review's upper) is a git
+ * directory as the walk takes one (repos.c's entry_flags()). */
+static bool is_git_dir(int fd)
+{
+	static const char *const m[] = {"commondir", "objects", "refs"};
+	struct stat st;
+
+	if (fstatat(fd, "HEAD", &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return false;
+	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++)
+		if (fstatat(fd, m[i], &st, AT_SYMLINK_NOFOLLOW) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * In a review's upper, the current directory @dir holds no .git and the
+ * project below it does: a work tree of a repository the command did not
+ * change (a linked worktree's .git file, a nested repository's .git),
+ * whose hooks path (read from the project) names hooks the command may
+ * have written here, in the upper.  The .git file is read as the walk
+ * reads one; the git directory's hooks and hooks path are judged as the
+ * walk judges its own, but its own hooks/ (the project's, not the
+ * command's).  The project's own .git is protected before the run.
+ */
+void ltd_repos_judge_below(struct walk *w, int dir)
+{
+	char shown[PATH_MAX * 2], saved[PATH_MAX];
+	struct ltd_repos_cfg *c;
+	struct stat st;
+	int lower, gd;
+
+	if (w->lower < 0 || w->below ||
+	    fstatat(dir, ".git", &st, AT_SYMLINK_NOFOLLOW) == 0 ||
+	    (lower = lower_here(w)) < 0 ||
+	    fstatat(lower, ".git", &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return;
+	if (!S_ISDIR(st.st_mode)) {
+		ltd_repos_judge_gitfile(w, lower, true);
+		return;
+	}
+	if ((w->skip & LTD_REPOS_SKIP_ROOT_GIT) && !ltd_repos_here(w)[0])
+		return;
+	if (snprintf(shown, sizeof(shown), "%s/.git", w->path) >=
+		    (int)sizeof(shown) ||
+	    (gd = openat(lower, ".git",
+			 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+		return;
+	c = is_git_dir(gd) ? calloc(1, sizeof(*c)) : NULL;
+	if (c && path_to(w, shown, saved, sizeof(saved))) {
+		read_config(w, c, gd);
+		w->below = true;
+		ltd_repos_judge_hooks(w, gd, c);
+		w->below = false;
+		memcpy(w->path, saved, sizeof(saved));
+	}
 	free(c);
 	close(gd);
 }

@@ -71,6 +71,31 @@ threat_real "$RP/nest" "$RP/global-hook-ran" "git commit there runs it" "${GITC[
 as_user git config --global --unset core.hooksPath
 as_user rm -rf "$RP/nest" "$RP/global-hook-ran"
 
+# The same under --review: the worktree (its .git file, the common
+# config's hooksPath) is the project's, unchanged; only the hook is in the
+# review's upper.  It is said, and apply holds it back (before, neither:
+# apply landed it, and git commit in the worktree ran it).
+RS=$(as_user mktemp -d "$U_HOME/e2e-repos-state.XXXXXX")
+ltd_in "$RP" "$RS" doctor
+if printf '%s\n' "$OUT" | grep -q '^ok  *review mode'; then
+	hook=$RP/vendor/lib-wt/.husky/_/pre-commit
+	as_user sh -c "cd '$RP' && mkdir vendor && cd vendor && git init -q lib && cd lib && mkdir -p .husky/_ && echo .husky/_ > .gitignore && git add .gitignore && ${GITC[*]} commit -qm i && git config core.hooksPath .husky/_ && git worktree add -q ../lib-wt 2>/dev/null"
+	sleep 0.1 # the review begins after the worktree was made
+	ltd_in "$RP" "$RS" run --ro-bind "$STAGE" "$STAGE" --network none --review hk -- sh -c "mkdir -p vendor/lib-wt/.husky/_ && printf '#!/bin/sh\\ntouch ../../rv-hook-ran\\n' > vendor/lib-wt/.husky/_/pre-commit && chmod +x vendor/lib-wt/.husky/_/pre-commit"
+	expect_rc "under --review the cage plants a hook in a linked worktree's hooks path" 0
+	expect_out "at exit the review run names the hook" "warning: $RP/vendor/lib-wt/\.husky/_/pre-commit: "
+	ltd_in "$RP" "$RS" review hk
+	expect_out "review marks it held back, as a git hook" "^A! vendor/lib-wt/\.husky/_/pre-commit  \[held back: a git hook"
+	ltd_in "$RP" "$RS" apply hk
+	expect_true "apply does not land it" test ! -e "$hook"
+	[ -e "$hook" ] || ltd_in "$RP" "$RS" apply hk --include-protected
+	threat_real "$RP/vendor/lib-wt" "$RP/rv-hook-ran" "landed, git commit in the worktree runs it" "${GITC[@]}" commit -q --allow-empty -m x
+	as_user rm -rf "$RP/vendor" "$RP/rv-hook-ran"
+else
+	skip "--review: a hook in a worktree of the project's" "doctor says review mode does not work here"
+fi
+as_user rm -rf "$RS"
+
 lr sh -c "mkdir app && cd app && git init -q && echo x > f && git add f && ${GITC[*]} commit -qm one"
 expect_rc "a plain git init and commit in the cage" 0
 expect_no_out "say nothing of repositories" "git (configuration|hook|repositor)"
