@@ -537,8 +537,9 @@ void ltd_repos_judge_hooks(struct walk *w, int dir,
 	hooks_dir(w, dir);
 	if (c->hooks_path[0])
 		hooks_path(w, c, c->hooks_path);
-	else if (w->default_hooks[0])
-		hooks_path(w, c, w->default_hooks);
+	else
+		for (unsigned i = 0; i < w->default_hooks.n; i++)
+			hooks_path(w, c, w->default_hooks.v[i]);
 }
 
 void ltd_repos_judge_gitdir(struct walk *w, int dir)

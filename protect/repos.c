@@ -44,6 +44,7 @@
 #include "common/cleanup.h"
 #include "common/sha256.h"
 #include "protect/githookspath.h"
+#include "protect/gitwalk.h"
 #include "protect/repoindex.h"
 #include "protect/repowalk.h"
 
@@ -506,7 +507,7 @@ static void walk_root(struct walk *w, int fd)
 /* What the walk could not do, said once each. */
 static void say_limits(struct walk *w, const char *root)
 {
-	char what[256];
+	char what[384];
 
 	memcpy(w->path, root, w->root_len + 1);
 	if (w->full) {
@@ -524,6 +525,17 @@ static void say_limits(struct walk *w, const char *root)
 			 "than %u directories or a longer path; %lu such "
 			 "place%s)",
 			 w->lim.depth, w->n_deep, w->n_deep == 1 ? "" : "s");
+		say(w, NULL, what);
+	}
+	if (w->default_hooks.over) {
+		memcpy(w->path, root, w->root_len + 1);
+		snprintf(what, sizeof(what),
+			 "ltd-native did not look for hooks under every "
+			 "core.hooksPath your system and global git "
+			 "configuration set (more than %d relative ones, or "
+			 "more than %d files to read): in a repository that "
+			 "sets none, the command may have planted one there",
+			 LTD_GIT_HOOKS_PATHS_MAX, LTD_GIT_MAX_CONFIG_FILES);
 		say(w, NULL, what);
 	}
 	if (w->over) {
@@ -662,9 +674,8 @@ static void report(int fd, const char *root, const struct walk_args *a)
 		return;
 	}
 	clock_gettime(CLOCK_REALTIME, &w->t0);
-	ltd_git_default_hooks_path(w->default_hooks, sizeof(w->default_hooks));
-	if (w->default_hooks[0] == '/' || w->default_hooks[0] == '~')
-		w->default_hooks[0] = '\0'; /* one place, the checks' before */
+	/* An absolute one is one place, the checks' before the run. */
+	ltd_git_default_hooks_paths(&w->default_hooks);
 	index_name(root, name);
 	if (w->lim.depth < LTD_RINDEX_MAX_DEPTH)
 		index_start(w, fd, a->index_dir, name, &old, &new, &holds);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "protect/githookspath.h"
 #include "protect/repoindex.h"
 #include "protect/repos.h"
 
@@ -50,9 +51,9 @@ struct walk {
 	unsigned long n_read; /* directories read (getdents) */
 	bool in_common;	      /* judging a worktree's common directory */
 	bool quiet; /* reading a configuration for its hooks path: no word */
-	/* The system and global configs' core.hooksPath when relative, for
-	 * repositories that set none ("" else: githookspath.h). */
-	char default_hooks[PATH_MAX];
+	/* The system and global configs' relative core.hooksPath values,
+	 * each judged for repositories that set none (githookspath.h). */
+	struct ltd_git_hooks_paths default_hooks;
 	/* Judging a git directory of the project below a review's upper
 	 * (repoworktree.c): its own files are not the command's. */
 	bool below;

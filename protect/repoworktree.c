@@ -202,9 +202,11 @@ void ltd_repos_hooks_of_work_tree(struct walk *w, int gd, const char *gd_shown)
 		goto out;
 	read_config(w, c, gd);
 	memcpy(w->path, saved, sizeof(saved));
-	hp = c->hooks_path[0] ? c->hooks_path : w->default_hooks;
+	hp = c->hooks_path;
 	if (hp[0] && hp[0] != '/' && hp[0] != '~')
 		ltd_repos_hooks_path_at(w, base, hp);
+	for (unsigned i = 0; !hp[0] && i < w->default_hooks.n; i++)
+		ltd_repos_hooks_path_at(w, base, w->default_hooks.v[i]);
 out:
 	free(c);
 	close(gd);

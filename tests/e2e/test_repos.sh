@@ -62,14 +62,21 @@ as_user rm -rf "$RP/vendor" "$RP/wt-hook-ran"
 
 # A relative core.hooksPath in the user's global config holds for every
 # repository that sets none: the cage plants a hook under it in a nested
-# repository of the user's.
-as_user sh -c "cd '$RP' && git init -q nest && cd nest && ${GITC[*]} commit -q --allow-empty -m i && git config --global core.hooksPath .githooks"
-lr sh -c "mkdir -p nest/.githooks && printf '#!/bin/sh\\ntouch ../global-hook-ran\\n' > nest/.githooks/pre-commit && chmod +x nest/.githooks/pre-commit"
-expect_rc "the cage plants a hook under the global relative hooks path" 0
-expect_out "at exit the run names the hook" "warning: $RP/nest/\.githooks/pre-commit: "
-threat_real "$RP/nest" "$RP/global-hook-ran" "git commit there runs it" "${GITC[@]}" commit -q --allow-empty -m x
-as_user git config --global --unset core.hooksPath
-as_user rm -rf "$RP/nest" "$RP/global-hook-ran"
+# repository of the user's.  Then the same with an includeIf after it
+# that sets an absolute hooks path for repositories elsewhere: git here
+# still takes the relative one (the condition does not hold), and so must
+# the walk, which follows every include whatever its condition.
+ABS_CFG=$U_HOME/e2e-abs-hooks.cfg
+for cond in "" "git config --global includeIf.gitdir:/nowhere/.path '$ABS_CFG' && printf '[core]\\n\\thooksPath = /nowhere/hooks\\n' > '$ABS_CFG'"; do
+	as_user sh -c "cd '$RP' && git init -q nest && cd nest && ${GITC[*]} commit -q --allow-empty -m i && git config --global core.hooksPath .githooks${cond:+ && $cond}"
+	lr sh -c "mkdir -p nest/.githooks && printf '#!/bin/sh\\ntouch ../global-hook-ran\\n' > nest/.githooks/pre-commit && chmod +x nest/.githooks/pre-commit"
+	expect_rc "the cage plants a hook under the global relative hooks path${cond:+, a conditional absolute one after it}" 0
+	expect_out "at exit the run names the hook" "warning: $RP/nest/\.githooks/pre-commit: "
+	threat_real "$RP/nest" "$RP/global-hook-ran" "git commit there runs it" "${GITC[@]}" commit -q --allow-empty -m x
+	as_user git config --global --unset core.hooksPath
+	[ -z "$cond" ] || as_user git config --global --remove-section includeIf.gitdir:/nowhere/
+	as_user rm -rf "$RP/nest" "$RP/global-hook-ran" "$ABS_CFG"
+done
 
 # The same under --review: the worktree (its .git file, the common
 # config's hooksPath) is the project's, unchanged; only the hook is in the
