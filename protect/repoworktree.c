@@ -249,6 +249,8 @@ void ltd_repos_judge_below(struct walk *w, int dir)
 	    (lower = lower_here(w)) < 0 ||
 	    fstatat(lower, ".git", &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return;
+	/* @lower is lower_here()'s, which the next lower_here() of another
+	 * place closes: neither use below needs it after that. */
 	if (!S_ISDIR(st.st_mode)) {
 		ltd_repos_judge_gitfile(w, lower, true);
 		return;
