@@ -28,12 +28,6 @@
 #include "protect/gitplace.h"
 #include "protect/gitwalk.h"
 
-#define GIT_MAX_INCLUDE_DEPTH 10
-
-/* How many files one run's includes may read: a file that includes
- * itself twice would otherwise cost 2^10 reads. */
-#define GIT_MAX_CONFIG_FILES 100
-
 struct cfg_walk {
 	struct ltd_protected *s;
 	unsigned files; /* read so far */
@@ -47,7 +41,7 @@ struct cfg_walk {
 	struct {
 		const char *file;
 		bool said;
-	} saved[GIT_MAX_INCLUDE_DEPTH + 1];
+	} saved[LTD_GIT_MAX_INCLUDE_DEPTH + 1];
 	/* "--project", or a writable bind's flag: s is then a scratch set
 	 * whose project is the bind's source, and whatever would be
 	 * protected in it refuses the bind. */
@@ -188,12 +182,12 @@ static int cfg_open(struct ltd_gitwalk *gw, struct ltd_gitwalk_file *f,
 
 	if (!strchr(f->path, '/'))
 		return 1;
-	if (++w->files > GIT_MAX_CONFIG_FILES)
+	if (++w->files > LTD_GIT_MAX_CONFIG_FILES)
 		return ltd_err_set(err, ELOOP,
 				   "%s: git's configuration includes more than "
 				   "%d files; ltd-native reads them all to "
 				   "protect what git runs",
-				   f->path, GIT_MAX_CONFIG_FILES);
+				   f->path, LTD_GIT_MAX_CONFIG_FILES);
 	ret = ltd_policy_read_file(AT_FDCWD, f->path, f->path, &f->text,
 				   &f->len, &rerr);
 	if (ret == -ENOENT || ret == -ENOTDIR)
@@ -233,7 +227,7 @@ static int scan_config_file(struct cfg_walk *w, const char *path,
 	struct ltd_gitwalk gw = {
 		.ops = &cfg_ops,
 		.ctx = w,
-		.max_depth = GIT_MAX_INCLUDE_DEPTH,
+		.max_depth = LTD_GIT_MAX_INCLUDE_DEPTH,
 	};
 
 	return ltd_gitwalk_file(&gw, path, err);

@@ -37,6 +37,15 @@ struct ltd_gitwalk_file {
 
 struct ltd_gitwalk;
 
+/* git's own bound on nested includes. */
+#define LTD_GIT_MAX_INCLUDE_DEPTH 10
+
+/* How many files one walk of the user's configuration reads at the most:
+ * a file that includes itself twice would otherwise cost 2^10 reads.  The
+ * checks before the run refuse a configuration of more (gitscan.c); the
+ * exit walk says it did not read it whole (githookspath.c). */
+#define LTD_GIT_MAX_CONFIG_FILES 100
+
 struct ltd_gitwalk_ops {
 	/* Each key of w->cur, in order (as ltd_gitconfig_parse() reads
 	 * them): 0 to go on; anything else stops the walk and is returned.

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Git repositories planted in the project (see repos.h): what the walk
- * (repos.c) says of each git directory and each .git file it meets.
+ * (repos.c) says of each git directory and each .git file it meets
+ * (what they take from elsewhere: repoworktree.c).
  *
  * git takes a directory for a git directory when it holds HEAD and
  * objects and refs, or a commondir (setup.c's is_git_directory, which
@@ -32,7 +33,7 @@
 #include "protect/gitconfig.h"
 #include "protect/gitindex.h"
 #include "protect/gitwalk.h"
-#include "protect/repowalk.h"
+#include "protect/repojudge.h"
 
 /* Past these, a count: a flood of names must not scroll the rest away. */
 #define MAX_HOOKS_SAID	  5
@@ -49,7 +50,7 @@ void ltd_repos_say_at(struct walk *w, const char *at, const char *name,
 	size_t len = 0;
 	FILE *m;
 
-	if (w->quiet)
+	if (w->quiet || !w->out)
 		return;
 	if (w->said >= MAX_WARNINGS) {
 		w->over++;
@@ -99,14 +100,6 @@ static bool changed_at(const struct walk *w, int dir, const char *name,
 	       changed(st, w->since);
 }
 
-/* The current directory, relative to the root ("" for the root). */
-static const char *here(const struct walk *w)
-{
-	const char *r = w->path + w->root_len;
-
-	return r[0] == '/' ? r + 1 : r;
-}
-
 /*
  * @to as git takes it from the directory @base (relative to the root, ""
  * for the root): absolute, or relative to @base.  Opened (@flags) beneath
@@ -114,8 +107,8 @@ static const char *here(const struct walk *w)
  * cannot be (-EXDEV: out of the root; -ELOOP: through a link), -ENOENT
  * when absent.  Into @shown, the path as the root's name and the rest.
  */
-static int open_in_root(struct walk *w, const char *base, const char *to,
-			int flags, char *shown, size_t size)
+static int open_under(struct walk *w, int root, const char *base,
+		      const char *to, int flags, char *shown, size_t size)
 {
 	struct open_how how = {
 		.flags = (uint64_t)flags | O_CLOEXEC,
@@ -144,24 +137,40 @@ static int open_in_root(struct walk *w, const char *base, const char *to,
 			ltd_path_normalize(shown);
 	}
 	/* RESOLVE_BENEATH takes "/x" as beneath too: strip it. */
-	fd = (int)syscall(SYS_openat2, w->root,
+	fd = (int)syscall(SYS_openat2, root,
 			  rel[strspn(rel, "/")] ? rel + strspn(rel, "/") : ".",
 			  &how, sizeof(how));
 	return fd < 0 ? -errno : fd;
 }
 
-/* open_in_root()'s failure for a path git would follow: ENOENT, ENOTDIR
- * (nothing there: git finds nothing) and EXDEV (out of the tree: not the
- * command's to write, or another mount) need no word; any other (ELOOP:
- * a link on the way, which the command may have made) is said, on every
- * run, since whether what lies behind it changed cannot be told. */
-static bool unfollowed(int err)
+int ltd_repos_open_in_root(struct walk *w, const char *base, const char *to,
+			   int flags, char *shown, size_t size)
 {
-	return err < 0 && err != -ENOENT && err != -ENOTDIR && err != -EXDEV;
+	return open_under(w, w->root, base, to, flags, shown, size);
 }
 
-static void say_unfollowed(struct walk *w, const char *at, const char *name,
-			   const char *what, int err)
+/* In a review's upper, one the upper does not hold is opened in the
+ * project below it (the cage saw both); a whiteout (-ENOTDIR) hides it. */
+int ltd_repos_open_in_view(struct walk *w, const char *base, const char *to,
+			   int flags, char *shown, size_t size)
+{
+	int fd = open_under(w, w->root, base, to, flags, shown, size);
+
+	if (fd == -ENOENT && w->lower >= 0)
+		fd = open_under(w, w->lower, base, to, flags, shown, size);
+	return fd;
+}
+
+/* @shown (a path in the root) to w->hook_fn, relative to the root. */
+static void tell(struct walk *w, const char *shown)
+{
+	if (w->hook_fn && !strncmp(shown, w->path, w->root_len) &&
+	    shown[w->root_len] == '/')
+		w->hook_fn(w->hook_ctx, shown + w->root_len + 1);
+}
+
+void ltd_repos_say_unfollowed(struct walk *w, const char *at, const char *name,
+			      const char *what, int err)
 {
 	char msg[256];
 
@@ -172,21 +181,9 @@ static void say_unfollowed(struct walk *w, const char *at, const char *name,
 	ltd_repos_say_at(w, at, name, msg, strerror(-err));
 }
 
-/* What a repository's configuration makes git run: the first key, the
- * hooks path, and whether any file of it changed during the run. */
-struct cfg {
-	struct walk *w;
-	char key[512];		 /* "section.key" of the first key that runs */
-	char key_file[PATH_MAX]; /* the file it is in, as shown */
-	char hooks_path[PATH_MAX];
-	char worktree[PATH_MAX]; /* core.worktree, "" when not set */
-	bool changed;		 /* a file of the configuration changed */
-	unsigned files;
-};
-
 /* The first key that runs something, and the file it is in. */
-static void first_key(struct cfg *c, const char *section, const char *key,
-		      const char *file)
+static void first_key(struct ltd_repos_cfg *c, const char *section,
+		      const char *key, const char *file)
 {
 	if (c->key[0])
 		return;
@@ -199,7 +196,7 @@ static void first_key(struct cfg *c, const char *section, const char *key,
 static int on_key(struct ltd_gitwalk *gw, const char *section, const char *key,
 		  const char *val, struct ltd_err *err)
 {
-	struct cfg *c = gw->ctx;
+	struct ltd_repos_cfg *c = gw->ctx;
 	char buf[PATH_MAX * 4 + 8];
 	bool include = ltd_gitwalk_is_include(section, key);
 	bool runs = ltd_gitconfig_command(section, key, val, buf,
@@ -230,7 +227,7 @@ static int on_key(struct ltd_gitwalk *gw, const char *section, const char *key,
 
 /* The config at @fd (closed here), @f: its ctime, its text; 0, or a
  * negative errno and @err when it cannot be read. */
-static int read_at(struct cfg *c, int fd, struct ltd_gitwalk_file *f,
+static int read_at(struct ltd_repos_cfg *c, int fd, struct ltd_gitwalk_file *f,
 		   struct ltd_err *err)
 {
 	struct stat st;
@@ -248,19 +245,20 @@ static int read_at(struct cfg *c, int fd, struct ltd_gitwalk_file *f,
 static int open_include(struct ltd_gitwalk *gw, struct ltd_gitwalk_file *f,
 			struct ltd_err *err)
 {
-	struct cfg *c = gw->ctx;
+	struct ltd_repos_cfg *c = gw->ctx;
 	int fd;
 
 	if (c->files >= MAX_INCLUDES)
 		return 1;
-	fd = f->path[0] ? open_in_root(c->w, "", f->path, O_RDONLY | O_NONBLOCK,
-				       f->shown, sizeof(f->shown))
+	fd = f->path[0] ? ltd_repos_open_in_root(c->w, "", f->path,
+						 O_RDONLY | O_NONBLOCK,
+						 f->shown, sizeof(f->shown))
 			: -ENAMETOOLONG;
 	/* Named by the text, for the eye: what is opened has no link. */
 	if (f->value[0] != '/')
 		ltd_path_normalize(f->shown);
 	/* Through a link: what is behind it may have changed. */
-	if (unfollowed(fd))
+	if (ltd_repos_unfollowed(fd))
 		c->changed = true;
 	/* One ltd-native cannot read (out of the tree, through a link) may
 	 * say anything; a missing one says nothing. */
@@ -278,8 +276,8 @@ static const struct ltd_gitwalk_ops cfg_ops = {
 };
 
 /* config or config.worktree of the git directory @dir. */
-static void config_file(struct walk *w, struct cfg *c, int dir,
-			const char *name)
+void ltd_repos_config_file(struct walk *w, struct ltd_repos_cfg *c, int dir,
+			   const char *name)
 {
 	struct ltd_gitwalk gw = {
 		.ops = &cfg_ops,
@@ -324,7 +322,7 @@ out:
 static void hook(struct walk *w, int dir, const char *dir_shown,
 		 const char *dir_rel, const char *name, unsigned *n_said)
 {
-	char to[PATH_MAX], shown[PATH_MAX * 2];
+	char to[PATH_MAX * 2], shown[PATH_MAX * 2] = "";
 	struct stat st, tst;
 	bool now;
 	ssize_t n;
@@ -337,19 +335,26 @@ static void hook(struct walk *w, int dir, const char *dir_shown,
 	if (!now && S_ISLNK(st.st_mode) &&
 	    (n = readlinkat(dir, name, to, sizeof(to) - 1)) > 0) {
 		to[n] = '\0';
-		fd = open_in_root(w, dir_rel, to, O_PATH, shown, sizeof(shown));
+		fd = ltd_repos_open_in_root(w, dir_rel, to, O_PATH, shown,
+					    sizeof(shown));
 		if (fd >= 0) {
 			now = fstat(fd, &tst) == 0 && changed(&tst, w->since);
 			close(fd);
-		} else if (unfollowed(fd)) {
+		} else if (ltd_repos_unfollowed(fd)) {
+			tell(w, shown); /* the links on its way */
 			if (++*n_said <= MAX_HOOKS_SAID)
-				say_unfollowed(w, dir_shown, name, "this hook",
-					       fd);
+				ltd_repos_say_unfollowed(w, dir_shown, name,
+							 "this hook", fd);
 			return;
 		}
 	}
 	if (!now)
 		return;
+	if (snprintf(to, sizeof(to), "%s/%s", dir_shown, name) <
+	    (int)sizeof(to))
+		tell(w, to);
+	if (shown[0])
+		tell(w, shown); /* what it links to */
 	if (++*n_said <= MAX_HOOKS_SAID)
 		ltd_repos_say_at(
 			w, dir_shown, name,
@@ -391,8 +396,8 @@ static void hooks_in(struct walk *w, int fd, const char *shown, const char *rel)
 /* The hooks of core.hooksPath @hooks_path as git takes it from the work
  * tree @base (relative to the root; a relative @hooks_path is from
  * there), where it lies in the root. */
-static void hooks_path_at(struct walk *w, const char *base,
-			  const char *hooks_path)
+void ltd_repos_hooks_path_at(struct walk *w, const char *base,
+			     const char *hooks_path)
 {
 	char shown[PATH_MAX * 2], rel[PATH_MAX * 2];
 	char to[PATH_MAX], home[PATH_MAX];
@@ -412,11 +417,14 @@ static void hooks_path_at(struct walk *w, const char *base,
 			to[n - 2] = '\0';
 			hp = to;
 		}
-		fd = open_in_root(w, base, hp, O_RDONLY | O_DIRECTORY, shown,
-				  sizeof(shown));
-		if (unfollowed(fd))
-			say_unfollowed(w, shown, NULL,
-				       "this repository's core.hooksPath", fd);
+		fd = ltd_repos_open_in_root(w, base, hp, O_RDONLY | O_DIRECTORY,
+					    shown, sizeof(shown));
+		if (ltd_repos_unfollowed(fd)) {
+			tell(w, shown); /* the links on its way */
+			ltd_repos_say_unfollowed(
+				w, shown, NULL,
+				"this repository's core.hooksPath", fd);
+		}
 		if (fd < 0)
 			continue;
 		snprintf(rel, sizeof(rel), "%s",
@@ -428,7 +436,8 @@ static void hooks_path_at(struct walk *w, const char *base,
 
 /* @path (absolute, or relative to the directory @from, relative to the
  * root) as a path relative to the root, into @out; false when it is not
- * in the root or does not fit.  By the text: open_in_root() opens it. */
+ * in the root or does not fit.  By the text: ltd_repos_open_in_root() opens it.
+ */
 static bool rel_to_root(const struct walk *w, const char *from,
 			const char *path, char *out, size_t size)
 {
@@ -446,22 +455,20 @@ static bool rel_to_root(const struct walk *w, const char *from,
 	return n >= 0 && (size_t)n < size;
 }
 
-/* hooks/ of the git directory @dir; and the repository's core.hooksPath
- * (@c) where it lies in the root, from each work tree. */
-static void judge_hooks(struct walk *w, int dir, const struct cfg *c)
+/* hooks/ of the git directory @dir: a directory, or a link to one in
+ * the root.  Below a review's upper, only what a link leads to there (the
+ * project's own files are not the command's). */
+static void hooks_dir(struct walk *w, int dir)
 {
-	char shown[PATH_MAX * 2], rel[PATH_MAX * 2], base[PATH_MAX];
-	const char *hooks_path =
-		c->hooks_path[0] ? c->hooks_path : w->default_hooks;
+	char shown[PATH_MAX * 2], rel[PATH_MAX * 2];
 	char to[PATH_MAX];
-	const char *slash;
 	struct stat st;
 	ssize_t n;
 	int fd;
 
 	if (fstatat(dir, "hooks", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 	    !S_ISDIR(st.st_mode)) {
-		if (changed(&st, w->since))
+		if (changed(&st, w->since) && !w->below)
 			say(w, "hooks",
 			    "the command made git's hooks directory a "
 			    "symbolic link or another file",
@@ -472,221 +479,73 @@ static void judge_hooks(struct walk *w, int dir, const struct cfg *c)
 			    : -1;
 		if (n > 0) {
 			to[n] = '\0';
-			fd = open_in_root(w, here(w), to,
-					  O_RDONLY | O_DIRECTORY, shown,
-					  sizeof(shown));
+			fd = ltd_repos_open_in_root(w, ltd_repos_here(w), to,
+						    O_RDONLY | O_DIRECTORY,
+						    shown, sizeof(shown));
 			if (fd >= 0)
 				hooks_in(w, fd, shown,
 					 strlen(shown) > w->root_len
 						 ? shown + w->root_len + 1
 						 : "");
-			else if (unfollowed(fd))
-				say_unfollowed(w, NULL, "hooks",
-					       "this hooks directory", fd);
+			else if (ltd_repos_unfollowed(fd))
+				ltd_repos_say_unfollowed(w, NULL, "hooks",
+							 "this hooks directory",
+							 fd);
 		}
-	} else if ((fd = openat(dir, "hooks",
+	} else if (!w->below &&
+		   (fd = openat(dir, "hooks",
 				O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
 					O_CLOEXEC)) >= 0) {
 		snprintf(shown, sizeof(shown), "%s/hooks", w->path);
-		snprintf(rel, sizeof(rel), "%s%shooks", here(w),
-			 here(w)[0] ? "/" : "");
+		snprintf(rel, sizeof(rel), "%s%shooks", ltd_repos_here(w),
+			 ltd_repos_here(w)[0] ? "/" : "");
 		hooks_in(w, fd, shown, rel);
 	}
-	if (!hooks_path[0])
-		return;
+}
+
+/* The hooks path @hooks_path of the git directory at w->path (@c its
+ * configuration) where it lies in the root, from each work tree. */
+static void hooks_path(struct walk *w, const struct ltd_repos_cfg *c,
+		       const char *hooks_path)
+{
+	char base[PATH_MAX];
+	const char *slash;
+
 	/* Relative to the work tree: above a .git, the directory itself
 	 * for a bare repository. */
-	snprintf(base, sizeof(base), "%s", here(w));
+	snprintf(base, sizeof(base), "%s", ltd_repos_here(w));
 	slash = strrchr(base, '/');
 	if (!strcmp(slash ? slash + 1 : base, ".git"))
 		base[slash ? slash - base : 0] = '\0';
-	hooks_path_at(w, base, hooks_path);
+	ltd_repos_hooks_path_at(w, base, hooks_path);
 	/* A relative one is also taken from the git directory itself (push
 	 * hooks run there) and from core.worktree (a submodule's); each
 	 * work tree whose .git file names this directory, when the walk
 	 * meets that file (ltd_repos_judge_gitfile()). */
 	if (hooks_path[0] == '/' || hooks_path[0] == '~')
 		return;
-	if (strcmp(base, here(w)))
-		hooks_path_at(w, here(w), hooks_path);
+	if (strcmp(base, ltd_repos_here(w)))
+		ltd_repos_hooks_path_at(w, ltd_repos_here(w), hooks_path);
 	if (c->worktree[0] &&
-	    rel_to_root(w, here(w), c->worktree, base, sizeof(base)))
-		hooks_path_at(w, base, hooks_path);
+	    rel_to_root(w, ltd_repos_here(w), c->worktree, base, sizeof(base)))
+		ltd_repos_hooks_path_at(w, base, hooks_path);
 }
 
-/* The current directory of the project below a review's upper (w->lower),
- * opened as the walk opens (no link, no other mount); -1 if none. */
-static int lower_here(struct walk *w)
+void ltd_repos_judge_hooks(struct walk *w, int dir,
+			   const struct ltd_repos_cfg *c)
 {
-	struct open_how how = {
-		.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
-		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
-			   RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV,
-	};
-
-	if (w->lower < 0)
-		return -1;
-	if (w->lower_dir >= 0 && !strcmp(w->lower_at, here(w)))
-		return w->lower_dir;
-	if (w->lower_dir >= 0)
-		close(w->lower_dir);
-	snprintf(w->lower_at, sizeof(w->lower_at), "%s", here(w));
-	w->lower_dir =
-		(int)syscall(SYS_openat2, w->lower, here(w)[0] ? here(w) : ".",
-			     &how, sizeof(how));
-	return w->lower_dir;
-}
-
-/* Where @name of the git directory @dir is read from: @dir, or in a
- * review's upper that does not hold it, the project's (the cage saw it). */
-static int config_dir(struct walk *w, int dir, const char *name)
-{
-	struct stat st;
-	int lower;
-
-	if (w->lower < 0 || fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
-		return dir;
-	lower = lower_here(w);
-	return lower >= 0 ? lower : dir;
-}
-
-unsigned ltd_repos_lower_makes(struct walk *w, unsigned flags)
-{
-	static const char *const m[] = {"commondir", "objects", "refs"};
-	struct stat st;
-	int fd = lower_here(w);
-
-	if (fd < 0)
-		return flags;
-	if (fstatat(fd, "HEAD", &st, AT_SYMLINK_NOFOLLOW) == 0)
-		flags |= LTD_RN_HEAD;
-	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++)
-		if (fstatat(fd, m[i], &st, AT_SYMLINK_NOFOLLOW) == 0)
-			flags |= LTD_RN_MAKES;
-	return flags;
-}
-
-/* The directory the commondir file of the git directory @dir names
- * (relative to @dir, or absolute), opened as open_in_root() opens, its
- * path into @shown; a negative errno when there is none or it cannot
- * be. */
-static int open_common(struct walk *w, int dir, char *shown, size_t size)
-{
-	_cleanup_free_ char *text = NULL;
-	struct ltd_err err = {0};
-	struct stat st;
-	size_t len;
-
-	if (fstatat(dir, "commondir", &st, AT_SYMLINK_NOFOLLOW) < 0 ||
-	    !S_ISREG(st.st_mode) ||
-	    ltd_policy_read_file(dir, "commondir", "commondir", &text, &len,
-				 &err))
-		return -ENOENT;
-	/* As git reads it: the whole file but its trailing line ends. */
-	while (len && (text[len - 1] == '\n' || text[len - 1] == '\r'))
-		len--;
-	text[len] = '\0';
-	if (!len || strlen(text) != len)
-		return -ENOENT;
-	return open_in_root(w, here(w), text, O_RDONLY | O_DIRECTORY, shown,
-			    size);
-}
-
-/* w->path made @shown (a path in the root that fits) for what follows,
- * the old one kept in @saved; false when it cannot be. */
-static bool path_to(struct walk *w, const char *shown, char *saved, size_t size)
-{
-	size_t n = strlen(shown);
-
-	if (n >= size || n >= sizeof(w->path) ||
-	    strncmp(shown, w->path, w->root_len) != 0 ||
-	    (shown[w->root_len] != '/' && shown[w->root_len] != '\0'))
-		return false;
-	memcpy(saved, w->path, size);
-	memcpy(w->path, shown, n + 1);
-	return true;
-}
-
-/*
- * A linked worktree's git directory @dir: git reads the configuration and
- * hooks of the directory its commondir file names, which git does not
- * need to hold a HEAD.  One in the root with no HEAD (no git directory to
- * the walk, which would judge it where it lies) is judged here, as a git
- * directory named by its own path.
- */
-static void judge_common(struct walk *w, int dir)
-{
-	char shown[PATH_MAX * 2], saved[PATH_MAX];
-	struct stat st;
-	int fd;
-
-	if (w->in_common)
-		return;
-	fd = open_common(w, dir, shown, sizeof(shown));
-	if (unfollowed(fd))
-		say_unfollowed(w, shown[0] ? shown : NULL,
-			       shown[0] ? NULL : "commondir",
-			       "this worktree's commondir", fd);
-	if (fd < 0)
-		return; /* out of the project: said when commondir changed */
-	if (fstatat(fd, "HEAD", &st, AT_SYMLINK_NOFOLLOW) == 0 ||
-	    !path_to(w, shown, saved, sizeof(saved))) {
-		close(fd);
-		return;
-	}
-	w->in_common = true;
-	ltd_repos_judge_gitdir(w, fd);
-	w->in_common = false;
-	memcpy(w->path, saved, sizeof(saved));
-	close(fd);
-}
-
-/*
- * The current directory is a work tree of the git directory @gd (shown as
- * @gd_shown; closed here): a .git file here names it.  Its relative
- * core.hooksPath (from its common directory's config, its config, its
- * config.worktree, in git's order) is taken from here, so the hooks it
- * names here are judged.  The keys themselves are the git directory's to
- * judge (where the walk meets it): nothing else is said.
- */
-static void hooks_of_work_tree(struct walk *w, int gd, const char *gd_shown)
-{
-	struct cfg *c = calloc(1, sizeof(*c));
-	char base[PATH_MAX], saved[PATH_MAX], shown[PATH_MAX * 2];
-	const char *hp;
-	int common;
-
-	snprintf(base, sizeof(base), "%s", here(w));
-	if (!c || !path_to(w, gd_shown, saved, sizeof(saved)))
-		goto out;
-	c->w = w;
-	w->quiet = true;
-	common = open_common(w, gd, shown, sizeof(shown));
-	if (common >= 0) {
-		char inner[PATH_MAX];
-
-		if (path_to(w, shown, inner, sizeof(inner))) {
-			config_file(w, c, common, "config");
-			memcpy(w->path, inner, sizeof(inner));
-		}
-		close(common);
-	}
-	config_file(w, c, gd, "config");
-	config_file(w, c, gd, "config.worktree");
-	w->quiet = false;
-	memcpy(w->path, saved, sizeof(saved));
-	hp = c->hooks_path[0] ? c->hooks_path : w->default_hooks;
-	if (hp[0] && hp[0] != '/' && hp[0] != '~')
-		hooks_path_at(w, base, hp);
-out:
-	free(c);
-	close(gd);
+	hooks_dir(w, dir);
+	if (c->hooks_path[0])
+		hooks_path(w, c, c->hooks_path);
+	else
+		for (unsigned i = 0; i < w->default_hooks.n; i++)
+			hooks_path(w, c, w->default_hooks.v[i]);
 }
 
 void ltd_repos_judge_gitdir(struct walk *w, int dir)
 {
 	static const char *const makes[] = {"HEAD", "objects", "refs"};
-	struct cfg *c = calloc(1, sizeof(*c));
+	struct ltd_repos_cfg *c = calloc(1, sizeof(*c));
 	struct stat st;
 
 	if (!c)
@@ -702,9 +561,11 @@ void ltd_repos_judge_gitdir(struct walk *w, int dir)
 		    "git to another directory's configuration and hooks",
 		    NULL);
 	}
-	config_file(w, c, config_dir(w, dir, "config"), "config");
-	config_file(w, c, config_dir(w, dir, "config.worktree"),
-		    "config.worktree");
+	ltd_repos_config_file(w, c, ltd_repos_config_dir(w, dir, "config"),
+			      "config");
+	ltd_repos_config_file(w, c,
+			      ltd_repos_config_dir(w, dir, "config.worktree"),
+			      "config.worktree");
 	if (c->changed && c->key[0])
 		ltd_repos_say_at(
 			w, c->key_file, NULL,
@@ -713,12 +574,12 @@ void ltd_repos_judge_gitdir(struct walk *w, int dir)
 			"wherever it works there (a shell prompt that shows "
 			"git's status is enough)",
 			c->key);
-	judge_hooks(w, dir, c);
+	ltd_repos_judge_hooks(w, dir, c);
 	/* In a review's upper, an index never lands (review/held.c). */
 	if (w->lower < 0)
 		ltd_gitindex_judge(w->out, dir, w->path, w->since);
 	free(c);
-	judge_common(w, dir);
+	ltd_repos_judge_common(w, dir);
 }
 
 /*
@@ -729,7 +590,7 @@ void ltd_repos_judge_gitdir(struct walk *w, int dir)
  * that leads to a directory in the root needs nothing more (the walk
  * judges what is there).
  */
-void ltd_repos_judge_gitfile(struct walk *w, int dir)
+void ltd_repos_judge_gitfile(struct walk *w, int dir, bool below)
 {
 	_cleanup_free_ char *text = NULL;
 	struct ltd_err err = {0};
@@ -742,7 +603,7 @@ void ltd_repos_judge_gitfile(struct walk *w, int dir)
 
 	if (fstatat(dir, ".git", &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return;
-	now = changed(&st, w->since);
+	now = changed(&st, w->since) && !below;
 	if (S_ISLNK(st.st_mode)) {
 		n = readlinkat(dir, ".git", to, sizeof(to) - 1);
 		if (n <= 0)
@@ -769,16 +630,17 @@ void ltd_repos_judge_gitfile(struct walk *w, int dir)
 			return;
 		snprintf(to, sizeof(to), "%s", text + 8);
 	}
-	fd = open_in_root(w, here(w), to, O_RDONLY | O_DIRECTORY, shown,
-			  sizeof(shown));
+	fd = ltd_repos_open_in_view(w, ltd_repos_here(w), to,
+				    O_RDONLY | O_DIRECTORY, shown,
+				    sizeof(shown));
 	if (fd >= 0) {
-		hooks_of_work_tree(w, fd, shown);
+		ltd_repos_hooks_of_work_tree(w, fd, shown);
 		return;
 	}
 	/* Through a link (the command may have put one on the way): what
 	 * git finds behind it cannot be judged, on any run. */
-	if (unfollowed(fd) && !now) {
-		say_unfollowed(w, NULL, ".git", "this .git file", fd);
+	if (ltd_repos_unfollowed(fd) && !now) {
+		ltd_repos_say_unfollowed(w, NULL, ".git", "this .git file", fd);
 		return;
 	}
 	if (!now)

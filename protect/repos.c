@@ -44,6 +44,7 @@
 #include "common/cleanup.h"
 #include "common/sha256.h"
 #include "protect/githookspath.h"
+#include "protect/gitwalk.h"
 #include "protect/repoindex.h"
 #include "protect/repowalk.h"
 
@@ -256,7 +257,9 @@ static void visit(struct walk *w, int fd, unsigned flags,
 	if ((flags & (LTD_RN_GITFILE | LTD_RN_HEAD)) && fd < 0)
 		fd = open_dir(w, -1, NULL);
 	if ((flags & LTD_RN_GITFILE) && fd >= 0)
-		ltd_repos_judge_gitfile(w, fd);
+		ltd_repos_judge_gitfile(w, fd, false);
+	else if (w->lower >= 0 && fd >= 0)
+		ltd_repos_judge_below(w, fd);
 	if (!l) {
 		const struct ltd_rindex *x = w->old;
 
@@ -504,7 +507,7 @@ static void walk_root(struct walk *w, int fd)
 /* What the walk could not do, said once each. */
 static void say_limits(struct walk *w, const char *root)
 {
-	char what[256];
+	char what[384];
 
 	memcpy(w->path, root, w->root_len + 1);
 	if (w->full) {
@@ -524,6 +527,17 @@ static void say_limits(struct walk *w, const char *root)
 			 w->lim.depth, w->n_deep, w->n_deep == 1 ? "" : "s");
 		say(w, NULL, what);
 	}
+	if (w->default_hooks.over) {
+		memcpy(w->path, root, w->root_len + 1);
+		snprintf(what, sizeof(what),
+			 "ltd-native did not look for hooks under every "
+			 "core.hooksPath your system and global git "
+			 "configuration set (more than %d relative ones, or "
+			 "more than %d files to read): in a repository that "
+			 "sets none, the command may have planted one there",
+			 LTD_GIT_HOOKS_PATHS_MAX, LTD_GIT_MAX_CONFIG_FILES);
+		say(w, NULL, what);
+	}
 	if (w->over) {
 		/* The project's, not the too-deep place named above. */
 		memcpy(w->path, root, w->root_len + 1);
@@ -536,72 +550,120 @@ static void say_limits(struct walk *w, const char *root)
 	}
 }
 
-/* The walk of @open_root, shown as @root; @lower: see
- * ltd_repos_report_upper (-1: none; then no index is kept). */
-static void report(FILE *out, const char *open_root, const char *root,
-		   int lower, unsigned skip, struct timespec since,
-		   const struct ltd_repos_limits *lim, int index_dir);
+/* What a walk is given besides its root: see ltd_repos_report(). */
+struct walk_args {
+	FILE *out;
+	int lower; /* ltd_repos_report_upper()'s, or -1 */
+	unsigned skip;
+	struct timespec since;
+	const struct ltd_repos_limits *lim;
+	int index_dir; /* -1: none (always with a lower) */
+	void (*hook_fn)(void *ctx, const char *rel);
+	void *hook_ctx;
+};
+
+/* The walk of the directory @fd (a negative errno: it could not be
+ * opened), shown as @root. */
+static void report(int fd, const char *root, const struct walk_args *a);
+
+/* @path opened as the walk's root: no link on the way. */
+static int open_root(int at, const char *path)
+{
+	struct open_how how = {
+		.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
+		.resolve = RESOLVE_NO_SYMLINKS,
+	};
+	int fd = (int)syscall(SYS_openat2, at, path, &how, sizeof(how));
+
+	return fd < 0 ? -errno : fd;
+}
 
 void ltd_repos_report(FILE *out, const char *root, unsigned skip,
 		      struct timespec since, const struct ltd_repos_limits *lim,
 		      int index_dir)
 {
-	report(out, root, root, -1, skip, since, lim, index_dir);
+	report(open_root(AT_FDCWD, root), root,
+	       &(struct walk_args){.out = out,
+				   .lower = -1,
+				   .skip = skip,
+				   .since = since,
+				   .lim = lim,
+				   .index_dir = index_dir});
 }
 
 void ltd_repos_report_upper(FILE *out, const char *upper, const char *project,
 			    unsigned skip, struct timespec since,
 			    const struct ltd_repos_limits *lim)
 {
-	struct open_how how = {
-		.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
-		.resolve = RESOLVE_NO_SYMLINKS,
-	};
-	int lower =
-		(int)syscall(SYS_openat2, AT_FDCWD, project, &how, sizeof(how));
+	int lower = open_root(AT_FDCWD, project);
 
 	if (lower >= 0) {
-		report(out, upper, project, lower, skip, since, lim, -1);
+		report(open_root(AT_FDCWD, upper), project,
+		       &(struct walk_args){.out = out,
+					   .lower = lower,
+					   .skip = skip,
+					   .since = since,
+					   .lim = lim,
+					   .index_dir = -1});
 		close(lower);
 	}
 }
 
-static void report(FILE *out, const char *open_root, const char *root,
-		   int lower, unsigned skip, struct timespec since,
-		   const struct ltd_repos_limits *lim, int index_dir)
+void ltd_repos_upper_hooks(int upper, int project, const char *project_path,
+			   void (*fn)(void *ctx, const char *rel), void *ctx)
 {
-	struct open_how how = {
-		.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
-		.resolve = RESOLVE_NO_SYMLINKS,
-	};
-	_cleanup_free_ struct walk *w = calloc(1, sizeof(*w));
-	struct ltd_rindex old = {0}, new = {0};
-	_cleanup_free_ uint8_t *holds = NULL;
-	char name[LTD_SHA256_HEX_LEN + 1];
-	int fd;
+	int lower = open_root(project, ".");
 
-	if (!w)
-		return;
-	w->out = out;
-	w->since = since;
-	w->skip = skip;
-	w->lower = lower;
+	if (lower >= 0) {
+		report(open_root(upper, "."), project_path,
+		       &(struct walk_args){.lower = lower,
+					   .index_dir = -1,
+					   .hook_fn = fn,
+					   .hook_ctx = ctx});
+		close(lower);
+	}
+}
+
+/* The walk's state for @a, shown as @root; false when it cannot be. */
+static bool walk_init(struct walk *w, const char *root,
+		      const struct walk_args *a)
+{
+	w->out = a->out;
+	w->since = a->since;
+	w->skip = a->skip;
+	w->lower = a->lower;
 	w->lower_dir = -1;
-	w->lim = lim ? *lim
-		     : (struct ltd_repos_limits){LTD_REPOS_MAX_DEPTH,
-						 LTD_REPOS_MAX_DIRS, 0};
+	w->hook_fn = a->hook_fn;
+	w->hook_ctx = a->hook_ctx;
+	w->lim = a->lim ? *a->lim
+			: (struct ltd_repos_limits){LTD_REPOS_MAX_DEPTH,
+						    LTD_REPOS_MAX_DIRS, 0};
 	if (w->lim.racy_ns <= 0)
 		w->lim.racy_ns = LTD_RINDEX_RACY_NS;
 	w->root_len = strlen(root);
 	if (w->root_len >= sizeof(w->path))
-		return;
+		return false;
 	memcpy(w->path, root, w->root_len + 1);
-	fd = (int)syscall(SYS_openat2, AT_FDCWD, open_root, &how, sizeof(how));
+	return true;
+}
+
+static void report(int fd, const char *root, const struct walk_args *a)
+{
+	_cleanup_free_ struct walk *w = calloc(1, sizeof(*w));
+	struct ltd_rindex old = {0}, new = {0};
+	_cleanup_free_ uint8_t *holds = NULL;
+	char name[LTD_SHA256_HEX_LEN + 1];
+
+	if (!w || !walk_init(w, root, a)) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
 	if (fd < 0 || (w->root = dup(fd)) < 0) {
 		ltd_repos_say_at(w, NULL, NULL,
 				 "ltd-native could not look in it for git "
 				 "repositories the command may have planted",
-				 strerror(errno));
+				 strerror(fd < 0 ? -fd : errno));
 		if (fd >= 0)
 			close(fd);
 		return;
@@ -612,16 +674,15 @@ static void report(FILE *out, const char *open_root, const char *root,
 		return;
 	}
 	clock_gettime(CLOCK_REALTIME, &w->t0);
-	ltd_git_default_hooks_path(w->default_hooks, sizeof(w->default_hooks));
-	if (w->default_hooks[0] == '/' || w->default_hooks[0] == '~')
-		w->default_hooks[0] = '\0'; /* one place, the checks' before */
+	/* An absolute one is one place, the checks' before the run. */
+	ltd_git_default_hooks_paths(&w->default_hooks);
 	index_name(root, name);
 	if (w->lim.depth < LTD_RINDEX_MAX_DEPTH)
-		index_start(w, fd, index_dir, name, &old, &new, &holds);
+		index_start(w, fd, a->index_dir, name, &old, &new, &holds);
 	walk_root(w, fd);
 	say_limits(w, root);
 	if (w->new && !w->shadow && !w->new_lost && !w->full && w->reread)
-		ltd_rindex_store(index_dir, name, w->new);
+		ltd_rindex_store(a->index_dir, name, w->new);
 	ltd_rindex_free(&old);
 	ltd_rindex_free(&new);
 	close(w->root);

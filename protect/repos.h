@@ -70,4 +70,16 @@ void ltd_repos_report_upper(FILE *out, const char *upper, const char *project,
 			    unsigned skip, struct timespec since,
 			    const struct ltd_repos_limits *lim);
 
+/*
+ * What a review's apply holds back of the hooks: the walk of the upper
+ * @upper over the project @project (shown as @project_path), as
+ * ltd_repos_report_upper()'s, everything in the upper taken as the
+ * command's; each hook it would say (a file in a hooks directory or a
+ * hooks path of any repository of the two together, what a hook links
+ * to, a hooks path with a link on the way) to @fn, as a path relative to
+ * the project, and nothing said.
+ */
+void ltd_repos_upper_hooks(int upper, int project, const char *project_path,
+			   void (*fn)(void *ctx, const char *rel), void *ctx);
+
 #endif

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "protect/githookspath.h"
 #include "protect/repoindex.h"
 #include "protect/repos.h"
 
@@ -50,9 +51,17 @@ struct walk {
 	unsigned long n_read; /* directories read (getdents) */
 	bool in_common;	      /* judging a worktree's common directory */
 	bool quiet; /* reading a configuration for its hooks path: no word */
-	/* The system and global configs' core.hooksPath when relative, for
-	 * repositories that set none ("" else: githookspath.h). */
-	char default_hooks[PATH_MAX];
+	/* The system and global configs' relative core.hooksPath values,
+	 * each judged for repositories that set none (githookspath.h). */
+	struct ltd_git_hooks_paths default_hooks;
+	/* Judging a git directory of the project below a review's upper
+	 * (repoworktree.c): its own files are not the command's. */
+	bool below;
+	/* Each hook the walk finds the command made (and what it links to,
+	 * a hooks path through a link), relative to the root, to hook_fn
+	 * (NULL: none), said or not: what a review's apply holds back. */
+	void (*hook_fn)(void *ctx, const char *rel);
+	void *hook_ctx;
 };
 
 /* Past these, a count: a flood of names must not scroll the rest away. */
@@ -74,7 +83,13 @@ void ltd_repos_judge_gitdir(struct walk *w, int dir);
 unsigned ltd_repos_lower_makes(struct walk *w, unsigned flags);
 
 /* The .git of @dir (w->path) that is not a directory: said when it
- * changed during the run and sends git where the walk does not look. */
-void ltd_repos_judge_gitfile(struct walk *w, int dir);
+ * changed during the run and sends git where the walk does not look;
+ * @below: @dir is the project below a review's upper (what is there is
+ * not the command's: never "changed"). */
+void ltd_repos_judge_gitfile(struct walk *w, int dir, bool below);
+
+/* In a review's upper: the .git of the current directory @dir (w->path)
+ * when only the project below holds it (repoworktree.c). */
+void ltd_repos_judge_below(struct walk *w, int dir);
 
 #endif

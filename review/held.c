@@ -19,6 +19,7 @@
 #include "common/base.h"
 #include "common/cleanup.h"
 #include "protect/hostrun.h"
+#include "protect/repos.h"
 #include "review/fs.h"
 
 static const char why_protected[] =
@@ -41,6 +42,9 @@ static const char why_link[] =
 	"a link by the name of a directory whose files a host program runs "
 	"(it would lead the program to files of the cage's choosing)";
 static const char why_holds[] = "it holds a path that is held back";
+static const char why_hook[] =
+	"a git hook (or what one links to, or a link on the way to them) of "
+	"a repository of the project: git on the host runs it";
 
 static void hold(struct ltd_change *c, const char *why)
 {
@@ -254,6 +258,69 @@ static int hold_ancestors(struct ltd_changes *c)
 	return ret;
 }
 
+/* The hooks the exit walk finds in the upper (protect/repos.h), sorted. */
+struct hooks {
+	char **v;
+	size_t n, cap;
+	bool lost; /* out of memory: not all of them */
+};
+
+static void add_hook(void *ctx, const char *rel)
+{
+	struct hooks *h = ctx;
+
+	if (h->n == h->cap) {
+		size_t cap = h->cap * 2 + 16;
+		char **nv = realloc(h->v, cap * sizeof(*nv));
+
+		if (!nv) {
+			h->lost = true;
+			return;
+		}
+		h->v = nv;
+		h->cap = cap;
+	}
+	if (!(h->v[h->n] = strdup(rel)))
+		h->lost = true;
+	else
+		h->n++;
+}
+
+/*
+ * A hook the command planted where a repository of the project has git
+ * run it: in a hooks directory of its own (in a .git: refused above), or
+ * under a hooks path of any work tree, whose .git and configuration may
+ * be the project's, unchanged (the walk knows: decision 0157).  Held,
+ * with what it links to and a link on the way to either.
+ */
+static int hold_hooks(struct ltd_changes *c, const char *project, int upper,
+		      int project_fd)
+{
+	struct hooks h = {0};
+	int ret = 0;
+
+	ltd_repos_upper_hooks(upper, project_fd, project, add_hook, &h);
+	if (h.lost)
+		ret = -ENOMEM;
+	if (!ret && h.n)
+		qsort(h.v, h.n, sizeof(*h.v), cmp_str);
+	for (size_t i = 0; !ret && h.n && i < c->n; i++) {
+		struct ltd_change *x = &c->v[i];
+		const char *key = x->path;
+
+		if (bsearch(&key, h.v, h.n, sizeof(*h.v), cmp_str))
+			hold(x, why_hook);
+		else if (S_ISLNK(x->mode) && x->kind != LTD_CH_DELETE)
+			for (size_t j = 0; j < h.n; j++)
+				if (ltd_change_under(h.v[j], x->path))
+					hold(x, why_hook);
+	}
+	for (size_t i = 0; i < h.n; i++)
+		free(h.v[i]);
+	free(h.v);
+	return ret;
+}
+
 int ltd_review_hold(struct ltd_changes *c, const char *project,
 		    const char *const *protected, size_t n_protected, int upper,
 		    int project_fd, struct ltd_err *err)
@@ -292,7 +359,8 @@ int ltd_review_hold(struct ltd_changes *c, const char *project,
 			hold(x, why_git);
 	}
 	free(g);
-	if (hold_ancestors(c) < 0)
+	if (hold_hooks(c, project, upper, project_fd) < 0 ||
+	    hold_ancestors(c) < 0)
 		return ltd_err_set(err, ENOMEM, "out of memory");
 	ltd_changes_unpair_held(c);
 	return 0;

@@ -10,6 +10,10 @@
  *    tasks and settings, other agents' configurations: protect/hostrun.h);
  *  - a git repository's own directory other than the project's (a `.git`
  *    anywhere below, a directory git would take for a git directory);
+ *  - a git hook the command planted where git on the host runs it: under
+ *    the hooks path of any work tree of the project's repositories, whose
+ *    .git and configuration may be the project's, unchanged (what the
+ *    exit walk finds: protect/repos.h's ltd_repos_upper_hooks());
  * A change in a `.git` (the project's own or any other, at any depth)
  * never lands, --include-protected or not (LTD_CHF_REFUSED): its index,
  * refs and commits could carry files the diff never shows, its config and

@@ -67,6 +67,19 @@ void fx_mkdir(const char *dir, const char *rel, mode_t mode)
 		     strerror(errno));
 }
 
+void fx_mkdirs(const char *dir, const char *rel)
+{
+	char path[4096];
+
+	fx_path(path, sizeof(path), dir, rel);
+	for (char *s = path + strlen(dir) + 1; (s = strchr(s, '/')); s++) {
+		*s = '\0';
+		cr_assert(mkdir(path, 0755) == 0 || errno == EEXIST,
+			  "mkdir %s: %s", path, strerror(errno));
+		*s = '/';
+	}
+}
+
 bool fx_exists(const char *dir, const char *rel)
 {
 	char path[4096];

@@ -26,6 +26,9 @@ void fx_put(const char *dir, const char *rel, const char *text);
 /* Make the directory @dir/@rel (its parent must exist). */
 void fx_mkdir(const char *dir, const char *rel, mode_t mode);
 
+/* mkdir -p of the directories of @rel (not its last name) under @dir. */
+void fx_mkdirs(const char *dir, const char *rel);
+
 /* @dir/@rel exists (lstat). */
 bool fx_exists(const char *dir, const char *rel);
 

@@ -62,14 +62,46 @@ as_user rm -rf "$RP/vendor" "$RP/wt-hook-ran"
 
 # A relative core.hooksPath in the user's global config holds for every
 # repository that sets none: the cage plants a hook under it in a nested
-# repository of the user's.
-as_user sh -c "cd '$RP' && git init -q nest && cd nest && ${GITC[*]} commit -q --allow-empty -m i && git config --global core.hooksPath .githooks"
-lr sh -c "mkdir -p nest/.githooks && printf '#!/bin/sh\\ntouch ../global-hook-ran\\n' > nest/.githooks/pre-commit && chmod +x nest/.githooks/pre-commit"
-expect_rc "the cage plants a hook under the global relative hooks path" 0
-expect_out "at exit the run names the hook" "warning: $RP/nest/\.githooks/pre-commit: "
-threat_real "$RP/nest" "$RP/global-hook-ran" "git commit there runs it" "${GITC[@]}" commit -q --allow-empty -m x
-as_user git config --global --unset core.hooksPath
-as_user rm -rf "$RP/nest" "$RP/global-hook-ran"
+# repository of the user's.  Then the same with an includeIf after it
+# that sets an absolute hooks path for repositories elsewhere: git here
+# still takes the relative one (the condition does not hold), and so must
+# the walk, which follows every include whatever its condition.
+ABS_CFG=$U_HOME/e2e-abs-hooks.cfg
+for cond in "" "git config --global includeIf.gitdir:/nowhere/.path '$ABS_CFG' && printf '[core]\\n\\thooksPath = /nowhere/hooks\\n' > '$ABS_CFG'"; do
+	as_user sh -c "cd '$RP' && git init -q nest && cd nest && ${GITC[*]} commit -q --allow-empty -m i && git config --global core.hooksPath .githooks${cond:+ && $cond}"
+	lr sh -c "mkdir -p nest/.githooks && printf '#!/bin/sh\\ntouch ../global-hook-ran\\n' > nest/.githooks/pre-commit && chmod +x nest/.githooks/pre-commit"
+	expect_rc "the cage plants a hook under the global relative hooks path${cond:+, a conditional absolute one after it}" 0
+	expect_out "at exit the run names the hook" "warning: $RP/nest/\.githooks/pre-commit: "
+	threat_real "$RP/nest" "$RP/global-hook-ran" "git commit there runs it" "${GITC[@]}" commit -q --allow-empty -m x
+	as_user git config --global --unset core.hooksPath
+	[ -z "$cond" ] || as_user git config --global --remove-section includeIf.gitdir:/nowhere/
+	as_user rm -rf "$RP/nest" "$RP/global-hook-ran" "$ABS_CFG"
+done
+
+# The same under --review: the worktree (its .git file, the common
+# config's hooksPath) is the project's, unchanged; only the hook is in the
+# review's upper.  It is said, and apply holds it back (before, neither:
+# apply landed it, and git commit in the worktree ran it).
+RS=$(as_user mktemp -d "$U_HOME/e2e-repos-state.XXXXXX")
+ltd_in "$RP" "$RS" doctor
+if printf '%s\n' "$OUT" | grep -q '^ok  *review mode'; then
+	hook=$RP/vendor/lib-wt/.husky/_/pre-commit
+	as_user sh -c "cd '$RP' && mkdir vendor && cd vendor && git init -q lib && cd lib && mkdir -p .husky/_ && echo .husky/_ > .gitignore && git add .gitignore && ${GITC[*]} commit -qm i && git config core.hooksPath .husky/_ && git worktree add -q ../lib-wt 2>/dev/null"
+	sleep 0.1 # the review begins after the worktree was made
+	ltd_in "$RP" "$RS" run --ro-bind "$STAGE" "$STAGE" --network none --review hk -- sh -c "mkdir -p vendor/lib-wt/.husky/_ && printf '#!/bin/sh\\ntouch ../../rv-hook-ran\\n' > vendor/lib-wt/.husky/_/pre-commit && chmod +x vendor/lib-wt/.husky/_/pre-commit"
+	expect_rc "under --review the cage plants a hook in a linked worktree's hooks path" 0
+	expect_out "at exit the review run names the hook" "warning: $RP/vendor/lib-wt/\.husky/_/pre-commit: "
+	ltd_in "$RP" "$RS" review hk
+	expect_out "review marks it held back, as a git hook" "^A! vendor/lib-wt/\.husky/_/pre-commit  \[held back: a git hook"
+	ltd_in "$RP" "$RS" apply hk
+	expect_true "apply does not land it" test ! -e "$hook"
+	[ -e "$hook" ] || ltd_in "$RP" "$RS" apply hk --include-protected
+	threat_real "$RP/vendor/lib-wt" "$RP/rv-hook-ran" "landed, git commit in the worktree runs it" "${GITC[@]}" commit -q --allow-empty -m x
+	as_user rm -rf "$RP/vendor" "$RP/rv-hook-ran"
+else
+	skip "--review: a hook in a worktree of the project's" "doctor says review mode does not work here"
+fi
+as_user rm -rf "$RS"
 
 lr sh -c "mkdir app && cd app && git init -q && echo x > f && git add f && ${GITC[*]} commit -qm one"
 expect_rc "a plain git init and commit in the cage" 0

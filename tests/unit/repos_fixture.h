@@ -45,24 +45,15 @@ static inline void teardown(void)
  * with @text (NULL: a directory). */
 static inline void put(const char *rel, const char *text)
 {
-	char path[512], *s;
-	FILE *f;
+	char path[512];
 
-	snprintf(path, sizeof(path), "%s/%s", proj, rel);
-	for (s = path + strlen(proj) + 1; (s = strchr(s, '/')); s++) {
-		*s = '\0';
-		mkdir(path, 0755);
-		*s = '/';
-	}
-	if (!text) {
-		cr_assert(mkdir(path, 0755) == 0 || errno == EEXIST, "%s",
-			  path);
+	fx_mkdirs(proj, rel);
+	if (text) {
+		fx_put(proj, rel, text);
 		return;
 	}
-	f = fopen(path, "w");
-	cr_assert_not_null(f, "%s", path);
-	fputs(text, f);
-	fclose(f);
+	snprintf(path, sizeof(path), "%s/%s", proj, rel);
+	cr_assert(mkdir(path, 0755) == 0 || errno == EEXIST, "%s", path);
 }
 
 /* A time between what was written before and what is written after:
@@ -95,6 +86,22 @@ static inline void gitdir(const char *rel)
 	put(p, "#!/bin/sh\nexit 0\n");
 	snprintf(p, sizeof(p), "%s/description", rel);
 	put(p, "Unnamed repository\n");
+}
+
+/* A linked worktree @id of the repository whose git directory is @git,
+ * its work tree at @top: what `git worktree add` makes that git reads. */
+static inline void worktree(const char *git, const char *id, const char *top)
+{
+	char p[256], text[600];
+
+	snprintf(p, sizeof(p), "%s/worktrees/%s", git, id);
+	gitdir(p);
+	snprintf(p, sizeof(p), "%s/worktrees/%s/commondir", git, id);
+	put(p, "../..\n");
+	snprintf(p, sizeof(p), "%s/.git", top);
+	snprintf(text, sizeof(text), "gitdir: %s/%s/worktrees/%s\n", proj, git,
+		 id);
+	put(p, text);
 }
 
 /* The report without an index, and with the one in idx/ (made by the
@@ -139,6 +146,15 @@ static inline void assert_silent(struct timespec since)
 
 	cr_assert_str_empty(r, "unexpected: %s", r);
 	free(r);
+}
+
+/* @r says something of PROJECT/@rel (the project is named "proj"). */
+static inline void assert_said(const char *r, const char *rel)
+{
+	char at[600];
+
+	snprintf(at, sizeof(at), "/proj/%s: ", rel);
+	cr_assert_not_null(strstr(r, at), "%s not said: %s", rel, r);
 }
 
 /* One line each, every one a warning, @n of them. */

@@ -505,6 +505,20 @@ Test(repos_attacks, a_link_on_the_way_of_a_git_file_is_said)
 	free(r);
 }
 
+/* The user's home at dir/home, with @gitconfig as its ~/.gitconfig and
+ * no system config. */
+static void global_config(const char *gitconfig)
+{
+	char home[600];
+
+	snprintf(home, sizeof(home), "%s/home", dir);
+	put("../home/.gitconfig", gitconfig);
+	cr_assert_eq(setenv("HOME", home, 1), 0);
+	unsetenv("XDG_CONFIG_HOME");
+	unsetenv("GIT_CONFIG_GLOBAL");
+	cr_assert_eq(setenv("GIT_CONFIG_NOSYSTEM", "1", 1), 0);
+}
+
 /* A relative core.hooksPath of the user's global config holds for every
  * repository whose own config sets none: a nested repository's hooks
  * under it, planted by the command, are judged (the fourth attacker's
@@ -512,15 +526,9 @@ Test(repos_attacks, a_link_on_the_way_of_a_git_file_is_said)
 Test(repos_attacks, a_relative_global_hooks_path_holds_for_nested_ones)
 {
 	struct timespec mid;
-	char home[600];
 	char *r;
 
-	snprintf(home, sizeof(home), "%s/home", dir);
-	put("../home/.gitconfig", "[core]\n\thooksPath = .githooks\n");
-	cr_assert_eq(setenv("HOME", home, 1), 0);
-	unsetenv("XDG_CONFIG_HOME");
-	unsetenv("GIT_CONFIG_GLOBAL");
-	cr_assert_eq(setenv("GIT_CONFIG_NOSYSTEM", "1", 1), 0);
+	global_config("[core]\n\thooksPath = .githooks\n");
 	gitdir("lib/.git");
 	put("lib/.githooks/README", "");
 	put("own/.git/HEAD", "ref: refs/heads/main\n");
@@ -534,6 +542,62 @@ Test(repos_attacks, a_relative_global_hooks_path_holds_for_nested_ones)
 			   r);
 	/* One that sets its own is not taken from the global one. */
 	cr_assert_null(strstr(r, "/proj/own/.githooks/pre-commit"), "%s", r);
+	free(r);
+}
+
+/* Every relative core.hooksPath the global configs set is judged, not
+ * only the last: an includeIf is followed whatever its condition, and
+ * one that sets an absolute path (or another relative one) must not hide
+ * the relative default (the fourth attacker's review, left in 0156). */
+Test(repos_attacks, every_relative_global_hooks_path_is_judged)
+{
+	struct timespec mid;
+	char *r;
+
+	global_config("[core]\n\thooksPath = .githooks\n"
+		      "[includeIf \"gitdir:/nowhere/either/\"]\n"
+		      "\tpath = rel.cfg\n"
+		      "[includeIf \"gitdir:/nowhere/\"]\n\tpath = abs.cfg\n");
+	put("../home/abs.cfg", "[core]\n\thooksPath = /abs/hooks\n");
+	put("../home/rel.cfg", "[core]\n\thooksPath = .husky/_\n");
+	gitdir("lib/.git");
+	mid = mark();
+	put("lib/.githooks/pre-commit", "#!/bin/sh\ntouch PWNED\n");
+	put("lib/.husky/_/pre-commit", "#!/bin/sh\ntouch PWNED\n");
+	r = report(mid);
+	assert_said(r, "lib/.githooks/pre-commit");
+	assert_said(r, "lib/.husky/_/pre-commit");
+	free(r);
+}
+
+/* Past eight relative hooks paths, or a hundred files the global configs
+ * include, the walk says once that it did not look for all: it judges
+ * the first eight, and drops none silently. */
+Test(repos_attacks, global_hooks_paths_past_the_bound_are_said)
+{
+	static const char said[] = "ltd-native did not look for hooks under "
+				   "every core.hooksPath";
+	char text[512] = "[core]\n";
+	struct timespec mid;
+	char *r;
+
+	for (int i = 1; i <= 9; i++)
+		snprintf(text + strlen(text), sizeof(text) - strlen(text),
+			 "\thooksPath = .h%d\n", i);
+	global_config(text);
+	gitdir("lib/.git");
+	gitdir("other/.git");
+	mid = mark();
+	put("lib/.h1/pre-commit", "#!/bin/sh\ntouch PWNED\n");
+	r = report(mid);
+	assert_said(r, "lib/.h1/pre-commit");
+	cr_assert_not_null(strstr(r, said), "%s", r);
+	cr_assert_null(strstr(strstr(r, said) + 1, said), "said twice: %s", r);
+	free(r);
+	/* A config that includes itself twice: 2^10 files to git's depth. */
+	global_config("[include]\n\tpath = .gitconfig\n\tpath = .gitconfig\n");
+	r = report(mid);
+	cr_assert_not_null(strstr(r, said), "%s", r);
 	free(r);
 }
 

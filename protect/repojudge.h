@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * protect/'s own: what the walk's two judges share.  repojudge.c judges
+ * each git directory and .git file the walk meets (its configuration,
+ * its hooks); repoworktree.c what a git directory takes from elsewhere
+ * (a linked worktree's common directory, a review's project below its
+ * upper) and the hooks path of each work tree a .git file makes.
+ */
+#ifndef LTD_REPOJUDGE_H
+#define LTD_REPOJUDGE_H
+
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "protect/repowalk.h"
+
+/* What a repository's configuration makes git run: the first key, the
+ * hooks path, and whether any file of it changed during the run. */
+struct ltd_repos_cfg {
+	struct walk *w;
+	char key[512];		 /* "section.key" of the first key that runs */
+	char key_file[PATH_MAX]; /* the file it is in, as shown */
+	char hooks_path[PATH_MAX];
+	char worktree[PATH_MAX]; /* core.worktree, "" when not set */
+	bool changed;		 /* a file of the configuration changed */
+	unsigned files;
+};
+
+/* The current directory, relative to the root ("" for the root). */
+static inline const char *ltd_repos_here(const struct walk *w)
+{
+	const char *r = w->path + w->root_len;
+
+	return r[0] == '/' ? r + 1 : r;
+}
+
+/* ltd_repos_open_in_root()'s failure for a path git would follow: ENOENT,
+ * ENOTDIR (nothing there: git finds nothing) and EXDEV (out of the tree:
+ * not the command's to write, or another mount) need no word; any other
+ * (ELOOP: a link on the way, which the command may have made) is said, on
+ * every run, since whether what lies behind it changed cannot be told. */
+static inline bool ltd_repos_unfollowed(int err)
+{
+	return err < 0 && err != -ENOENT && err != -ENOTDIR && err != -EXDEV;
+}
+
+/* repojudge.c's */
+
+/* @to as git takes it from @base, opened beneath the root (see there). */
+int ltd_repos_open_in_root(struct walk *w, const char *base, const char *to,
+			   int flags, char *shown, size_t size);
+
+/* The same, or in a review's upper that does not hold it, in the project
+ * below (the cage saw both): a git directory, a common directory. */
+int ltd_repos_open_in_view(struct walk *w, const char *base, const char *to,
+			   int flags, char *shown, size_t size);
+
+/* "git follows @what through a symbolic link ...", with @err. */
+void ltd_repos_say_unfollowed(struct walk *w, const char *at, const char *name,
+			      const char *what, int err);
+
+/* config or config.worktree (@name) of the git directory @dir, into @c. */
+void ltd_repos_config_file(struct walk *w, struct ltd_repos_cfg *c, int dir,
+			   const char *name);
+
+/* The hooks of core.hooksPath @hooks_path taken from the work tree @base. */
+void ltd_repos_hooks_path_at(struct walk *w, const char *base,
+			     const char *hooks_path);
+
+/* hooks/ of the git directory @dir (w->path) and the hooks path of its
+ * configuration @c (or the user's), from each work tree but those of its
+ * .git files. */
+void ltd_repos_judge_hooks(struct walk *w, int dir,
+			   const struct ltd_repos_cfg *c);
+
+/* repoworktree.c's */
+
+/* Where @name of the git directory @dir is read from (a review's project
+ * when its upper does not hold it). */
+int ltd_repos_config_dir(struct walk *w, int dir, const char *name);
+
+/* The common directory of the linked worktree's git directory @dir,
+ * judged as a git directory when it holds no HEAD. */
+void ltd_repos_judge_common(struct walk *w, int dir);
+
+/* The current directory is a work tree of the git directory @gd (closed
+ * here): its relative hooks path judged from here. */
+void ltd_repos_hooks_of_work_tree(struct walk *w, int gd, const char *gd_shown);
+
+#endif

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * What apply holds back of the hooks a review's command planted in a work
+ * tree of the project's repositories: the hooks the exit walk says of the
+ * upper (protect/repos.h) never land (the attacker's review of decision
+ * 0156: husky's .husky/_ of an existing linked worktree, its .git file and
+ * config unchanged in the project, landed and ran at the next commit).
+ */
+#include "review/held.h"
+#include "review_fixture.h"
+#include "tests/common/fixture.h"
+
+TestSuite(review_hooks, .init = setup, .fini = teardown);
+
+/* @rel under @root (its directories made): a file with @text. */
+static void put_p(const char *root, const char *rel, const char *text)
+{
+	fx_mkdirs(root, rel);
+	fx_put(root, rel, text);
+}
+
+/* What `git init` makes that tells a git directory, under @rel. */
+static void gitdir(const char *rel)
+{
+	char p[256];
+
+	snprintf(p, sizeof(p), "%s/HEAD", rel);
+	put_p(pr, p, "ref: refs/heads/main\n");
+	snprintf(p, sizeof(p), "%s/objects/info/x", rel);
+	put_p(pr, p, "");
+	snprintf(p, sizeof(p), "%s/refs/heads/x", rel);
+	put_p(pr, p, "");
+}
+
+static void read_and_hold(void)
+{
+	struct ltd_err err = {0};
+
+	read_changes();
+	cr_assert_eq(ltd_review_hold(&ch, pr, NULL, 0, upfd, prfd, &err), 0,
+		     "%s", err.msg);
+}
+
+static const struct ltd_change *must_get(const char *path)
+{
+	const struct ltd_change *c = get(path);
+
+	cr_assert_not_null(c, "no change %s", path);
+	return c;
+}
+
+#define HELD(p) (must_get(p)->flags & (LTD_CHF_HELD | LTD_CHF_REFUSED))
+
+Test(review_hooks, hooks_under_a_work_trees_hooks_path_are_held)
+{
+	gitdir("lib/.git");
+	put_p(pr, "lib/.git/config", "[core]\n\thooksPath = .husky/_\n");
+	gitdir("lib/.git/worktrees/wt");
+	put_p(pr, "lib/.git/worktrees/wt/commondir", "../..\n");
+	put_p(pr, "wt/.git", "gitdir: ../lib/.git/worktrees/wt\n");
+	gitdir("n/.git");
+	put_p(pr, "n/.git/config", "[core]\n\thooksPath = hooks.d\n");
+	put_p(up, "wt/.husky/_/pre-commit", "#!/bin/sh\ntouch PWNED\n");
+	put_p(up, "wt/.husky/pre-commit", "touch PWNED\n");
+	put_p(up, "wt/src/main.c", "int main;\n");
+	put_p(up, "n/hooks.d/post-checkout", "#!/bin/sh\ntouch PWNED\n");
+	put_p(up, "n/README", "fine\n");
+	read_and_hold();
+	cr_assert(HELD("wt/.husky/_/pre-commit"));
+	cr_assert(HELD("wt/.husky/pre-commit"));
+	cr_assert(HELD("n/hooks.d/post-checkout"));
+	cr_assert_not(HELD("wt/src/main.c"));
+	cr_assert_not(HELD("n/README"));
+	cr_assert_not_null(
+		strstr(must_get("n/hooks.d/post-checkout")->why, "hook"), "%s",
+		must_get("n/hooks.d/post-checkout")->why);
+}
+
+/* A hooks path the command made a link (git follows it; the walk does
+ * not): the link is held, whatever its name. */
+Test(review_hooks, a_link_on_the_way_to_a_hooks_path_is_held)
+{
+	char path[512];
+
+	gitdir("m/.git");
+	put_p(pr, "m/.git/config", "[core]\n\thooksPath = hooks.d\n");
+	put_p(up, "m/evil/post-checkout", "#!/bin/sh\ntouch PWNED\n");
+	snprintf(path, sizeof(path), "%s/m/hooks.d", up);
+	cr_assert_eq(symlink("evil", path), 0);
+	read_and_hold();
+	cr_assert(HELD("m/hooks.d"));
+}
