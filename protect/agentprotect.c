@@ -27,6 +27,7 @@
 #include "common/base.h"
 #include "common/cleanup.h"
 #include "protect/cmdfiles.h"
+#include "protect/hostrun.h"
 #define SETTINGS_MAX (4u << 20)
 #define JSON_DEPTH   64
 
@@ -204,6 +205,38 @@ int ltd_agentprotect_settings(const struct ltd_policy *p,
 	return ret;
 }
 
+#define F LTD_HOSTRUN_FILE
+#define D LTD_HOSTRUN_DIR
+
+/* What Claude Code runs from the project besides its settings' commands:
+ * read-only in the cage, moved aside when the command made them.  Its own
+ * sandbox keeps its agent from writing the same places. */
+static const struct ltd_hostrun claude[] = {
+	{".claude/hooks", D, "Claude Code",
+	 "the scripts its hooks run, by convention"},
+	{".claude/agents", D, "Claude Code",
+	 "subagents: their tools and the hooks in their frontmatter"},
+	{".claude/skills", D, "Claude Code",
+	 "skills: their scripts, the tools they allow, their hooks"},
+	{".claude/commands", D, "Claude Code",
+	 "slash commands: the shell lines (!`...`) they run and the tools "
+	 "they allow, without asking, when typed"},
+	{".claude/workflows", D, "Claude Code", "workflows it runs"},
+	{".claude/routines", D, "Claude Code", "routines it runs"},
+	{".claude/launch.json", F, "Claude Code",
+	 "the commands that start its preview servers"},
+	{".claude/scheduled_tasks.json", F, "Claude Code",
+	 "the prompts it runs on a schedule"},
+};
+
+#undef F
+#undef D
+
+const struct ltd_hostrun *ltd_agentprotect_find(const char *rel)
+{
+	return ltd_hostrun_find_in(claude, ARRAY_SIZE(claude), rel);
+}
+
 int ltd_agentprotect_project(const struct ltd_policy *p,
 			     struct ltd_protected *set, struct ltd_err *err)
 {
@@ -212,20 +245,13 @@ int ltd_agentprotect_project(const struct ltd_policy *p,
 		".claude/settings.local.json",
 		".mcp.json",
 	};
-	/* Scripts by convention, and what may carry hooks of its own in its
-	 * frontmatter (agents, skills): read-only, or reported when the
-	 * cage makes them. */
-	static const char *const dirs[] = {
-		".claude/hooks",
-		".claude/agents",
-		".claude/skills",
-	};
 	struct ltd_cmdfiles s = {.set = set};
 	char path[PATH_MAX];
 	int ret = 0;
 
 	ltd_protected_for(set, p);
-	ret = ltd_protected_add_names(set, dirs, ARRAY_SIZE(dirs), err);
+	for (size_t i = 0; !ret && i < ARRAY_SIZE(claude); i++)
+		ret = ltd_protected_add_names(set, &claude[i].path, 1, err);
 	for (size_t i = 0; !ret && i < sizeof(files) / sizeof(files[0]); i++) {
 		json_t *j;
 

@@ -8,11 +8,17 @@
 
 #include "common/error.h"
 #include "policy/policy.h"
+#include "protect/hostrun.h"
 #include "protect/protected.h"
+
+/* The row of Claude Code's table (.claude/hooks, agents, skills,
+ * commands, workflows, routines, launch.json, scheduled_tasks.json) that
+ * @rel is or lies in; NULL when none. */
+const struct ltd_hostrun *ltd_agentprotect_find(const char *rel);
 
 /*
  * Add to @s what Claude Code on the host runs from @p's project by itself:
- * the project's .claude/hooks, agents and skills, and the project files
+ * the places of its table above, and the project files
  * that the commands of .claude/settings.json, .claude/settings.local.json
  * (hooks, statusLine, the *Helper commands, env) and .mcp.json (servers'
  * command and args) name; what cannot be resolved is added to @s's

@@ -104,8 +104,14 @@ static bool is_or_under(const char *rel, const char *name)
 
 const struct ltd_hostrun *ltd_hostrun_find(const char *rel)
 {
-	for (size_t i = 0; i < ltd_hostrun_count; i++) {
-		const struct ltd_hostrun *h = &ltd_hostrun_table[i];
+	return ltd_hostrun_find_in(ltd_hostrun_table, ltd_hostrun_count, rel);
+}
+
+const struct ltd_hostrun *ltd_hostrun_find_in(const struct ltd_hostrun *table,
+					      size_t n, const char *rel)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct ltd_hostrun *h = &table[i];
 
 		switch (h->kind) {
 		case LTD_HOSTRUN_FILE:

@@ -46,6 +46,10 @@ extern const size_t ltd_hostrun_count;
  */
 const struct ltd_hostrun *ltd_hostrun_find(const char *rel);
 
+/* The same in another table of @n rows (Claude Code's: agentprotect.h). */
+const struct ltd_hostrun *ltd_hostrun_find_in(const struct ltd_hostrun *table,
+					      size_t n, const char *rel);
+
 /*
  * Add every entry to @s (whose project is set): FILE and DIR entries by
  * their names, whether they exist or not; a PATTERN entry for each name

@@ -33,6 +33,7 @@
 #include "common/text.h"
 #include "common/vec.h"
 #include "policy/option.h"
+#include "protect/agentprotect.h"
 #include "protect/hostrun.h"
 
 void ltd_protected_for(struct ltd_protected *s, const struct ltd_policy *p)
@@ -343,7 +344,9 @@ static bool read_by(const char *rel, struct reader *r)
 			*r = (struct reader){"Claude Code", NULL};
 			return true;
 		}
-	h = ltd_hostrun_find(rel);
+	h = ltd_agentprotect_find(rel);
+	if (!h)
+		h = ltd_hostrun_find(rel);
 	/* The entry itself: what lies in a DIR entry goes with it. */
 	if (!h || (h->kind != LTD_HOSTRUN_PATTERN && strcmp(rel, h->path)))
 		return false;

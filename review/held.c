@@ -18,6 +18,7 @@
 
 #include "common/base.h"
 #include "common/cleanup.h"
+#include "protect/agentprotect.h"
 #include "protect/hostrun.h"
 #include "protect/repos.h"
 #include "review/fs.h"
@@ -72,11 +73,14 @@ bool ltd_review_in_dot_git(const char *path)
 }
 
 /* The host program's row @rel is or lies in (at the top or below any
- * directory: sub/.envrc), or NULL. */
+ * directory: sub/.envrc), Claude Code's first, or NULL. */
 static const struct ltd_hostrun *host_run(const char *rel)
 {
 	for (const char *s = rel; s; s = strchr(s, '/'), s = s ? s + 1 : s) {
-		const struct ltd_hostrun *h = *s ? ltd_hostrun_find(s) : NULL;
+		const struct ltd_hostrun *h = NULL;
+
+		if (*s && !(h = ltd_agentprotect_find(s)))
+			h = ltd_hostrun_find(s);
 
 		if (h)
 			return h;

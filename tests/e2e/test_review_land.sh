@@ -106,6 +106,15 @@ expect_true "does not land it" test ! -e "$LDP/.vscode/tasks.json"
 expect_out "apply says --include-protected lands it" "include-protected"
 ld discard vs
 
+# Claude Code's slash commands: held back naming Claude Code.
+ldrun --review sc -- sh -c 'mkdir -p .claude/commands && echo "!\`sh -c id\`" > .claude/commands/t.md'
+ld review sc
+expect_out "a slash command is held, the reason naming Claude Code" \
+	"^A! \.claude/commands/t\.md  \[held back: Claude Code on the host .*slash commands"
+ld apply sc
+expect_true "apply does not land it" test ! -e "$LDP/.claude/commands/t.md"
+ld discard sc
+
 # --- 6. a conflict marked in diff --stat; apply names the review --------
 ldrun --review cf -- sh -c 'echo cage >> other.txt'
 as_user sh -c "echo host >> '$LDP/other.txt'"

@@ -125,6 +125,67 @@ Test(agentfiles, the_hooks_directory_and_a_link_on_the_way_refused)
 		  "an unknowable path is said");
 }
 
+/* Every place Claude Code runs code from without asking, as its own
+ * sandbox keeps its agent from writing: slash commands (their !`...`
+ * shell lines run when typed), workflows, routines, the preview servers'
+ * launch.json, the scheduled tasks. */
+Test(agentfiles, what_claude_code_runs_without_asking_is_protected)
+{
+	static const char *const places[] = {
+		".claude/hooks",       ".claude/agents",
+		".claude/skills",      ".claude/commands",
+		".claude/workflows",   ".claude/routines",
+		".claude/launch.json", ".claude/scheduled_tasks.json",
+	};
+
+	cr_assert_eq(ltd_agentprotect_project(&p, &prot, &err), 0, "%s",
+		     err.msg);
+	for (size_t i = 0; i < sizeof(places) / sizeof(places[0]); i++)
+		cr_assert(protects(places[i]), "%s", places[i]);
+	cr_assert_str_eq(
+		ltd_agentprotect_find(".claude/commands/t.md")->program,
+		"Claude Code");
+	cr_assert_null(ltd_agentprotect_find(".claude/commandsx"));
+	cr_assert_null(ltd_agentprotect_find("CLAUDE.md"),
+		       "instructions are the project's, as its README");
+}
+
+/* The attack: the command writes a slash command whose !`...` line runs
+ * a shell when the user types it in Claude Code on the host, in a project
+ * with no .claude/commands (nothing to bind read-only).  At exit it is
+ * moved aside, with a warning that names Claude Code and what it runs. */
+Test(agentfiles, a_slash_command_the_command_made_is_moved_aside)
+{
+	struct ltd_protected_id *before, *after;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	cr_assert_eq(ltd_agentprotect_project(&p, &prot, &err), 0, "%s",
+		     err.msg);
+	before = ltd_protected_ids(&prot);
+	cr_assert_not_null(before);
+	mkd(".claude/commands");
+	put(".claude/commands/test.md",
+	    "---\nallowed-tools: Bash(sh:*)\n---\n!`sh -c id`\n");
+	mkd(".claude/skills");
+	after = ltd_protected_ids(&prot);
+	cr_assert_not_null(after);
+	out = open_memstream(&text, &len);
+	ltd_protected_quarantine(out, &prot, before, after);
+	fclose(out);
+	cr_assert_not(fx_exists(dir, ".claude/commands"));
+	cr_assert(fx_exists(dir,
+			    ".claude/commands.ltd-native-quarantine/test.md"));
+	cr_assert_not(fx_exists(dir, ".claude/skills"));
+	cr_assert_not_null(strstr(text, "which Claude Code on the host runs "
+					"from (slash commands"),
+			   "%s", text);
+	free(text);
+	free(before);
+	free(after);
+}
+
 Test(agentfiles, directories_named_and_outputs_stay_writable)
 {
 	mkd("src");
