@@ -204,7 +204,7 @@ static int strict_home(struct ltd_agent_ctx *c, struct ltd_err *err)
 		ret = ltd_policy_add_derived(
 			c->p, LTD_UM_BIND,
 			"strict tier (this project's transcripts)", src, dst,
-			LTD_STATE_DIR, 0, err);
+			LTD_STATE_DIR | LTD_STATE_CLAUDE_READS, 0, err);
 	}
 	return ret;
 }

@@ -87,6 +87,10 @@ struct ltd_user_mount {
 enum {
 	LTD_STATE_DIR = 1,  /* created 0700 with missing parents */
 	LTD_STATE_FILE = 2, /* created empty 0600 */
+	/* A directory Claude Code on the host reads as the cage left it
+	 * (this project's transcripts and memory): looked at when the run
+	 * ends (protect/agentstate.h). */
+	LTD_STATE_CLAUDE_READS = 4,
 };
 
 /* A disposable copy: host file or tree -> path in the cage's tmpfs. */

@@ -25,6 +25,7 @@
 #include "common/path.h"
 #include "common/text.h"
 #include "policy/env.h"
+#include "protect/agentstate.h"
 #include "protect/gitindex.h"
 #include "protect/protect.h"
 #include "protect/repos.h"
@@ -187,6 +188,12 @@ static void report(struct ltd_launch *l)
 	 * it back); the project's is the user's own. */
 	if (p->protect_git && !p->review)
 		ltd_sequencer_report(out, p->project, l->started);
+	/* Claude Code's state for the project: no review holds it. */
+	for (size_t i = 0; i < p->n_mounts; i++)
+		if ((p->mounts[i].state & LTD_STATE_CLAUDE_READS) &&
+		    p->mounts[i].src)
+			ltd_agentstate_report(out, p->mounts[i].src,
+					      l->started);
 	if (p->review)
 		ltd_review_summary(out, l->review, p, ltd_host_user());
 	ltd_life_report(&l->life, out);

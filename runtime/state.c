@@ -67,7 +67,7 @@ static int create_one(const char *home, const struct ltd_user_mount *m,
 		ltd_closep(&dirfd);
 		dirfd = fd;
 	}
-	if (m->state == LTD_STATE_DIR) {
+	if (m->state & LTD_STATE_DIR) {
 		if (mkdirat(dirfd, comp, 0700) < 0 && errno != EEXIST)
 			return ltd_err_sys(err, "%s: create '%s'", m->flag,
 					   m->src);

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Claude Code's state for the project, looked at when the run ends (see
+ * agentstate.h). */
+#include "protect/agentstate.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "common/cleanup.h"
+#include "common/text.h"
+#include "protect/protected.h"
+
+struct look {
+	FILE *out;
+	struct timespec since;
+	char path[PATH_MAX]; /* the directory being read, shown */
+	size_t entries;
+	bool over;
+};
+
+static bool changed(const struct stat *st, struct timespec since)
+{
+	return st->st_ctim.tv_sec > since.tv_sec ||
+	       (st->st_ctim.tv_sec == since.tv_sec &&
+		st->st_ctim.tv_nsec >= since.tv_nsec);
+}
+
+static const char *kind(mode_t mode)
+{
+	if (S_ISLNK(mode))
+		return "a symbolic link, which it would follow";
+	if (S_ISFIFO(mode))
+		return "a FIFO, on which it would block";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	return "a device";
+}
+
+static void say_start(struct look *l, const char *name)
+{
+	fputs("ltd-native: warning: the command made ", l->out);
+	ltd_fput_shown(l->out, l->path);
+	fputc('/', l->out);
+	ltd_fput_shown(l->out, name);
+}
+
+/* @name in @dir, not a file or directory, made during the run: aside. */
+static void move_aside(struct look *l, int dir, const char *name,
+		       const struct stat *st)
+{
+	char to[NAME_MAX + 64];
+	int ret = ltd_protected_move_aside(dir, name, to, sizeof(to));
+
+	say_start(l, name);
+	fprintf(l->out,
+		", %s, in Claude Code's state for this project, which "
+		"Claude Code on the host reads: ",
+		kind(st->st_mode));
+	if (ret < 0) {
+		fprintf(l->out,
+			"it could NOT be moved aside (%s): remove it before "
+			"you start Claude Code here\n",
+			strerror(-ret));
+		return;
+	}
+	fputs("moved aside to ", l->out);
+	ltd_fput_shown(l->out, to);
+	fputs(" in its directory\n", l->out);
+}
+
+static void say_memory(struct look *l, const char *name)
+{
+	fputs("ltd-native: warning: the command wrote ", l->out);
+	ltd_fput_shown(l->out, l->path);
+	fputc('/', l->out);
+	ltd_fput_shown(l->out, name);
+	fputs(", Claude Code's memory for this project, which Claude Code "
+	      "on the host loads into every session here: read it before "
+	      "you start Claude Code here\n",
+	      l->out);
+}
+
+static int open_beneath(int dir, const char *name)
+{
+	struct open_how how = {
+		.flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC,
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
+			   RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV,
+	};
+
+	return (int)syscall(SYS_openat2, dir, name, &how, sizeof(how));
+}
+
+static void look_in(struct look *l, int dir, int depth, bool memory);
+
+/* One entry @name of @dir. */
+static void entry(struct look *l, int dir, const char *name, int depth,
+		  bool memory)
+{
+	struct stat st;
+	size_t n = strlen(l->path);
+	_cleanup_close_ int sub = -1;
+
+	if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return;
+	if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+		if (changed(&st, l->since))
+			move_aside(l, dir, name, &st);
+		return;
+	}
+	if (S_ISREG(st.st_mode)) {
+		if (memory && changed(&st, l->since))
+			say_memory(l, name);
+		return;
+	}
+	if (depth + 1 >= LTD_AGENTSTATE_MAX_DEPTH ||
+	    n + 1 + strlen(name) >= sizeof(l->path)) {
+		l->over = true;
+		return;
+	}
+	if ((sub = open_beneath(dir, name)) < 0)
+		return;
+	snprintf(l->path + n, sizeof(l->path) - n, "/%s", name);
+	look_in(l, sub, depth + 1,
+		memory || (!depth && !strcmp(name, "memory")));
+	l->path[n] = '\0';
+}
+
+static void look_in(struct look *l, int dir, int depth, bool memory)
+{
+	_cleanup_close_ int fd = dup(dir);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *e;
+
+	if (!d)
+		return;
+	fd = -1; /* the DIR's now */
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (++l->entries > LTD_AGENTSTATE_MAX_ENTRIES) {
+			l->over = true;
+			break;
+		}
+		entry(l, dirfd(d), e->d_name, depth, memory);
+	}
+	closedir(d);
+}
+
+void ltd_agentstate_report(FILE *out, const char *dir, struct timespec since)
+{
+	struct open_how how = {
+		.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
+		.resolve = RESOLVE_NO_SYMLINKS,
+	};
+	_cleanup_close_ int fd =
+		(int)syscall(SYS_openat2, AT_FDCWD, dir, &how, sizeof(how));
+	struct look *l = calloc(1, sizeof(*l));
+
+	if (!l)
+		return;
+	*l = (struct look){.out = out, .since = since};
+	snprintf(l->path, sizeof(l->path), "%s", dir);
+	if (fd >= 0)
+		look_in(l, fd, 0, false);
+	if (fd < 0 || l->over) {
+		fputs("ltd-native: warning: ltd-native could not look through "
+		      "all of ",
+		      out);
+		ltd_fput_shown(out, dir);
+		fputs(", Claude Code's state for this project, for links and "
+		      "memory the command left there\n",
+		      out);
+	}
+	free(l);
+}
