@@ -160,7 +160,8 @@ int ltd_policy_derive(struct ltd_policy *p, struct ltd_err *err)
 		if (!ret)
 			ret = add_derived(p, &at, LTD_UM_BIND,
 					  "credential persistence", src, dst,
-					  LTD_STATE_DIR, 0, err);
+					  LTD_STATE_DIR | LTD_STATE_SHARED_AUTH,
+					  0, err);
 	}
 	if (!ret)
 		ret = provider(p, err);

@@ -91,6 +91,9 @@ enum {
 	 * (this project's transcripts and memory): looked at when the run
 	 * ends (protect/agentstate.h). */
 	LTD_STATE_CLAUDE_READS = 4,
+	/* The auth directory every run shares: the agents keep their login,
+	 * so their configuration, there (the same). */
+	LTD_STATE_SHARED_AUTH = 8,
 };
 
 /* A disposable copy: host file or tree -> path in the cage's tmpfs. */

@@ -18,8 +18,21 @@
 #include "common/text.h"
 #include "protect/protected.h"
 
+/* Names whose files a reader takes as instructions or configuration:
+ * Claude Code's (settings, hooks, commands, agents, skills, plugins,
+ * its MCP servers), Codex's config.toml, Gemini CLI's extensions. */
+static const char *const config_names[] = {
+	"settings.json", "settings.local.json",
+	".claude.json",	 "mcp.json",
+	".mcp.json",	 "config.toml",
+	"hooks",	 "commands",
+	"agents",	 "skills",
+	"plugins",	 "extensions",
+};
+
 struct look {
 	FILE *out;
+	enum ltd_agentstate_kind kind;
 	struct timespec since;
 	char path[PATH_MAX]; /* the directory being read, shown */
 	size_t entries;
@@ -60,14 +73,15 @@ static void move_aside(struct look *l, int dir, const char *name,
 	int ret = ltd_protected_move_aside(dir, name, to, sizeof(to));
 
 	say_start(l, name);
-	fprintf(l->out,
-		", %s, in Claude Code's state for this project, which "
-		"Claude Code on the host reads: ",
-		kind(st->st_mode));
+	fprintf(l->out, ", %s, in %s: ", kind(st->st_mode),
+		l->kind == LTD_AGENTSTATE_CLAUDE_PROJECT
+			? "Claude Code's state for this project, which Claude "
+			  "Code on the host reads"
+			: "the auth directory every run shares");
 	if (ret < 0) {
 		fprintf(l->out,
 			"it could NOT be moved aside (%s): remove it before "
-			"you start Claude Code here\n",
+			"you start Claude Code or your next run\n",
 			strerror(-ret));
 		return;
 	}
@@ -76,16 +90,36 @@ static void move_aside(struct look *l, int dir, const char *name,
 	fputs(" in its directory\n", l->out);
 }
 
-static void say_memory(struct look *l, const char *name)
+static void say_written(struct look *l, const char *name)
 {
 	fputs("ltd-native: warning: the command wrote ", l->out);
 	ltd_fput_shown(l->out, l->path);
 	fputc('/', l->out);
 	ltd_fput_shown(l->out, name);
-	fputs(", Claude Code's memory for this project, which Claude Code "
-	      "on the host loads into every session here: read it before "
-	      "you start Claude Code here\n",
-	      l->out);
+	if (l->kind == LTD_AGENTSTATE_CLAUDE_PROJECT)
+		fputs(", Claude Code's memory for this project, which Claude "
+		      "Code on the host loads into every session here: read "
+		      "it before you start Claude Code here\n",
+		      l->out);
+	else
+		fputs(", agent configuration in the auth directory every run "
+		      "shares, which the agent of every later run, in any "
+		      "project, reads (and runs the hooks and servers it "
+		      "names): read it before your next run\n",
+		      l->out);
+}
+
+/* Entering @name at @depth, or a file @name there: what is said of the
+ * files in it. */
+static bool watched(const struct look *l, const char *name, int depth)
+{
+	if (l->kind == LTD_AGENTSTATE_CLAUDE_PROJECT)
+		return !depth && !strcmp(name, "memory");
+	for (size_t i = 0; i < sizeof(config_names) / sizeof(config_names[0]);
+	     i++)
+		if (!strcmp(name, config_names[i]))
+			return true;
+	return false;
 }
 
 static int open_beneath(int dir, const char *name)
@@ -99,11 +133,11 @@ static int open_beneath(int dir, const char *name)
 	return (int)syscall(SYS_openat2, dir, name, &how, sizeof(how));
 }
 
-static void look_in(struct look *l, int dir, int depth, bool memory);
+static void look_in(struct look *l, int dir, int depth, bool said);
 
 /* One entry @name of @dir. */
 static void entry(struct look *l, int dir, const char *name, int depth,
-		  bool memory)
+		  bool said)
 {
 	struct stat st;
 	size_t n = strlen(l->path);
@@ -117,8 +151,10 @@ static void entry(struct look *l, int dir, const char *name, int depth,
 		return;
 	}
 	if (S_ISREG(st.st_mode)) {
-		if (memory && changed(&st, l->since))
-			say_memory(l, name);
+		if ((said || (l->kind == LTD_AGENTSTATE_AUTH &&
+			      watched(l, name, depth))) &&
+		    changed(&st, l->since))
+			say_written(l, name);
 		return;
 	}
 	if (depth + 1 >= LTD_AGENTSTATE_MAX_DEPTH ||
@@ -129,12 +165,11 @@ static void entry(struct look *l, int dir, const char *name, int depth,
 	if ((sub = open_beneath(dir, name)) < 0)
 		return;
 	snprintf(l->path + n, sizeof(l->path) - n, "/%s", name);
-	look_in(l, sub, depth + 1,
-		memory || (!depth && !strcmp(name, "memory")));
+	look_in(l, sub, depth + 1, said || watched(l, name, depth));
 	l->path[n] = '\0';
 }
 
-static void look_in(struct look *l, int dir, int depth, bool memory)
+static void look_in(struct look *l, int dir, int depth, bool said)
 {
 	_cleanup_close_ int fd = dup(dir);
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
@@ -150,12 +185,13 @@ static void look_in(struct look *l, int dir, int depth, bool memory)
 			l->over = true;
 			break;
 		}
-		entry(l, dirfd(d), e->d_name, depth, memory);
+		entry(l, dirfd(d), e->d_name, depth, said);
 	}
 	closedir(d);
 }
 
-void ltd_agentstate_report(FILE *out, const char *dir, struct timespec since)
+void ltd_agentstate_report(FILE *out, const char *dir,
+			   enum ltd_agentstate_kind kind, struct timespec since)
 {
 	struct open_how how = {
 		.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
@@ -167,7 +203,7 @@ void ltd_agentstate_report(FILE *out, const char *dir, struct timespec since)
 
 	if (!l)
 		return;
-	*l = (struct look){.out = out, .since = since};
+	*l = (struct look){.out = out, .kind = kind, .since = since};
 	snprintf(l->path, sizeof(l->path), "%s", dir);
 	if (fd >= 0)
 		look_in(l, fd, 0, false);
@@ -176,8 +212,12 @@ void ltd_agentstate_report(FILE *out, const char *dir, struct timespec since)
 		      "all of ",
 		      out);
 		ltd_fput_shown(out, dir);
-		fputs(", Claude Code's state for this project, for links and "
-		      "memory the command left there\n",
+		fputs(kind == LTD_AGENTSTATE_CLAUDE_PROJECT
+			      ? ", Claude Code's state for this project, for "
+				"links and memory the command left there\n"
+			      : ", the auth directory every run shares, for "
+				"links and configuration the command left "
+				"there\n",
 		      out);
 	}
 	free(l);

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Claude Code's state for the project outside it (~/.claude/projects/<the
- * project>: its transcripts and its memory), bound writable so that a later
- * run can continue a session: Claude Code on the host reads it as the cage
- * left it, and loads memory/ into every session there.  Looked at when the
- * run ends (docs/decisions/0160-claude-state-looked-at-exit.md).
+ * The agents' state outside the project that a cage writes and someone
+ * else reads as it was left: Claude Code's for the project
+ * (~/.claude/projects/<the project>: its transcripts and its memory, which
+ * Claude Code on the host loads into every session there), and the auth
+ * directory every run shares (where the guide has the agents keep their
+ * login, and so their configuration, which every later run's agent reads
+ * and runs the hooks of).  Looked at when the run ends
+ * (docs/decisions/0160-claude-state-looked-at-exit.md).
  */
 #ifndef LTD_AGENTSTATE_H
 #define LTD_AGENTSTATE_H
@@ -16,13 +19,21 @@
 #define LTD_AGENTSTATE_MAX_DEPTH   8
 #define LTD_AGENTSTATE_MAX_ENTRIES 100000
 
+enum ltd_agentstate_kind {
+	LTD_AGENTSTATE_CLAUDE_PROJECT, /* memory/ at its top said */
+	LTD_AGENTSTATE_AUTH, /* the agents' configuration, at any depth */
+};
+
 /*
  * In the directory @dir (a host path, opened without following a link):
  * each symbolic link, FIFO, socket or device made during the run (its
- * ctime at or after @since), which Claude Code would follow or block on,
+ * ctime at or after @since), which a reader would follow or block on,
  * moved aside (NAME.ltd-native-quarantine) and said on @out; each file
- * under memory/ made or changed during the run said, left where it is.
+ * @kind says is read as instructions or configuration, made or changed
+ * during the run, said and left where it is.
  */
-void ltd_agentstate_report(FILE *out, const char *dir, struct timespec since);
+void ltd_agentstate_report(FILE *out, const char *dir,
+			   enum ltd_agentstate_kind kind,
+			   struct timespec since);
 
 #endif

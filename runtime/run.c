@@ -188,12 +188,18 @@ static void report(struct ltd_launch *l)
 	 * it back); the project's is the user's own. */
 	if (p->protect_git && !p->review)
 		ltd_sequencer_report(out, p->project, l->started);
-	/* Claude Code's state for the project: no review holds it. */
-	for (size_t i = 0; i < p->n_mounts; i++)
-		if ((p->mounts[i].state & LTD_STATE_CLAUDE_READS) &&
-		    p->mounts[i].src)
-			ltd_agentstate_report(out, p->mounts[i].src,
+	/* The agents' state outside the project: no review holds it. */
+	for (size_t i = 0; i < p->n_mounts; i++) {
+		const struct ltd_user_mount *m = &p->mounts[i];
+
+		if ((m->state & LTD_STATE_CLAUDE_READS) && m->src)
+			ltd_agentstate_report(out, m->src,
+					      LTD_AGENTSTATE_CLAUDE_PROJECT,
 					      l->started);
+		if ((m->state & LTD_STATE_SHARED_AUTH) && m->src)
+			ltd_agentstate_report(out, m->src, LTD_AGENTSTATE_AUTH,
+					      l->started);
+	}
 	if (p->review)
 		ltd_review_summary(out, l->review, p, ltd_host_user());
 	ltd_life_report(&l->life, out);

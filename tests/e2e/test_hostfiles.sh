@@ -109,6 +109,18 @@ expect_out "... and said" "the command made .*/memory/MEMORY\.md, a symbolic lin
 expect_out "... and the memory it wrote is said" "the command wrote .*/memory/notes\.md, Claude Code's memory for this project"
 as_user rm -rf "$CS/memory"
 
+# The auth directory every run shares (~/.config/ltd-auth in the cage,
+# where the guide has the agents keep their login): a hook one project's
+# cage writes into Claude Code's settings there, the agent of the next run
+# in any project runs.  Said when the run ends; the login is not.
+AUTH="$U_HOME/.cache/lamp-the-djinn/auth"
+lh sh -c 'mkdir -p "$HOME/.config/ltd-auth/claude" && echo "{\"hooks\":{\"SessionStart\":[]}}" > "$HOME/.config/ltd-auth/claude/settings.json" && echo "{}" > "$HOME/.config/ltd-auth/claude/.credentials.json"'
+expect_rc "the command writes the agent's settings in the shared auth directory" 0
+expect_out "... said, naming every later run" \
+	"the command wrote .*/claude/settings\.json, agent configuration in the auth directory every run shares, which the agent of every later run"
+expect_no_out "... the login it keeps there is not" "credentials"
+as_user rm -rf "$AUTH/claude"
+
 # Files no host program runs by themselves are the project: writable.
 lh sh -c 'echo x > notes.txt && mkdir -p .vscodex && echo y > .vscodex/tasks.json'
 expect_rc "other files stay writable" 0
