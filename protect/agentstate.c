@@ -20,14 +20,16 @@
 
 /* Names whose files a reader takes as instructions or configuration:
  * Claude Code's (settings, hooks, commands, agents, skills, plugins,
- * its MCP servers), Codex's config.toml, Gemini CLI's extensions. */
+ * its MCP servers), Codex's config.toml, Gemini CLI's extensions.  Not
+ * Claude Code's .claude.json, which it rewrites at every start (its user
+ * MCP servers there are not said: decision 0160). */
 static const char *const config_names[] = {
 	"settings.json", "settings.local.json",
-	".claude.json",	 "mcp.json",
-	".mcp.json",	 "config.toml",
-	"hooks",	 "commands",
-	"agents",	 "skills",
-	"plugins",	 "extensions",
+	"mcp.json",	 ".mcp.json",
+	"config.toml",	 "hooks",
+	"commands",	 "agents",
+	"skills",	 "plugins",
+	"extensions",
 };
 
 struct look {
