@@ -224,3 +224,62 @@ void ltd_agentstate_report(FILE *out, const char *dir,
 	}
 	free(l);
 }
+
+void ltd_agentstate_instructions(FILE *out, const char *project,
+				 struct timespec since)
+{
+	static const struct {
+		const char *dir, *name, *who;
+	} files[] = {
+		{".", "CLAUDE.md", "Claude Code"},
+		{".", "CLAUDE.local.md", "Claude Code"},
+		{".claude", "CLAUDE.md", "Claude Code"},
+		{".", "AGENTS.md", "Codex"},
+		{".", "AGENTS.override.md", "Codex"},
+		{".", "GEMINI.md", "Gemini CLI"},
+	};
+	struct open_how how = {
+		.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
+		.resolve = RESOLVE_NO_SYMLINKS,
+	};
+	_cleanup_close_ int top =
+		(int)syscall(SYS_openat2, AT_FDCWD, project, &how, sizeof(how));
+
+	for (size_t i = 0; top >= 0 && i < sizeof(files) / sizeof(files[0]);
+	     i++) {
+		_cleanup_close_ int dir = open_beneath(top, files[i].dir);
+		char to[NAME_MAX + 64];
+		struct stat st;
+		int ret;
+
+		if (dir < 0 ||
+		    fstatat(dir, files[i].name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    S_ISREG(st.st_mode) || S_ISDIR(st.st_mode) ||
+		    !changed(&st, since))
+			continue;
+		ret = ltd_protected_move_aside(dir, files[i].name, to,
+					       sizeof(to));
+		fputs("ltd-native: warning: the command made ", out);
+		ltd_fput_shown(out, project);
+		fputc('/', out);
+		if (strcmp(files[i].dir, "."))
+			fprintf(out, "%s/", files[i].dir);
+		fprintf(out,
+			"%s %s, which %s on the host would follow (or block "
+			"on) when it loads that file into its prompt by "
+			"itself: ",
+			files[i].name,
+			S_ISLNK(st.st_mode)    ? "a symbolic link"
+			: S_ISFIFO(st.st_mode) ? "a FIFO"
+					       : "a socket or device",
+			files[i].who);
+		if (ret < 0)
+			fprintf(out,
+				"it could NOT be moved aside (%s): remove it "
+				"before you start %s here\n",
+				strerror(-ret), files[i].who);
+		else
+			fprintf(out, "moved aside to %s in its directory\n",
+				to);
+	}
+}

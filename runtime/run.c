@@ -188,6 +188,10 @@ static void report(struct ltd_launch *l)
 	 * it back); the project's is the user's own. */
 	if (p->protect_git && !p->review)
 		ltd_sequencer_report(out, p->project, l->started);
+	/* The agents' instructions, made links to a file of the user's (a
+	 * review holds back what the command made in the project). */
+	if (!p->review)
+		ltd_agentstate_instructions(out, p->project, l->started);
 	/* The agents' state outside the project: no review holds it. */
 	for (size_t i = 0; i < p->n_mounts; i++) {
 		const struct ltd_user_mount *m = &p->mounts[i];

@@ -109,6 +109,17 @@ expect_out "... and said" "the command made .*/memory/MEMORY\.md, a symbolic lin
 expect_out "... and the memory it wrote is said" "the command wrote .*/memory/notes\.md, Claude Code's memory for this project"
 as_user rm -rf "$CS/memory"
 
+# CLAUDE.md made a link to a key of the user's: Claude Code on the host
+# would load the key into its prompt.  Moved aside; an AGENTS.md written
+# is the project's text.
+lh sh -c "ln -s '$U_HOME/.ssh/id_test' CLAUDE.md && echo 'be nice' > AGENTS.md"
+[ ! -L "$HP/CLAUDE.md" ] && [ -L "$HP/CLAUDE.md.ltd-native-quarantine" ] &&
+	pass "a CLAUDE.md the command made a link is moved aside" ||
+	fail "a CLAUDE.md the command made a link is moved aside" "$(ls -la "$HP")"
+expect_out "... naming Claude Code" "/CLAUDE\.md a symbolic link, which Claude Code on the host would follow"
+expect_no_out "... the AGENTS.md it wrote is not said" "AGENTS"
+as_user rm -f "$HP/CLAUDE.md.ltd-native-quarantine" "$HP/AGENTS.md"
+
 # The auth directory every run shares (~/.config/ltd-auth in the cage,
 # where the guide has the agents keep their login): a hook one project's
 # cage writes into Claude Code's settings there, the agent of the next run

@@ -162,3 +162,32 @@ Test(agentstate, the_shared_auth_directory_says_the_configuration)
 	cr_assert_null(strstr(text, "memory"), "%s", text);
 	free(text);
 }
+
+/* In the project: CLAUDE.md made a link to a key of the user's, which
+ * Claude Code on the host would load into its prompt; moved aside.  An
+ * AGENTS.md the command wrote is the project's text: left, unsaid. */
+Test(agentstate, an_instruction_file_made_a_link_goes_aside)
+{
+	struct timespec since = now();
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	link_at("CLAUDE.md", "/home/someone/.ssh/id_ed25519");
+	fx_mkdirs(dir, ".claude/CLAUDE.md");
+	link_at(".claude/CLAUDE.md", "/etc/shadow");
+	fx_put(dir, "AGENTS.md", "be nice\n");
+	out = open_memstream(&text, &len);
+	ltd_agentstate_instructions(out, dir, since);
+	fclose(out);
+	cr_assert(fx_exists(dir, "CLAUDE.md.ltd-native-quarantine"));
+	cr_assert(fx_exists(dir, ".claude/CLAUDE.md.ltd-native-quarantine"));
+	cr_assert(fx_exists(dir, "AGENTS.md"));
+	cr_assert_not_null(strstr(text, "/CLAUDE.md a symbolic link, which "
+					"Claude Code on the host would follow"),
+			   "%s", text);
+	cr_assert_not_null(strstr(text, "/.claude/CLAUDE.md a symbolic link"),
+			   "%s", text);
+	cr_assert_null(strstr(text, "AGENTS"), "%s", text);
+	free(text);
+}
