@@ -145,11 +145,14 @@ static void entry(struct look *l, int dir, const char *name, int depth,
 	size_t n = strlen(l->path);
 	_cleanup_close_ int sub = -1;
 
-	if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+	if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		l->over = true; /* in a directory it could only open */
 		return;
+	}
+	/* No reader has a use for one there, made in this run or an
+	 * earlier one (a rename of its directory keeps its ctime). */
 	if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
-		if (changed(&st, l->since))
-			move_aside(l, dir, name, &st);
+		move_aside(l, dir, name, &st);
 		return;
 	}
 	if (S_ISREG(st.st_mode)) {
@@ -164,8 +167,15 @@ static void entry(struct look *l, int dir, const char *name, int depth,
 		l->over = true;
 		return;
 	}
-	if ((sub = open_beneath(dir, name)) < 0)
+	/* One the command made unreadable (0111: a reader can still go
+	 * through it; 000: in a later run) is ours to open again. */
+	if ((sub = open_beneath(dir, name)) < 0 && errno == EACCES &&
+	    fchmodat(dir, name, (st.st_mode & 07777) | S_IRWXU, 0) == 0)
+		sub = open_beneath(dir, name);
+	if (sub < 0) {
+		l->over = true;
 		return;
+	}
 	snprintf(l->path + n, sizeof(l->path) - n, "/%s", name);
 	look_in(l, sub, depth + 1, said || watched(l, name, depth));
 	l->path[n] = '\0';
@@ -199,12 +209,20 @@ void ltd_agentstate_report(FILE *out, const char *dir,
 		.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
 		.resolve = RESOLVE_NO_SYMLINKS,
 	};
-	_cleanup_close_ int fd =
-		(int)syscall(SYS_openat2, AT_FDCWD, dir, &how, sizeof(how));
+	int fd = (int)syscall(SYS_openat2, AT_FDCWD, dir, &how, sizeof(how));
 	struct look *l = calloc(1, sizeof(*l));
 
-	if (!l)
+	/* The bind's own directory, made unreadable from the cage (the
+	 * path has no link: it was the cage's mount point). */
+	if (fd < 0 && errno == EACCES && chmod(dir, 0700) == 0)
+		fd = (int)syscall(SYS_openat2, AT_FDCWD, dir, &how,
+				  sizeof(how));
+
+	if (!l) {
+		if (fd >= 0)
+			close(fd);
 		return;
+	}
 	*l = (struct look){.out = out, .kind = kind, .since = since};
 	snprintf(l->path, sizeof(l->path), "%s", dir);
 	if (fd >= 0)
@@ -222,7 +240,91 @@ void ltd_agentstate_report(FILE *out, const char *dir,
 				"there\n",
 		      out);
 	}
+	if (fd >= 0)
+		close(fd);
 	free(l);
+}
+
+/* @shown (in the project @top) leads out of the project:
+ * a link that does not resolve beneath it, or a FIFO, socket or device. */
+static bool leads_out(int top, const char *shown, const struct stat *st)
+{
+	struct open_how how = {
+		.flags = O_PATH | O_CLOEXEC,
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
+	};
+	int fd;
+
+	if (!S_ISLNK(st->st_mode))
+		return !S_ISREG(st->st_mode) && !S_ISDIR(st->st_mode);
+	fd = (int)syscall(SYS_openat2, top, shown, &how, sizeof(how));
+	if (fd >= 0) {
+		close(fd);
+		return false;
+	}
+	return errno != ENOENT; /* dangling inside: nothing to read */
+}
+
+/* @name in @dir, which leads out: aside, and said for @who. */
+static void instruction_aside(FILE *out, const char *project, int dir,
+			      const char *name, const char *shown,
+			      const struct stat *st, const char *who)
+{
+	char to[NAME_MAX + 64];
+	int ret = ltd_protected_move_aside(dir, name, to, sizeof(to));
+
+	fputs("ltd-native: warning: the command made ", out);
+	ltd_fput_shown(out, project);
+	fputc('/', out);
+	ltd_fput_shown(out, shown);
+	fprintf(out,
+		" %s out of the project, which %s on the host would follow "
+		"(or block on) when it loads that file into its prompt by "
+		"itself: ",
+		S_ISLNK(st->st_mode)	? "a symbolic link"
+		: S_ISFIFO(st->st_mode) ? "a FIFO"
+					: "a socket or device",
+		who);
+	if (ret < 0)
+		fprintf(out,
+			"it could NOT be moved aside (%s): remove it before "
+			"you start %s here\n",
+			strerror(-ret), who);
+	else
+		fprintf(out, "moved aside to %s in its directory\n", to);
+}
+
+/* Every entry of .claude/rules (Claude Code loads each rule file, links
+ * followed), @depth deep at most. */
+static void rules(FILE *out, const char *project, int top, int dir, char *shown,
+		  size_t size, int depth)
+{
+	_cleanup_close_ int fd = dup(dir);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	size_t n = strlen(shown);
+	struct dirent *e;
+
+	if (!d)
+		return;
+	fd = -1;
+	while ((e = readdir(d))) {
+		_cleanup_close_ int sub = -1;
+		struct stat st;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
+		    snprintf(shown + n, size - n, "/%s", e->d_name) >=
+			    (int)(size - n))
+			continue;
+		if (leads_out(top, shown, &st))
+			instruction_aside(out, project, dirfd(d), e->d_name,
+					  shown, &st, "Claude Code");
+		else if (S_ISDIR(st.st_mode) && depth > 0 &&
+			 (sub = open_beneath(dirfd(d), e->d_name)) >= 0)
+			rules(out, project, top, sub, shown, size, depth - 1);
+		shown[n] = '\0';
+	}
+	closedir(d);
 }
 
 void ltd_agentstate_instructions(FILE *out, const char *project,
@@ -244,42 +346,26 @@ void ltd_agentstate_instructions(FILE *out, const char *project,
 	};
 	_cleanup_close_ int top =
 		(int)syscall(SYS_openat2, AT_FDCWD, project, &how, sizeof(how));
+	_cleanup_close_ int rdir = -1;
+	char shown[PATH_MAX];
 
+	(void)since; /* a link out is judged by where it leads, not when */
 	for (size_t i = 0; top >= 0 && i < sizeof(files) / sizeof(files[0]);
 	     i++) {
 		_cleanup_close_ int dir = open_beneath(top, files[i].dir);
-		char to[NAME_MAX + 64];
 		struct stat st;
-		int ret;
 
-		if (dir < 0 ||
-		    fstatat(dir, files[i].name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
-		    S_ISREG(st.st_mode) || S_ISDIR(st.st_mode) ||
-		    !changed(&st, since))
-			continue;
-		ret = ltd_protected_move_aside(dir, files[i].name, to,
-					       sizeof(to));
-		fputs("ltd-native: warning: the command made ", out);
-		ltd_fput_shown(out, project);
-		fputc('/', out);
-		if (strcmp(files[i].dir, "."))
-			fprintf(out, "%s/", files[i].dir);
-		fprintf(out,
-			"%s %s, which %s on the host would follow (or block "
-			"on) when it loads that file into its prompt by "
-			"itself: ",
-			files[i].name,
-			S_ISLNK(st.st_mode)    ? "a symbolic link"
-			: S_ISFIFO(st.st_mode) ? "a FIFO"
-					       : "a socket or device",
-			files[i].who);
-		if (ret < 0)
-			fprintf(out,
-				"it could NOT be moved aside (%s): remove it "
-				"before you start %s here\n",
-				strerror(-ret), files[i].who);
-		else
-			fprintf(out, "moved aside to %s in its directory\n",
-				to);
+		snprintf(shown, sizeof(shown), "%s%s%s",
+			 strcmp(files[i].dir, ".") ? files[i].dir : "",
+			 strcmp(files[i].dir, ".") ? "/" : "", files[i].name);
+		if (dir >= 0 &&
+		    !fstatat(dir, files[i].name, &st, AT_SYMLINK_NOFOLLOW) &&
+		    leads_out(top, shown, &st))
+			instruction_aside(out, project, dir, files[i].name,
+					  shown, &st, files[i].who);
+	}
+	if (top >= 0 && (rdir = open_beneath(top, ".claude/rules")) >= 0) {
+		snprintf(shown, sizeof(shown), ".claude/rules");
+		rules(out, project, top, rdir, shown, sizeof(shown), 4);
 	}
 }

@@ -108,6 +108,14 @@ expect_rc "the command plants a link in Claude Code's memory for the project" 0
 expect_out "... and said" "the command made .*/memory/MEMORY\.md, a symbolic link, which it would follow, in Claude Code's state"
 expect_out "... and the memory it wrote is said" "the command wrote .*/memory/notes\.md, Claude Code's memory for this project"
 as_user rm -rf "$CS/memory"
+# The same, memory/ then made 0111 (a reader still goes through it; a
+# listing cannot): opened again, the link moved aside all the same.
+lh sh -c "mkdir -p \"\$HOME/.claude/projects/$SLUG/memory\" && ln -s '$U_HOME/.ssh/id_test' \"\$HOME/.claude/projects/$SLUG/memory/MEMORY.md\" && chmod 111 \"\$HOME/.claude/projects/$SLUG/memory\""
+[ ! -L "$CS/memory/MEMORY.md" ] && [ -L "$CS/memory/MEMORY.md.ltd-native-quarantine" ] &&
+	pass "... in a directory made unreadable too" ||
+	fail "... in a directory made unreadable too" "$(as_user ls -la "$CS/memory" 2>&1)"
+as_user chmod 700 "$CS/memory" 2>/dev/null
+as_user rm -rf "$CS/memory"
 
 # CLAUDE.md made a link to a key of the user's: Claude Code on the host
 # would load the key into its prompt.  Moved aside; an AGENTS.md written
@@ -116,8 +124,13 @@ lh sh -c "ln -s '$U_HOME/.ssh/id_test' CLAUDE.md && echo 'be nice' > AGENTS.md"
 [ ! -L "$HP/CLAUDE.md" ] && [ -L "$HP/CLAUDE.md.ltd-native-quarantine" ] &&
 	pass "a CLAUDE.md the command made a link is moved aside" ||
 	fail "a CLAUDE.md the command made a link is moved aside" "$(ls -la "$HP")"
-expect_out "... naming Claude Code" "/CLAUDE\.md a symbolic link, which Claude Code on the host would follow"
+expect_out "... naming Claude Code" "/CLAUDE\.md a symbolic link out of the project, which Claude Code on the host would follow"
 expect_no_out "... the AGENTS.md it wrote is not said" "AGENTS"
+lh sh -c "mkdir -p .claude/rules && ln -s '$U_HOME/.ssh/id_test' .claude/rules/style.md && ln -s AGENTS.md GEMINI.md"
+[ ! -L "$HP/.claude/rules/style.md" ] && [ -L "$HP/.claude/rules/style.md.ltd-native-quarantine" ] && [ -L "$HP/GEMINI.md" ] &&
+	pass "a rule of .claude/rules made a link out of the project goes aside; a link within it stays" ||
+	fail "a rule of .claude/rules made a link out of the project goes aside; a link within it stays" "$(ls -la "$HP" "$HP/.claude/rules")"
+as_user rm -rf "$HP/.claude" "$HP/GEMINI.md"
 as_user rm -f "$HP/CLAUDE.md.ltd-native-quarantine" "$HP/AGENTS.md"
 
 # The auth directory every run shares (~/.config/ltd-auth in the cage,

@@ -89,8 +89,10 @@ Test(agentstate, links_and_fifos_go_aside_memory_is_said)
 	free(text);
 }
 
-/* What was there before the run is not the command's: left, unsaid. */
-Test(agentstate, what_was_there_before_is_left)
+/* Memory written before the run is not the command's: left, unsaid.  A
+ * link is no one's work there, whenever it was made (an earlier run could
+ * have hidden it, or made it in a directory renamed since): aside. */
+Test(agentstate, memory_from_before_is_left_a_link_never)
 {
 	struct timespec since;
 	char *text;
@@ -101,9 +103,32 @@ Test(agentstate, what_was_there_before_is_left)
 	since = now();
 	since.tv_sec += 2; /* after both, whatever the clock's grain */
 	text = report(LTD_AGENTSTATE_CLAUDE_PROJECT, since);
-	cr_assert(fx_exists(dir, "old-link"));
-	cr_assert_str_eq(text, "");
+	cr_assert(fx_exists(dir, "old-link.ltd-native-quarantine"));
+	cr_assert(fx_exists(dir, "memory/MEMORY.md"));
+	cr_assert_null(strstr(text, "MEMORY"), "%s", text);
 	free(text);
+}
+
+/* The attack of session 6's second review: the link planted in memory/,
+ * then memory/ made 0111 (a reader still goes through it, a listing
+ * cannot) or 000 (opened again in a later run, the link older than it).
+ * ltd-native opens it again (the user's own) and moves the link aside. */
+Test(agentstate, an_unreadable_directory_hides_nothing)
+{
+	for (int mode = 0; mode < 2; mode++) {
+		char path[256], *text;
+
+		fx_mkdir(dir, "memory", 0700);
+		link_at("memory/MEMORY.md", "/home/someone/.ssh/id_ed25519");
+		snprintf(path, sizeof(path), "%s/memory", dir);
+		cr_assert_eq(chmod(path, mode ? 0111 : 0), 0);
+		text = report(LTD_AGENTSTATE_CLAUDE_PROJECT, now());
+		cr_assert(fx_exists(dir,
+				    "memory/MEMORY.md.ltd-native-quarantine"),
+			  "mode %o: %s", mode ? 0111 : 0, text);
+		free(text);
+		fx_rm_rf(path);
+	}
 }
 
 /* A directory that cannot be opened, or one too deep: said, not
@@ -177,14 +202,27 @@ Test(agentstate, an_instruction_file_made_a_link_goes_aside)
 	fx_mkdirs(dir, ".claude/CLAUDE.md");
 	link_at(".claude/CLAUDE.md", "/etc/shadow");
 	fx_put(dir, "AGENTS.md", "be nice\n");
+	/* The user's own way to share one file (and the cage's, after a
+	 * rename that kept its ctime: judged by where it leads). */
+	link_at("GEMINI.md", "AGENTS.md");
+	fx_mkdirs(dir, ".claude/rules/team/r.md");
+	link_at(".claude/rules/team/r.md", "../../../../outside");
+	link_at(".claude/rules/ok.md", "../CLAUDE.md");
 	out = open_memstream(&text, &len);
 	ltd_agentstate_instructions(out, dir, since);
 	fclose(out);
 	cr_assert(fx_exists(dir, "CLAUDE.md.ltd-native-quarantine"));
 	cr_assert(fx_exists(dir, ".claude/CLAUDE.md.ltd-native-quarantine"));
 	cr_assert(fx_exists(dir, "AGENTS.md"));
-	cr_assert_not_null(strstr(text, "/CLAUDE.md a symbolic link, which "
-					"Claude Code on the host would follow"),
+	cr_assert(fx_exists(dir, "GEMINI.md"), "a link in the project stays");
+	cr_assert(fx_exists(dir, ".claude/rules/ok.md"), "%s", text);
+	cr_assert(
+		fx_exists(dir, ".claude/rules/team/r.md.ltd-native-quarantine"),
+		"%s", text);
+	cr_assert_not_null(strstr(text,
+				  "/CLAUDE.md a symbolic link out of the "
+				  "project, which Claude Code on the host "
+				  "would follow"),
 			   "%s", text);
 	cr_assert_not_null(strstr(text, "/.claude/CLAUDE.md a symbolic link"),
 			   "%s", text);
