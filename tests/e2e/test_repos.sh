@@ -78,6 +78,21 @@ for cond in "" "git config --global includeIf.gitdir:/nowhere/.path '$ABS_CFG' &
 	as_user rm -rf "$RP/nest" "$RP/global-hook-ran" "$ABS_CFG"
 done
 
+# A nested repository of the user's, made before the run, its
+# configuration unchanged: core.fsmonitor names a script in its work
+# tree.  The cage rewrites the script, nothing else; git status there on
+# the host runs it.  The walk reads the configuration of every repository
+# it meets and says each file it names that the command changed.
+as_user sh -c "cd '$RP' && mkdir vendor && git init -q vendor/lib && cd vendor/lib && printf '#!/bin/sh\\nexit 1\\n' > tool.sh && chmod +x tool.sh && git config core.fsmonitor ./tool.sh && mkdir scripts && echo cat > scripts/smudge.sh && git config filter.x.smudge 'sh scripts/smudge.sh'"
+sleep 0.1 # the run begins after the repository was made
+lr sh -c "printf '#!/bin/sh\\ntouch ../../named-ran\\nexit 1\\n' > vendor/lib/tool.sh && echo 'touch ../../named-ran; cat' > vendor/lib/scripts/smudge.sh"
+expect_rc "the cage rewrites a script an unchanged nested repository's configuration names" 0
+expect_out "at exit the run names the fsmonitor's script" "warning: $RP/vendor/lib/tool\.sh: .*\(core\.fsmonitor\)"
+expect_out "and the filter's" "warning: $RP/vendor/lib/scripts/smudge\.sh: .*\(filter\.x\.smudge\)"
+expect_no_out "not the configuration itself (unchanged)" "warning: $RP/vendor/lib/\.git/config:"
+threat_real "$RP/vendor/lib" "$RP/named-ran" "the host's git status there runs it" git status
+as_user rm -rf "$RP/vendor" "$RP/named-ran"
+
 # The same under --review: the worktree (its .git file, the common
 # config's hooksPath) is the project's, unchanged; only the hook is in the
 # review's upper.  It is said, and apply holds it back (before, neither:
