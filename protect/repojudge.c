@@ -405,7 +405,6 @@ static void hooks_in(struct walk *w, int fd, const char *shown, const char *rel)
 	unsigned n_said = 0;
 	struct dirent *e;
 	DIR *d = fdopendir(fd);
-	char more[96];
 
 	if (!d) {
 		close(fd);
@@ -421,13 +420,19 @@ static void hooks_in(struct walk *w, int fd, const char *shown, const char *rel)
 				     &a_hook, &n_said);
 	}
 	closedir(d);
-	if (n_said > MAX_HOOKS_SAID) {
-		snprintf(more, sizeof(more),
-			 "and %u more git hooks the command created or "
-			 "changed here",
-			 n_said - MAX_HOOKS_SAID);
-		ltd_repos_say_at(w, shown, NULL, more, NULL);
-	}
+	ltd_repos_say_more(w, shown, n_said, MAX_HOOKS_SAID,
+			   "git hooks the command created or changed here");
+}
+
+void ltd_repos_say_more(struct walk *w, const char *at, unsigned n_said,
+			unsigned max, const char *what)
+{
+	char more[160];
+
+	if (n_said <= max)
+		return;
+	snprintf(more, sizeof(more), "and %u more %s", n_said - max, what);
+	ltd_repos_say_at(w, at, NULL, more, NULL);
 }
 
 /* The hooks of core.hooksPath @hooks_path as git takes it from the work

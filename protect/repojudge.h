@@ -84,6 +84,10 @@ void ltd_repos_say_unfollowed(struct walk *w, const char *at, const char *name,
  * what a review's apply holds back. */
 void ltd_repos_tell(struct walk *w, const char *shown);
 
+/* "and N more @what" at @at, when @n_said is past @max. */
+void ltd_repos_say_more(struct walk *w, const char *at, unsigned n_said,
+			unsigned max, const char *what);
+
 /* The file @name in the directory @dir (shown as @dir_shown, relative to
  * the root as @dir_rel), which git runs: said as @what says when it or,
  * for a link, what it leads to changed; @n_said counts. */

@@ -145,15 +145,9 @@ static void judge_line(struct walk *w, const char *key, const char *cmd,
 static void say_more(struct walk *w, const struct ltd_repos_cfg *c,
 		     const char *at, unsigned n_said)
 {
-	char more[160];
-
-	if (n_said > MAX_NAMED_SAID) {
-		snprintf(more, sizeof(more),
-			 "and %u more files git runs there that the command "
-			 "created or changed",
-			 n_said - MAX_NAMED_SAID);
-		ltd_repos_say_at(w, at, NULL, more, NULL);
-	}
+	ltd_repos_say_more(w, at, n_said, MAX_NAMED_SAID,
+			   "files git runs there that the command created or "
+			   "changed");
 	if (c->runs_over)
 		ltd_repos_say_at(w, NULL, NULL,
 				 "ltd-native did not look at every file this "
