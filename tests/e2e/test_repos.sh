@@ -113,6 +113,21 @@ if printf '%s\n' "$OUT" | grep -q '^ok  *review mode'; then
 	[ -e "$hook" ] || ltd_in "$RP" "$RS" apply hk --include-protected
 	threat_real "$RP/vendor/lib-wt" "$RP/rv-hook-ran" "landed, git commit in the worktree runs it" "${GITC[@]}" commit -q --allow-empty -m x
 	as_user rm -rf "$RP/vendor" "$RP/rv-hook-ran"
+	# A script an unchanged nested repository's core.fsmonitor names,
+	# rewritten in the review's upper: said, and held back.
+	tool=$RP/vendor/lib/tool.sh
+	as_user sh -c "cd '$RP' && mkdir vendor && git init -q vendor/lib && cd vendor/lib && printf '#!/bin/sh\\nexit 1\\n' > tool.sh && chmod +x tool.sh && git config core.fsmonitor ./tool.sh"
+	sleep 0.1
+	ltd_in "$RP" "$RS" run --ro-bind "$STAGE" "$STAGE" --network none --review fm -- sh -c "printf '#!/bin/sh\\ntouch ../../rv-fsmonitor-ran\\nexit 1\\n' > vendor/lib/tool.sh"
+	expect_rc "under --review the cage rewrites a script a nested repository's core.fsmonitor names" 0
+	expect_out "at exit the review run names it" "warning: $RP/vendor/lib/tool\.sh: .*\(core\.fsmonitor\)"
+	ltd_in "$RP" "$RS" review fm
+	expect_out "review marks it held back" "^M! vendor/lib/tool\.sh  \[held back: a git hook or a file git's configuration runs"
+	ltd_in "$RP" "$RS" apply fm
+	expect_true "apply does not land it" test -z "$(grep rv-fsmonitor-ran "$tool")"
+	grep -q rv-fsmonitor-ran "$tool" || ltd_in "$RP" "$RS" apply fm --include-protected
+	threat_real "$RP/vendor/lib" "$RP/rv-fsmonitor-ran" "landed, git status there runs it" git status
+	as_user rm -rf "$RP/vendor" "$RP/rv-fsmonitor-ran"
 else
 	skip "--review: a hook in a worktree of the project's" "doctor says review mode does not work here"
 fi
