@@ -20,7 +20,9 @@
  * keep seconds) is racy: a change in the same tick would leave it equal,
  * so the node is kept as one to read again (as git does with racy index
  * entries).  A child the walk could not read (its permissions, another
- * mount, too deep) is listed with no facts: looked at again every time.
+ * mount, too deep, past the directory limit) is listed with no facts:
+ * looked at again every time, and what the walk finds there once it can
+ * is judged as new (repos.c's unseen(), decision 0159).
  *
  * The file: a header (magic, version, node size, the root's dev and ino,
  * counts, the SHA-256 of all the rest), the nodes in depth-first order

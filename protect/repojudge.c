@@ -161,8 +161,7 @@ int ltd_repos_open_in_view(struct walk *w, const char *base, const char *to,
 	return fd;
 }
 
-/* @shown (a path in the root) to w->hook_fn, relative to the root. */
-static void tell(struct walk *w, const char *shown)
+void ltd_repos_tell(struct walk *w, const char *shown)
 {
 	if (w->hook_fn && !strncmp(shown, w->path, w->root_len) &&
 	    shown[w->root_len] == '/')
@@ -193,14 +192,45 @@ static void first_key(struct ltd_repos_cfg *c, const char *section,
 		 (int)sizeof(c->key_file) - 1, file);
 }
 
+/* The command line @cmd that @section.@key runs, kept for the files it
+ * names (ltd_repos_judge_named()): the key, then the line. */
+static void keep_run(struct ltd_repos_cfg *c, const char *section,
+		     const char *key, const char *cmd)
+{
+	size_t ks = strlen(section), kk = strlen(key), n = strlen(cmd);
+	size_t need = c->runs_len + ks + 1 + kk + 1 + n + 1;
+	char *s;
+
+	if (c->n_runs >= LTD_REPOS_MAX_RUNS || !(s = realloc(c->runs, need))) {
+		c->runs_over = true;
+		return;
+	}
+	c->runs = s;
+	s += c->runs_len;
+	memcpy(s, section, ks);
+	s[ks] = '.';
+	memcpy(s + ks + 1, key, kk + 1);
+	memcpy(s + ks + 1 + kk + 1, cmd, n + 1);
+	c->runs_len = need;
+	c->n_runs++;
+}
+
+void ltd_repos_cfg_free(struct ltd_repos_cfg *c)
+{
+	if (c)
+		free(c->runs);
+	free(c);
+}
+
 static int on_key(struct ltd_gitwalk *gw, const char *section, const char *key,
 		  const char *val, struct ltd_err *err)
 {
 	struct ltd_repos_cfg *c = gw->ctx;
 	char buf[PATH_MAX * 4 + 8];
 	bool include = ltd_gitwalk_is_include(section, key);
-	bool runs = ltd_gitconfig_command(section, key, val, buf,
-					  sizeof(buf)) != NULL;
+	const char *cmd =
+		ltd_gitconfig_command(section, key, val, buf, sizeof(buf));
+	bool runs = cmd != NULL;
 
 	if (include && val[0] &&
 	    (gw->cur->depth >= gw->max_depth || c->files >= MAX_INCLUDES))
@@ -220,6 +250,8 @@ static int on_key(struct ltd_gitwalk *gw, const char *section, const char *key,
 		snprintf(c->worktree, sizeof(c->worktree), "%s", val);
 	if (runs)
 		first_key(c, section, key, gw->cur->shown);
+	if (cmd)
+		keep_run(c, section, key, cmd);
 	/* An include is configuration too: read it where it lies in the
 	 * root (one outside is not the command's to write). */
 	return ltd_gitwalk_include(gw, section, key, val, err);
@@ -316,11 +348,12 @@ out:
 	free(f);
 }
 
-/* One hook, @name in the directory @dir (shown as @dir_shown, relative
- * to the root as @dir_rel): said when it or, for a link, the file it
- * leads to in the root changed. */
-static void hook(struct walk *w, int dir, const char *dir_shown,
-		 const char *dir_rel, const char *name, unsigned *n_said)
+/* One file git runs, @name in the directory @dir (shown as @dir_shown,
+ * relative to the root as @dir_rel): said (@what, @detail) when it or,
+ * for a link, the file it leads to in the root changed. */
+void ltd_repos_judge_file(struct walk *w, int dir, const char *dir_shown,
+			  const char *dir_rel, const char *name,
+			  const struct ltd_repos_said *what, unsigned *n_said)
 {
 	char to[PATH_MAX * 2], shown[PATH_MAX * 2] = "";
 	struct stat st, tst;
@@ -341,10 +374,10 @@ static void hook(struct walk *w, int dir, const char *dir_shown,
 			now = fstat(fd, &tst) == 0 && changed(&tst, w->since);
 			close(fd);
 		} else if (ltd_repos_unfollowed(fd)) {
-			tell(w, shown); /* the links on its way */
-			if (++*n_said <= MAX_HOOKS_SAID)
+			ltd_repos_tell(w, shown); /* the links on its way */
+			if (++*n_said <= what->max)
 				ltd_repos_say_unfollowed(w, dir_shown, name,
-							 "this hook", fd);
+							 what->link, fd);
 			return;
 		}
 	}
@@ -352,16 +385,19 @@ static void hook(struct walk *w, int dir, const char *dir_shown,
 		return;
 	if (snprintf(to, sizeof(to), "%s/%s", dir_shown, name) <
 	    (int)sizeof(to))
-		tell(w, to);
+		ltd_repos_tell(w, to);
 	if (shown[0])
-		tell(w, shown); /* what it links to */
-	if (++*n_said <= MAX_HOOKS_SAID)
-		ltd_repos_say_at(
-			w, dir_shown, name,
-			"the command created or changed this git hook (or "
-			"what it links to), which git runs in that repository",
-			NULL);
+		ltd_repos_tell(w, shown); /* what it links to */
+	if (++*n_said <= what->max)
+		ltd_repos_say_at(w, dir_shown, name, what->what, what->detail);
 }
+
+static const struct ltd_repos_said a_hook = {
+	.what = "the command created or changed this git hook (or what it "
+		"links to), which git runs in that repository",
+	.link = "this hook",
+	.max = MAX_HOOKS_SAID,
+};
 
 /* Every hook in the directory @fd (closed here): not the samples. */
 static void hooks_in(struct walk *w, int fd, const char *shown, const char *rel)
@@ -369,7 +405,6 @@ static void hooks_in(struct walk *w, int fd, const char *shown, const char *rel)
 	unsigned n_said = 0;
 	struct dirent *e;
 	DIR *d = fdopendir(fd);
-	char more[96];
 
 	if (!d) {
 		close(fd);
@@ -381,16 +416,23 @@ static void hooks_in(struct walk *w, int fd, const char *shown, const char *rel)
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
 		    (n > 7 && !strcmp(e->d_name + n - 7, ".sample")))
 			continue;
-		hook(w, dirfd(d), shown, rel, e->d_name, &n_said);
+		ltd_repos_judge_file(w, dirfd(d), shown, rel, e->d_name,
+				     &a_hook, &n_said);
 	}
 	closedir(d);
-	if (n_said > MAX_HOOKS_SAID) {
-		snprintf(more, sizeof(more),
-			 "and %u more git hooks the command created or "
-			 "changed here",
-			 n_said - MAX_HOOKS_SAID);
-		ltd_repos_say_at(w, shown, NULL, more, NULL);
-	}
+	ltd_repos_say_more(w, shown, n_said, MAX_HOOKS_SAID,
+			   "git hooks the command created or changed here");
+}
+
+void ltd_repos_say_more(struct walk *w, const char *at, unsigned n_said,
+			unsigned max, const char *what)
+{
+	char more[160];
+
+	if (n_said <= max)
+		return;
+	snprintf(more, sizeof(more), "and %u more %s", n_said - max, what);
+	ltd_repos_say_at(w, at, NULL, more, NULL);
 }
 
 /* The hooks of core.hooksPath @hooks_path as git takes it from the work
@@ -420,7 +462,7 @@ void ltd_repos_hooks_path_at(struct walk *w, const char *base,
 		fd = ltd_repos_open_in_root(w, base, hp, O_RDONLY | O_DIRECTORY,
 					    shown, sizeof(shown));
 		if (ltd_repos_unfollowed(fd)) {
-			tell(w, shown); /* the links on its way */
+			ltd_repos_tell(w, shown); /* the links on its way */
 			ltd_repos_say_unfollowed(
 				w, shown, NULL,
 				"this repository's core.hooksPath", fd);
@@ -503,43 +545,56 @@ static void hooks_dir(struct walk *w, int dir)
 	}
 }
 
-/* The hooks path @hooks_path of the git directory at w->path (@c its
- * configuration) where it lies in the root, from each work tree. */
-static void hooks_path(struct walk *w, const struct ltd_repos_cfg *c,
-		       const char *hooks_path)
+/* Where git runs the git directory at w->path (@c its configuration)
+ * from: the work tree (above a .git, the directory itself for a bare
+ * repository), the git directory itself (push hooks run there) and
+ * core.worktree (a submodule's), relative to the root, into @bases; how
+ * many.  Each work tree whose .git file names this directory is another,
+ * taken when the walk meets that file (ltd_repos_judge_gitfile()). */
+static unsigned work_trees(const struct walk *w, const struct ltd_repos_cfg *c,
+			   char bases[3][PATH_MAX])
 {
-	char base[PATH_MAX];
 	const char *slash;
+	unsigned n = 1;
 
-	/* Relative to the work tree: above a .git, the directory itself
-	 * for a bare repository. */
-	snprintf(base, sizeof(base), "%s", ltd_repos_here(w));
-	slash = strrchr(base, '/');
-	if (!strcmp(slash ? slash + 1 : base, ".git"))
-		base[slash ? slash - base : 0] = '\0';
-	ltd_repos_hooks_path_at(w, base, hooks_path);
-	/* A relative one is also taken from the git directory itself (push
-	 * hooks run there) and from core.worktree (a submodule's); each
-	 * work tree whose .git file names this directory, when the walk
-	 * meets that file (ltd_repos_judge_gitfile()). */
-	if (hooks_path[0] == '/' || hooks_path[0] == '~')
-		return;
-	if (strcmp(base, ltd_repos_here(w)))
-		ltd_repos_hooks_path_at(w, ltd_repos_here(w), hooks_path);
+	snprintf(bases[0], PATH_MAX, "%s", ltd_repos_here(w));
+	slash = strrchr(bases[0], '/');
+	if (!strcmp(slash ? slash + 1 : bases[0], ".git"))
+		bases[0][slash ? slash - bases[0] : 0] = '\0';
+	if (strcmp(bases[0], ltd_repos_here(w)))
+		snprintf(bases[n++], PATH_MAX, "%s", ltd_repos_here(w));
 	if (c->worktree[0] &&
-	    rel_to_root(w, ltd_repos_here(w), c->worktree, base, sizeof(base)))
-		ltd_repos_hooks_path_at(w, base, hooks_path);
+	    rel_to_root(w, ltd_repos_here(w), c->worktree, bases[n], PATH_MAX))
+		n++;
+	return n;
 }
 
 void ltd_repos_judge_hooks(struct walk *w, int dir,
 			   const struct ltd_repos_cfg *c)
 {
+	char(*bases)[PATH_MAX] = malloc(3 * PATH_MAX);
+	unsigned n;
+
 	hooks_dir(w, dir);
-	if (c->hooks_path[0])
-		hooks_path(w, c, c->hooks_path);
-	else
-		for (unsigned i = 0; i < w->default_hooks.n; i++)
-			hooks_path(w, c, w->default_hooks.v[i]);
+	if (!bases)
+		return;
+	n = work_trees(w, c, bases);
+	for (unsigned i = 0; i < n; i++) {
+		/* An absolute one is one place: from the first. */
+		if (c->hooks_path[0] && (!i || (c->hooks_path[0] != '/' &&
+						c->hooks_path[0] != '~')))
+			ltd_repos_hooks_path_at(w, bases[i], c->hooks_path);
+		for (unsigned k = 0;
+		     !c->hooks_path[0] && k < w->default_hooks.n; k++)
+			ltd_repos_hooks_path_at(w, bases[i],
+						w->default_hooks.v[k]);
+		/* git runs a configuration's commands from the work tree
+		 * (the checks before the run resolve them there too), not
+		 * from a git directory that has one. */
+		if (!i || strcmp(bases[i], ltd_repos_here(w)) != 0)
+			ltd_repos_judge_named(w, c, bases[i]);
+	}
+	free(bases);
 }
 
 void ltd_repos_judge_gitdir(struct walk *w, int dir)
@@ -578,7 +633,7 @@ void ltd_repos_judge_gitdir(struct walk *w, int dir)
 	/* In a review's upper, an index never lands (review/held.c). */
 	if (w->lower < 0)
 		ltd_gitindex_judge(w->out, dir, w->path, w->since);
-	free(c);
+	ltd_repos_cfg_free(c);
 	ltd_repos_judge_common(w, dir);
 }
 

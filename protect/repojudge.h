@@ -26,7 +26,26 @@ struct ltd_repos_cfg {
 	char worktree[PATH_MAX]; /* core.worktree, "" when not set */
 	bool changed;		 /* a file of the configuration changed */
 	unsigned files;
+	/* The command lines its keys run, each after its key, every one
+	 * ended by a NUL: the files they name (reponamed.c); n_runs pairs,
+	 * at most LTD_REPOS_MAX_RUNS (runs_over: more were dropped). */
+	char *runs;
+	size_t runs_len;
+	unsigned n_runs;
+	bool runs_over;
 };
+
+#define LTD_REPOS_MAX_RUNS 64
+
+/* What ltd_repos_judge_file() says of a file, and how often. */
+struct ltd_repos_said {
+	const char *what;   /* when it or what it links to changed */
+	const char *detail; /* after it, in parentheses, or NULL */
+	const char *link;   /* "git follows @link through a symbolic link" */
+	unsigned max;	    /* said at most so often a directory */
+};
+
+void ltd_repos_cfg_free(struct ltd_repos_cfg *c);
 
 /* The current directory, relative to the root ("" for the root). */
 static inline const char *ltd_repos_here(const struct walk *w)
@@ -61,6 +80,21 @@ int ltd_repos_open_in_view(struct walk *w, const char *base, const char *to,
 void ltd_repos_say_unfollowed(struct walk *w, const char *at, const char *name,
 			      const char *what, int err);
 
+/* @shown (a path in the root) to w->hook_fn, relative to the root:
+ * what a review's apply holds back. */
+void ltd_repos_tell(struct walk *w, const char *shown);
+
+/* "and N more @what" at @at, when @n_said is past @max. */
+void ltd_repos_say_more(struct walk *w, const char *at, unsigned n_said,
+			unsigned max, const char *what);
+
+/* The file @name in the directory @dir (shown as @dir_shown, relative to
+ * the root as @dir_rel), which git runs: said as @what says when it or,
+ * for a link, what it leads to changed; @n_said counts. */
+void ltd_repos_judge_file(struct walk *w, int dir, const char *dir_shown,
+			  const char *dir_rel, const char *name,
+			  const struct ltd_repos_said *what, unsigned *n_said);
+
 /* config or config.worktree (@name) of the git directory @dir, into @c. */
 void ltd_repos_config_file(struct walk *w, struct ltd_repos_cfg *c, int dir,
 			   const char *name);
@@ -74,6 +108,14 @@ void ltd_repos_hooks_path_at(struct walk *w, const char *base,
  * .git files. */
 void ltd_repos_judge_hooks(struct walk *w, int dir,
 			   const struct ltd_repos_cfg *c);
+
+/* reponamed.c's */
+
+/* The files the commands of the configuration @c name, as git runs them
+ * from the work tree @base (relative to the root): each the command
+ * created or changed, said. */
+void ltd_repos_judge_named(struct walk *w, const struct ltd_repos_cfg *c,
+			   const char *base);
 
 /* repoworktree.c's */
 

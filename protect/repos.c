@@ -18,9 +18,11 @@
  * directory (changed, new, racy, unknown) is read whole, and its
  * children matched with the index's by name, each trusted only as far as
  * its own inode and ctime say.  The walk writes what it found as the
- * next index, when it read anything and saw the whole tree; until the
- * tree first differs from the index, its index is the previous one, not
- * a copy (decision 0155: every page touched costs a fault).
+ * next index when it differs from the previous one (what it did not
+ * look in listed without facts: a later walk judges what it finds there
+ * as new, decision 0159); until the tree first differs from the index,
+ * its index is the previous one, not a copy (decision 0155: every page
+ * touched costs a fault).
  */
 #include "protect/repos.h"
 
@@ -303,7 +305,6 @@ static void read_dir(struct walk *w, int fd, uint32_t old, uint32_t rec,
 	bool facts = fstat(fd, &st) == 0;
 
 	w->n_read++;
-	w->reread = true;
 	list_read(w, fd, &l);
 	if ((v = to_set(w, rec, NONE))) {
 		v->flags = (uint8_t)l.flags;
@@ -345,21 +346,57 @@ static bool holds(const struct walk *w, uint32_t old)
 	return w->old && old != NONE && w->holds[old];
 }
 
+/*
+ * The directory at @fd, to be read (@old its node in the index), holds
+ * what no earlier walk looked at, made before this run perhaps, which
+ * "changed during the run" would not say: judged as new (decision 0159).
+ * Its node has no facts (the walk that wrote the index could not open
+ * it, or did not: past the depth or directory limit, a path too long);
+ * or, when the index lists such a directory (a place a tree could come
+ * from), the index knew no directory of this inode at this place and
+ * its ctime moved during the run: a tree moved up from where the walk
+ * did not look keeps the ctimes of the run that made it.
+ */
+static bool unseen(struct walk *w, int fd, uint32_t old)
+{
+	struct stat st;
+
+	if (!w->old || (!w->since.tv_sec && !w->since.tv_nsec))
+		return false; /* no index, or judged as new already */
+	if (old != NONE && (w->old->v[old].flags & LTD_RN_NOFACT))
+		return true;
+	if (fstat(fd, &st) < 0 ||
+	    (old != NONE && w->old->v[old].ino == st.st_ino) ||
+	    st.st_ctim.tv_sec < w->since.tv_sec ||
+	    (st.st_ctim.tv_sec == w->since.tv_sec &&
+	     st.st_ctim.tv_nsec < w->since.tv_nsec))
+		return false;
+	/* Once a walk, and only here: a directory the user made between
+	 * two runs is new to the index too. */
+	for (size_t i = 0; w->old_hid < 0 && i <= w->old->n; i++)
+		if (i == w->old->n || (w->old->v[i].flags & LTD_RN_NOFACT))
+			w->old_hid = i < w->old->n;
+	return w->old_hid > 0;
+}
+
 /* @name, a directory in @dir (-1: not opened; @name is then found from
  * the root), one level below @depth; @old its node in the index. */
 static void enter(struct walk *w, int dir, const char *name, uint32_t old,
 		  unsigned depth)
 {
 	size_t len = strlen(w->path), n = strlen(name);
+	struct timespec since;
 	uint32_t rec;
 	struct stat st;
 	int fd;
 
-	if (w->full)
-		return;
-	/* Listed whatever comes of it: a child not read now is one to
-	 * look at next time. */
+	/* Listed whatever comes of it: a child not read now (past a
+	 * limit too) is one to look at next time, as new (unseen()). */
 	rec = record(w, name, depth);
+	if (w->full) {
+		no_facts(w, rec);
+		return;
+	}
 	if (depth > w->lim.depth || len + 1 + n >= sizeof(w->path)) {
 		if (!w->n_deep++)
 			snprintf(w->deep, sizeof(w->deep), "%s", w->path);
@@ -392,6 +429,7 @@ static void enter(struct walk *w, int dir, const char *name, uint32_t old,
 
 		w->path[len] = '\0';
 		no_facts(w, rec);
+		w->n_shut += said;
 		if (said)
 			say(w, name,
 			    "ltd-native cannot look in this directory (its "
@@ -400,7 +438,11 @@ static void enter(struct walk *w, int dir, const char *name, uint32_t old,
 		return;
 	}
 	w->dirs++;
+	since = w->since;
+	if (unseen(w, fd, old))
+		w->since = (struct timespec){0, 0};
 	read_dir(w, fd, old, rec, depth);
+	w->since = since;
 	w->path[len] = '\0';
 }
 
@@ -538,6 +580,13 @@ static void say_limits(struct walk *w, const char *root)
 			 LTD_GIT_HOOKS_PATHS_MAX, LTD_GIT_MAX_CONFIG_FILES);
 		say(w, NULL, what);
 	}
+	if ((w->full || w->n_deep || w->n_shut) && (!w->new || w->new_lost)) {
+		memcpy(w->path, root, w->root_len + 1);
+		say(w, NULL,
+		    "ltd-native keeps no index of its walk here, so once it "
+		    "can look where it could not, it will not tell what the "
+		    "command hid there: review those places yourself");
+	}
 	if (w->over) {
 		/* The project's, not the too-deep place named above. */
 		memcpy(w->path, root, w->root_len + 1);
@@ -633,6 +682,7 @@ static bool walk_init(struct walk *w, const char *root,
 	w->skip = a->skip;
 	w->lower = a->lower;
 	w->lower_dir = -1;
+	w->old_hid = -1;
 	w->hook_fn = a->hook_fn;
 	w->hook_ctx = a->hook_ctx;
 	w->lim = a->lim ? *a->lim
@@ -681,7 +731,10 @@ static void report(int fd, const char *root, const struct walk_args *a)
 		index_start(w, fd, a->index_dir, name, &old, &new, &holds);
 	walk_root(w, fd);
 	say_limits(w, root);
-	if (w->new && !w->shadow && !w->new_lost && !w->full && w->reread)
+	/* Whole (past the limits, what the walk did not look in is listed
+	 * without facts) and not the previous one (the shadow ended: a
+	 * directory was read, or a node lost its facts). */
+	if (w->new && !w->shadow && !w->new_lost)
 		ltd_rindex_store(a->index_dir, name, w->new);
 	ltd_rindex_free(&old);
 	ltd_rindex_free(&new);

@@ -52,8 +52,12 @@ struct ltd_repos_limits {
  *
  * @index_dir (-1: none): a directory of ltd-native's own, out of the
  * cage's reach, where the walk keeps an index of @root's directories
- * (repoindex.h) and reads the previous one: what it says is the same,
- * it only reads fewer directories to say it.
+ * (repoindex.h) and reads the previous one: it reads fewer directories
+ * to say the same, and remembers where it could not look (a directory it
+ * could not open, past a limit): what a later walk finds there, or in a
+ * directory the run moved to a place the index did not know it at, is
+ * judged as new (decision 0159).  Without one, a walk that could not
+ * look somewhere says that no later walk will tell what was there.
  */
 void ltd_repos_report(FILE *out, const char *root, unsigned skip,
 		      struct timespec since, const struct ltd_repos_limits *lim,

@@ -31,6 +31,9 @@ struct walk {
 	unsigned long over; /* and not written, past MAX_WARNINGS */
 	char deep[PATH_MAX];
 	unsigned long n_deep; /* places not looked below */
+	unsigned long n_shut; /* directories of the user's not opened */
+	int old_hid;	      /* the previous index lists a directory
+				 without facts: 1, 0, -1 not known yet */
 	char path[PATH_MAX];  /* the directory being read */
 	char *dents;	      /* getdents64's buffer */
 	/* The index (repoindex.h): the previous walk's, NULL when none;
@@ -46,7 +49,6 @@ struct walk {
 	bool shadow;
 	uint32_t same;
 	bool new_lost;	      /* this walk's is not whole: not kept */
-	bool reread;	      /* a directory was read: keep this walk's */
 	struct timespec t0;   /* the walk's start, for racy ctimes */
 	unsigned long n_read; /* directories read (getdents) */
 	bool in_common;	      /* judging a worktree's common directory */

@@ -188,8 +188,9 @@ static void read_config(struct walk *w, struct ltd_repos_cfg *c, int gd)
  * The current directory is a work tree of the git directory @gd (shown as
  * @gd_shown; closed here): a .git file here names it.  Its relative
  * core.hooksPath (read_config()) is taken from here, so the hooks it
- * names here are judged.  The keys themselves are the git directory's to
- * judge (where the walk meets it): nothing else is said.
+ * names here are judged, and the files its commands name from here.  The
+ * keys themselves are the git directory's to judge (where the walk meets
+ * it): nothing else is said.
  */
 void ltd_repos_hooks_of_work_tree(struct walk *w, int gd, const char *gd_shown)
 {
@@ -207,8 +208,9 @@ void ltd_repos_hooks_of_work_tree(struct walk *w, int gd, const char *gd_shown)
 		ltd_repos_hooks_path_at(w, base, hp);
 	for (unsigned i = 0; !hp[0] && i < w->default_hooks.n; i++)
 		ltd_repos_hooks_path_at(w, base, w->default_hooks.v[i]);
+	ltd_repos_judge_named(w, c, base);
 out:
-	free(c);
+	ltd_repos_cfg_free(c);
 	close(gd);
 }
 
@@ -270,6 +272,6 @@ void ltd_repos_judge_below(struct walk *w, int dir)
 		w->below = false;
 		memcpy(w->path, saved, sizeof(saved));
 	}
-	free(c);
+	ltd_repos_cfg_free(c);
 	close(gd);
 }

@@ -44,8 +44,9 @@ static const char why_link[] =
 	"(it would lead the program to files of the cage's choosing)";
 static const char why_holds[] = "it holds a path that is held back";
 static const char why_hook[] =
-	"a git hook (or what one links to, or a link on the way to them) of "
-	"a repository of the project: git on the host runs it";
+	"a git hook or a file git's configuration runs (or what one links "
+	"to, or a link on the way to them) of a repository of the project: "
+	"git on the host runs it";
 
 static void hold(struct ltd_change *c, const char *why)
 {

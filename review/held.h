@@ -12,8 +12,10 @@
  *    anywhere below, a directory git would take for a git directory);
  *  - a git hook the command planted where git on the host runs it: under
  *    the hooks path of any work tree of the project's repositories, whose
- *    .git and configuration may be the project's, unchanged (what the
- *    exit walk finds: protect/repos.h's ltd_repos_upper_hooks());
+ *    .git and configuration may be the project's, unchanged; and a file
+ *    such a configuration names for git to run (core.fsmonitor, a
+ *    filter...): what the exit walk finds, protect/repos.h's
+ *    ltd_repos_upper_hooks();
  * A change in a `.git` (the project's own or any other, at any depth)
  * never lands, --include-protected or not (LTD_CHF_REFUSED): its index,
  * refs and commits could carry files the diff never shows, its config and

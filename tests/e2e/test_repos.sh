@@ -78,6 +78,21 @@ for cond in "" "git config --global includeIf.gitdir:/nowhere/.path '$ABS_CFG' &
 	as_user rm -rf "$RP/nest" "$RP/global-hook-ran" "$ABS_CFG"
 done
 
+# A nested repository of the user's, made before the run, its
+# configuration unchanged: core.fsmonitor names a script in its work
+# tree.  The cage rewrites the script, nothing else; git status there on
+# the host runs it.  The walk reads the configuration of every repository
+# it meets and says each file it names that the command changed.
+as_user sh -c "cd '$RP' && mkdir vendor && git init -q vendor/lib && cd vendor/lib && printf '#!/bin/sh\\nexit 1\\n' > tool.sh && chmod +x tool.sh && git config core.fsmonitor ./tool.sh && mkdir scripts && echo cat > scripts/smudge.sh && git config filter.x.smudge 'sh scripts/smudge.sh'"
+sleep 0.1 # the run begins after the repository was made
+lr sh -c "printf '#!/bin/sh\\ntouch ../../named-ran\\nexit 1\\n' > vendor/lib/tool.sh && echo 'touch ../../named-ran; cat' > vendor/lib/scripts/smudge.sh"
+expect_rc "the cage rewrites a script an unchanged nested repository's configuration names" 0
+expect_out "at exit the run names the fsmonitor's script" "warning: $RP/vendor/lib/tool\.sh: .*\(core\.fsmonitor\)"
+expect_out "and the filter's" "warning: $RP/vendor/lib/scripts/smudge\.sh: .*\(filter\.x\.smudge\)"
+expect_no_out "not the configuration itself (unchanged)" "warning: $RP/vendor/lib/\.git/config:"
+threat_real "$RP/vendor/lib" "$RP/named-ran" "the host's git status there runs it" git status
+as_user rm -rf "$RP/vendor" "$RP/named-ran"
+
 # The same under --review: the worktree (its .git file, the common
 # config's hooksPath) is the project's, unchanged; only the hook is in the
 # review's upper.  It is said, and apply holds it back (before, neither:
@@ -98,6 +113,21 @@ if printf '%s\n' "$OUT" | grep -q '^ok  *review mode'; then
 	[ -e "$hook" ] || ltd_in "$RP" "$RS" apply hk --include-protected
 	threat_real "$RP/vendor/lib-wt" "$RP/rv-hook-ran" "landed, git commit in the worktree runs it" "${GITC[@]}" commit -q --allow-empty -m x
 	as_user rm -rf "$RP/vendor" "$RP/rv-hook-ran"
+	# A script an unchanged nested repository's core.fsmonitor names,
+	# rewritten in the review's upper: said, and held back.
+	tool=$RP/vendor/lib/tool.sh
+	as_user sh -c "cd '$RP' && mkdir vendor && git init -q vendor/lib && cd vendor/lib && printf '#!/bin/sh\\nexit 1\\n' > tool.sh && chmod +x tool.sh && git config core.fsmonitor ./tool.sh"
+	sleep 0.1
+	ltd_in "$RP" "$RS" run --ro-bind "$STAGE" "$STAGE" --network none --review fm -- sh -c "printf '#!/bin/sh\\ntouch ../../rv-fsmonitor-ran\\nexit 1\\n' > vendor/lib/tool.sh"
+	expect_rc "under --review the cage rewrites a script a nested repository's core.fsmonitor names" 0
+	expect_out "at exit the review run names it" "warning: $RP/vendor/lib/tool\.sh: .*\(core\.fsmonitor\)"
+	ltd_in "$RP" "$RS" review fm
+	expect_out "review marks it held back" "^M! vendor/lib/tool\.sh  \[held back: a git hook or a file git's configuration runs"
+	ltd_in "$RP" "$RS" apply fm
+	expect_true "apply does not land it" test -z "$(grep rv-fsmonitor-ran "$tool")"
+	grep -q rv-fsmonitor-ran "$tool" || ltd_in "$RP" "$RS" apply fm --include-protected
+	threat_real "$RP/vendor/lib" "$RP/rv-fsmonitor-ran" "landed, git status there runs it" git status
+	as_user rm -rf "$RP/vendor" "$RP/rv-fsmonitor-ran"
 else
 	skip "--review: a hook in a worktree of the project's" "doctor says review mode does not work here"
 fi

@@ -100,6 +100,34 @@ li sh -c "$PLANT" sh w/p70/d60/e/r
 expect_out "one planted under the last wide directory is found" \
 	"warning: $RI/w/p70/d60/e/r/\.git/config: .*\(core\.fsmonitor\)"
 
+# Hidden from one run's walk, shown to the next (decision 0159): a
+# repository with a hook planted in a directory of the user's that the
+# command then closes (run N: said, the walk cannot look in it); run N+1
+# opens it again, and the hook's file is older than run N+1.  The index
+# remembers that the walk did not look there.
+as_user mkdir -p "$RI/x"
+sleep 2.1
+li true
+HOOK='printf "#!/bin/sh\ntouch %s\n" "$2" > "$1/.git/hooks/pre-commit" && chmod +x "$1/.git/hooks/pre-commit"'
+li sh -c "git init -q x/repo && $HOOK && chmod 000 x" sh x/repo "$RI/hook-ran"
+expect_out "run N: the walk says it cannot look in the directory the command closed" "warning: $RI/x: .*cannot look in"
+sleep 0.1
+li chmod 755 x
+expect_out "run N+1, the directory opened again: the hook hidden there is said" \
+	"warning: $RI/x/repo/\.git/hooks/pre-commit: .*git hook"
+(cd "$RI/x/repo" && as_user git -c user.name=e2e -c user.email=e2e@example.invalid commit -q --allow-empty -m x >/dev/null 2>&1)
+[ -e "$RI/hook-ran" ] && pass "(the threat is real: git commit there on the host runs it)" ||
+	fail "(the threat is real: git commit there on the host runs it)" "$(ls -la "$RI")"
+as_user rm -rf "$RI/x" "$RI/hook-ran"
+# The same staged deeper than the walk looks (run N: said, not looked
+# below), then moved up within its reach (run N+1).
+li sh -c 'd=deep; for i in $(seq 130); do d=$d/d; done; mkdir -p $d && git init -q $d/r && git -C $d/r config core.fsmonitor "touch ran; false" && echo $d > where'
+expect_out "run N: a tree deeper than the walk is said" "warning: $RI/deep/.*did not look below it"
+sleep 0.1
+li sh -c 'mv $(cat where)/r up'
+expect_out "run N+1: the repository moved up is said" "warning: $RI/up/\.git/config: .*\(core\.fsmonitor\)"
+as_user rm -rf "$RI/deep" "$RI/up" "$RI/where"
+
 [ ! -e "$RI/ran" ] && pass "(no payload ran during the tests)" || fail "(no payload ran during the tests)"
 as_user rm -rf "$RI"
 as_user rm -f "$IDX"

@@ -35,16 +35,10 @@ static char *index_bytes(size_t *len)
 static char *report_keeping(const struct ltd_repos_limits *l, char **idx_bytes,
 			    size_t *idx_len)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&text, &len);
-	int fd = open(idx, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	char *text = report_since(all, l, true);
 
-	if (!out || fd < 0)
+	if (!text)
 		return NULL;
-	ltd_repos_report(out, proj, 0, all, l, fd);
-	fclose(out);
-	close(fd);
 	if (!(*idx_bytes = index_bytes(idx_len))) {
 		free(text);
 		return NULL;

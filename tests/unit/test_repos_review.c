@@ -77,3 +77,23 @@ Test(repos_review, hooks_of_a_work_tree_below_the_upper_are_judged)
 		       "%s", r);
 	free(r);
 }
+
+/* A file an unchanged nested repository's configuration (the project's)
+ * names for git to run, rewritten in the upper: said. */
+Test(repos_review, a_file_a_configuration_below_runs_is_judged)
+{
+	struct timespec mid;
+	char *r;
+
+	gitdir("vendor/lib/.git");
+	put("vendor/lib/.git/config", "[core]\n\tfsmonitor = ./tool.sh\n"
+				      "[alias]\n\tx = !sh ./old.sh\n");
+	put("vendor/lib/tool.sh", "exit 1\n");
+	put("vendor/lib/old.sh", "exit 1\n");
+	mid = mark();
+	up("vendor/lib/tool.sh", "#!/bin/sh\ntouch PWNED\n");
+	r = report_upper(mid);
+	assert_said(r, "vendor/lib/tool.sh");
+	assert_lines(r, 1);
+	free(r);
+}

@@ -90,3 +90,21 @@ Test(review_hooks, a_link_on_the_way_to_a_hooks_path_is_held)
 	read_and_hold();
 	cr_assert(HELD("m/hooks.d"));
 }
+
+/* A file a nested repository's configuration (the project's, unchanged)
+ * names for git to run, which the command rewrote: held as a hook is. */
+Test(review_hooks, files_a_configuration_below_runs_are_held)
+{
+	gitdir("vendor/lib/.git");
+	put_p(pr, "vendor/lib/.git/config",
+	      "[core]\n\tfsmonitor = ./tool.sh\n"
+	      "[filter \"x\"]\n\tsmudge = sh scripts/smudge.sh\n");
+	put_p(pr, "vendor/lib/tool.sh", "exit 1\n");
+	put_p(up, "vendor/lib/tool.sh", "#!/bin/sh\ntouch PWNED\n");
+	put_p(up, "vendor/lib/scripts/smudge.sh", "touch PWNED\n");
+	put_p(up, "vendor/lib/README", "fine\n");
+	read_and_hold();
+	cr_assert(HELD("vendor/lib/tool.sh"));
+	cr_assert(HELD("vendor/lib/scripts/smudge.sh"));
+	cr_assert_not(HELD("vendor/lib/README"));
+}
