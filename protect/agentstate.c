@@ -18,27 +18,46 @@
 #include "common/text.h"
 #include "protect/protected.h"
 
+/* What ltd_protected_move_aside() appends. */
+#define QUARANTINE_SUFFIX ".ltd-native-quarantine"
+
 /* Names whose files a reader takes as instructions or configuration:
  * Claude Code's (settings, hooks, commands, agents, skills, plugins,
  * its MCP servers), Codex's config.toml, Gemini CLI's extensions.  Not
  * Claude Code's .claude.json, which it rewrites at every start (its user
  * MCP servers there are not said: decision 0160). */
 static const char *const config_names[] = {
-	"settings.json", "settings.local.json",
-	"mcp.json",	 ".mcp.json",
-	"config.toml",	 "hooks",
-	"commands",	 "agents",
-	"skills",	 "plugins",
+	"settings.json",
+	"settings.local.json",
+	"mcp.json",
+	".mcp.json",
+	"config.toml",
+	"hooks",
+	"commands",
+	"agents",
+	"skills",
+	"plugins",
 	"extensions",
+	/* With CLAUDE_CONFIG_DIR there, every project's memory, and the
+	 * user's own instructions, loaded in every project. */
+	"memory",
+	"CLAUDE.md",
+	"rules",
 };
+
+/* Files written that are said, by name, in the one line that says them. */
+#define SAID_BY_NAME 3
 
 struct look {
 	FILE *out;
 	enum ltd_agentstate_kind kind;
 	struct timespec since;
 	char path[PATH_MAX]; /* the directory being read, shown */
+	size_t root_len;     /* of the directory looked at, in path */
 	size_t entries;
 	bool over;
+	size_t n_written; /* files said, the first by name */
+	char written[SAID_BY_NAME][PATH_MAX];
 };
 
 static bool changed(const struct stat *st, struct timespec since)
@@ -92,22 +111,43 @@ static void move_aside(struct look *l, int dir, const char *name,
 	fputs(" in its directory\n", l->out);
 }
 
-static void say_written(struct look *l, const char *name)
+/* @name in the directory being read, written by the command: kept for
+ * the one line say_written() prints. */
+static void written(struct look *l, const char *name)
 {
+	if (l->n_written < SAID_BY_NAME)
+		snprintf(l->written[l->n_written], sizeof(l->written[0]),
+			 "%s%s%s",
+			 l->path + l->root_len + (l->path[l->root_len] == '/'),
+			 l->path[l->root_len] ? "/" : "", name);
+	l->n_written++;
+}
+
+static void say_written(struct look *l, const char *dir)
+{
+	if (!l->n_written)
+		return;
 	fputs("ltd-native: warning: the command wrote ", l->out);
-	ltd_fput_shown(l->out, l->path);
-	fputc('/', l->out);
-	ltd_fput_shown(l->out, name);
+	for (size_t i = 0; i < l->n_written && i < SAID_BY_NAME; i++) {
+		fputs(i ? ", " : "", l->out);
+		ltd_fput_shown(l->out, l->written[i]);
+	}
+	if (l->n_written > SAID_BY_NAME)
+		fprintf(l->out, " and %zu more", l->n_written - SAID_BY_NAME);
+	fputs(" in ", l->out);
+	ltd_fput_shown(l->out, dir);
 	if (l->kind == LTD_AGENTSTATE_CLAUDE_PROJECT)
-		fputs(", Claude Code's memory for this project, which Claude "
-		      "Code on the host loads into every session here: read "
-		      "it before you start Claude Code here\n",
+		fputs(", Claude Code's memory for this project (it loads "
+		      "MEMORY.md into its next session here, the others when "
+		      "it needs them): read what the command wrote before you "
+		      "start Claude Code here\n",
 		      l->out);
 	else
-		fputs(", agent configuration in the auth directory every run "
-		      "shares, which the agent of every later run, in any "
-		      "project, reads (and runs the hooks and servers it "
-		      "names): read it before your next run\n",
+		fputs(", the auth directory every run shares: agent "
+		      "configuration, memory or instructions that the agent "
+		      "of every later run, in any project, reads (and runs the "
+		      "hooks and servers it names): read it before your next "
+		      "run\n",
 		      l->out);
 }
 
@@ -149,17 +189,19 @@ static void entry(struct look *l, int dir, const char *name, int depth,
 		l->over = true; /* in a directory it could only open */
 		return;
 	}
-	/* No reader has a use for one there, made in this run or an
-	 * earlier one (a rename of its directory keeps its ctime). */
+	/* One the command made (the whole directory is looked at, an
+	 * unreadable one opened again: none is made where this run does not
+	 * see it); not one moved aside already. */
 	if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
-		move_aside(l, dir, name, &st);
+		if (changed(&st, l->since) && !strstr(name, QUARANTINE_SUFFIX))
+			move_aside(l, dir, name, &st);
 		return;
 	}
 	if (S_ISREG(st.st_mode)) {
 		if ((said || (l->kind == LTD_AGENTSTATE_AUTH &&
 			      watched(l, name, depth))) &&
 		    changed(&st, l->since))
-			say_written(l, name);
+			written(l, name);
 		return;
 	}
 	if (depth + 1 >= LTD_AGENTSTATE_MAX_DEPTH ||
@@ -225,8 +267,10 @@ void ltd_agentstate_report(FILE *out, const char *dir,
 	}
 	*l = (struct look){.out = out, .kind = kind, .since = since};
 	snprintf(l->path, sizeof(l->path), "%s", dir);
+	l->root_len = strlen(l->path);
 	if (fd >= 0)
 		look_in(l, fd, 0, false);
+	say_written(l, dir);
 	if (fd < 0 || l->over) {
 		fputs("ltd-native: warning: ltd-native could not look through "
 		      "all of ",
@@ -243,129 +287,4 @@ void ltd_agentstate_report(FILE *out, const char *dir,
 	if (fd >= 0)
 		close(fd);
 	free(l);
-}
-
-/* @shown (in the project @top) leads out of the project:
- * a link that does not resolve beneath it, or a FIFO, socket or device. */
-static bool leads_out(int top, const char *shown, const struct stat *st)
-{
-	struct open_how how = {
-		.flags = O_PATH | O_CLOEXEC,
-		.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
-	};
-	int fd;
-
-	if (!S_ISLNK(st->st_mode))
-		return !S_ISREG(st->st_mode) && !S_ISDIR(st->st_mode);
-	fd = (int)syscall(SYS_openat2, top, shown, &how, sizeof(how));
-	if (fd >= 0) {
-		close(fd);
-		return false;
-	}
-	return errno != ENOENT; /* dangling inside: nothing to read */
-}
-
-/* @name in @dir, which leads out: aside, and said for @who. */
-static void instruction_aside(FILE *out, const char *project, int dir,
-			      const char *name, const char *shown,
-			      const struct stat *st, const char *who)
-{
-	char to[NAME_MAX + 64];
-	int ret = ltd_protected_move_aside(dir, name, to, sizeof(to));
-
-	fputs("ltd-native: warning: the command made ", out);
-	ltd_fput_shown(out, project);
-	fputc('/', out);
-	ltd_fput_shown(out, shown);
-	fprintf(out,
-		" %s out of the project, which %s on the host would follow "
-		"(or block on) when it loads that file into its prompt by "
-		"itself: ",
-		S_ISLNK(st->st_mode)	? "a symbolic link"
-		: S_ISFIFO(st->st_mode) ? "a FIFO"
-					: "a socket or device",
-		who);
-	if (ret < 0)
-		fprintf(out,
-			"it could NOT be moved aside (%s): remove it before "
-			"you start %s here\n",
-			strerror(-ret), who);
-	else
-		fprintf(out, "moved aside to %s in its directory\n", to);
-}
-
-/* Every entry of .claude/rules (Claude Code loads each rule file, links
- * followed), @depth deep at most. */
-static void rules(FILE *out, const char *project, int top, int dir, char *shown,
-		  size_t size, int depth)
-{
-	_cleanup_close_ int fd = dup(dir);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	size_t n = strlen(shown);
-	struct dirent *e;
-
-	if (!d)
-		return;
-	fd = -1;
-	while ((e = readdir(d))) {
-		_cleanup_close_ int sub = -1;
-		struct stat st;
-
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
-		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
-		    snprintf(shown + n, size - n, "/%s", e->d_name) >=
-			    (int)(size - n))
-			continue;
-		if (leads_out(top, shown, &st))
-			instruction_aside(out, project, dirfd(d), e->d_name,
-					  shown, &st, "Claude Code");
-		else if (S_ISDIR(st.st_mode) && depth > 0 &&
-			 (sub = open_beneath(dirfd(d), e->d_name)) >= 0)
-			rules(out, project, top, sub, shown, size, depth - 1);
-		shown[n] = '\0';
-	}
-	closedir(d);
-}
-
-void ltd_agentstate_instructions(FILE *out, const char *project,
-				 struct timespec since)
-{
-	static const struct {
-		const char *dir, *name, *who;
-	} files[] = {
-		{".", "CLAUDE.md", "Claude Code"},
-		{".", "CLAUDE.local.md", "Claude Code"},
-		{".claude", "CLAUDE.md", "Claude Code"},
-		{".", "AGENTS.md", "Codex"},
-		{".", "AGENTS.override.md", "Codex"},
-		{".", "GEMINI.md", "Gemini CLI"},
-	};
-	struct open_how how = {
-		.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
-		.resolve = RESOLVE_NO_SYMLINKS,
-	};
-	_cleanup_close_ int top =
-		(int)syscall(SYS_openat2, AT_FDCWD, project, &how, sizeof(how));
-	_cleanup_close_ int rdir = -1;
-	char shown[PATH_MAX];
-
-	(void)since; /* a link out is judged by where it leads, not when */
-	for (size_t i = 0; top >= 0 && i < sizeof(files) / sizeof(files[0]);
-	     i++) {
-		_cleanup_close_ int dir = open_beneath(top, files[i].dir);
-		struct stat st;
-
-		snprintf(shown, sizeof(shown), "%s%s%s",
-			 strcmp(files[i].dir, ".") ? files[i].dir : "",
-			 strcmp(files[i].dir, ".") ? "/" : "", files[i].name);
-		if (dir >= 0 &&
-		    !fstatat(dir, files[i].name, &st, AT_SYMLINK_NOFOLLOW) &&
-		    leads_out(top, shown, &st))
-			instruction_aside(out, project, dir, files[i].name,
-					  shown, &st, files[i].who);
-	}
-	if (top >= 0 && (rdir = open_beneath(top, ".claude/rules")) >= 0) {
-		snprintf(shown, sizeof(shown), ".claude/rules");
-		rules(out, project, top, rdir, shown, sizeof(shown), 4);
-	}
 }

@@ -36,15 +36,4 @@ void ltd_agentstate_report(FILE *out, const char *dir,
 			   enum ltd_agentstate_kind kind,
 			   struct timespec since);
 
-/*
- * The instruction files the agents on the host load into their prompt by
- * themselves from the project (CLAUDE.md, CLAUDE.local.md,
- * .claude/CLAUDE.md, AGENTS.md, AGENTS.override.md, GEMINI.md): one the
- * command made a symbolic link (which would have the agent read any file
- * of the user's into its prompt), a FIFO, a socket or a device is moved
- * aside and said.  Their text is the project's, as its README's.
- */
-void ltd_agentstate_instructions(FILE *out, const char *project,
-				 struct timespec since);
-
 #endif

@@ -34,6 +34,7 @@
 #include "netfilter/audit.h"
 #include "netfilter/pasta.h"
 #include "policy/env.h"
+#include "protect/agentinstr.h"
 #include "protect/gitdir.h"
 #include "runtime/cage.h"
 #include "runtime/cagens.h"
@@ -425,6 +426,8 @@ static int step_snapshot(void *ctx, struct ltd_err *err)
 	struct ltd_launch *l = ctx;
 
 	l->protected_before = ltd_protected_ids(&l->host->protected);
+	if (!l->p->review)
+		l->instr_before = ltd_agentinstr_ids(l->p->project);
 	l->root_was_gitdir = l->p->protect_git && ltd_gitdir_is(l->p->project);
 	/* Coarse, as the ctimes the repository walk compares with it. */
 	clock_gettime(CLOCK_REALTIME_COARSE, &l->started);

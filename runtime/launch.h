@@ -17,6 +17,7 @@
 #include "dnsd/dnsd.h"
 #include "netfilter/nflog.h"
 #include "netfilter/ruleset.h"
+#include "protect/agentinstr.h"
 #include "protect/protected.h"
 #include "review/run.h"
 #include "runtime/cagens.h"
@@ -74,6 +75,7 @@ struct ltd_launch {
 
 	/* What the post-run checks compare with. */
 	struct ltd_protected_id *protected_before;
+	struct ltd_agentinstr *instr_before; /* protect/agentinstr.h */
 	bool root_was_gitdir;
 	struct timespec started;
 

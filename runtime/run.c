@@ -25,6 +25,7 @@
 #include "common/path.h"
 #include "common/text.h"
 #include "policy/env.h"
+#include "protect/agentinstr.h"
 #include "protect/agentstate.h"
 #include "protect/gitindex.h"
 #include "protect/protect.h"
@@ -191,7 +192,7 @@ static void report(struct ltd_launch *l)
 	/* The agents' instructions, made links to a file of the user's (a
 	 * review holds back what the command made in the project). */
 	if (!p->review)
-		ltd_agentstate_instructions(out, p->project, l->started);
+		ltd_agentinstr_report(out, p->project, l->instr_before);
 	/* The agents' state outside the project: no review holds it. */
 	for (size_t i = 0; i < p->n_mounts; i++) {
 		const struct ltd_user_mount *m = &p->mounts[i];

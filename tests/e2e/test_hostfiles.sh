@@ -106,7 +106,7 @@ expect_rc "the command plants a link in Claude Code's memory for the project" 0
 	pass "... the link is moved aside when the run ends" ||
 	fail "... the link is moved aside when the run ends" "$(ls -la "$CS/memory" 2>&1)"
 expect_out "... and said" "the command made .*/memory/MEMORY\.md, a symbolic link, which it would follow, in Claude Code's state"
-expect_out "... and the memory it wrote is said" "the command wrote .*/memory/notes\.md, Claude Code's memory for this project"
+expect_out "... and the memory it wrote is said" "the command wrote memory/notes\.md in .*, Claude Code's memory for this project"
 as_user rm -rf "$CS/memory"
 # The same, memory/ then made 0111 (a reader still goes through it; a
 # listing cannot): opened again, the link moved aside all the same.
@@ -124,10 +124,10 @@ lh sh -c "ln -s '$U_HOME/.ssh/id_test' CLAUDE.md && echo 'be nice' > AGENTS.md"
 [ ! -L "$HP/CLAUDE.md" ] && [ -L "$HP/CLAUDE.md.ltd-native-quarantine" ] &&
 	pass "a CLAUDE.md the command made a link is moved aside" ||
 	fail "a CLAUDE.md the command made a link is moved aside" "$(ls -la "$HP")"
-expect_out "... naming Claude Code" "/CLAUDE\.md a symbolic link out of the project, which Claude Code on the host would follow"
+expect_out "... naming Claude Code" "/CLAUDE\.md a symbolic link out of the project \\(it would read what the link leads to\\), which Claude Code on the host loads"
 expect_no_out "... the AGENTS.md it wrote is not said" "AGENTS"
 lh sh -c "mkdir -p .claude/rules && ln -s '$U_HOME/.ssh/id_test' .claude/rules/style.md && ln -s AGENTS.md GEMINI.md"
-[ ! -L "$HP/.claude/rules/style.md" ] && [ -L "$HP/.claude/rules/style.md.ltd-native-quarantine" ] && [ -L "$HP/GEMINI.md" ] &&
+[ ! -L "$HP/.claude/rules/style.md" ] && [ -L "$HP/.claude/rules-style.md.ltd-native-quarantine" ] && [ -L "$HP/GEMINI.md" ] &&
 	pass "a rule of .claude/rules made a link out of the project goes aside; a link within it stays" ||
 	fail "a rule of .claude/rules made a link out of the project goes aside; a link within it stays" "$(ls -la "$HP" "$HP/.claude/rules")"
 as_user rm -rf "$HP/.claude" "$HP/GEMINI.md"
@@ -141,7 +141,7 @@ AUTH="$U_HOME/.cache/lamp-the-djinn/auth"
 lh sh -c 'mkdir -p "$HOME/.config/ltd-auth/claude" && echo "{\"hooks\":{\"SessionStart\":[]}}" > "$HOME/.config/ltd-auth/claude/settings.json" && echo "{}" > "$HOME/.config/ltd-auth/claude/.credentials.json"'
 expect_rc "the command writes the agent's settings in the shared auth directory" 0
 expect_out "... said, naming every later run" \
-	"the command wrote .*/claude/settings\.json, agent configuration in the auth directory every run shares, which the agent of every later run"
+	"the command wrote claude/settings\.json in .*, the auth directory every run shares: agent configuration"
 expect_no_out "... the login it keeps there is not" "credentials"
 as_user rm -rf "$AUTH/claude"
 

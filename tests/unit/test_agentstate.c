@@ -81,18 +81,20 @@ Test(agentstate, links_and_fifos_go_aside_memory_is_said)
 					"MEMORY.md.ltd-native-quarantine"),
 			   "%s", text);
 	cr_assert_not_null(strstr(text, "memory/fifo, a FIFO"), "%s", text);
-	cr_assert_not_null(strstr(text, "the command wrote "), "%s", text);
 	cr_assert_not_null(
-		strstr(text, "memory/notes.md, Claude Code's memory"), "%s",
+		strstr(text, "the command wrote memory/notes.md in "), "%s",
+		text);
+	cr_assert_not_null(
+		strstr(text, ", Claude Code's memory for this project"), "%s",
 		text);
 	cr_assert_null(strstr(text, "jsonl"), "%s", text);
 	free(text);
 }
 
-/* Memory written before the run is not the command's: left, unsaid.  A
- * link is no one's work there, whenever it was made (an earlier run could
- * have hidden it, or made it in a directory renamed since): aside. */
-Test(agentstate, memory_from_before_is_left_a_link_never)
+/* What was there before the run is not the command's: left, unsaid (the
+ * user's own link too).  One moved aside in an earlier run is not moved
+ * again. */
+Test(agentstate, what_was_there_before_is_left)
 {
 	struct timespec since;
 	char *text;
@@ -101,11 +103,16 @@ Test(agentstate, memory_from_before_is_left_a_link_never)
 	link_at("old-link", "elsewhere");
 	fx_put(dir, "memory/MEMORY.md", "the user's\n");
 	since = now();
-	since.tv_sec += 2; /* after both, whatever the clock's grain */
+	since.tv_sec += 2; /* after all, whatever the clock's grain */
 	text = report(LTD_AGENTSTATE_CLAUDE_PROJECT, since);
-	cr_assert(fx_exists(dir, "old-link.ltd-native-quarantine"));
-	cr_assert(fx_exists(dir, "memory/MEMORY.md"));
-	cr_assert_null(strstr(text, "MEMORY"), "%s", text);
+	cr_assert(fx_exists(dir, "old-link"));
+	cr_assert_str_eq(text, "");
+	free(text);
+	link_at("MEMORY.md.ltd-native-quarantine", "/etc/passwd");
+	text = report(LTD_AGENTSTATE_CLAUDE_PROJECT, now());
+	cr_assert(fx_exists(dir, "MEMORY.md.ltd-native-quarantine"),
+		  "not moved again: %s", text);
+	cr_assert_null(strstr(text, "quarantine.ltd-native"), "%s", text);
 	free(text);
 }
 
@@ -174,58 +181,19 @@ Test(agentstate, the_shared_auth_directory_says_the_configuration)
 	fx_put(dir, "codex/auth.json", "{}");
 	link_at("claude/projects", "/home/someone");
 	text = report(LTD_AGENTSTATE_AUTH, since);
-	cr_assert_not_null(strstr(text, "claude/settings.json, agent "
-					"configuration in the auth directory"),
+	cr_assert_not_null(strstr(text, "claude/settings.json"), "%s", text);
+	cr_assert_not_null(strstr(text, "claude/hooks/x.sh"), "%s", text);
+	cr_assert_not_null(strstr(text, "codex/config.toml"), "%s", text);
+	cr_assert_not_null(strstr(text, "the auth directory every run shares: "
+					"agent configuration"),
 			   "%s", text);
-	cr_assert_not_null(strstr(text, "claude/hooks/x.sh, agent"), "%s",
-			   text);
-	cr_assert_not_null(strstr(text, "codex/config.toml, agent"), "%s",
-			   text);
+	cr_assert_not_null(strstr(text, "the command wrote"), "%s", text);
+	cr_assert_null(strstr(strstr(text, "the command wrote") + 1,
+			      "the command wrote"),
+		       "one line for what it wrote: %s", text);
 	cr_assert_null(strstr(text, "credentials"), "the login: %s", text);
 	cr_assert_null(strstr(text, "auth.json"), "%s", text);
 	cr_assert(fx_exists(dir, "claude/projects.ltd-native-quarantine"));
-	cr_assert_null(strstr(text, "memory"), "%s", text);
-	free(text);
-}
-
-/* In the project: CLAUDE.md made a link to a key of the user's, which
- * Claude Code on the host would load into its prompt; moved aside.  An
- * AGENTS.md the command wrote is the project's text: left, unsaid. */
-Test(agentstate, an_instruction_file_made_a_link_goes_aside)
-{
-	struct timespec since = now();
-	char *text = NULL;
-	size_t len = 0;
-	FILE *out;
-
-	link_at("CLAUDE.md", "/home/someone/.ssh/id_ed25519");
-	fx_mkdirs(dir, ".claude/CLAUDE.md");
-	link_at(".claude/CLAUDE.md", "/etc/shadow");
-	fx_put(dir, "AGENTS.md", "be nice\n");
-	/* The user's own way to share one file (and the cage's, after a
-	 * rename that kept its ctime: judged by where it leads). */
-	link_at("GEMINI.md", "AGENTS.md");
-	fx_mkdirs(dir, ".claude/rules/team/r.md");
-	link_at(".claude/rules/team/r.md", "../../../../outside");
-	link_at(".claude/rules/ok.md", "../CLAUDE.md");
-	out = open_memstream(&text, &len);
-	ltd_agentstate_instructions(out, dir, since);
-	fclose(out);
-	cr_assert(fx_exists(dir, "CLAUDE.md.ltd-native-quarantine"));
-	cr_assert(fx_exists(dir, ".claude/CLAUDE.md.ltd-native-quarantine"));
-	cr_assert(fx_exists(dir, "AGENTS.md"));
-	cr_assert(fx_exists(dir, "GEMINI.md"), "a link in the project stays");
-	cr_assert(fx_exists(dir, ".claude/rules/ok.md"), "%s", text);
-	cr_assert(
-		fx_exists(dir, ".claude/rules/team/r.md.ltd-native-quarantine"),
-		"%s", text);
-	cr_assert_not_null(strstr(text,
-				  "/CLAUDE.md a symbolic link out of the "
-				  "project, which Claude Code on the host "
-				  "would follow"),
-			   "%s", text);
-	cr_assert_not_null(strstr(text, "/.claude/CLAUDE.md a symbolic link"),
-			   "%s", text);
-	cr_assert_null(strstr(text, "AGENTS"), "%s", text);
+	cr_assert_null(strstr(text, "memory/"), "%s", text);
 	free(text);
 }
