@@ -70,24 +70,26 @@ static const struct ltd_gate_entry deny[] = {
 	/* ltd-native's own: a cage that creates them widens the next run. */
 	{"~/.config/ltd-native", "ltd-native's policy and approvals",
 	 LTD_UNSAFE_BIND_CREDENTIALS, true,
-	 "the cage could widen its next run"},
+	 "bound writable, the cage could widen its next run; read-only, it "
+	 "would learn what you allowed and waived"},
 	{"$XDG_CONFIG_HOME/ltd-native", "ltd-native's policy and approvals",
 	 LTD_UNSAFE_BIND_CREDENTIALS, true,
-	 "the cage could widen its next run"},
+	 "bound writable, the cage could widen its next run; read-only, it "
+	 "would learn what you allowed and waived"},
 	/* The launcher's machine-local allowlist, read by every run
 	 * (~/.config/lamp-the-djinn/allowed-domains.txt): the same. */
 	{"~/.config/lamp-the-djinn", "lamp-the-djinn's allowed domains",
 	 LTD_UNSAFE_BIND_CREDENTIALS, true,
-	 "the cage could widen its next run's egress"},
+	 "bound writable, the cage could widen its next run's egress"},
 	{"$XDG_CONFIG_HOME/lamp-the-djinn", "lamp-the-djinn's allowed domains",
 	 LTD_UNSAFE_BIND_CREDENTIALS, true,
-	 "the cage could widen its next run's egress"},
+	 "bound writable, the cage could widen its next run's egress"},
 	{"~/.local/share/ltd-native", "ltd-native's pinned root filesystems",
 	 LTD_UNSAFE_BIND_CREDENTIALS, true,
-	 "the cage could change what the next run starts"},
+	 "bound writable, the cage could change what the next run starts"},
 	{"$XDG_DATA_HOME/ltd-native", "ltd-native's pinned root filesystems",
 	 LTD_UNSAFE_BIND_CREDENTIALS, true,
-	 "the cage could change what the next run starts"},
+	 "bound writable, the cage could change what the next run starts"},
 	/* The exit walk's indexes (protect/repoindex.h): one the cage
 	 * wrote could hide a repository it plants in the next run.  Not
 	 * the rest of ~/.local/state/ltd-native: the agents' per-project
@@ -95,17 +97,20 @@ static const struct ltd_gate_entry deny[] = {
 	{"~/.local/state/ltd-native/walk",
 	 "ltd-native's record of the project's directories",
 	 LTD_UNSAFE_BIND_CREDENTIALS, true,
-	 "the cage could hide what it plants from the next run's check"},
+	 "bound writable, the cage could hide what it plants from the next "
+	 "run's check"},
 	/* Reviews: a journal or meta.json the cage wrote would steer the
 	 * next apply. */
 	{"~/.local/state/ltd-native/reviews", "ltd-native's reviews",
 	 LTD_UNSAFE_BIND_CREDENTIALS, true,
-	 "the cage could steer what the next apply lands, and where"},
+	 "bound writable, the cage could steer what the next apply lands, "
+	 "and where; read-only, it would read what other reviews hold"},
 	/* Where they are kept when XDG_STATE_HOME says elsewhere (the
 	 * store review/ uses: the effective one, whatever the variable). */
 	{"$XDG_STATE_HOME/ltd-native/reviews", "ltd-native's reviews",
 	 LTD_UNSAFE_BIND_CREDENTIALS, true,
-	 "the cage could steer what the next apply lands, and where"},
+	 "bound writable, the cage could steer what the next apply lands, "
+	 "and where; read-only, it would read what other reviews hold"},
 	{"@/run/user/%u",
 	 "your session's sockets (ssh-agent, D-Bus, systemd --user)",
 	 LTD_UNSAFE_BIND_SESSION, false, NULL},
