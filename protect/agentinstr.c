@@ -15,18 +15,20 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "common/dir.h"
 #include "common/path.h"
 #include "common/text.h"
+#include "common/vec.h"
 
 #define QUARANTINE ".ltd-native-quarantine"
 
 struct ltd_agentinstr {
 	size_t n;
 	struct {
-		char rel[PATH_MAX];
-		dev_t dev;
-		ino_t ino;
+		char *rel;	/* its place in the project */
+		char *leads_to; /* realpath(), or NULL when it leads nowhere */
 	} e[LTD_AGENTINSTR_MAX];
+	const char *project;
 };
 
 /* One link or special file found at @rel (in @dir, as @name). */
@@ -70,39 +72,62 @@ static bool special(mode_t mode)
 	return !S_ISREG(mode) && !S_ISDIR(mode);
 }
 
-/* What .claude/rules holds, @depth deep at most; @rel its path so far. */
-static void rules(int dir, char *rel, size_t size, int depth, found_fn fn,
-		  void *ctx)
+/* Where @rel (in @project) leads on the host: NULL when nowhere. */
+static char *leads_to(const char *project, const char *rel)
 {
-	_cleanup_close_ int fd = dup(dir);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	size_t n = strlen(rel);
-	struct dirent *e;
+	char path[PATH_MAX], real[PATH_MAX];
 
-	if (!d)
+	if (snprintf(path, sizeof(path), "%s/%s", project, rel) >=
+		    (int)sizeof(path) ||
+	    !realpath(path, real))
+		return NULL;
+	return strdup(real);
+}
+
+/* The directory a link at @rel leads to, when it lies in the project:
+ * opened beneath @top (Claude Code reads a linked rules directory too). */
+static int linked_dir(int top, const char *project, const char *rel)
+{
+	_cleanup_free_ char *to = leads_to(project, rel);
+	const char *in = to ? ltd_path_below(to, project) : NULL;
+
+	if (!in)
+		return -1;
+	return open_beneath(top, in[0] ? in : ".");
+}
+
+/* What .claude/rules holds, @depth deep at most; @rel its path so far. */
+static void rules(int top, const char *project, int dir, char *rel, size_t size,
+		  int depth, found_fn fn, void *ctx)
+{
+	char **names = NULL;
+	size_t n = strlen(rel), count = 0;
+
+	if (ltd_dir_names(dir, 0, &names, &count) < 0)
 		return;
-	fd = -1; /* the DIR's */
-	while ((e = readdir(d))) {
+	for (size_t i = 0; i < count; i++) {
 		_cleanup_close_ int sub = -1;
 		struct stat st;
 
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
-		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
-		    snprintf(rel + n, size - n, "/%s", e->d_name) >=
+		if (fstatat(dir, names[i], &st, AT_SYMLINK_NOFOLLOW) ||
+		    snprintf(rel + n, size - n, "/%s", names[i]) >=
 			    (int)(size - n))
 			continue;
 		if (special(st.st_mode))
-			fn(ctx, dirfd(d), e->d_name, rel, &st);
-		else if (S_ISDIR(st.st_mode) && depth > 0 &&
-			 (sub = open_beneath(dirfd(d), e->d_name)) >= 0)
-			rules(sub, rel, size, depth - 1, fn, ctx);
+			fn(ctx, dir, names[i], rel, &st);
+		if (depth > 0 && S_ISDIR(st.st_mode))
+			sub = open_beneath(dir, names[i]);
+		else if (depth > 0 && S_ISLNK(st.st_mode))
+			sub = linked_dir(top, project, rel);
+		if (sub >= 0)
+			rules(top, project, sub, rel, size, depth - 1, fn, ctx);
 		rel[n] = '\0';
 	}
-	closedir(d);
+	ltd_strv_free(names, count);
 }
 
 /* Each link or special file among the instruction files of @top. */
-static void each(int top, found_fn fn, void *ctx)
+static void each(int top, const char *project, found_fn fn, void *ctx)
 {
 	_cleanup_close_ int rdir = -1;
 	char rel[PATH_MAX];
@@ -119,11 +144,24 @@ static void each(int top, found_fn fn, void *ctx)
 		    special(st.st_mode))
 			fn(ctx, dir, files[i].name, rel, &st);
 	}
-	if ((rdir = open_beneath(top, ".claude/rules")) >= 0) {
+	/* .claude/rules itself: a link, judged as its entries are, and
+	 * followed where it stays in the project. */
+	{
+		_cleanup_close_ int cl = open_beneath(top, ".claude");
+		struct stat st;
+
 		snprintf(rel, sizeof(rel), ".claude/rules");
-		rules(rdir, rel, sizeof(rel), LTD_AGENTINSTR_RULES_DEPTH, fn,
-		      ctx);
+		if (cl < 0 || fstatat(cl, "rules", &st, AT_SYMLINK_NOFOLLOW))
+			return;
+		if (special(st.st_mode))
+			fn(ctx, cl, "rules", rel, &st);
+		rdir = S_ISDIR(st.st_mode)   ? open_beneath(cl, "rules")
+		       : S_ISLNK(st.st_mode) ? linked_dir(top, project, rel)
+					     : -1;
 	}
+	if (rdir >= 0)
+		rules(top, project, rdir, rel, sizeof(rel),
+		      LTD_AGENTINSTR_RULES_DEPTH, fn, ctx);
 }
 
 static void keep(void *ctx, int dir, const char *name, const char *rel,
@@ -133,11 +171,10 @@ static void keep(void *ctx, int dir, const char *name, const char *rel,
 
 	(void)dir;
 	(void)name;
-	if (ids->n == LTD_AGENTINSTR_MAX)
+	(void)st;
+	if (ids->n == LTD_AGENTINSTR_MAX || !(ids->e[ids->n].rel = strdup(rel)))
 		return;
-	snprintf(ids->e[ids->n].rel, sizeof(ids->e[0].rel), "%s", rel);
-	ids->e[ids->n].dev = st->st_dev;
-	ids->e[ids->n].ino = st->st_ino;
+	ids->e[ids->n].leads_to = leads_to(ids->project, rel);
 	ids->n++;
 }
 
@@ -148,7 +185,8 @@ struct ltd_agentinstr *ltd_agentinstr_ids(const char *project)
 
 	if (top < 0 || !(ids = calloc(1, sizeof(*ids))))
 		return NULL;
-	each(top, keep, ids);
+	ids->project = project;
+	each(top, project, keep, ids);
 	return ids;
 }
 
@@ -159,33 +197,28 @@ struct judge {
 	const struct ltd_agentinstr *before;
 };
 
+/* @rel was there before, leading where it leads now (@to; NULL:
+ * nowhere): the user's, whatever that is. */
 static bool was_there(const struct ltd_agentinstr *before, const char *rel,
-		      const struct stat *st)
+		      const char *to)
 {
 	for (size_t i = 0; before && i < before->n; i++)
-		if (!strcmp(before->e[i].rel, rel) &&
-		    before->e[i].dev == st->st_dev &&
-		    before->e[i].ino == st->st_ino)
-			return true;
+		if (!strcmp(before->e[i].rel, rel))
+			return (!to && !before->e[i].leads_to) ||
+			       (to && before->e[i].leads_to &&
+				!strcmp(to, before->e[i].leads_to));
 	return false;
 }
 
-/* @rel leads out of the project: a link that resolves, on the host, to a
- * place outside it (one that leads nowhere has nothing to read), or a
- * FIFO, socket or device. */
-static bool leads_out(const struct judge *j, const char *rel,
+/* @to (where @rel leads; NULL: nowhere) is out of the project: a link
+ * that leads nowhere now may lead to a file of the user's later, and a
+ * FIFO, socket or device is never an instruction file. */
+static bool leads_out(const struct judge *j, const char *to,
 		      const struct stat *st)
 {
-	char path[PATH_MAX], real[PATH_MAX];
-
 	if (!S_ISLNK(st->st_mode))
 		return true;
-	if (snprintf(path, sizeof(path), "%s/%s", j->project, rel) >=
-	    (int)sizeof(path))
-		return true;
-	if (!realpath(path, real))
-		return errno != ENOENT;
-	return !ltd_path_is_under(real, j->project);
+	return !to || !ltd_path_is_under(to, j->project);
 }
 
 /* Where one of .claude/rules goes: .claude, out of what Claude Code
@@ -224,10 +257,11 @@ static void judge_one(void *ctx, int dir, const char *name, const char *rel,
 				  ? "Codex"
 			  : !strcmp(name, "GEMINI.md") ? "Gemini CLI"
 						       : "Claude Code";
+	_cleanup_free_ char *to_now = leads_to(j->project, rel);
 	char to[NAME_MAX + 64];
 	int ret;
 
-	if (was_there(j->before, rel, st) || !leads_out(j, rel, st))
+	if (was_there(j->before, rel, to_now) || !leads_out(j, to_now, st))
 		return;
 	ret = aside(j, dir, name, rel, to, sizeof(to));
 	fputs("ltd-native: warning: the command made ", j->out);
@@ -265,6 +299,15 @@ void ltd_agentinstr_report(FILE *out, const char *project,
 	j.top = open_project(project);
 	if (j.top < 0)
 		return;
-	each(j.top, judge_one, &j);
+	each(j.top, project, judge_one, &j);
 	close(j.top);
+}
+
+void ltd_agentinstr_free(struct ltd_agentinstr *ids)
+{
+	for (size_t i = 0; ids && i < ids->n; i++) {
+		free(ids->e[i].rel);
+		free(ids->e[i].leads_to);
+	}
+	free(ids);
 }

@@ -7,8 +7,8 @@
  * text is the project's, as its README's; but one the command made a
  * symbolic link out of the project would have the agent read any file of
  * the user's into its prompt (docs/decisions/0160-claude-state-looked-at-
- * exit.md).  Judged by identity: the links and special files there before
- * the run are the user's, whatever they lead to.
+ * exit.md).  A link there before the run that still leads where it led is
+ * the user's, wherever that is.
  */
 #ifndef LTD_AGENTINSTR_H
 #define LTD_AGENTINSTR_H
@@ -16,22 +16,25 @@
 #include <stdio.h>
 
 /* .claude/rules is looked at this deep and this wide at most. */
-#define LTD_AGENTINSTR_RULES_DEPTH 4
+#define LTD_AGENTINSTR_RULES_DEPTH 16
 #define LTD_AGENTINSTR_MAX	   512
 
 struct ltd_agentinstr;
 
 /* The links and special files among the instruction files of @project
- * now (NULL: none, or out of memory: then every one is judged at the
- * end).  Free with free(). */
+ * now, and where each leads (NULL: out of memory: then every one is
+ * judged at the end).  Free with ltd_agentinstr_free(). */
 struct ltd_agentinstr *ltd_agentinstr_ids(const char *project);
+void ltd_agentinstr_free(struct ltd_agentinstr *ids);
 
 /*
- * Each link or special file among them that @before does not hold (by its
- * place, device and inode) and that leads out of the project (a link that
- * does not resolve beneath it; a FIFO, socket or device), moved aside and
- * said on @out: one of .claude/rules out of it, into .claude, for Claude
- * Code reads every name there.
+ * Each link or special file among them that leads out of the project (a
+ * link whose resolution on the host lies outside it or that leads nowhere;
+ * a FIFO, socket or device), unless @before holds it at the same place
+ * leading to the same place (the user's own), moved aside and said on
+ * @out: one of .claude/rules out of it, into .claude, for Claude Code
+ * reads every name there.  A directory link among the rules that stays
+ * in the project is followed (Claude Code reads what it holds).
  */
 void ltd_agentinstr_report(FILE *out, const char *project,
 			   const struct ltd_agentinstr *before);

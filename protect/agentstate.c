@@ -15,11 +15,10 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "common/dir.h"
+#include "common/vec.h"
 #include "common/text.h"
 #include "protect/protected.h"
-
-/* What ltd_protected_move_aside() appends. */
-#define QUARANTINE_SUFFIX ".ltd-native-quarantine"
 
 /* Names whose files a reader takes as instructions or configuration:
  * Claude Code's (settings, hooks, commands, agents, skills, plugins,
@@ -175,11 +174,38 @@ static int open_beneath(int dir, const char *name)
 	return (int)syscall(SYS_openat2, dir, name, &how, sizeof(how));
 }
 
-static void look_in(struct look *l, int dir, int depth, bool said);
+static void look_in(struct look *l, int dir, int depth, bool said, bool fresh);
 
-/* One entry @name of @dir. */
+/* The directory @name in @dir, which the command made unreadable (0111: a
+ * reader still goes through it; 000: in a later run), opened again: made
+ * 0700 through a handle on the very directory fstatat saw (@st), never
+ * by its name (a concurrent cage could swap a link in). */
+static int reopen(int dir, const char *name, const struct stat *st)
+{
+	struct open_how how = {
+		.flags = O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC,
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
+			   RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV,
+	};
+	_cleanup_close_ int p =
+		(int)syscall(SYS_openat2, dir, name, &how, sizeof(how));
+	char proc[64];
+	struct stat now;
+
+	if (p < 0 || fstat(p, &now) < 0 || !S_ISDIR(now.st_mode) ||
+	    now.st_ino != st->st_ino || now.st_dev != st->st_dev)
+		return -1;
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", p);
+	if (chmod(proc, 0700) < 0)
+		return -1;
+	return openat(p, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+}
+
+/* One entry @name of @dir; @fresh: a directory on its way was made or
+ * moved in during the run (what it holds is the command's, whatever the
+ * ctimes inside say). */
 static void entry(struct look *l, int dir, const char *name, int depth,
-		  bool said)
+		  bool said, bool fresh)
 {
 	struct stat st;
 	size_t n = strlen(l->path);
@@ -189,18 +215,19 @@ static void entry(struct look *l, int dir, const char *name, int depth,
 		l->over = true; /* in a directory it could only open */
 		return;
 	}
+	fresh = fresh || changed(&st, l->since);
 	/* One the command made (the whole directory is looked at, an
 	 * unreadable one opened again: none is made where this run does not
-	 * see it); not one moved aside already. */
+	 * see it). */
 	if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
-		if (changed(&st, l->since) && !strstr(name, QUARANTINE_SUFFIX))
+		if (fresh)
 			move_aside(l, dir, name, &st);
 		return;
 	}
 	if (S_ISREG(st.st_mode)) {
 		if ((said || (l->kind == LTD_AGENTSTATE_AUTH &&
 			      watched(l, name, depth))) &&
-		    changed(&st, l->since))
+		    fresh)
 			written(l, name);
 		return;
 	}
@@ -209,39 +236,36 @@ static void entry(struct look *l, int dir, const char *name, int depth,
 		l->over = true;
 		return;
 	}
-	/* One the command made unreadable (0111: a reader can still go
-	 * through it; 000: in a later run) is ours to open again. */
-	if ((sub = open_beneath(dir, name)) < 0 && errno == EACCES &&
-	    fchmodat(dir, name, (st.st_mode & 07777) | S_IRWXU, 0) == 0)
-		sub = open_beneath(dir, name);
+	if ((sub = open_beneath(dir, name)) < 0 && errno == EACCES)
+		sub = reopen(dir, name, &st);
 	if (sub < 0) {
 		l->over = true;
 		return;
 	}
 	snprintf(l->path + n, sizeof(l->path) - n, "/%s", name);
-	look_in(l, sub, depth + 1, said || watched(l, name, depth));
+	look_in(l, sub, depth + 1, said || watched(l, name, depth), fresh);
 	l->path[n] = '\0';
 }
 
-static void look_in(struct look *l, int dir, int depth, bool said)
+/* Every name of @dir read first, then judged: one moved aside is not met
+ * again under its new name. */
+static void look_in(struct look *l, int dir, int depth, bool said, bool fresh)
 {
-	_cleanup_close_ int fd = dup(dir);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	struct dirent *e;
+	char **names = NULL;
+	size_t n = 0;
 
-	if (!d)
+	if (ltd_dir_names(dir, 0, &names, &n) < 0) {
+		l->over = true;
 		return;
-	fd = -1; /* the DIR's now */
-	while ((e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
+	}
+	for (size_t i = 0; i < n; i++) {
 		if (++l->entries > LTD_AGENTSTATE_MAX_ENTRIES) {
 			l->over = true;
 			break;
 		}
-		entry(l, dirfd(d), e->d_name, depth, said);
+		entry(l, dir, names[i], depth, said, fresh);
 	}
-	closedir(d);
+	ltd_strv_free(names, n);
 }
 
 void ltd_agentstate_report(FILE *out, const char *dir,
@@ -254,11 +278,19 @@ void ltd_agentstate_report(FILE *out, const char *dir,
 	int fd = (int)syscall(SYS_openat2, AT_FDCWD, dir, &how, sizeof(how));
 	struct look *l = calloc(1, sizeof(*l));
 
-	/* The bind's own directory, made unreadable from the cage (the
-	 * path has no link: it was the cage's mount point). */
-	if (fd < 0 && errno == EACCES && chmod(dir, 0700) == 0)
-		fd = (int)syscall(SYS_openat2, AT_FDCWD, dir, &how,
-				  sizeof(how));
+	/* The bind's own directory, made unreadable from the cage. */
+	if (fd < 0 && errno == EACCES) {
+		struct open_how ph = {
+			.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+			.resolve = RESOLVE_NO_SYMLINKS,
+		};
+		_cleanup_close_ int p = (int)syscall(SYS_openat2, AT_FDCWD, dir,
+						     &ph, sizeof(ph));
+		struct stat st;
+
+		if (p >= 0 && fstat(p, &st) == 0)
+			fd = reopen(p, ".", &st);
+	}
 
 	if (!l) {
 		if (fd >= 0)
@@ -269,7 +301,7 @@ void ltd_agentstate_report(FILE *out, const char *dir,
 	snprintf(l->path, sizeof(l->path), "%s", dir);
 	l->root_len = strlen(l->path);
 	if (fd >= 0)
-		look_in(l, fd, 0, false);
+		look_in(l, fd, 0, false, false);
 	say_written(l, dir);
 	if (fd < 0 || l->over) {
 		fputs("ltd-native: warning: ltd-native could not look through "

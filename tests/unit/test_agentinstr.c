@@ -78,7 +78,7 @@ Test(agentinstr, a_link_out_made_by_the_command_goes_aside)
 	cr_assert_null(strstr(text, "GEMINI"), "%s", text);
 	cr_assert_null(strstr(text, "AGENTS"), "%s", text);
 	free(text);
-	free(before);
+	ltd_agentinstr_free(before);
 }
 
 /* The user's own links, there before the run, stay whatever they lead
@@ -103,7 +103,7 @@ Test(agentinstr, the_users_own_links_stay)
 	cr_assert(fx_exists(dir, "CLAUDE.md"), "%s", text);
 	cr_assert_str_eq(text, "");
 	free(text);
-	free(before);
+	ltd_agentinstr_free(before);
 }
 
 /* The same link moved into place from elsewhere (its inode the same, its
@@ -123,5 +123,64 @@ Test(agentinstr, a_link_moved_into_place_is_judged)
 	cr_assert(fx_exists(dir, ".claude/CLAUDE.md.ltd-native-quarantine"),
 		  "%s", text);
 	free(text);
-	free(before);
+	ltd_agentinstr_free(before);
+}
+
+/* The second review's: .claude/rules itself made a link out; a user's
+ * link whose target in the project the command replaced by a link out
+ * (CLAUDE.md -> docs/guide.md); a new link at the place of a user's one
+ * (whatever its inode); a rule six directories deep; a link that leads
+ * nowhere yet (the key it names may come later). */
+Test(agentinstr, where_a_link_leads_now_is_judged)
+{
+	struct ltd_agentinstr *before;
+	char *text;
+
+	fx_mkdirs(dir, "docs/guide.md");
+	fx_put(dir, "docs/guide.md", "the guide\n");
+	link_at("CLAUDE.md", "docs/guide.md");
+	fx_put(dir, "AGENTS.md", "shared\n");
+	link_at("GEMINI.md", "AGENTS.md");
+	fx_mkdirs(dir, ".claude/x");
+	before = ltd_agentinstr_ids(dir);
+	cr_assert_not_null(before);
+	link_at(".claude/rules", "/etc");
+	fx_rm_rf(strcat(strcpy((char[256]){0}, dir), "/docs/guide.md"));
+	link_at("docs/guide.md", "/etc/passwd");
+	fx_rm_rf(strcat(strcpy((char[256]){0}, dir), "/GEMINI.md"));
+	link_at("GEMINI.md", "/etc/hostname");
+	link_at("CLAUDE.local.md", "/home/nobody-yet/.ssh/id_ed25519");
+	text = report(before);
+	cr_assert(fx_exists(dir, ".claude/rules-rules.ltd-native-quarantine") ||
+			  fx_exists(dir, ".claude/rules.ltd-native-quarantine"),
+		  "%s", text);
+	cr_assert(fx_exists(dir, "CLAUDE.md.ltd-native-quarantine"), "%s",
+		  text);
+	cr_assert(fx_exists(dir, "GEMINI.md.ltd-native-quarantine"), "%s",
+		  text);
+	cr_assert(fx_exists(dir, "CLAUDE.local.md.ltd-native-quarantine"), "%s",
+		  text);
+	free(text);
+	ltd_agentinstr_free(before);
+}
+
+Test(agentinstr, rules_deep_and_through_a_link_in_the_project)
+{
+	struct ltd_agentinstr *before;
+	char *text;
+
+	fx_mkdirs(dir, ".claude/rules/a/b/c/d/e/f/x");
+	fx_mkdirs(dir, "docs/x");
+	link_at(".claude/rules/shared", "../../docs");
+	before = ltd_agentinstr_ids(dir);
+	link_at(".claude/rules/a/b/c/d/e/f/deep.md", "/etc/passwd");
+	link_at("docs/via.md", "/etc/passwd");
+	text = report(before);
+	cr_assert(fx_exists(dir, ".claude/rules-deep.md.ltd-native-quarantine"),
+		  "%s", text);
+	cr_assert(fx_exists(dir, ".claude/rules-via.md.ltd-native-quarantine"),
+		  "through the user's link to docs: %s", text);
+	cr_assert(fx_exists(dir, ".claude/rules/shared"), "%s", text);
+	free(text);
+	ltd_agentinstr_free(before);
 }
