@@ -273,6 +273,9 @@ static int take_option(struct level *l, struct word *w, const char *s)
 
 	if (!w->unknown && changes_directory(s)) {
 		l->pending = P_CMD_CD;
+	} else if (!w->unknown && !strncmp(s, "-C", 2) && s[2] && s[2] != '=') {
+		l->pending = P_CMD_CD; /* make -Cdir */
+		return take_value(l, w, s + 2);
 	} else if (eq && !w->unknown) {
 		snprintf(opt, sizeof(opt), "%.*s",
 			 (int)(eq - s < 31 ? eq - s : 31), s);
@@ -301,6 +304,9 @@ static int take(struct level *l, struct word *w)
 	if (ret < 0 || take_pending(l, w, s, &ret) || !strcmp(s, "{") ||
 	    !strcmp(s, "}"))
 		;
+	/* env -C DIR, sudo -u x: still before the command's name. */
+	else if (cmd && s[0] == '-' && !w->unknown)
+		ret = take_option(l, w, s);
 	else if (cmd && take_command(l, w, s, &ret))
 		;
 	else if (!cmd && s[0] == '-')

@@ -140,6 +140,13 @@ Test(shword, options_that_change_the_directory)
 	paths("make -C build/x all && npm --prefix=web run t ./w.js");
 	cr_assert(has(PROJ "/build/x/all", LTD_SHWORD_BARE));
 	cr_assert(has(PROJ "/web/w.js", LTD_SHWORD_PATH));
+	/* After a word that keeps the command position (env, nice, sudo),
+	 * its own options still move the base (the attacker's review of
+	 * session 6: core.fsmonitor = env -C tools ./fsm.sh). */
+	paths("env -C tools ./fsm.sh; env --chdir=t2 ./t.sh; make -Cb3 ./x.sh");
+	cr_assert(has(PROJ "/tools/fsm.sh", LTD_SHWORD_PATH), "env -C DIR");
+	cr_assert(has(PROJ "/t2/t.sh", LTD_SHWORD_PATH), "env --chdir=DIR");
+	cr_assert(has(PROJ "/b3/x.sh", LTD_SHWORD_PATH), "-CDIR");
 	paths("echo $'a\\x2f.sh/b'");
 	cr_assert(has("$'a\\x2f.sh/b'", LTD_SHWORD_UNKNOWN), "$'...' said");
 }
