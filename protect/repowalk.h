@@ -76,8 +76,12 @@ void ltd_repos_say_at(struct walk *w, const char *at, const char *name,
 
 /* A git directory at @dir (w->path): said when a file that makes it one,
  * or configures it, changed during the run and its configuration runs
- * something; each hook changed; a commondir changed. */
-void ltd_repos_judge_gitdir(struct walk *w, int dir);
+ * something; each hook changed; a commondir changed.  One new as a git
+ * directory (a file that makes it one changed, or @fresh: part of it
+ * was hidden from the previous walk, or that walk did not take it for
+ * one) has its hooks and the files its configuration names judged as
+ * the command's, whatever their ctime (decision 0159). */
+void ltd_repos_judge_gitdir(struct walk *w, int dir, bool fresh);
 
 /* In a review's upper: what makes the current directory a git directory
  * may be the project's (the cage changed one file of a repository):
