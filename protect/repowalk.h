@@ -30,12 +30,13 @@ struct walk {
 	unsigned long said; /* warnings written */
 	unsigned long over; /* and not written, past MAX_WARNINGS */
 	char deep[PATH_MAX];
-	unsigned long n_deep; /* places not looked below */
-	unsigned long n_shut; /* directories of the user's not opened */
-	int old_hid;	      /* the previous index lists a directory
-				 without facts: 1, 0, -1 not known yet */
-	char path[PATH_MAX];  /* the directory being read */
-	char *dents;	      /* getdents64's buffer */
+	unsigned long n_deep;	/* places not looked below */
+	unsigned long n_shut;	/* directories of the user's not opened */
+	unsigned long n_unseen; /* directories judged as new (unseen()) */
+	int old_hid;		/* the previous index lists a directory
+				   without facts: 1, 0, -1 not known yet */
+	char path[PATH_MAX];	/* the directory being read */
+	char *dents;		/* getdents64's buffer */
 	/* The index (repoindex.h): the previous walk's, NULL when none;
 	 * which of its nodes still hold (one byte each); this walk's, NULL
 	 * when none is kept. */

@@ -150,6 +150,18 @@ li sh -c 'mkdir z && mv stage/s/.git z/.git && echo "ref: refs/heads/main" > z/.
 expect_out "a .git staged without HEAD in run N, moved into place with HEAD in run N+1: its hook is said" \
 	"warning: $RI/z/\.git/hooks/pre-commit: .*git hook"
 as_user rm -rf "$RI/z" "$RI/stage" "$RI/hook-ran"
+# Hidden from run N's walk inside a git directory: its hooks directory
+# closed (run N says only that it cannot look there), opened in run N+1.
+li sh -c "git init -q v && $HOOK && chmod 000 v/.git/hooks" sh v "$RI/hook-ran"
+expect_out "run N: the walk cannot look in the hooks directory the command closed" "warning: $RI/v/\.git/hooks: .*cannot look in"
+sleep 0.1
+li chmod 755 v/.git/hooks
+expect_out "run N+1, the hooks directory opened again: the hook hidden there is said" \
+	"warning: $RI/v/\.git/hooks/pre-commit: .*git hook"
+(cd "$RI/v" && as_user $GC commit -q --allow-empty -m x >/dev/null 2>&1)
+[ -e "$RI/hook-ran" ] && pass "(the threat is real: git commit there on the host runs it)" ||
+	fail "(the threat is real: git commit there on the host runs it)" "$(ls -la "$RI")"
+as_user rm -rf "$RI/v" "$RI/hook-ran"
 
 [ ! -e "$RI/ran" ] && pass "(no payload ran during the tests)" || fail "(no payload ran during the tests)"
 as_user rm -rf "$RI"

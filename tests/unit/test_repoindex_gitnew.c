@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* A git directory that becomes one only in a later run (its HEAD put
- * back): the hooks were made in the earlier run, which said nothing of
- * them, so the later run judges that git directory whole as new
- * (decision 0159). */
+ * back), or whose hooks an earlier run hid from the walk (mode 000): the
+ * hooks were made in the earlier run, which said nothing of them, so the
+ * later run judges that git directory whole as new (decision 0159). */
+#include <sched.h>
+#include <sys/mount.h>
+#include <sys/wait.h>
 #include <time.h>
 
 #include "repoindex_fixture.h"
@@ -66,4 +69,56 @@ Test(gitnew, a_git_directory_made_whole_in_a_later_run_is_new_with_index)
 Test(gitnew, a_git_directory_made_whole_in_a_later_run_is_new_no_index)
 {
 	head_put_back(false);
+}
+
+/* Run N: a repository whose hooks directory is hidden (not root: mode
+ * 000, said: cannot look in it; root: a mount over it, which the walk
+ * does not cross); run N+1 shows it: its hook, made in run N, is said.
+ * 0: said; 1: not said; 2: the test could not be set up. */
+static int hooks_hidden_then_shown(void)
+{
+	char hooks[PATH_MAX];
+	struct timespec t;
+	char *r;
+	int said;
+
+	t = run_starts();
+	plant("y");
+	hook("y");
+	fx_path(hooks, sizeof(hooks), proj, "y/.git/hooks");
+	if (geteuid() != 0
+		    ? chmod(hooks, 0) < 0
+		    : unshare(CLONE_NEWNS) < 0 ||
+			      mount(NULL, "/", NULL, MS_REC | MS_PRIVATE,
+				    NULL) < 0 ||
+			      mount("tmpfs", hooks, "tmpfs", 0, NULL) < 0)
+		return 2;
+	r = report_since(t, &lim, true);
+	if (!r || strstr(r, "pre-commit"))
+		return 2;
+	free(r);
+	if (geteuid() != 0 ? chmod(hooks, 0755) < 0 : umount(hooks) < 0)
+		return 2;
+	r = report_since(run_starts(), &lim, true);
+	if (!r)
+		return 2;
+	said = strstr(r, "y/.git/hooks/pre-commit") != NULL;
+	free(r);
+	return said ? 0 : 1;
+}
+
+Test(gitnew, hooks_hidden_then_shown_are_new)
+{
+	int status;
+	pid_t pid;
+
+	sh("cd '%s' && mkdir -p a", proj);
+	free(report_since(run_starts(), &lim, true));
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0)
+		_exit(hooks_hidden_then_shown());
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		  "status %d (1: not said)", status);
 }
