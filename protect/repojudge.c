@@ -597,8 +597,9 @@ void ltd_repos_judge_hooks(struct walk *w, int dir,
 	free(bases);
 }
 
-void ltd_repos_judge_gitdir(struct walk *w, int dir)
+void ltd_repos_judge_gitdir(struct walk *w, int dir, bool fresh)
 {
+	struct timespec since = w->since;
 	static const char *const makes[] = {"HEAD", "objects", "refs"};
 	struct ltd_repos_cfg *c = calloc(1, sizeof(*c));
 	struct stat st;
@@ -629,7 +630,13 @@ void ltd_repos_judge_gitdir(struct walk *w, int dir)
 			"wherever it works there (a shell prompt that shows "
 			"git's status is enough)",
 			c->key);
+	/* Its hooks made in an earlier run, which did not take this for a
+	 * git directory (HEAD moved aside) or could not look at them, are
+	 * the command's as much as the rest. */
+	if (fresh || c->changed)
+		w->since = (struct timespec){0, 0};
 	ltd_repos_judge_hooks(w, dir, c);
+	w->since = since;
 	/* In a review's upper, an index never lands (review/held.c). */
 	if (w->lower < 0)
 		ltd_gitindex_judge(w->out, dir, w->path, w->since);

@@ -245,6 +245,20 @@ static void no_facts(struct walk *w, uint32_t rec)
 static void enter(struct walk *w, int dir, const char *name, uint32_t old,
 		  unsigned depth);
 
+/* The previous walk read the directory (@l: read now; @old its node) and
+ * did not find it a git directory. */
+static bool not_a_gitdir(const struct walk *w, const struct listing *l,
+			 uint32_t old)
+{
+	unsigned f;
+
+	if (!l || old == NONE)
+		return false;
+	f = w->old->v[old].flags;
+	return !(f & LTD_RN_NOFACT) && (f & (LTD_RN_HEAD | LTD_RN_MAKES)) !=
+					       (LTD_RN_HEAD | LTD_RN_MAKES);
+}
+
 /* What the directory (@fd, or -1: not opened yet) holds, @flags and its
  * children (@l, or the index's children of @old when @l is NULL): a
  * .git file judged, the children entered, a git directory judged. */
@@ -253,6 +267,7 @@ static void visit(struct walk *w, int fd, unsigned flags,
 {
 	_cleanup_free_ uint32_t *kids = NULL;
 	size_t len = strlen(w->path);
+	unsigned long n_unseen = w->n_unseen;
 	long n_kids = 0;
 	char name[NAME_MAX + 1];
 
@@ -290,7 +305,9 @@ static void visit(struct walk *w, int fd, unsigned flags,
 	    !((w->skip & LTD_REPOS_SKIP_ROOT) && len == w->root_len) &&
 	    !((w->skip & LTD_REPOS_SKIP_ROOT_GIT) &&
 	      !strcmp(w->path + w->root_len, "/.git")))
-		ltd_repos_judge_gitdir(w, fd);
+		ltd_repos_judge_gitdir(w, fd,
+				       w->n_unseen != n_unseen ||
+					       not_a_gitdir(w, l, old));
 	ltd_closep(&fd);
 }
 
@@ -439,8 +456,10 @@ static void enter(struct walk *w, int dir, const char *name, uint32_t old,
 	}
 	w->dirs++;
 	since = w->since;
-	if (unseen(w, fd, old))
+	if (unseen(w, fd, old)) {
 		w->since = (struct timespec){0, 0};
+		w->n_unseen++;
+	}
 	read_dir(w, fd, old, rec, depth);
 	w->since = since;
 	w->path[len] = '\0';

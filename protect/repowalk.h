@@ -30,12 +30,13 @@ struct walk {
 	unsigned long said; /* warnings written */
 	unsigned long over; /* and not written, past MAX_WARNINGS */
 	char deep[PATH_MAX];
-	unsigned long n_deep; /* places not looked below */
-	unsigned long n_shut; /* directories of the user's not opened */
-	int old_hid;	      /* the previous index lists a directory
-				 without facts: 1, 0, -1 not known yet */
-	char path[PATH_MAX];  /* the directory being read */
-	char *dents;	      /* getdents64's buffer */
+	unsigned long n_deep;	/* places not looked below */
+	unsigned long n_shut;	/* directories of the user's not opened */
+	unsigned long n_unseen; /* directories judged as new (unseen()) */
+	int old_hid;		/* the previous index lists a directory
+				   without facts: 1, 0, -1 not known yet */
+	char path[PATH_MAX];	/* the directory being read */
+	char *dents;		/* getdents64's buffer */
 	/* The index (repoindex.h): the previous walk's, NULL when none;
 	 * which of its nodes still hold (one byte each); this walk's, NULL
 	 * when none is kept. */
@@ -76,8 +77,12 @@ void ltd_repos_say_at(struct walk *w, const char *at, const char *name,
 
 /* A git directory at @dir (w->path): said when a file that makes it one,
  * or configures it, changed during the run and its configuration runs
- * something; each hook changed; a commondir changed. */
-void ltd_repos_judge_gitdir(struct walk *w, int dir);
+ * something; each hook changed; a commondir changed.  One new as a git
+ * directory (a file that makes it one changed, or @fresh: part of it
+ * was hidden from the previous walk, or that walk did not take it for
+ * one) has its hooks and the files its configuration names judged as
+ * the command's, whatever their ctime (decision 0159). */
+void ltd_repos_judge_gitdir(struct walk *w, int dir, bool fresh);
 
 /* In a review's upper: what makes the current directory a git directory
  * may be the project's (the cage changed one file of a repository):

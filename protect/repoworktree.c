@@ -149,7 +149,7 @@ void ltd_repos_judge_common(struct walk *w, int dir)
 	if (fstatat(fd, "HEAD", &st, AT_SYMLINK_NOFOLLOW) < 0 &&
 	    !(ltd_repos_lower_makes(w, 0) & LTD_RN_HEAD)) {
 		w->in_common = true;
-		ltd_repos_judge_gitdir(w, fd);
+		ltd_repos_judge_gitdir(w, fd, false);
 		w->in_common = false;
 	}
 	memcpy(w->path, saved, sizeof(saved));

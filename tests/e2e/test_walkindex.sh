@@ -128,6 +128,41 @@ li sh -c 'mv $(cat where)/r up'
 expect_out "run N+1: the repository moved up is said" "warning: $RI/up/\.git/config: .*\(core\.fsmonitor\)"
 as_user rm -rf "$RI/deep" "$RI/up" "$RI/where"
 
+# A git directory that becomes one only in a later run (decision 0159):
+# run N makes a repository with a hook and moves its HEAD aside (not a
+# git directory to the walk); run N+1 puts HEAD back, and the hook's file
+# is older than run N+1.  So is a .git staged without HEAD elsewhere,
+# moved into place with a HEAD written in run N+1.
+GC='git -c user.name=e2e -c user.email=e2e@example.invalid'
+li sh -c "git init -q y && $HOOK && $GC -C y commit -q --allow-empty --no-verify -m x && mv y/.git/HEAD y/.git/HEAD.x" sh y "$RI/hook-ran"
+expect_no_out "run N: a git directory without HEAD is not one to the walk" "pre-commit"
+sleep 0.1
+li mv y/.git/HEAD.x y/.git/HEAD
+expect_out "run N+1, HEAD put back: the hook made in run N is said" \
+	"warning: $RI/y/\.git/hooks/pre-commit: .*git hook"
+(cd "$RI/y" && as_user $GC commit -q --allow-empty -m x >/dev/null 2>&1)
+[ -e "$RI/hook-ran" ] && pass "(the threat is real: git commit there on the host runs it)" ||
+	fail "(the threat is real: git commit there on the host runs it)" "$(ls -la "$RI")"
+as_user rm -rf "$RI/y" "$RI/hook-ran"
+li sh -c "mkdir stage && git init -q stage/s && $HOOK && rm stage/s/.git/HEAD" sh stage/s "$RI/hook-ran"
+sleep 0.1
+li sh -c 'mkdir z && mv stage/s/.git z/.git && echo "ref: refs/heads/main" > z/.git/HEAD'
+expect_out "a .git staged without HEAD in run N, moved into place with HEAD in run N+1: its hook is said" \
+	"warning: $RI/z/\.git/hooks/pre-commit: .*git hook"
+as_user rm -rf "$RI/z" "$RI/stage" "$RI/hook-ran"
+# Hidden from run N's walk inside a git directory: its hooks directory
+# closed (run N says only that it cannot look there), opened in run N+1.
+li sh -c "git init -q v && $HOOK && chmod 000 v/.git/hooks" sh v "$RI/hook-ran"
+expect_out "run N: the walk cannot look in the hooks directory the command closed" "warning: $RI/v/\.git/hooks: .*cannot look in"
+sleep 0.1
+li chmod 755 v/.git/hooks
+expect_out "run N+1, the hooks directory opened again: the hook hidden there is said" \
+	"warning: $RI/v/\.git/hooks/pre-commit: .*git hook"
+(cd "$RI/v" && as_user $GC commit -q --allow-empty -m x >/dev/null 2>&1)
+[ -e "$RI/hook-ran" ] && pass "(the threat is real: git commit there on the host runs it)" ||
+	fail "(the threat is real: git commit there on the host runs it)" "$(ls -la "$RI")"
+as_user rm -rf "$RI/v" "$RI/hook-ran"
+
 [ ! -e "$RI/ran" ] && pass "(no payload ran during the tests)" || fail "(no payload ran during the tests)"
 as_user rm -rf "$RI"
 as_user rm -f "$IDX"
