@@ -3,9 +3,12 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "common/vec.h"
@@ -54,4 +57,15 @@ int ltd_dir_names(int fd, unsigned flags, char ***out, size_t *n)
 	*out = names;
 	*n = count;
 	return 0;
+}
+
+int ltd_dir_open_beneath(int dir, const char *name)
+{
+	struct open_how how = {
+		.flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC,
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
+			   RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV,
+	};
+
+	return (int)syscall(SYS_openat2, dir, name, &how, sizeof(how));
 }

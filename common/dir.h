@@ -19,4 +19,8 @@
  */
 int ltd_dir_names(int fd, unsigned flags, char ***out, size_t *n);
 
+/* The directory @name beneath @dir, read-only: no link, no magic link, no
+ * other mount on the way, @name itself no link.  The fd, or -1 (errno). */
+int ltd_dir_open_beneath(int dir, const char *name);
+
 #endif

@@ -46,17 +46,6 @@ static const struct {
 	{".", "GEMINI.md", "Gemini CLI"},
 };
 
-static int open_beneath(int dir, const char *name)
-{
-	struct open_how how = {
-		.flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC,
-		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
-			   RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV,
-	};
-
-	return (int)syscall(SYS_openat2, dir, name, &how, sizeof(how));
-}
-
 static int open_project(const char *project)
 {
 	struct open_how how = {
@@ -93,7 +82,7 @@ static int linked_dir(int top, const char *project, const char *rel)
 
 	if (!in)
 		return -1;
-	return open_beneath(top, in[0] ? in : ".");
+	return ltd_dir_open_beneath(top, in[0] ? in : ".");
 }
 
 /* What .claude/rules holds, @depth deep at most; @rel its path so far. */
@@ -116,7 +105,7 @@ static void rules(int top, const char *project, int dir, char *rel, size_t size,
 		if (special(st.st_mode))
 			fn(ctx, dir, names[i], rel, &st);
 		if (depth > 0 && S_ISDIR(st.st_mode))
-			sub = open_beneath(dir, names[i]);
+			sub = ltd_dir_open_beneath(dir, names[i]);
 		else if (depth > 0 && S_ISLNK(st.st_mode))
 			sub = linked_dir(top, project, rel);
 		if (sub >= 0)
@@ -133,7 +122,8 @@ static void each(int top, const char *project, found_fn fn, void *ctx)
 	char rel[PATH_MAX];
 
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		_cleanup_close_ int dir = open_beneath(top, files[i].dir);
+		_cleanup_close_ int dir =
+			ltd_dir_open_beneath(top, files[i].dir);
 		struct stat st;
 
 		snprintf(rel, sizeof(rel), "%s%s%s",
@@ -147,7 +137,7 @@ static void each(int top, const char *project, found_fn fn, void *ctx)
 	/* .claude/rules itself: a link, judged as its entries are, and
 	 * followed where it stays in the project. */
 	{
-		_cleanup_close_ int cl = open_beneath(top, ".claude");
+		_cleanup_close_ int cl = ltd_dir_open_beneath(top, ".claude");
 		struct stat st;
 
 		snprintf(rel, sizeof(rel), ".claude/rules");
@@ -155,7 +145,7 @@ static void each(int top, const char *project, found_fn fn, void *ctx)
 			return;
 		if (special(st.st_mode))
 			fn(ctx, cl, "rules", rel, &st);
-		rdir = S_ISDIR(st.st_mode)   ? open_beneath(cl, "rules")
+		rdir = S_ISDIR(st.st_mode)   ? ltd_dir_open_beneath(cl, "rules")
 		       : S_ISLNK(st.st_mode) ? linked_dir(top, project, rel)
 					     : -1;
 	}
@@ -229,7 +219,7 @@ static int aside(const struct judge *j, int dir, const char *name,
 	const char *base = strrchr(rel, '/') ? strrchr(rel, '/') + 1 : rel;
 	bool in_rules = !strncmp(rel, ".claude/rules/", 14);
 	_cleanup_close_ int dest =
-		in_rules ? open_beneath(j->top, ".claude") : dup(dir);
+		in_rules ? ltd_dir_open_beneath(j->top, ".claude") : dup(dir);
 	int ret = -EEXIST;
 
 	if (dest < 0)

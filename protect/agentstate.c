@@ -163,17 +163,6 @@ static bool watched(const struct look *l, const char *name, int depth)
 	return false;
 }
 
-static int open_beneath(int dir, const char *name)
-{
-	struct open_how how = {
-		.flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC,
-		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
-			   RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV,
-	};
-
-	return (int)syscall(SYS_openat2, dir, name, &how, sizeof(how));
-}
-
 static void look_in(struct look *l, int dir, int depth, bool said, bool fresh);
 
 /* The directory @name in @dir, which the command made unreadable (0111: a
@@ -236,7 +225,7 @@ static void entry(struct look *l, int dir, const char *name, int depth,
 		l->over = true;
 		return;
 	}
-	if ((sub = open_beneath(dir, name)) < 0 && errno == EACCES)
+	if ((sub = ltd_dir_open_beneath(dir, name)) < 0 && errno == EACCES)
 		sub = reopen(dir, name, &st);
 	if (sub < 0) {
 		l->over = true;
