@@ -6,7 +6,10 @@
 #ifndef LTD_COMMON_DIR_H
 #define LTD_COMMON_DIR_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <sys/stat.h>
+#include <time.h>
 
 #define LTD_DIR_SKIP_HIDDEN 0x1 /* names that begin with '.' too */
 
@@ -22,5 +25,14 @@ int ltd_dir_names(int fd, unsigned flags, char ***out, size_t *n);
 /* The directory @name beneath @dir, read-only: no link, no magic link, no
  * other mount on the way, @name itself no link.  The fd, or -1 (errno). */
 int ltd_dir_open_beneath(int dir, const char *name);
+
+/* @st changed at or after @since (its ctime, which no process can set
+ * back): what the checks after a run compare with the run's start. */
+static inline bool ltd_ctime_since(const struct stat *st, struct timespec since)
+{
+	return st->st_ctim.tv_sec > since.tv_sec ||
+	       (st->st_ctim.tv_sec == since.tv_sec &&
+		st->st_ctim.tv_nsec >= since.tv_nsec);
+}
 
 #endif

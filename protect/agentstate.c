@@ -59,13 +59,6 @@ struct look {
 	char written[SAID_BY_NAME][PATH_MAX];
 };
 
-static bool changed(const struct stat *st, struct timespec since)
-{
-	return st->st_ctim.tv_sec > since.tv_sec ||
-	       (st->st_ctim.tv_sec == since.tv_sec &&
-		st->st_ctim.tv_nsec >= since.tv_nsec);
-}
-
 static const char *kind(mode_t mode)
 {
 	if (S_ISLNK(mode))
@@ -204,7 +197,7 @@ static void entry(struct look *l, int dir, const char *name, int depth,
 		l->over = true; /* in a directory it could only open */
 		return;
 	}
-	fresh = fresh || changed(&st, l->since);
+	fresh = fresh || ltd_ctime_since(&st, l->since);
 	/* One the command made (the whole directory is looked at, an
 	 * unreadable one opened again: none is made where this run does not
 	 * see it). */

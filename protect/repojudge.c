@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "common/dir.h"
 #include "common/error.h"
 #include "common/path.h"
 #include "common/text.h"
@@ -85,19 +86,12 @@ static void say(struct walk *w, const char *name, const char *what,
 	ltd_repos_say_at(w, NULL, name, what, detail);
 }
 
-static bool changed(const struct stat *st, struct timespec since)
-{
-	return st->st_ctim.tv_sec > since.tv_sec ||
-	       (st->st_ctim.tv_sec == since.tv_sec &&
-		st->st_ctim.tv_nsec >= since.tv_nsec);
-}
-
 /* @name in @dir, the link itself if it is one; its ctime from @since on. */
 static bool changed_at(const struct walk *w, int dir, const char *name,
 		       struct stat *st)
 {
 	return fstatat(dir, name, st, AT_SYMLINK_NOFOLLOW) == 0 &&
-	       changed(st, w->since);
+	       ltd_ctime_since(st, w->since);
 }
 
 /*
@@ -266,7 +260,7 @@ static int read_at(struct ltd_repos_cfg *c, int fd, struct ltd_gitwalk_file *f,
 	int ret;
 
 	c->files++;
-	if (fstat(fd, &st) == 0 && changed(&st, c->w->since))
+	if (fstat(fd, &st) == 0 && ltd_ctime_since(&st, c->w->since))
 		c->changed = true;
 	ret = ltd_policy_read_fd(fd, f->shown, &f->text, &f->len, err);
 	close(fd);
@@ -323,10 +317,10 @@ void ltd_repos_config_file(struct walk *w, struct ltd_repos_cfg *c, int dir,
 
 	if (!f || fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		goto out;
-	if (changed(&st, w->since))
+	if (ltd_ctime_since(&st, w->since))
 		c->changed = true;
 	if (!S_ISREG(st.st_mode)) {
-		if (changed(&st, w->since))
+		if (ltd_ctime_since(&st, w->since))
 			say(w, name,
 			    "the command made this git configuration a "
 			    "symbolic link or another file, which ltd-native "
@@ -364,14 +358,15 @@ void ltd_repos_judge_file(struct walk *w, int dir, const char *dir_shown,
 	if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
 	    S_ISDIR(st.st_mode))
 		return;
-	now = changed(&st, w->since);
+	now = ltd_ctime_since(&st, w->since);
 	if (!now && S_ISLNK(st.st_mode) &&
 	    (n = readlinkat(dir, name, to, sizeof(to) - 1)) > 0) {
 		to[n] = '\0';
 		fd = ltd_repos_open_in_root(w, dir_rel, to, O_PATH, shown,
 					    sizeof(shown));
 		if (fd >= 0) {
-			now = fstat(fd, &tst) == 0 && changed(&tst, w->since);
+			now = fstat(fd, &tst) == 0 &&
+			      ltd_ctime_since(&tst, w->since);
 			close(fd);
 		} else if (ltd_repos_unfollowed(fd)) {
 			ltd_repos_tell(w, shown); /* the links on its way */
@@ -510,7 +505,7 @@ static void hooks_dir(struct walk *w, int dir)
 
 	if (fstatat(dir, "hooks", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 	    !S_ISDIR(st.st_mode)) {
-		if (changed(&st, w->since) && !w->below)
+		if (ltd_ctime_since(&st, w->since) && !w->below)
 			say(w, "hooks",
 			    "the command made git's hooks directory a "
 			    "symbolic link or another file",
@@ -665,7 +660,7 @@ void ltd_repos_judge_gitfile(struct walk *w, int dir, bool below)
 
 	if (fstatat(dir, ".git", &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return;
-	now = changed(&st, w->since) && !below;
+	now = ltd_ctime_since(&st, w->since) && !below;
 	if (S_ISLNK(st.st_mode)) {
 		n = readlinkat(dir, ".git", to, sizeof(to) - 1);
 		if (n <= 0)

@@ -56,13 +56,6 @@ static int open_beneath(int dir, const char *name, int flags)
 	return (int)syscall(SYS_openat2, dir, name, &how, sizeof(how));
 }
 
-static bool since_or_later(const struct stat *st, struct timespec since)
-{
-	return st->st_ctim.tv_sec > since.tv_sec ||
-	       (st->st_ctim.tv_sec == since.tv_sec &&
-		st->st_ctim.tv_nsec >= since.tv_nsec);
-}
-
 /* The directory @fd, or an entry in it, changed at or after @since. */
 static bool changed(int fd, struct timespec since)
 {
@@ -71,14 +64,14 @@ static bool changed(int fd, struct timespec since)
 	struct stat st;
 	bool yes;
 
-	if (fstat(fd, &st) < 0 || since_or_later(&st, since))
+	if (fstat(fd, &st) < 0 || ltd_ctime_since(&st, since))
 		return true;
 	if (ltd_dir_names(fd, 0, &names, &n) < 0)
 		return true; /* unreadable: said rather than passed over */
 	yes = false;
 	for (size_t i = 0; !yes && i < n; i++)
 		yes = fstatat(fd, names[i], &st, AT_SYMLINK_NOFOLLOW) < 0 ||
-		      since_or_later(&st, since);
+		      ltd_ctime_since(&st, since);
 	ltd_strv_free(names, n);
 	return yes;
 }
@@ -207,7 +200,7 @@ static void report_gitdir(FILE *out, int gd, const char *gd_path,
 		fd = S_ISDIR(st.st_mode)
 			     ? open_beneath(gd, s->name, O_RDONLY | O_DIRECTORY)
 			     : -1;
-		if (fd >= 0 ? changed(fd, since) : since_or_later(&st, since))
+		if (fd >= 0 ? changed(fd, since) : ltd_ctime_since(&st, since))
 			say_state(out, path, s, fd);
 	}
 }
