@@ -237,6 +237,13 @@ const struct ltd_hostrun *ltd_agentprotect_find(const char *rel)
 	return ltd_hostrun_find_in(claude, ARRAY_SIZE(claude), rel);
 }
 
+const struct ltd_hostrun *ltd_agentprotect_who(const char *rel)
+{
+	const struct ltd_hostrun *h = ltd_agentprotect_find(rel);
+
+	return h ? h : ltd_hostrun_find(rel);
+}
+
 int ltd_agentprotect_project(const struct ltd_policy *p,
 			     struct ltd_protected *set, struct ltd_err *err)
 {

@@ -16,6 +16,10 @@
  * @rel is or lies in; NULL when none. */
 const struct ltd_hostrun *ltd_agentprotect_find(const char *rel);
 
+/* Who runs @rel: Claude Code's row, else another host program's
+ * (ltd_hostrun_find()); NULL when none. */
+const struct ltd_hostrun *ltd_agentprotect_who(const char *rel);
+
 /*
  * Add to @s what Claude Code on the host runs from @p's project by itself:
  * the places of its table above, and the project files

@@ -344,9 +344,7 @@ static bool read_by(const char *rel, struct reader *r)
 			*r = (struct reader){"Claude Code", NULL};
 			return true;
 		}
-	h = ltd_agentprotect_find(rel);
-	if (!h)
-		h = ltd_hostrun_find(rel);
+	h = ltd_agentprotect_who(rel);
 	/* The entry itself: what lies in a DIR entry goes with it. */
 	if (!h || (h->kind != LTD_HOSTRUN_PATTERN && strcmp(rel, h->path)))
 		return false;

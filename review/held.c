@@ -78,10 +78,8 @@ bool ltd_review_in_dot_git(const char *path)
 static const struct ltd_hostrun *host_run(const char *rel)
 {
 	for (const char *s = rel; s; s = strchr(s, '/'), s = s ? s + 1 : s) {
-		const struct ltd_hostrun *h = NULL;
-
-		if (*s && !(h = ltd_agentprotect_find(s)))
-			h = ltd_hostrun_find(s);
+		const struct ltd_hostrun *h =
+			*s ? ltd_agentprotect_who(s) : NULL;
 
 		if (h)
 			return h;
