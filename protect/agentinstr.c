@@ -85,39 +85,81 @@ static int linked_dir(int top, const char *project, const char *rel)
 	return ltd_dir_open_beneath(top, in[0] ? in : ".");
 }
 
+/* A walk of .claude/rules: each directory once (links among the rules
+ * may lead to the same one again and again), and so many entries at most;
+ * past either, @over. */
+struct rwalk {
+	int top;
+	const char *project;
+	found_fn fn;
+	void *ctx;
+	size_t n_seen, entries;
+	struct {
+		dev_t dev;
+		ino_t ino;
+	} seen[LTD_AGENTINSTR_DIRS];
+	bool over;
+};
+
+/* @dir not walked yet: now marked. */
+static bool first_visit(struct rwalk *r, int dir)
+{
+	struct stat st;
+
+	if (fstat(dir, &st) < 0)
+		return false;
+	for (size_t i = 0; i < r->n_seen; i++)
+		if (r->seen[i].dev == st.st_dev && r->seen[i].ino == st.st_ino)
+			return false;
+	if (r->n_seen == LTD_AGENTINSTR_DIRS) {
+		r->over = true;
+		return false;
+	}
+	r->seen[r->n_seen].dev = st.st_dev;
+	r->seen[r->n_seen++].ino = st.st_ino;
+	return true;
+}
+
 /* What .claude/rules holds, @depth deep at most; @rel its path so far. */
-static void rules(int top, const char *project, int dir, char *rel, size_t size,
-		  int depth, found_fn fn, void *ctx)
+static void rules(struct rwalk *r, int dir, char *rel, size_t size, int depth)
 {
 	char **names = NULL;
 	size_t n = strlen(rel), count = 0;
 
-	if (ltd_dir_names(dir, 0, &names, &count) < 0)
+	if (!first_visit(r, dir) || ltd_dir_names(dir, 0, &names, &count) < 0)
 		return;
 	for (size_t i = 0; i < count; i++) {
 		_cleanup_close_ int sub = -1;
 		struct stat st;
 
+		if (++r->entries > LTD_AGENTINSTR_ENTRIES) {
+			r->over = true;
+			break;
+		}
 		if (fstatat(dir, names[i], &st, AT_SYMLINK_NOFOLLOW) ||
 		    snprintf(rel + n, size - n, "/%s", names[i]) >=
 			    (int)(size - n))
 			continue;
 		if (special(st.st_mode))
-			fn(ctx, dir, names[i], rel, &st);
-		if (depth > 0 && S_ISDIR(st.st_mode))
+			r->fn(r->ctx, dir, names[i], rel, &st);
+		if (S_ISDIR(st.st_mode))
 			sub = ltd_dir_open_beneath(dir, names[i]);
-		else if (depth > 0 && S_ISLNK(st.st_mode))
-			sub = linked_dir(top, project, rel);
-		if (sub >= 0)
-			rules(top, project, sub, rel, size, depth - 1, fn, ctx);
+		else if (S_ISLNK(st.st_mode))
+			sub = linked_dir(r->top, r->project, rel);
+		if (sub >= 0 && depth <= 0)
+			r->over = true;
+		else if (sub >= 0)
+			rules(r, sub, rel, size, depth - 1);
 		rel[n] = '\0';
 	}
 	ltd_strv_free(names, count);
 }
 
-/* Each link or special file among the instruction files of @top. */
-static void each(int top, const char *project, found_fn fn, void *ctx)
+/* Each link or special file among the instruction files of @top; true
+ * when .claude/rules could not be looked through whole. */
+static bool each(int top, const char *project, found_fn fn, void *ctx)
 {
+	_cleanup_free_ struct rwalk *r = calloc(1, sizeof(*r));
 	_cleanup_close_ int rdir = -1;
 	char rel[PATH_MAX];
 
@@ -142,16 +184,21 @@ static void each(int top, const char *project, found_fn fn, void *ctx)
 
 		snprintf(rel, sizeof(rel), ".claude/rules");
 		if (cl < 0 || fstatat(cl, "rules", &st, AT_SYMLINK_NOFOLLOW))
-			return;
+			return false;
 		if (special(st.st_mode))
 			fn(ctx, cl, "rules", rel, &st);
 		rdir = S_ISDIR(st.st_mode)   ? ltd_dir_open_beneath(cl, "rules")
 		       : S_ISLNK(st.st_mode) ? linked_dir(top, project, rel)
 					     : -1;
 	}
-	if (rdir >= 0)
-		rules(top, project, rdir, rel, sizeof(rel),
-		      LTD_AGENTINSTR_RULES_DEPTH, fn, ctx);
+	if (rdir < 0)
+		return false;
+	if (!r)
+		return true;
+	*r = (struct rwalk){
+		.top = top, .project = project, .fn = fn, .ctx = ctx};
+	rules(r, rdir, rel, sizeof(rel), LTD_AGENTINSTR_RULES_DEPTH);
+	return r->over;
 }
 
 static void keep(void *ctx, int dir, const char *name, const char *rel,
@@ -176,7 +223,7 @@ struct ltd_agentinstr *ltd_agentinstr_ids(const char *project)
 	if (top < 0 || !(ids = calloc(1, sizeof(*ids))))
 		return NULL;
 	ids->project = project;
-	each(top, project, keep, ids);
+	(void)each(top, project, keep, ids); /* the end says what is missed */
 	return ids;
 }
 
@@ -289,7 +336,17 @@ void ltd_agentinstr_report(FILE *out, const char *project,
 	j.top = open_project(project);
 	if (j.top < 0)
 		return;
-	each(j.top, project, judge_one, &j);
+	if (each(j.top, project, judge_one, &j)) {
+		fputs("ltd-native: warning: ltd-native could not look through "
+		      "all of ",
+		      out);
+		ltd_fput_shown(out, project);
+		fputs("/.claude/rules (too deep, too many entries or "
+		      "directories), whose files Claude Code on the host loads "
+		      "into its prompt: look at what the command left there "
+		      "before you start Claude Code here\n",
+		      out);
+	}
 	close(j.top);
 }
 

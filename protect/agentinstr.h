@@ -15,9 +15,12 @@
 
 #include <stdio.h>
 
-/* .claude/rules is looked at this deep and this wide at most. */
+/* .claude/rules is looked at this deep and this wide at most (each
+ * directory once, links among the rules followed); past it, said. */
 #define LTD_AGENTINSTR_RULES_DEPTH 16
-#define LTD_AGENTINSTR_MAX	   512
+#define LTD_AGENTINSTR_MAX	   512	 /* links and special files kept */
+#define LTD_AGENTINSTR_DIRS	   256	 /* directories walked */
+#define LTD_AGENTINSTR_ENTRIES	   10000 /* entries looked at */
 
 struct ltd_agentinstr;
 

@@ -184,3 +184,32 @@ Test(agentinstr, rules_deep_and_through_a_link_in_the_project)
 	free(text);
 	ltd_agentinstr_free(before);
 }
+
+/* The cage-view review: links among the rules that lead back (. twice)
+ * made the walk k^16 long, and the launcher hung at every later start and
+ * end; and a rule past 16 directories went unsaid.  Each directory is
+ * walked once, and what is past the bounds is said. */
+Test(agentinstr, looping_links_and_depth_end_and_are_said)
+{
+	struct ltd_agentinstr *before;
+	char deep[512] = ".claude/rules", *text;
+
+	fx_mkdirs(dir, ".claude/rules/x");
+	link_at(".claude/rules/a", ".");
+	link_at(".claude/rules/b", ".");
+	link_at(".claude/rules/c", "..");
+	before = ltd_agentinstr_ids(dir);
+	cr_assert_not_null(before);
+	text = report(before);
+	cr_assert_null(strstr(text, "could not look"), "%s", text);
+	free(text);
+	for (int i = 0; i < LTD_AGENTINSTR_RULES_DEPTH + 2; i++)
+		strcat(deep, "/d");
+	strcat(deep, "/x");
+	fx_mkdirs(dir, deep);
+	text = report(before);
+	cr_assert_not_null(strstr(text, "could not look through all of"), "%s",
+			   text);
+	free(text);
+	ltd_agentinstr_free(before);
+}
