@@ -10,6 +10,8 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "common/path.h"
@@ -50,6 +52,141 @@ int ltd_protect_project(const struct ltd_policy *p, struct ltd_protected *out,
 	return ret;
 }
 
+/* A place on the host by identity, and the protected path it is or
+ * holds (@idx in the set). */
+struct place {
+	dev_t dev;
+	ino_t ino;
+	size_t idx;
+};
+
+struct places {
+	struct place *v;
+	size_t n;
+};
+
+static int place_add(struct places *ps, const struct stat *st, size_t idx)
+{
+	struct place *v;
+
+	for (size_t i = 0; i < ps->n; i++)
+		if (ps->v[i].dev == st->st_dev && ps->v[i].ino == st->st_ino)
+			return 0;
+	v = realloc(ps->v, (ps->n + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	ps->v = v;
+	ps->v[ps->n++] = (struct place){st->st_dev, st->st_ino, idx};
+	return 0;
+}
+
+static const struct place *place_find(const struct places *ps,
+				      const struct stat *st)
+{
+	for (size_t i = 0; i < ps->n; i++)
+		if (ps->v[i].dev == st->st_dev && ps->v[i].ino == st->st_ino)
+			return &ps->v[i];
+	return NULL;
+}
+
+/* The protected paths that are there (@at), and every directory above
+ * each, up to / (@above). */
+static int places_of(const struct ltd_protected *s, struct places *at,
+		     struct places *above)
+{
+	char dir[PATH_MAX], *slash;
+	struct stat st;
+	int ret = 0;
+
+	for (size_t i = 0; !ret && i < s->n; i++) {
+		if (lstat(s->paths[i], &st) < 0)
+			continue;
+		ret = place_add(at, &st, i);
+		snprintf(dir, sizeof(dir), "%s", s->paths[i]);
+		while (!ret && (slash = strrchr(dir, '/')) && dir[1]) {
+			slash[slash == dir] = '\0'; /* "/x" becomes "/" */
+			if (stat(dir, &st) == 0)
+				ret = place_add(above, &st, i);
+		}
+	}
+	return ret;
+}
+
+/* How the bind @src reaches a protected path of @at/@above: "is", "holds"
+ * or "lies in", with the path's index; NULL when it does not. */
+static const char *reach(const char *src, const struct places *at,
+			 const struct places *above, size_t *idx)
+{
+	char dir[PATH_MAX], *slash;
+	const struct place *hit;
+	struct stat st;
+
+	if (stat(src, &st) < 0)
+		return NULL;
+	if ((hit = place_find(at, &st)) || (hit = place_find(above, &st))) {
+		*idx = hit->idx;
+		return place_find(at, &st) ? "is" : "holds";
+	}
+	snprintf(dir, sizeof(dir), "%s", src);
+	while ((slash = strrchr(dir, '/')) && dir[1]) {
+		slash[slash == dir] = '\0';
+		if (stat(dir, &st) == 0 && (hit = place_find(at, &st))) {
+			*idx = hit->idx;
+			return "lies in";
+		}
+	}
+	return NULL;
+}
+
+/*
+ * A writable bind of the user's that is, lies in or holds a path the
+ * cage sees read-only (Claude Code's commands, an editor's tasks, git's
+ * own) would undo that: the command would write it through the bind.
+ * Refused, as git's places are (gitbinds.c), for every path of @s, judged
+ * by identity: a bind of the same directory under another name (a link,
+ * a bind mount on the host) is the same place.
+ */
+static int binds_reach(const struct ltd_policy *p,
+		       const struct ltd_protected *s, struct ltd_err *err)
+{
+	struct places at = {0}, above = {0};
+	bool known = false;
+	int ret = 0;
+
+	for (size_t i = 0; !ret && i < p->n_mounts; i++) {
+		const struct ltd_user_mount *m = &p->mounts[i];
+		const struct ltd_hostrun *who;
+		const char *how, *path;
+		size_t idx, len = strlen(s->project);
+
+		if (m->kind != LTD_UM_BIND || m->derived || !m->src)
+			continue;
+		if (!known && (ret = places_of(s, &at, &above)))
+			ret = ltd_err_set(err, -ret, "out of memory");
+		known = true;
+		if (ret || !(how = reach(m->src, &at, &above, &idx)))
+			continue;
+		path = s->paths[idx];
+		who = strncmp(path, s->project, len) || path[len] != '/'
+			      ? NULL
+			      : ltd_agentprotect_who(path + len + 1);
+		ret = ltd_err_set(
+			err, EPERM,
+			"--%s %s: %s %s, which the cage sees read-only (%s%s "
+			"on the host runs or reads it%s%s); bound writable, "
+			"the "
+			"command could change it there: bind it read-only "
+			"(--ro-bind), choose another place, or use "
+			"--unsafe-writable-git",
+			m->flag, m->src, how, path, who ? who->program : "git",
+			who ? "" : " or another program", who ? ": " : "",
+			who ? who->runs : "");
+	}
+	free(at.v);
+	free(above.v);
+	return ret;
+}
+
 int ltd_protect_binds(const struct ltd_policy *p, struct ltd_protected *out,
 		      struct ltd_err *err)
 {
@@ -82,5 +219,8 @@ int ltd_protect_binds(const struct ltd_policy *p, struct ltd_protected *out,
 	 * the cross-check's own last pass looked at all of @out. */
 	if (!ret && !p->protect_git)
 		ret = ltd_protected_check_links(out, err);
+	/* Last, when @out is whole: no writable bind reaches into it. */
+	if (!ret && p->protect_git)
+		ret = binds_reach(p, out, err);
 	return ret;
 }

@@ -87,6 +87,30 @@ lh sh -c "printf -- '$SLASH' > .claude/commands/mine.md"
 expect_rc "... and one of the user's cannot be rewritten" 2
 [ ! -e "$HP/.claude/commands/test.md" ] && [ "$(cat "$HP/.claude/commands/mine.md")" = "the user s own" ] &&
 	pass "... and .claude/commands is as it was" || fail "... and .claude/commands is as it was" "$(ls -la "$HP/.claude/commands")"
+# The new user's review: a writable bind of .claude (here, or under another
+# name) undid that read-only view, without a word.
+OUT=$(cd "$HP" && as_user "$LTD" run --network none --bind "$HP/.claude" "$HP/.claude" -- \
+	sh -c "printf -- '$SLASH' > .claude/commands/test.md" 2>&1)
+RC=$?
+expect_rc "a writable bind of .claude is refused" 125
+expect_out "... naming what it holds, who runs it and the ways out" \
+	"--bind $HP/\.claude: holds $HP/\.claude/commands, which the cage sees read-only \(Claude Code on the host .*--ro-bind.*--unsafe-writable-git"
+# Another name of the same directory: a bind mount on the host (a link is
+# refused as a bind's path already).
+ALIAS=$(mktemp -d /tmp/e2e-alias.XXXXXX)
+chmod 755 "$ALIAS"
+mount --bind "$HP/.claude" "$ALIAS"
+OUT=$(cd "$HP" && as_user "$LTD" run --network none --bind "$ALIAS/commands" "$ALIAS/commands" -- \
+	sh -c "printf -- '$SLASH' > '$ALIAS/commands/test.md'" 2>&1)
+RC=$?
+umount "$ALIAS" && rmdir "$ALIAS"
+expect_rc "... and so is one of .claude/commands under another name" 125
+expect_out "... said as the place it is" "--bind $ALIAS/commands: is $HP/\.claude/commands"
+[ ! -e "$HP/.claude/commands/test.md" ] &&
+	pass "... and nothing was written there" || fail "... and nothing was written there" "$(ls -la "$HP/.claude/commands")"
+OUT=$(cd "$HP" && as_user "$LTD" run --network none --ro-bind "$HP/.claude" /mnt/c -- true 2>&1)
+RC=$?
+expect_rc "... read-only, it is bound" 0
 lh sh -c "echo '{\"configurations\":[{\"runtimeExecutable\":\"sh\"}]}' > .claude/launch.json"
 [ ! -e "$HP/.claude/launch.json" ] && [ -f "$HP/.claude/launch.json.ltd-native-quarantine" ] &&
 	pass "Claude Code's preview servers' launch.json, created, is moved aside" ||
