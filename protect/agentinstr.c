@@ -19,8 +19,7 @@
 #include "common/path.h"
 #include "common/text.h"
 #include "common/vec.h"
-
-#define QUARANTINE ".ltd-native-quarantine"
+#include "protect/protected.h"
 
 struct ltd_agentinstr {
 	size_t n;
@@ -272,12 +271,8 @@ static int aside(const struct judge *j, int dir, const char *name,
 	if (dest < 0)
 		return -errno;
 	for (int k = 0; k < 10 && ret == -EEXIST; k++) {
-		if (k)
-			snprintf(to, size, "%s%s%s.%d",
-				 in_rules ? "rules-" : "", base, QUARANTINE, k);
-		else
-			snprintf(to, size, "%s%s%s", in_rules ? "rules-" : "",
-				 base, QUARANTINE);
+		ltd_protected_aside_name(to, size, in_rules ? "rules-" : "",
+					 base, k);
 		ret = renameat2(dir, name, dest, to, RENAME_NOREPLACE) < 0
 			      ? -errno
 			      : 0;

@@ -300,16 +300,34 @@ static int open_dir(int proj, const char *dirrel)
 }
 
 /* See protected.h. */
+void ltd_protected_aside_name(char *to, size_t size, const char *prefix,
+			      const char *base, int k)
+{
+	char tail[sizeof(QUARANTINE) + 16];
+	size_t keep = strlen(base), room;
+
+	if (k)
+		snprintf(tail, sizeof(tail), "%s.%d", QUARANTINE, k);
+	else
+		snprintf(tail, sizeof(tail), "%s", QUARANTINE);
+	room = NAME_MAX - strlen(tail) - strlen(prefix);
+	/* Cut where a character begins (UTF-8's continuation bytes are
+	 * 10xxxxxx): a name of 230 bytes or more still goes aside. */
+	if (keep > room) {
+		keep = room;
+		while (keep && ((unsigned char)base[keep] & 0xC0) == 0x80)
+			keep--;
+	}
+	snprintf(to, size, "%s%.*s%s", prefix, (int)keep, base, tail);
+}
+
 int ltd_protected_move_aside(int dir, const char *base, char *to, size_t size)
 {
 	struct stat st;
 	int ret = -EEXIST;
 
 	for (int k = 0; k < 10 && ret == -EEXIST; k++) {
-		if (k)
-			snprintf(to, size, "%s" QUARANTINE ".%d", base, k);
-		else
-			snprintf(to, size, "%s" QUARANTINE, base);
+		ltd_protected_aside_name(to, size, "", base, k);
 		ret = renameat2(dir, base, dir, to, RENAME_NOREPLACE) < 0
 			      ? -errno
 			      : 0;

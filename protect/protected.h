@@ -99,6 +99,13 @@ void ltd_protected_quarantine(FILE *out, const struct ltd_protected *s,
  * made the directory read-only (it is the user's own: write permission is
  * given back).  The name it got in @to; 0, or -errno.
  */
+/*
+ * The name @base goes aside as in @dir: NAME.ltd-native-quarantine (.K
+ * for the K-th try), with @prefix before it, cut to fit a file name.
+ */
+void ltd_protected_aside_name(char *to, size_t size, const char *prefix,
+			      const char *base, int k);
+
 int ltd_protected_move_aside(int dir, const char *base, char *to, size_t size);
 
 /*

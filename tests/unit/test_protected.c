@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The protected paths before and after a run, in a real temp project. */
 #include <criterion/criterion.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/cleanup.h"
 #include "protect/protected.h"
 #include "tests/common/fixture.h"
 
@@ -188,5 +191,46 @@ Test(protected, a_file_made_at_the_top_is_reported)
 		cr_assert_not_null(strstr(text, "/proj/mise.toml"), "%s", text);
 		free(text);
 		free(before);
+	}
+}
+
+/* A name of 230 bytes or more could not take the suffix (ENAMETOOLONG):
+ * said as "could NOT be moved aside", and left.  Now cut to fit, where a
+ * character begins. */
+Test(protected, a_long_name_is_cut_to_go_aside)
+{
+	char base[251], to[NAME_MAX + 64], path[512];
+	_cleanup_close_ int fd = -1;
+	size_t n;
+
+	memset(base, 'a', 250);
+	base[250] = '\0';
+	ltd_protected_aside_name(to, sizeof(to), "", base, 0);
+	n = strlen(to);
+	cr_assert_eq(n, NAME_MAX, "%zu", n);
+	cr_assert_str_eq(to + n - 22, ".ltd-native-quarantine");
+	ltd_protected_aside_name(to, sizeof(to), "rules-", base, 3);
+	cr_assert_eq(strlen(to), NAME_MAX);
+	cr_assert_eq(strncmp(to, "rules-aaa", 9), 0, "%s", to);
+	cr_assert_str_eq(to + NAME_MAX - 24, ".ltd-native-quarantine.3");
+	/* "é" is two bytes: never half of one. */
+	for (size_t i = 0; i + 1 < 250; i += 2)
+		memcpy(base + i, "\xc3\xa9", 2);
+	ltd_protected_aside_name(to, sizeof(to), "", base, 0);
+	n = strlen(to) - 22;
+	cr_assert_eq(n % 2, 0, "cut inside a character: %zu", n);
+	/* And it moves. */
+	memset(base, 'b', 250);
+	snprintf(path, sizeof(path), "%s/proj/%s", dir, base);
+	fd = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+	cr_assert_geq(fd, 0);
+	snprintf(path, sizeof(path), "%s/proj", dir);
+	{
+		_cleanup_close_ int d = open(path, O_RDONLY | O_DIRECTORY);
+
+		cr_assert_eq(ltd_protected_move_aside(d, base, to, sizeof(to)),
+			     0);
+		cr_assert_eq(faccessat(d, to, F_OK, AT_SYMLINK_NOFOLLOW), 0);
+		cr_assert_neq(faccessat(d, base, F_OK, AT_SYMLINK_NOFOLLOW), 0);
 	}
 }
