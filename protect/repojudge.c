@@ -433,6 +433,23 @@ void ltd_repos_say_more(struct walk *w, const char *at, unsigned n_said,
 /* The hooks of core.hooksPath @hooks_path as git takes it from the work
  * tree @base (relative to the root; a relative @hooks_path is from
  * there), where it lies in the root. */
+const struct ltd_git_hooks_paths *ltd_repos_default_hooks(struct walk *w)
+{
+	static const struct ltd_git_hooks_paths none = {.over = true};
+
+	if (!w->default_hooks) {
+		w->default_hooks = malloc(sizeof(*w->default_hooks));
+		if (!w->default_hooks) {
+			w->default_hooks_lost = true;
+			return &none;
+		}
+		/* An absolute one is one place, the checks' before the
+		 * run. */
+		ltd_git_default_hooks_paths(w->default_hooks);
+	}
+	return w->default_hooks;
+}
+
 void ltd_repos_hooks_path_at(struct walk *w, const char *base,
 			     const char *hooks_path)
 {
@@ -580,9 +597,10 @@ void ltd_repos_judge_hooks(struct walk *w, int dir,
 						c->hooks_path[0] != '~')))
 			ltd_repos_hooks_path_at(w, bases[i], c->hooks_path);
 		for (unsigned k = 0;
-		     !c->hooks_path[0] && k < w->default_hooks.n; k++)
+		     !c->hooks_path[0] && k < ltd_repos_default_hooks(w)->n;
+		     k++)
 			ltd_repos_hooks_path_at(w, bases[i],
-						w->default_hooks.v[k]);
+						w->default_hooks->v[k]);
 		/* git runs a configuration's commands from the work tree
 		 * (the checks before the run resolve them there too), not
 		 * from a git directory that has one. */

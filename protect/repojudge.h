@@ -99,6 +99,12 @@ void ltd_repos_judge_file(struct walk *w, int dir, const char *dir_shown,
 void ltd_repos_config_file(struct walk *w, struct ltd_repos_cfg *c, int dir,
 			   const char *name);
 
+/* The system and global configs' relative hooks paths (w->default_hooks),
+ * read the first time a repository that sets none is judged: a walk that
+ * meets none reads no configuration.  Never NULL (out of memory: none,
+ * and said as past the limits). */
+const struct ltd_git_hooks_paths *ltd_repos_default_hooks(struct walk *w);
+
 /* The hooks of core.hooksPath @hooks_path taken from the work tree @base. */
 void ltd_repos_hooks_path_at(struct walk *w, const char *base,
 			     const char *hooks_path);

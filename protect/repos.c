@@ -588,7 +588,8 @@ static void say_limits(struct walk *w, const char *root)
 			 w->lim.depth, w->n_deep, w->n_deep == 1 ? "" : "s");
 		say(w, NULL, what);
 	}
-	if (w->default_hooks.over) {
+	if (w->default_hooks_lost ||
+	    (w->default_hooks && w->default_hooks->over)) {
 		memcpy(w->path, root, w->root_len + 1);
 		snprintf(what, sizeof(what),
 			 "ltd-native did not look for hooks under every "
@@ -743,8 +744,6 @@ static void report(int fd, const char *root, const struct walk_args *a)
 		return;
 	}
 	clock_gettime(CLOCK_REALTIME, &w->t0);
-	/* An absolute one is one place, the checks' before the run. */
-	ltd_git_default_hooks_paths(&w->default_hooks);
 	index_name(root, name);
 	if (w->lim.depth < LTD_RINDEX_MAX_DEPTH)
 		index_start(w, fd, a->index_dir, name, &old, &new, &holds);
@@ -761,4 +760,5 @@ static void report(int fd, const char *root, const struct walk_args *a)
 	if (w->lower_dir >= 0)
 		close(w->lower_dir);
 	free(w->dents);
+	free(w->default_hooks);
 }

@@ -55,8 +55,11 @@ struct walk {
 	bool in_common;	      /* judging a worktree's common directory */
 	bool quiet; /* reading a configuration for its hooks path: no word */
 	/* The system and global configs' relative core.hooksPath values,
-	 * each judged for repositories that set none (githookspath.h). */
-	struct ltd_git_hooks_paths default_hooks;
+	 * each judged for repositories that set none (githookspath.h):
+	 * read when the first such repository is met, NULL till then
+	 * (ltd_repos_default_hooks()). */
+	struct ltd_git_hooks_paths *default_hooks;
+	bool default_hooks_lost; /* out of memory for them: said */
 	/* Judging a git directory of the project below a review's upper
 	 * (repoworktree.c): its own files are not the command's. */
 	bool below;

@@ -206,8 +206,8 @@ void ltd_repos_hooks_of_work_tree(struct walk *w, int gd, const char *gd_shown)
 	hp = c->hooks_path;
 	if (hp[0] && hp[0] != '/' && hp[0] != '~')
 		ltd_repos_hooks_path_at(w, base, hp);
-	for (unsigned i = 0; !hp[0] && i < w->default_hooks.n; i++)
-		ltd_repos_hooks_path_at(w, base, w->default_hooks.v[i]);
+	for (unsigned i = 0; !hp[0] && i < ltd_repos_default_hooks(w)->n; i++)
+		ltd_repos_hooks_path_at(w, base, w->default_hooks->v[i]);
 	ltd_repos_judge_named(w, c, base);
 out:
 	ltd_repos_cfg_free(c);

@@ -570,6 +570,37 @@ Test(repos_attacks, every_relative_global_hooks_path_is_judged)
 	free(r);
 }
 
+/* More relative hooks paths than are judged: said when a repository that
+ * sets none is met (its hooks could lie under one not looked at); a walk
+ * that meets no repository reads no configuration and says nothing of
+ * them (they are read when the first repository needs them). */
+Test(repos_attacks, hooks_paths_past_the_limit_are_said_where_they_count)
+{
+	char text[1024] = "[core]\n";
+	struct timespec mid;
+	char *r;
+
+	for (int i = 0; i < 10; i++)
+		snprintf(text + strlen(text), sizeof(text) - strlen(text),
+			 "\thooksPath = .h%d\n", i);
+	global_config(text);
+	put("docs/README", "");
+	mid = mark();
+	put("docs/new.md", "");
+	r = report(mid);
+	cr_assert_null(strstr(r, "hooks under every core.hooksPath"), "%s", r);
+	free(r);
+	gitdir("lib/.git");
+	mid = mark();
+	put("lib/.h0/pre-commit", "#!/bin/sh\n");
+	r = report(mid);
+	cr_assert_not_null(strstr(r, "did not look for hooks under every "
+				     "core.hooksPath"),
+			   "%s", r);
+	cr_assert_not_null(strstr(r, "/proj/lib/.h0/pre-commit: "), "%s", r);
+	free(r);
+}
+
 /* Past eight relative hooks paths, or a hundred files the global configs
  * include, the walk says once that it did not look for all: it judges
  * the first eight, and drops none silently. */
