@@ -22,6 +22,19 @@
  */
 int ltd_dir_names(int fd, unsigned flags, char ***out, size_t *n);
 
+/* The same, with each name's type as the directory gave it (DT_REG,
+ * DT_DIR..., DT_UNKNOWN where the file system says none) in *@types, in
+ * the same order (free it); no lstat needed to pass over plain files. */
+int ltd_dir_names_typed(int fd, unsigned flags, char ***out,
+			unsigned char **types, size_t *n);
+
+/* The same, keeping only the names @keep says yes to (given the type the
+ * directory gave): a large directory's other names are never copied. */
+typedef bool (*ltd_dir_keep_fn)(void *ctx, const char *name,
+				unsigned char type);
+int ltd_dir_names_if(int fd, unsigned flags, ltd_dir_keep_fn keep, void *ctx,
+		     char ***out, unsigned char **types, size_t *n);
+
 /* The directory @name beneath @dir, read-only: no link, no magic link, no
  * other mount on the way, @name itself no link.  The fd, or -1 (errno). */
 int ltd_dir_open_beneath(int dir, const char *name);

@@ -229,14 +229,33 @@ static void entry(struct look *l, int dir, const char *name, int depth,
 	l->path[n] = '\0';
 }
 
+/* What a directory being read at @depth holds that is to be judged. */
+struct wanted {
+	const struct look *l;
+	int depth;
+	bool said;
+};
+
+/* All but a plain file nothing would say (the auth directory holds every
+ * project's transcripts: none is copied, none is lstat'ed). */
+static bool want(void *ctx, const char *name, unsigned char type)
+{
+	const struct wanted *w = ctx;
+
+	return type != DT_REG || w->said ||
+	       (w->l->kind == LTD_AGENTSTATE_AUTH &&
+		watched(w->l, name, w->depth));
+}
+
 /* Every name of @dir read first, then judged: one moved aside is not met
  * again under its new name. */
 static void look_in(struct look *l, int dir, int depth, bool said, bool fresh)
 {
+	struct wanted w = {l, depth, said};
 	char **names = NULL;
 	size_t n = 0;
 
-	if (ltd_dir_names(dir, 0, &names, &n) < 0) {
+	if (ltd_dir_names_if(dir, 0, want, &w, &names, NULL, &n) < 0) {
 		l->over = true;
 		return;
 	}

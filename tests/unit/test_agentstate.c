@@ -227,3 +227,38 @@ Test(agentstate, what_a_directory_moved_in_holds_is_the_commands)
 		  text);
 	free(text);
 }
+
+/* The auth directory holds every project's transcripts (the guide's
+ * CLAUDE_CONFIG_DIR recipe): plain files nothing would say are passed
+ * over unread, and a link or FIFO among them is still found. */
+Test(agentstate, a_link_among_many_transcripts_is_found)
+{
+	struct timespec since;
+	char rel[64], path[300];
+	char *text;
+
+	for (int p = 0; p < 20; p++)
+		for (int s = 0; s < 100; s++) {
+			snprintf(rel, sizeof(rel),
+				 "claude/projects/p%d/s%d.jsonl", p, s);
+			fx_mkdirs(dir, rel);
+			fx_put(dir, rel, "{}\n");
+		}
+	usleep(20000);
+	since = now();
+	usleep(20000);
+	fx_put(dir, "claude/projects/p3/new.jsonl", "{}\n");
+	link_at("claude/projects/p7/s100.jsonl", "/home/someone/.ssh/id");
+	snprintf(path, sizeof(path), "%s/claude/projects/p19/q", dir);
+	cr_assert_eq(mkfifo(path, 0600), 0);
+	text = report(LTD_AGENTSTATE_AUTH, since);
+	cr_assert(fx_exists(dir, "claude/projects/p7/"
+				 "s100.jsonl.ltd-native-quarantine"));
+	cr_assert(
+		fx_exists(dir, "claude/projects/p19/q.ltd-native-quarantine"));
+	cr_assert_not_null(strstr(text, "p7/s100.jsonl, a symbolic link"), "%s",
+			   text);
+	cr_assert_null(strstr(text, "new.jsonl"), "a transcript: %s", text);
+	cr_assert_null(strstr(text, "could not look"), "%s", text);
+	free(text);
+}
