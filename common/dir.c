@@ -58,38 +58,53 @@ int ltd_dir_names_typed(int fd, unsigned flags, char ***out,
 	return ltd_dir_names_if(fd, flags, NULL, NULL, out, types, n);
 }
 
+/* One name the directory gave, kept (with its @type) when @keep says so. */
+static int take(const char *name, unsigned char type, unsigned flags,
+		ltd_dir_keep_fn keep, void *ctx, char ***names,
+		unsigned char **types, size_t *count)
+{
+	unsigned char *grown;
+	int ret;
+
+	if (skipped(name, flags) || (keep && !keep(ctx, name, type)))
+		return 0;
+	ret = ltd_strv_push(names, count, name);
+	if (ret || !types)
+		return ret;
+	grown = realloc(*types, *count);
+	if (!grown)
+		return -ENOMEM;
+	grown[*count - 1] = type;
+	*types = grown;
+	return 0;
+}
+
 int ltd_dir_names_if(int fd, unsigned flags, ltd_dir_keep_fn keep, void *ctx,
 		     char ***out, unsigned char **types, size_t *n)
 {
-	int dup_fd = dup(fd), ret = 0;
+	/* getdents64 on @fd itself, then its offset back to the start: no
+	 * duplicate and no stdio directory stream (a walk of many small
+	 * directories pays those four calls for each). */
+	enum { DENTS = 32768 };
+	_cleanup_free_ char *buf = malloc(DENTS);
+	unsigned char *t = NULL;
 	char **names = NULL;
-	unsigned char *t = NULL, *grown;
 	size_t count = 0;
-	struct dirent *de;
-	DIR *d;
+	long len;
+	int ret = buf ? 0 : -ENOMEM;
 
-	if (dup_fd < 0)
-		return -errno;
-	d = fdopendir(dup_fd);
-	if (!d) {
+	while (!ret && (len = syscall(SYS_getdents64, fd, buf, DENTS)) > 0)
+		for (long off = 0; !ret && off < len;) {
+			struct dirent64 *de = (struct dirent64 *)(buf + off);
+
+			ret = take(de->d_name, de->d_type, flags, keep, ctx,
+				   &names, types ? &t : NULL, &count);
+			off += de->d_reclen;
+		}
+	if (!ret && len < 0)
 		ret = -errno;
-		close(dup_fd);
-		return ret;
-	}
-	while (!ret && (errno = 0, de = readdir(d))) {
-		if (skipped(de->d_name, flags) ||
-		    (keep && !keep(ctx, de->d_name, de->d_type)))
-			continue;
-		ret = ltd_strv_push(&names, &count, de->d_name);
-		if (!ret && types && !(grown = realloc(t, count)))
-			ret = -ENOMEM;
-		else if (!ret && types)
-			(t = grown)[count - 1] = de->d_type;
-	}
-	if (!ret && errno)
+	if (lseek(fd, 0, SEEK_SET) < 0 && !ret)
 		ret = -errno;
-	rewinddir(d);
-	closedir(d);
 	if (!ret && count > 1)
 		ret = sort_typed(names, types ? t : NULL, count);
 	if (ret) {
