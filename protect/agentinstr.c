@@ -249,12 +249,17 @@ static bool was_there(const struct ltd_agentinstr *before, const char *rel,
 /* @to (where @rel leads; NULL: nowhere) is out of the project: a link
  * that leads nowhere now may lead to a file of the user's later, and a
  * FIFO, socket or device is never an instruction file. */
+static bool out_of(const char *project, const char *to, const struct stat *st)
+{
+	if (!S_ISLNK(st->st_mode))
+		return special(st->st_mode);
+	return !to || !ltd_path_is_under(to, project);
+}
+
 static bool leads_out(const struct judge *j, const char *to,
 		      const struct stat *st)
 {
-	if (!S_ISLNK(st->st_mode))
-		return true;
-	return !to || !ltd_path_is_under(to, j->project);
+	return out_of(j->project, to, st);
 }
 
 /* Where one of .claude/rules goes: .claude, out of what Claude Code
@@ -284,15 +289,13 @@ static void judge_one(void *ctx, int dir, const char *name, const char *rel,
 		      const struct stat *st)
 {
 	const struct judge *j = ctx;
-	const char *who = !strcmp(name, "AGENTS.md") ||
-					  !strcmp(name, "AGENTS.override.md")
-				  ? "Codex"
-			  : !strcmp(name, "GEMINI.md") ? "Gemini CLI"
-						       : "Claude Code";
+	const char *who = ltd_agentinstr_who(name);
 	_cleanup_free_ char *to_now = leads_to(j->project, rel);
 	char to[NAME_MAX + 64];
 	int ret;
 
+	if (!who)
+		who = "Claude Code"; /* one of .claude/rules */
 	if (was_there(j->before, rel, to_now) || !leads_out(j, to_now, st))
 		return;
 	ret = aside(j, dir, name, rel, to, sizeof(to));
@@ -303,12 +306,7 @@ static void judge_one(void *ctx, int dir, const char *name, const char *rel,
 	fprintf(j->out,
 		" %s, which %s on the host loads into its prompt by "
 		"itself: ",
-		S_ISLNK(st->st_mode)
-			? "a symbolic link out of the project (it would "
-			  "read what the link leads to)"
-		: S_ISFIFO(st->st_mode) ? "a FIFO (it would block on it)"
-					: "a socket or device",
-		who);
+		ltd_agentinstr_kind(st), who);
 	if (ret < 0) {
 		fprintf(j->out,
 			"it could NOT be moved aside (%s): remove it before "
@@ -343,6 +341,37 @@ void ltd_agentinstr_report(FILE *out, const char *project,
 		      out);
 	}
 	close(j.top);
+}
+
+const char *ltd_agentinstr_who(const char *name)
+{
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		if (!strcmp(name, files[i].name))
+			return files[i].who;
+	return NULL;
+}
+
+const char *ltd_agentinstr_kind(const struct stat *st)
+{
+	return S_ISLNK(st->st_mode)
+		       ? "a symbolic link out of the project (it would read "
+			 "what the link leads to)"
+	       : S_ISFIFO(st->st_mode) ? "a FIFO (it would block on it)"
+				       : "a socket or device";
+}
+
+bool ltd_agentinstr_leads_out(int dir, const char *name, const struct stat *st,
+			      const char *project)
+{
+	char path[PATH_MAX], real[PATH_MAX];
+	bool ok;
+
+	/* Resolved from the directory itself: nothing on its way can be
+	 * swapped under the name. */
+	ok = snprintf(path, sizeof(path), "/proc/self/fd/%d/%s", dir, name) <
+		     (int)sizeof(path) &&
+	     S_ISLNK(st->st_mode) && realpath(path, real);
+	return out_of(project, ok ? real : NULL, st);
 }
 
 void ltd_agentinstr_free(struct ltd_agentinstr *ids)

@@ -13,7 +13,9 @@
 #ifndef LTD_AGENTINSTR_H
 #define LTD_AGENTINSTR_H
 
+#include <stdbool.h>
 #include <stdio.h>
+#include <sys/stat.h>
 
 /* .claude/rules is looked at this deep and this wide at most (each
  * directory once, links among the rules followed); past it, said. */
@@ -41,5 +43,19 @@ void ltd_agentinstr_free(struct ltd_agentinstr *ids);
  */
 void ltd_agentinstr_report(FILE *out, const char *project,
 			   const struct ltd_agentinstr *before);
+
+/* Who loads an instruction file named @name into its prompt by itself
+ * ("Claude Code" for CLAUDE.md), wherever it lies; NULL for none. */
+const char *ltd_agentinstr_who(const char *name);
+
+/* What such a file (@st, not followed) is when it is no text: a link, a
+ * FIFO, a socket or device, in words. */
+const char *ltd_agentinstr_kind(const struct stat *st);
+
+/* @name in @dir (@st) leads out of @project: a link resolving (on the
+ * host, from @dir itself) outside it or nowhere; a FIFO, socket or
+ * device.  A regular file or directory never does. */
+bool ltd_agentinstr_leads_out(int dir, const char *name, const struct stat *st,
+			      const char *project);
 
 #endif

@@ -47,6 +47,12 @@ static const char review[] = "; review it before you run git there on the "
 void ltd_repos_say_at(struct walk *w, const char *at, const char *name,
 		      const char *what, const char *detail)
 {
+	ltd_repos_say_as(w, at, name, what, detail, review);
+}
+
+void ltd_repos_say_as(struct walk *w, const char *at, const char *name,
+		      const char *what, const char *detail, const char *tail)
+{
 	_cleanup_free_ char *line = NULL;
 	size_t len = 0;
 	FILE *m;
@@ -73,7 +79,7 @@ void ltd_repos_say_at(struct walk *w, const char *at, const char *name,
 		ltd_fput_shown(m, detail);
 		fputc(')', m);
 	}
-	fputs(review, m);
+	fputs(tail, m);
 	if (fclose(m) == 0) {
 		fwrite(line, 1, len, w->out);
 		w->said++;

@@ -45,6 +45,7 @@
 
 #include "common/cleanup.h"
 #include "common/sha256.h"
+#include "protect/agentinstr.h"
 #include "protect/githookspath.h"
 #include "protect/gitwalk.h"
 #include "protect/repoindex.h"
@@ -102,6 +103,7 @@ static unsigned entry_flags(const char *name, bool is_dir)
 struct listing {
 	unsigned flags;
 	bool whole; /* read to its end */
+	bool instr; /* an agent's instruction file's name (repoagent.c) */
 	char *names;
 	size_t len, cap, n;
 };
@@ -152,6 +154,9 @@ static void list_read(struct walk *w, int fd, struct listing *l)
 				type = S_ISDIR(st.st_mode) ? DT_DIR : DT_REG;
 			}
 			l->flags |= entry_flags(e->d_name, type == DT_DIR);
+			if (type != DT_DIR && !l->instr)
+				l->instr =
+					ltd_agentinstr_who(e->d_name) != NULL;
 			if (type == DT_DIR && list_add(l, e->d_name) < 0)
 				l->whole = false;
 		}
@@ -308,6 +313,9 @@ static void visit(struct walk *w, int fd, unsigned flags,
 		ltd_repos_judge_gitdir(w, fd,
 				       w->n_unseen != n_unseen ||
 					       not_a_gitdir(w, l, old));
+	/* Once what it holds was walked under the names the command gave. */
+	if (l && fd >= 0)
+		ltd_repos_judge_agent(w, fd, old, l->instr);
 	ltd_closep(&fd);
 }
 
@@ -403,6 +411,7 @@ static void enter(struct walk *w, int dir, const char *name, uint32_t old,
 {
 	size_t len = strlen(w->path), n = strlen(name);
 	struct timespec since;
+	unsigned agent = w->agent;
 	uint32_t rec;
 	struct stat st;
 	int fd;
@@ -460,8 +469,10 @@ static void enter(struct walk *w, int dir, const char *name, uint32_t old,
 		w->since = (struct timespec){0, 0};
 		w->n_unseen++;
 	}
+	ltd_repos_agent_enter(w, fd, old);
 	read_dir(w, fd, old, rec, depth);
 	w->since = since;
+	w->agent = agent;
 	w->path[len] = '\0';
 }
 

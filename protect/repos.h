@@ -29,6 +29,9 @@ struct ltd_repos_limits {
  * the root, when it was a git directory then; its .git. */
 #define LTD_REPOS_SKIP_ROOT	1u
 #define LTD_REPOS_SKIP_ROOT_GIT 2u
+/* The root's own instruction files and .claude: the project's, judged by
+ * agentinstr.c and protected.c (decision 0162). */
+#define LTD_REPOS_SKIP_ROOT_AGENT 4u
 
 /*
  * Walk @root (a directory, reached without following a link), never
@@ -43,6 +46,11 @@ struct ltd_repos_limits {
  *  - each hook (in hooks/, and in a core.hooksPath within @root) that is
  *    not a sample and changed, itself or, for a link, what it leads to;
  *  - a commondir that changed; a config that is a link or unreadable.
+ * Below the root (and at it, but for LTD_REPOS_SKIP_ROOT_AGENT), what
+ * the command made in a .claude that Claude Code runs or loads (its
+ * table's places, its settings), and an agent's instruction file it made
+ * a link out of @root or a FIFO, is moved aside and said (decision 0162;
+ * not in a review's upper).
  * A `.git` file or link that changed and sends git where the walk does
  * not look (out of @root, through a link, nowhere yet) is said; so is a
  * directory of the user's the walk cannot read, on every run.  What the

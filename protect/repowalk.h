@@ -68,7 +68,15 @@ struct walk {
 	 * (NULL: none), said or not: what a review's apply holds back. */
 	void (*hook_fn)(void *ctx, const char *rel);
 	void *hook_ctx;
+	/* In a .claude below the top (repoagent.c): WALK_AGENT_*. */
+	unsigned agent;
 };
+
+/* The .claude being read is new at its place: all it holds of Claude
+ * Code's is the command's; or the directory being read lies in a place
+ * of it that goes aside whole (nothing in it judged). */
+#define WALK_AGENT_NEW	1u
+#define WALK_AGENT_SKIP 2u
 
 /* Past these, a count: a flood of names must not scroll the rest away. */
 #define MAX_WARNINGS 100
@@ -77,6 +85,23 @@ struct walk {
  * PATH (@at, or w->path) and @name after it shown safely. */
 void ltd_repos_say_at(struct walk *w, const char *at, const char *name,
 		      const char *what, const char *detail);
+
+/* The same with @tail (a "; ...\n" that says what to do) after it. */
+void ltd_repos_say_as(struct walk *w, const char *at, const char *name,
+		      const char *what, const char *detail, const char *tail);
+
+/* Entering the directory @fd (w->path; @old its node in the index, or
+ * UINT32_MAX), about to be read: w->agent for it, the caller restoring
+ * the one before once the directory is done (repoagent.c). */
+void ltd_repos_agent_enter(struct walk *w, int fd, uint32_t old);
+
+/* The directory @dir (w->path) read whole, its children walked: what the
+ * command made there that Claude Code (or another agent) on the host
+ * runs or loads by itself, below the project's top, moved aside and
+ * said (decision 0162): an entry of a nested .claude that is Claude
+ * Code's place, or in one; @instr: it holds an instruction file's name,
+ * judged as agentinstr.c judges the top's. */
+void ltd_repos_judge_agent(struct walk *w, int dir, uint32_t old, bool instr);
 
 /* A git directory at @dir (w->path): said when a file that makes it one,
  * or configures it, changed during the run and its configuration runs

@@ -135,7 +135,9 @@ static void report_repos(FILE *out, const struct ltd_policy *p,
 			 bool root_was_gitdir, struct timespec since,
 			 const struct ltd_review_run *review)
 {
-	unsigned skip = LTD_REPOS_SKIP_ROOT_GIT |
+	/* The project's top: its places are protected, its instruction
+	 * files judged by agentinstr.c. */
+	unsigned skip = LTD_REPOS_SKIP_ROOT_GIT | LTD_REPOS_SKIP_ROOT_AGENT |
 			(root_was_gitdir ? LTD_REPOS_SKIP_ROOT : 0);
 	_cleanup_close_ int index = -1;
 	struct stat st;

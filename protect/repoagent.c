@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Claude Code's places and the agents' instruction files below the
+ * project's top, judged by the exit walk (see repowalk.h, decision 0162).
+ *
+ * Claude Code finds a package's .claude/skills when it works on the
+ * package's files, loads a subdirectory's CLAUDE.md when it reads files
+ * there, and takes a subdirectory's .claude whole (settings, hooks,
+ * commands) when started in it: the cage writes all of these.  The walk
+ * reads every directory that changed in the run; each one that is a
+ * nested .claude, or lies in one of its places, has what the command made
+ * there moved aside, through the descriptor the walk read it by (a
+ * concurrent cage may swap names, not that directory).
+ *
+ * "Made": changed at or after the run's start (ctime).  A directory that
+ * changed is the command's when it is new at its place (born in the run,
+ * or where the previous walk's index knew no directory of its inode:
+ * moved there, whatever the ctimes inside say; with no index, any), and
+ * goes aside whole; a user's directory the command only added to stays,
+ * and what was added goes when the walk reads it in turn.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/base.h"
+#include "common/cleanup.h"
+#include "common/dir.h"
+#include "common/text.h"
+#include "common/vec.h"
+#include "protect/agentinstr.h"
+#include "protect/agentprotect.h"
+#include "protect/protected.h"
+#include "protect/repowalk.h"
+
+#define NONE UINT32_MAX
+
+static const char tail[] = "; look at it before you start Claude Code "
+			   "there on the host\n";
+
+/* Claude Code's settings in a .claude it is started beside: the hooks
+ * and commands they name run at its start. */
+static const struct ltd_hostrun settings[] = {
+	{".claude/settings.json", LTD_HOSTRUN_FILE, "Claude Code",
+	 "its settings: the hooks and commands they name, at its start there"},
+	{".claude/settings.local.json", LTD_HOSTRUN_FILE, "Claude Code",
+	 "its settings: the hooks and commands they name, at its start there"},
+};
+
+/* The current directory from its last `.claude` on (".claude",
+ * ".claude/skills/x"), or NULL: none, or the root's own when the root's
+ * places are judged elsewhere. */
+static const char *claude_rel(const struct walk *w)
+{
+	const char *s = w->path + w->root_len, *last = NULL;
+
+	while ((s = strstr(s, "/.claude"))) {
+		if (s[8] == '/' || !s[8])
+			last = s;
+		s += 8;
+	}
+	if (!last || (last == w->path + w->root_len &&
+		      (w->skip & LTD_REPOS_SKIP_ROOT_AGENT)))
+		return NULL;
+	return last + 1;
+}
+
+/* @st (a directory's) is new at its place: changed in the run, and born
+ * in it, or unknown there to the index (@old_ino: the inode the index
+ * knew there, 0 for none). */
+static bool new_here(const struct walk *w, int dir, const char *name,
+		     const struct stat *st, ino_t old_ino)
+{
+	struct statx sx;
+
+	if (!ltd_ctime_since(st, w->since))
+		return false;
+	if (statx(dir, name, AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH, STATX_BTIME,
+		  &sx) == 0 &&
+	    (sx.stx_mask & STATX_BTIME) &&
+	    (sx.stx_btime.tv_sec > w->since.tv_sec ||
+	     (sx.stx_btime.tv_sec == w->since.tv_sec &&
+	      sx.stx_btime.tv_nsec >= (uint32_t)w->since.tv_nsec)))
+		return true;
+	return !old_ino || old_ino != st->st_ino;
+}
+
+/* The inode the index knew as @name in the directory of node @old. */
+static ino_t index_ino(const struct walk *w, uint32_t old, const char *name)
+{
+	_cleanup_free_ uint32_t *kids = NULL;
+	long n;
+	uint32_t j;
+
+	if (!w->old || old == NONE ||
+	    (n = ltd_rindex_children(w->old, old, &kids)) <= 0)
+		return 0;
+	j = ltd_rindex_find(w->old, kids, (size_t)n, name);
+	return j == NONE ? 0 : w->old->v[j].ino;
+}
+
+void ltd_repos_agent_enter(struct walk *w, int fd, uint32_t old)
+{
+	const char *rel;
+	struct stat st;
+	bool fresh;
+
+	if (w->lower >= 0 || w->agent == WALK_AGENT_SKIP ||
+	    !(rel = claude_rel(w)))
+		return;
+	fresh = fstat(fd, &st) == 0 &&
+		new_here(w, fd, "", &st,
+			 w->old && old != NONE ? w->old->v[old].ino : 0);
+	if (!strcmp(rel, ".claude"))
+		w->agent = fresh ? WALK_AGENT_NEW : 0;
+	else if (fresh || w->agent == WALK_AGENT_NEW)
+		w->agent = WALK_AGENT_SKIP;
+}
+
+/* @name in @dir, which the command made a link out of the root or a
+ * FIFO, socket or device, where @who loads it into its prompt. */
+static void instruction(struct walk *w, int dir, const char *name,
+			const struct stat *st, const char *who)
+{
+	char root[PATH_MAX], proc[64], what[512], to[NAME_MAX + 64];
+	int ret;
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", w->root);
+	if (!ltd_ctime_since(st, w->since) || !realpath(proc, root) ||
+	    !ltd_agentinstr_leads_out(dir, name, st, root))
+		return;
+	ret = ltd_protected_move_aside(dir, name, to, sizeof(to));
+	snprintf(what, sizeof(what),
+		 "the command made %s, which %s on the host loads into its "
+		 "prompt by itself: %s",
+		 ltd_agentinstr_kind(st), who,
+		 ret < 0 ? "it could NOT be moved aside" : "moved aside");
+	ltd_repos_say_as(w, NULL, name, what, ret < 0 ? strerror(-ret) : to,
+			 tail);
+}
+
+/* @name in @dir, in Claude Code's place @h, made by the command: moved
+ * aside whole. */
+static void place(struct walk *w, int dir, const char *name,
+		  const struct ltd_hostrun *h)
+{
+	char what[512], to[NAME_MAX + 64];
+	int ret = ltd_protected_move_aside(dir, name, to, sizeof(to));
+
+	snprintf(what, sizeof(what),
+		 "made by the command where %s on the host finds %s: %s",
+		 h->program, h->runs,
+		 ret < 0 ? "it could NOT be moved aside" : "moved aside");
+	ltd_repos_say_as(w, NULL, name, what, ret < 0 ? strerror(-ret) : to,
+			 tail);
+}
+
+/* Claude Code's place that @name in a .claude is, or NULL. */
+static const struct ltd_hostrun *place_of(const char *name)
+{
+	char rel[NAME_MAX + 16];
+
+	snprintf(rel, sizeof(rel), ".claude/%s", name);
+	for (size_t i = 0; i < ARRAY_SIZE(settings); i++)
+		if (!strcmp(rel, settings[i].path))
+			return &settings[i];
+	return ltd_agentprotect_find(rel);
+}
+
+/* One entry @name of the directory @dir (node @old) read; @h: the place
+ * @dir lies in (NULL: a .claude itself when @in_claude, else none). */
+static void entry(struct walk *w, int dir, uint32_t old, const char *name,
+		  const struct ltd_hostrun *h, bool in_claude)
+{
+	const char *who = ltd_agentinstr_who(name);
+	struct stat st;
+
+	if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return;
+	/* Text there is the project's, as its README: a link out is not. */
+	if (in_claude && (!strcmp(name, "CLAUDE.md") || !strcmp(name, "rules")))
+		who = "Claude Code";
+	else if (in_claude)
+		h = place_of(name);
+	if (!h) {
+		if (who && !S_ISDIR(st.st_mode))
+			instruction(w, dir, name, &st, who);
+		return;
+	}
+	if (in_claude && w->agent == WALK_AGENT_NEW)
+		place(w, dir, name, h);
+	else if (ltd_ctime_since(&st, w->since) &&
+		 (!S_ISDIR(st.st_mode) ||
+		  new_here(w, dir, name, &st, index_ino(w, old, name))))
+		place(w, dir, name, h);
+}
+
+void ltd_repos_judge_agent(struct walk *w, int dir, uint32_t old, bool instr)
+{
+	const struct ltd_hostrun *h = NULL;
+	const char *rel;
+	char **names = NULL;
+	size_t n = 0;
+	bool in_claude = false;
+
+	if (w->lower >= 0 || w->agent == WALK_AGENT_SKIP ||
+	    (strlen(w->path) == w->root_len &&
+	     (w->skip & LTD_REPOS_SKIP_ROOT_AGENT)))
+		return;
+	if ((rel = claude_rel(w))) {
+		in_claude = !strcmp(rel, ".claude");
+		h = in_claude ? NULL : ltd_agentprotect_find(rel);
+		if (h && h->kind != LTD_HOSTRUN_DIR)
+			h = NULL;
+	}
+	/* The walk read it to its end: again from the start. */
+	if ((!in_claude && !h && !instr) || lseek(dir, 0, SEEK_SET) < 0 ||
+	    ltd_dir_names(dir, 0, &names, &n) < 0)
+		return;
+	/* Every name read first: one moved aside is not met again. */
+	for (size_t i = 0; i < n; i++)
+		entry(w, dir, old, names[i], h, in_claude);
+	ltd_strv_free(names, n);
+}
