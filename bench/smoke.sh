@@ -82,6 +82,9 @@ smoke review env RAW="$LOG/review.csv" RUNS=3 WARMUP=1 GIT_FILES=300 GIT_COMMITS
 		"ltd-native \`run --network none --review NAME\`, overlay" \
 		"host: \`npm install\`" "ltd-native \`review NAME\`" "ltd-native \`diff NAME --stat\`" \
 		"ltd-native \`apply NAME\`"
+smoke reviewstat env RAW="$LOG/reviewstat.csv" FILES=20 RUNS=1 WARMUP=0 BASE="$B/ltd-native" \
+	bash "$D/reviewstat.sh" "$B/ltd-native" &&
+	check reviewstat "ltd-native \`diff NAME --stat\`" "ltd-native \`diff NAME --stat\`, BASE"
 smoke walk env RAW="$LOG/walk.csv" SIZES="300 600" RUNS=1 COLD_RUNS=1 TREES="$TREES" bash "$D/walk.sh" "$B/bench/walkcost" &&
 	check walk "today's walk" "statx a directory, one thread" "statx through io_uring, two rings"
 smoke exec env RUNS=3 WARMUP=1 bash "$D/exec.sh" "$B/ltd-native" &&

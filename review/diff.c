@@ -4,10 +4,11 @@
  * in git's shape (git apply takes it).  Headers are ltd-native's own,
  * names shown safely; the hunks come from diff(1) (diffutils), run on the
  * two files as opened here (/dev/fd/3 and 4: no path of the upper is
- * given to it, so none is followed).  Binary files and links are named as
- * such.  On a terminal, the content's control characters are shown as '?'
- * (the cage chose the bytes: an escape sequence could hide a line), and
- * coloured as git colours.
+ * given to it, so none is followed); --stat counts the lines in process
+ * where review/linecount.c can count them as diff does (decision 0163).
+ * Binary files and links are named as such.  On a terminal, the content's
+ * control characters are shown as '?' (the cage chose the bytes: an
+ * escape sequence could hide a line), and coloured as git colours.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,6 +21,7 @@
 #include "common/cleanup.h"
 #include "common/text.h"
 #include "review/fs.h"
+#include "review/linecount.h"
 #include "review/review.h"
 
 #define BINARY_PROBE 8000
@@ -157,6 +159,33 @@ static int run_diff(struct diff *d, int old, int new_fd, struct stat_line *s)
 	return 0;
 }
 
+/* --stat: @old's and @new_fd's counts (fds; -1: empty) without diff(1)
+ * where review/linecount.c can say them exactly, as diff -u would: 0;
+ * 1 when diff(1) must say (the fds back at their start); -errno. */
+static int count_lines(int old, int new_fd, struct stat_line *s)
+{
+	_cleanup_free_ char *a = NULL, *b = NULL;
+	size_t na = 0, nb = 0;
+	struct ltd_linecount c;
+	int ret = 0;
+
+	if (old >= 0)
+		ret = ltd_read_fd(old, LTD_LINECOUNT_MAX_BYTES, &a, &na);
+	if (!ret && new_fd >= 0)
+		ret = ltd_read_fd(new_fd, LTD_LINECOUNT_MAX_BYTES, &b, &nb);
+	if (!ret)
+		ret = ltd_linecount(a ? a : "", na, b ? b : "", nb, &c);
+	if (!ret) {
+		s->add += c.add;
+		s->del += c.del;
+		return 0;
+	}
+	if ((old >= 0 && lseek(old, 0, SEEK_SET) < 0) ||
+	    (new_fd >= 0 && lseek(new_fd, 0, SEEK_SET) < 0))
+		return -errno;
+	return 1;
+}
+
 /* The project's regular file @path, or -1. */
 static int project_file(struct diff *d, const char *path)
 {
@@ -204,6 +233,7 @@ static int content(struct diff *d, const struct ltd_change *c,
 	_cleanup_close_ int old = -1, new_fd = -1;
 	bool was_reg = S_ISREG(c->old_mode) && c->kind != LTD_CH_ADD;
 	bool is_reg = S_ISREG(c->mode);
+	int ret;
 
 	if (S_ISLNK(c->old_mode) && c->old_target && c->kind != LTD_CH_ADD &&
 	    !d->o->stat)
@@ -242,7 +272,8 @@ static int content(struct diff *d, const struct ltd_change *c,
 		meta(d, new_fd < 0 ? "+++ /dev/null" : "+++ b/",
 		     new_fd < 0 ? NULL : c->path, NULL, NULL);
 	}
-	return run_diff(d, old, new_fd, s);
+	ret = d->o->stat ? count_lines(old, new_fd, s) : 1;
+	return ret == 1 ? run_diff(d, old, new_fd, s) : ret;
 }
 
 /* git's mode of a new or deleted file: 100644 or 100755 (120000 a link,

@@ -82,6 +82,35 @@ expect_out "diff: a binary file named as such" "^Binary files /dev/null and b/bi
 expect_out "diff: a link named as such" "^\+link lnk -> target2$"
 rv diff r1 --stat
 expect_out "diff --stat: the totals" "files changed, [0-9]+ insertions"
+expect_out "diff --stat: a changed line" "^ edit\.txt +\| 2 \+-$"
+expect_out "diff --stat: an added file" "^ new\.txt +\| 1 \+$"
+expect_out "diff --stat: a deleted file" "^ del\.txt +\| 1 -$"
+expect_out "diff --stat: a binary file" "^ bin\.dat +\| Bin$"
+
+# --- diff --stat counts as diff -u does ----------------------------------
+# The counts are made without diff(1) where they can be exact (decision
+# 0163): each must be what diff -u of the same two files says, also where
+# GNU diff's diff is longer than a shortest one (para.txt: +32 -60, not
+# +30 -58), with no last newline, CRLF, a file that becomes a link.
+RSP=$(as_user mktemp -d "$U_HOME/e2e-review-stat.XXXXXX")
+RS_TWIN=$(as_user mktemp -d "$U_HOME/e2e-review-stat-twin.XXXXXX")
+as_user chmod 755 "$RSP"
+as_user sh -c "cd '$RSP' && i=0 && while [ \$i -lt 30 ]; do printf 'old %d\n\n' \$i; i=\$((i + 1)); done > para.txt &&
+	printf 'a\nb\nc' > nonl.txt && printf 'one\r\ntwo\r\nthree\r\n' > crlf.txt &&
+	seq 1 300 > many.txt && : > empty.txt && echo x > tolink.txt && cp -a . '$RS_TWIN'"
+RS_EDIT='i=0 && while [ $i -lt 30 ]; do printf "new %d\n" $i; case $i in 9|19) echo;; esac; i=$((i + 1)); done > para.txt &&
+	printf "a\nb\nc\n" > nonl.txt && printf "one\r\ntwo\nthree\r\nfour\r\n" > crlf.txt &&
+	sed -i "5d;77s/.*/x/;150,160d" many.txt && echo new >> many.txt && printf "now" > empty.txt && rm tolink.txt && ln -s nonl.txt tolink.txt'
+as_user sh -c "cd '$RS_TWIN' && $RS_EDIT"
+ltd_in "$RSP" "$RVS" run --network none --review rs -- sh -c "$RS_EDIT"
+ltd_in "$RSP" "$RVS" diff rs --stat
+for f in para.txt nonl.txt crlf.txt many.txt empty.txt; do
+	n=$(diff -u --text "$RSP/$f" "$RS_TWIN/$f" | tail -n +3 | grep -c '^[-+]')
+	expect_out "diff --stat: $f counts as diff -u ($n)" "^ $f +\| $n "
+done
+expect_out "diff --stat: a file become a link counts its lines" "^ tolink\.txt +\| 1 -$"
+ltd_in "$RSP" "$RVS" discard rs
+as_user rm -rf "$RSP" "$RS_TWIN"
 rv diff r1 edit.txt
 expect_no_out "diff PATH: only that path" "new\.txt"
 
