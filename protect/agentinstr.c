@@ -267,22 +267,14 @@ static bool leads_out(const struct judge *j, const char *to,
 static int aside(const struct judge *j, int dir, const char *name,
 		 const char *rel, char *to, size_t size)
 {
-	const char *base = strrchr(rel, '/') ? strrchr(rel, '/') + 1 : rel;
 	bool in_rules = !strncmp(rel, ".claude/rules/", 14);
 	_cleanup_close_ int dest =
 		in_rules ? ltd_dir_open_beneath(j->top, ".claude") : dup(dir);
-	int ret = -EEXIST;
 
 	if (dest < 0)
 		return -errno;
-	for (int k = 0; k < 10 && ret == -EEXIST; k++) {
-		ltd_protected_aside_name(to, size, in_rules ? "rules-" : "",
-					 base, k);
-		ret = renameat2(dir, name, dest, to, RENAME_NOREPLACE) < 0
-			      ? -errno
-			      : 0;
-	}
-	return ret;
+	return ltd_protected_move_aside_to(dir, name, dest,
+					   in_rules ? "rules-" : "", to, size);
 }
 
 static void judge_one(void *ctx, int dir, const char *name, const char *rel,

@@ -323,12 +323,18 @@ void ltd_protected_aside_name(char *to, size_t size, const char *prefix,
 
 int ltd_protected_move_aside(int dir, const char *base, char *to, size_t size)
 {
+	return ltd_protected_move_aside_to(dir, base, dir, "", to, size);
+}
+
+int ltd_protected_move_aside_to(int dir, const char *base, int dest,
+				const char *prefix, char *to, size_t size)
+{
 	struct stat st;
 	int ret = -EEXIST;
 
 	for (int k = 0; k < 10 && ret == -EEXIST; k++) {
-		ltd_protected_aside_name(to, size, "", base, k);
-		ret = renameat2(dir, base, dir, to, RENAME_NOREPLACE) < 0
+		ltd_protected_aside_name(to, size, prefix, base, k);
+		ret = renameat2(dir, base, dest, to, RENAME_NOREPLACE) < 0
 			      ? -errno
 			      : 0;
 		if (ret == -EACCES && fstat(dir, &st) == 0 &&

@@ -108,6 +108,12 @@ void ltd_protected_aside_name(char *to, size_t size, const char *prefix,
 
 int ltd_protected_move_aside(int dir, const char *base, char *to, size_t size);
 
+/* The same into the directory @dest, the name with @prefix: out of a
+ * directory whose every entry a program loads whatever its name (a
+ * skill is a directory of .claude/skills), into the one above it. */
+int ltd_protected_move_aside_to(int dir, const char *base, int dest,
+				const char *prefix, char *to, size_t size);
+
 /*
  * To @out, a warning for each protected path that @after shows created or
  * replaced since @before (either may be NULL: nothing is said).

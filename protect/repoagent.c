@@ -146,18 +146,53 @@ static void instruction(struct walk *w, int dir, const char *name,
 			 tail);
 }
 
+/* The .claude that holds the directory being read (@dir, its place
+ * @place_name), opened beneath the root with no link on the way, and
+ * checked to hold @dir as @place_name: -1 when it cannot be. */
+static int claude_dir(const struct walk *w, int dir, const char *place_name)
+{
+	const char *rel = claude_rel(w), *top = w->path + w->root_len + 1;
+	char sub[PATH_MAX];
+	struct stat a, b;
+	int fd;
+
+	if (!rel || rel < top)
+		return -1;
+	snprintf(sub, sizeof(sub), "%.*s", (int)(rel + 7 - top), top);
+	fd = ltd_dir_open_beneath(w->root, sub);
+	if (fd >= 0 && (fstatat(fd, place_name, &a, AT_SYMLINK_NOFOLLOW) < 0 ||
+			fstat(dir, &b) < 0 || a.st_dev != b.st_dev ||
+			a.st_ino != b.st_ino)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 /* @name in @dir, in Claude Code's place @h, made by the command: moved
- * aside whole. */
+ * aside whole; out of the place into its .claude when it lies right in
+ * it (Claude Code takes a skill from any directory of skills/, whatever
+ * its name: "x.ltd-native-quarantine" there would still be one). */
 static void place(struct walk *w, int dir, const char *name,
 		  const struct ltd_hostrun *h)
 {
-	char what[512], to[NAME_MAX + 64];
-	int ret = ltd_protected_move_aside(dir, name, to, sizeof(to));
+	const char *rel = claude_rel(w), *slash = strchr(h->path, '/');
+	_cleanup_close_ int up = rel && !strcmp(rel, h->path) && slash
+					 ? claude_dir(w, dir, slash + 1)
+					 : -1;
+	bool out = up >= 0;
+	char what[512], to[NAME_MAX + 64], prefix[NAME_MAX];
+	int ret;
 
+	snprintf(prefix, sizeof(prefix), "%s-", out ? slash + 1 : "");
+	ret = out ? ltd_protected_move_aside_to(dir, name, up, prefix, to,
+						sizeof(to))
+		  : ltd_protected_move_aside(dir, name, to, sizeof(to));
 	snprintf(what, sizeof(what),
-		 "made by the command where %s on the host finds %s: %s",
+		 "made by the command where %s on the host finds %s: %s%s",
 		 h->program, h->runs,
-		 ret < 0 ? "it could NOT be moved aside" : "moved aside");
+		 ret < 0 ? "it could NOT be moved aside" : "moved aside",
+		 ret < 0 || !out ? "" : " into .claude");
 	ltd_repos_say_as(w, NULL, name, what, ret < 0 ? strerror(-ret) : to,
 			 tail);
 }

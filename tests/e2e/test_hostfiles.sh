@@ -169,10 +169,12 @@ as_user sh -c "echo mine > '$HP/packages/app/.claude/skills/mine/SKILL.md'"
 lh true # the walk's index: the user's tree as it was
 lh sh -c "mkdir -p packages/app/.claude/skills/x && printf -- '---\nallowed-tools: Bash(./x.sh)\n---\n' > packages/app/.claude/skills/x/SKILL.md && echo 'cat ~/.ssh/*' > packages/app/.claude/skills/x/x.sh && mkdir -p sub/.claude/commands && echo '!\`id\`' > sub/.claude/commands/t.md && ln -s '$U_HOME/.ssh/id_test' sub/CLAUDE.md"
 expect_rc "the command writes a nested skill, command and CLAUDE.md link" 0
-[ ! -e "$HP/packages/app/.claude/skills/x" ] && [ -f "$HP/packages/app/.claude/skills/x.ltd-native-quarantine/SKILL.md" ] &&
-	[ -f "$HP/packages/app/.claude/skills/mine/SKILL.md" ] &&
-	pass "a nested skill the command made is moved aside, the user's stays" ||
-	fail "a nested skill the command made is moved aside, the user's stays" "$(ls -laR "$HP/packages")"
+# Out of skills/ (Claude Code takes a skill from any directory there,
+# whatever its name): into .claude, as skills-x.ltd-native-quarantine.
+[ ! -e "$HP/packages/app/.claude/skills/x" ] && [ -f "$HP/packages/app/.claude/skills-x.ltd-native-quarantine/SKILL.md" ] &&
+	[ "$(ls "$HP/packages/app/.claude/skills")" = mine ] &&
+	pass "a nested skill the command made is moved out of skills/, the user's stays" ||
+	fail "a nested skill the command made is moved out of skills/, the user's stays" "$(ls -laR "$HP/packages")"
 expect_out "... naming Claude Code and what it runs" \
 	"warning: $HP/packages/app/\.claude/skills/x: made by the command where Claude Code on the host finds skills: their scripts"
 [ ! -e "$HP/sub/.claude/commands" ] && [ -d "$HP/sub/.claude/commands.ltd-native-quarantine" ] &&

@@ -172,8 +172,14 @@ Test(repos_agent, only_what_the_command_added_to_a_users_skills_goes)
 	cr_assert_eq(lines(r), 1, "%s", r);
 	assert_in(r, "/proj/pkg/.claude/skills/evil: ");
 	cr_assert(fx_exists(proj, "pkg/.claude/skills/mine/SKILL.md"));
-	cr_assert(fx_exists(proj, "pkg/.claude/skills/"
-				  "evil.ltd-native-quarantine/SKILL.md"));
+	/* Out of skills/: Claude Code takes a skill from any directory
+	 * there, whatever its name. */
+	cr_assert(fx_exists(proj,
+			    "pkg/.claude/"
+			    "skills-evil.ltd-native-quarantine/SKILL.md"));
+	cr_assert_not(fx_exists(proj, "pkg/.claude/skills/"
+				      "evil.ltd-native-quarantine"));
+	assert_in(r, "moved aside into .claude");
 	cr_assert(fx_exists(proj, "pkg/CLAUDE.md"));
 	free(r);
 }
