@@ -310,7 +310,7 @@ static void judge_one(void *ctx, int dir, const char *name, const char *rel,
 	if (!strncmp(rel, ".claude/rules/", 14))
 		fputs(".claude/", j->out);
 	ltd_fput_shown(j->out, to);
-	fputs("; review it, then move it back\n", j->out);
+	fputs(" (a link you made yourself: move it back)\n", j->out);
 }
 
 void ltd_agentinstr_report(FILE *out, const char *project,

@@ -100,7 +100,7 @@ static void move_aside(struct look *l, int dir, const char *name,
 	}
 	fputs("moved aside to ", l->out);
 	ltd_fput_shown(l->out, to);
-	fputs(" in its directory; review it, then move it back\n", l->out);
+	fputs(" in its directory: the command made it, remove it\n", l->out);
 }
 
 /* @name in the directory being read, written by the command: kept for

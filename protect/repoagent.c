@@ -42,8 +42,17 @@
 
 #define NONE UINT32_MAX
 
-static const char tail[] = "; look at it before you start Claude Code "
-			   "there on the host\n";
+/* What to do, said after each: @who's next start there reads it. */
+static void say(struct walk *w, const char *name, const char *what,
+		const char *detail, const char *who, const char *yours)
+{
+	char tail[256];
+
+	snprintf(tail, sizeof(tail),
+		 "; look at it before you start %s there on the host (%s)\n",
+		 who, yours);
+	ltd_repos_say_as(w, NULL, name, what, detail, tail);
+}
 
 /* Claude Code's settings in a .claude it is started beside: the hooks
  * and commands they name run at its start. */
@@ -142,8 +151,8 @@ static void instruction(struct walk *w, int dir, const char *name,
 		 "prompt by itself: %s",
 		 ltd_agentinstr_kind(st), who,
 		 ret < 0 ? "it could NOT be moved aside" : "moved aside");
-	ltd_repos_say_as(w, NULL, name, what, ret < 0 ? strerror(-ret) : to,
-			 tail);
+	say(w, name, what, ret < 0 ? strerror(-ret) : to, who,
+	    ret < 0 ? "remove it" : "a link you made yourself: move it back");
 }
 
 /* The .claude that holds the directory being read (@dir, its place
@@ -188,13 +197,19 @@ static void place(struct walk *w, int dir, const char *name,
 	ret = out ? ltd_protected_move_aside_to(dir, name, up, prefix, to,
 						sizeof(to))
 		  : ltd_protected_move_aside(dir, name, to, sizeof(to));
-	snprintf(what, sizeof(what),
-		 "made by the command where %s on the host finds %s: %s%s",
+	/* With no record of an earlier walk here, one changed in the run
+	 * cannot be told from one moved in whole: said so. */
+	snprintf(what, sizeof(what), "%s, where %s on the host finds %s: %s%s",
+		 w->old ? "made or changed by the command"
+			: "in a .claude that changed in the run and that "
+			  "ltd-native has no record of yet (its first run "
+			  "here: yours cannot be told from one the command "
+			  "moved in)",
 		 h->program, h->runs,
 		 ret < 0 ? "it could NOT be moved aside" : "moved aside",
 		 ret < 0 || !out ? "" : " into .claude");
-	ltd_repos_say_as(w, NULL, name, what, ret < 0 ? strerror(-ret) : to,
-			 tail);
+	say(w, name, what, ret < 0 ? strerror(-ret) : to, h->program,
+	    ret < 0 ? "remove it" : "if it is yours, move it back");
 }
 
 /* Claude Code's place that @name in a .claude is, or NULL. */

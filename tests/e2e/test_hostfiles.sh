@@ -130,7 +130,7 @@ expect_rc "the command plants a link in Claude Code's memory for the project" 0
 	pass "... the link is moved aside when the run ends" ||
 	fail "... the link is moved aside when the run ends" "$(ls -la "$CS/memory" 2>&1)"
 expect_out "... and said" "the command made .*/memory/MEMORY\.md, a symbolic link, which it would follow, in Claude Code's state"
-expect_out "... with the way back" "moved aside to MEMORY\.md\.ltd-native-quarantine in its directory; review it, then move it back"
+expect_out "... with what to do" "moved aside to MEMORY\.md\.ltd-native-quarantine in its directory: the command made it, remove it"
 expect_out "... and the memory it wrote is said" "the command wrote memory/notes\.md in .*, Claude Code's memory for this project"
 as_user rm -rf "$CS/memory"
 # The same, memory/ then made 0111 (a reader still goes through it; a
@@ -150,7 +150,7 @@ lh sh -c "ln -s '$U_HOME/.ssh/id_test' CLAUDE.md && echo 'be nice' > AGENTS.md"
 	pass "a CLAUDE.md the command made a link is moved aside" ||
 	fail "a CLAUDE.md the command made a link is moved aside" "$(ls -la "$HP")"
 expect_out "... naming Claude Code" "/CLAUDE\.md a symbolic link out of the project \\(it would read what the link leads to\\), which Claude Code on the host loads"
-expect_out "... with the way back" "moved aside to CLAUDE\.md\.ltd-native-quarantine; review it, then move it back"
+expect_out "... with the way back" "moved aside to CLAUDE\.md\.ltd-native-quarantine \\(a link you made yourself: move it back\\)"
 expect_no_out "... the AGENTS.md it wrote is not said" "AGENTS"
 lh sh -c "mkdir -p .claude/rules && ln -s '$U_HOME/.ssh/id_test' .claude/rules/style.md && ln -s AGENTS.md GEMINI.md"
 [ ! -L "$HP/.claude/rules/style.md" ] && [ -L "$HP/.claude/rules-style.md.ltd-native-quarantine" ] && [ -L "$HP/GEMINI.md" ] &&
@@ -176,7 +176,7 @@ expect_rc "the command writes a nested skill, command and CLAUDE.md link" 0
 	pass "a nested skill the command made is moved out of skills/, the user's stays" ||
 	fail "a nested skill the command made is moved out of skills/, the user's stays" "$(ls -laR "$HP/packages")"
 expect_out "... naming Claude Code and what it runs" \
-	"warning: $HP/packages/app/\.claude/skills/x: made by the command where Claude Code on the host finds skills: their scripts"
+	"warning: $HP/packages/app/\.claude/skills/x: made or changed by the command, where Claude Code on the host finds skills: their scripts"
 [ ! -e "$HP/sub/.claude/commands" ] && [ -d "$HP/sub/.claude/commands.ltd-native-quarantine" ] &&
 	pass "a nested .claude/commands the command made is moved aside" ||
 	fail "a nested .claude/commands the command made is moved aside" "$(ls -la "$HP/sub/.claude")"

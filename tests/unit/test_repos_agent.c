@@ -259,7 +259,11 @@ Test(repos_agent, nested_instruction_links_out_go_aside)
 	assert_in(r, "/proj/sub/CLAUDE.md: ");
 	assert_in(r, "/proj/sub/.claude/CLAUDE.md: ");
 	assert_in(r, "/proj/c/AGENTS.md: ");
-	assert_in(r, "Codex");
+	/* Each said with the program that reads it (the new user's review:
+	 * "before you start Claude Code" was said of Codex's AGENTS.md). */
+	assert_in(r, "which Codex on the host loads into its prompt by itself: "
+		     "moved aside (AGENTS.md.ltd-native-quarantine); look at "
+		     "it before you start Codex there on the host");
 	cr_assert(fx_exists(proj, "sub/CLAUDE.md.ltd-native-quarantine"));
 	cr_assert(fx_exists(proj, "b/GEMINI.md"));
 	cr_assert(fx_exists(proj, "b/AGENTS.md"));
@@ -310,4 +314,26 @@ Test(repos_agent, a_reviews_upper_is_not_judged_here)
 	cr_assert_str_empty(text, "unexpected: %s", text);
 	cr_assert(fx_exists(upper, "sub/.claude/skills/x/SKILL.md"));
 	free(text);
+}
+
+/* The first run in a project (no index): a .claude the command changed
+ * cannot be told from one moved in whole, so its places go aside whole,
+ * the user's too, and the warning says why, not "made by the command"
+ * (the new user's review). */
+Test(repos_agent, the_first_run_says_why_a_users_place_went_aside)
+{
+	struct timespec t;
+	char *r;
+
+	put("pkg/.claude/commands/mine.md", "mine\n");
+	t = mark();
+	put("pkg/.claude/skills/x/SKILL.md", "x\n");
+	r = walk(t, false);
+	assert_in(r, "/proj/pkg/.claude/commands: in a .claude that changed in "
+		     "the run and that ltd-native has no record of yet");
+	assert_in(r, "if it is yours, move it back");
+	cr_assert_null(strstr(r, "made or changed by the command"), "%s", r);
+	cr_assert(fx_exists(proj, "pkg/.claude/commands.ltd-native-quarantine/"
+				  "mine.md"));
+	free(r);
 }
