@@ -63,6 +63,11 @@ static const struct ltd_hostrun settings[] = {
 	 "its settings: the hooks and commands they name, at its start there"},
 };
 
+/* A .claude itself, made a link or other non-directory. */
+static const struct ltd_hostrun whole = {
+	".claude", LTD_HOSTRUN_FILE, "Claude Code",
+	"its settings, hooks, commands and skills, through whatever it is"};
+
 /* The current directory from its last `.claude` on (".claude",
  * ".claude/skills/x"), or NULL: none, or the root's own when the root's
  * places are judged elsewhere. */
@@ -117,6 +122,7 @@ static ino_t index_ino(const struct walk *w, uint32_t old, const char *name)
 
 void ltd_repos_agent_enter(struct walk *w, int fd, uint32_t old)
 {
+	const struct ltd_hostrun *h;
 	const char *rel;
 	struct stat st;
 	bool fresh;
@@ -127,10 +133,18 @@ void ltd_repos_agent_enter(struct walk *w, int fd, uint32_t old)
 	fresh = fstat(fd, &st) == 0 &&
 		new_here(w, fd, "", &st,
 			 w->old && old != NONE ? w->old->v[old].ino : 0);
+	h = ltd_agentprotect_find(rel);
+	/* Skipped only where it goes aside whole: a place of a new .claude,
+	 * or a new directory in a place.  Any other (.claude/x) is walked
+	 * as any directory is: a .claude or an instruction file below it is
+	 * judged (the attacker's review hid both in a new .claude/x). */
 	if (!strcmp(rel, ".claude"))
 		w->agent = fresh ? WALK_AGENT_NEW : 0;
-	else if (fresh || w->agent == WALK_AGENT_NEW)
+	else if (h && ((w->agent == WALK_AGENT_NEW && !strcmp(rel, h->path)) ||
+		       fresh))
 		w->agent = WALK_AGENT_SKIP;
+	else
+		w->agent = 0;
 }
 
 /* @name in @dir, which the command made a link out of the root or a
@@ -234,6 +248,13 @@ static void entry(struct walk *w, int dir, uint32_t old, const char *name,
 
 	if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return;
+	/* A .claude that is no directory: a link to one staged elsewhere
+	 * (the attacker's review), which Claude Code would take whole. */
+	if (!strcmp(name, ".claude") && !S_ISDIR(st.st_mode)) {
+		if (ltd_ctime_since(&st, w->since))
+			place(w, dir, name, &whole);
+		return;
+	}
 	/* Text there is the project's, as its README: a link out is not. */
 	if (in_claude && (!strcmp(name, "CLAUDE.md") || !strcmp(name, "rules")))
 		who = "Claude Code";

@@ -154,9 +154,12 @@ static void list_read(struct walk *w, int fd, struct listing *l)
 				type = S_ISDIR(st.st_mode) ? DT_DIR : DT_REG;
 			}
 			l->flags |= entry_flags(e->d_name, type == DT_DIR);
+			/* An instruction file, or a .claude that is no
+			 * directory (repoagent.c judges both). */
 			if (type != DT_DIR && !l->instr)
 				l->instr =
-					ltd_agentinstr_who(e->d_name) != NULL;
+					ltd_agentinstr_who(e->d_name) != NULL ||
+					!strcmp(e->d_name, ".claude");
 			if (type == DT_DIR && list_add(l, e->d_name) < 0)
 				l->whole = false;
 		}
@@ -593,9 +596,10 @@ static void say_limits(struct walk *w, const char *root)
 		memcpy(w->path, w->deep, sizeof(w->path));
 		snprintf(what, sizeof(what),
 			 "ltd-native did not look below it for git "
-			 "repositories the command may have planted (deeper "
-			 "than %u directories or a longer path; %lu such "
-			 "place%s)",
+			 "repositories, or Claude Code's places and agents' "
+			 "instruction files, the command may have planted "
+			 "(deeper than %u directories or a longer path; %lu "
+			 "such place%s)",
 			 w->lim.depth, w->n_deep, w->n_deep == 1 ? "" : "s");
 		say(w, NULL, what);
 	}

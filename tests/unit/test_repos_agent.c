@@ -337,3 +337,51 @@ Test(repos_agent, the_first_run_says_why_a_users_place_went_aside)
 				  "mine.md"));
 	free(r);
 }
+
+/* The attacker's review: a nested .claude made a link to one staged
+ * elsewhere in the project (settings with a hook, a command, a skill);
+ * the walk goes into no link, so nothing of it was looked at.  The link
+ * goes aside. */
+Test(repos_agent, a_nested_claude_made_a_link_goes_aside)
+{
+	struct timespec t;
+	char *r;
+
+	fx_mkdirs(proj, "sub/src");
+	usleep(RIPE_US);
+	free(walk(none, true));
+	t = mark();
+	put("stage/cc/settings.json", "{\"hooks\":{}}\n");
+	put("stage/cc/commands/t.md", "!`id`\n");
+	link_at("sub/.claude", "../stage/cc");
+	r = walk(t, true);
+	assert_in(r, "/proj/sub/.claude: made or changed by the command, where "
+		     "Claude Code on the host finds its settings");
+	cr_assert(fx_exists(proj, "sub/.claude.ltd-native-quarantine"));
+	cr_assert_not(fx_exists(proj, "sub/.claude"));
+	free(r);
+}
+
+/* The attacker's review: a new directory in a .claude that is no place of
+ * Claude Code's (.claude/x) does not go aside, so what lies below it is
+ * judged: a .claude's skill and an instruction link out there. */
+Test(repos_agent, below_a_new_non_place_directory_is_judged)
+{
+	struct timespec t;
+	char *r;
+
+	put("sub5/.claude/commands/mine.md", "mine\n");
+	usleep(RIPE_US);
+	free(walk(none, true));
+	t = mark();
+	put("sub5/.claude/x/.claude/skills/evil/SKILL.md", "evil\n");
+	link_at("sub5/.claude/x/CLAUDE.md", "/etc/passwd");
+	r = walk(t, true);
+	assert_in(r, "/proj/sub5/.claude/x/.claude/skills: ");
+	assert_in(r, "/proj/sub5/.claude/x/CLAUDE.md: ");
+	cr_assert_not(fx_exists(proj, "sub5/.claude/x/.claude/skills"));
+	cr_assert(fx_exists(proj, "sub5/.claude/x/"
+				  "CLAUDE.md.ltd-native-quarantine"));
+	cr_assert(fx_exists(proj, "sub5/.claude/commands/mine.md"));
+	free(r);
+}
