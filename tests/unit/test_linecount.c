@@ -7,6 +7,8 @@
  */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -174,4 +176,75 @@ Test(linecount, as_gnu_diff_counts)
 	unlink(strcat(strcpy(a, dir), "/a"));
 	unlink(strcat(strcpy(a, dir), "/b"));
 	rmdir(dir);
+}
+
+/* FNV-1a's low bits of a state after a block of @n bytes from @h. */
+static uint64_t fnv(uint64_t h, const unsigned char *p, size_t n)
+{
+	while (n--)
+		h = (h ^ *p++) * 0x100000001b3ull;
+	return h;
+}
+
+static int cmp_low(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a >> 32, y = *(const uint64_t *)b >> 32;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The attacker's review: lines made to share the low bits of FNV-1a
+ * (pairs of 4-byte blocks that collide from the same state, chained: 2^12
+ * lines, one table slot) made the classes' table quadratic: 2^16 such
+ * lines took 9.7 s.  Past so many probes a line, diff(1) is asked.
+ */
+Test(linecount, lines_made_to_collide_are_left_to_diff)
+{
+	enum { BLOCKS = 12, TRIES = 8192, LINE = BLOCKS * 4 + 1 };
+	static uint64_t c[TRIES];
+	unsigned char pair[BLOCKS][2][4];
+	uint64_t h = 0xcbf29ce484222325ull, mask = (1ull << 24) - 1;
+	struct ltd_linecount out;
+	size_t n = (size_t)1 << BLOCKS;
+	char *a = malloc(n * LINE), *b = malloc(n * LINE);
+
+	srandom(7);
+	cr_assert(a && b);
+	for (int k = 0; k < BLOCKS; k++) {
+		bool found = false;
+
+		while (!found) {
+			for (uint32_t i = 0; i < TRIES; i++) {
+				uint32_t v = (uint32_t)random() | 0x40404040u;
+
+				v &= 0x7e7e7e7eu; /* printable, no '\n' */
+				c[i] = ((fnv(h, (unsigned char *)&v, 4) & mask)
+					<< 32) |
+				       v;
+			}
+			qsort(c, TRIES, sizeof(*c), cmp_low);
+			for (uint32_t i = 1; i < TRIES && !found; i++)
+				if (c[i] >> 32 == c[i - 1] >> 32 &&
+				    (uint32_t)c[i] != (uint32_t)c[i - 1]) {
+					uint32_t x = (uint32_t)c[i - 1],
+						 y = (uint32_t)c[i];
+
+					memcpy(pair[k][0], &x, 4);
+					memcpy(pair[k][1], &y, 4);
+					found = true;
+				}
+		}
+		h = fnv(h, pair[k][0], 4);
+	}
+	for (size_t l = 0; l < n; l++) {
+		for (int k = 0; k < BLOCKS; k++)
+			memcpy(a + l * LINE + k * 4, pair[k][(l >> k) & 1], 4);
+		a[l * LINE + LINE - 1] = '\n';
+	}
+	memcpy(b, a, n * LINE);
+	b[0] ^= 1; /* one line differs */
+	cr_assert_eq(ltd_linecount(a, n * LINE, b, n * LINE, &out), -EDOM);
+	free(a);
+	free(b);
 }
