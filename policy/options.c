@@ -631,8 +631,10 @@ static const struct ltd_option options[] = {
 	 "io_uring, bpf... become reachable)",
 	 opt_no_seccomp, LTD_OPT_NOT_PROJECT, "seccomp"},
 	{"unsafe-writable-git", 0, NULL,
-	 "leave .git/hooks and .git/config writable (code planted there "
-	 "runs on the host later)",
+	 "leave writable what git, Claude Code, editors and other agents on "
+	 "the host run from the project (.git/hooks, .git/config, "
+	 ".claude/settings.json, .claude/commands, .vscode/tasks.json...; "
+	 "code planted there runs on the host later)",
 	 opt_writable_git, LTD_OPT_NOT_PROJECT},
 	{"policy", 1, "FILE",
 	 "read options from FILE (one per line, without dashes); after "

@@ -330,10 +330,14 @@ static int gated_options(struct ltd_policy *p, struct ltd_err *err)
 			"bpf... are reachable");
 	if (!ret && !p->protect_git)
 		ret = ltd_policy_add_note(&p->waived, &p->n_waived,
-					  "--unsafe-writable-git: .git/hooks "
-					  "and .git/config are writable: code "
-					  "planted there runs on the host "
-					  "later");
+					  "--unsafe-writable-git: .git/hooks, "
+					  ".git/config and what Claude Code, "
+					  "editors and other agents run from "
+					  "the project (.claude/settings.json, "
+					  ".claude/commands, "
+					  ".vscode/tasks.json...) are "
+					  "writable: code planted there runs "
+					  "on the host later");
 	if (ret < 0)
 		return ltd_err_set(err, ENOMEM, "out of memory");
 	/* --allow-domain (the domain files are judged as they are read). */
