@@ -763,6 +763,7 @@ static void report(int fd, const char *root, const struct walk_args *a)
 	if (w->lim.depth < LTD_RINDEX_MAX_DEPTH)
 		index_start(w, fd, a->index_dir, name, &old, &new, &holds);
 	walk_root(w, fd);
+	ltd_repos_agent_sweep(w);
 	say_limits(w, root);
 	/* Whole (past the limits, what the walk did not look in is listed
 	 * without facts) and not the previous one (the shadow ended: a

@@ -103,6 +103,11 @@ void ltd_repos_agent_enter(struct walk *w, int fd, uint32_t old);
  * judged as agentinstr.c judges the top's. */
 void ltd_repos_judge_agent(struct walk *w, int dir, uint32_t old, bool instr);
 
+/* Once the walk is done: every nested .claude its new index knows, read
+ * or not, has what the command changed in its places' files moved aside
+ * (a file rewritten in place changes no directory the walk would read). */
+void ltd_repos_agent_sweep(struct walk *w);
+
 /* A git directory at @dir (w->path): said when a file that makes it one,
  * or configures it, changed during the run and its configuration runs
  * something; each hook changed; a commondir changed.  One new as a git

@@ -185,6 +185,22 @@ expect_out "... naming Claude Code and what it runs" \
 	fail "a nested CLAUDE.md made a link out of the project is moved aside" "$(ls -la "$HP/sub")"
 expect_out "... naming Claude Code" "$HP/sub/CLAUDE\.md: the command made a symbolic link out of the project"
 as_user rm -rf "$HP/packages" "$HP/sub"
+# A command of the user's in a package's .claude, rewritten in place (no
+# directory changes), and a nested .claude made a link to one staged
+# elsewhere (the attacker's review).
+as_user mkdir -p "$HP/pkg/.claude/commands"
+as_user sh -c "echo mine > '$HP/pkg/.claude/commands/mine.md'"
+lh true
+sleep 3 # past the walk's racy margin: the directory is not read again
+lh sh -c "printf -- '$SLASH' > pkg/.claude/commands/mine.md && mkdir -p stage/cc/commands && printf -- '$SLASH' > stage/cc/commands/t.md && mkdir sub && ln -s ../stage/cc sub/.claude"
+[ -f "$HP/pkg/.claude/commands-mine.md.ltd-native-quarantine" ] && [ ! -e "$HP/pkg/.claude/commands/mine.md" ] &&
+	pass "a nested command of the user's rewritten in place is moved out of commands/" ||
+	fail "a nested command of the user's rewritten in place is moved out of commands/" "$(ls -laR "$HP/pkg/.claude")"
+expect_out "... saying what to do" "pkg/\.claude/commands/mine\.md: made or changed by the command, .*if it is yours, move it back"
+[ ! -L "$HP/sub/.claude" ] && [ -L "$HP/sub/.claude.ltd-native-quarantine" ] &&
+	pass "a nested .claude made a link is moved aside" ||
+	fail "a nested .claude made a link is moved aside" "$(ls -la "$HP/sub")"
+as_user rm -rf "$HP/pkg" "$HP/sub" "$HP/stage"
 
 # The auth directory every run shares (~/.config/ltd-auth in the cage,
 # where the guide has the agents keep their login): a hook one project's

@@ -385,3 +385,43 @@ Test(repos_agent, below_a_new_non_place_directory_is_judged)
 	cr_assert(fx_exists(proj, "sub5/.claude/commands/mine.md"));
 	free(r);
 }
+
+/* A file of a user's nested place rewritten in place changes no
+ * directory, so the walk reads none there (the new user's and the
+ * helper's own doubt): every nested .claude the index knows is looked
+ * at, and what changed in its places goes aside. */
+Test(repos_agent, a_file_rewritten_in_place_in_a_nested_place_goes)
+{
+	struct timespec t;
+	char *r;
+
+	put("pkg/.claude/commands/mine.md", "mine\n");
+	put("pkg/.claude/settings.json", "{}\n");
+	put("pkg/.claude/skills/s/SKILL.md", "s\n");
+	put("pkg/src/a.c", "a\n");
+	usleep(RIPE_US);
+	free(walk(none, true));
+	t = mark();
+	put("pkg/.claude/commands/mine.md", "!`id`\n");
+	put("pkg/.claude/settings.json", "{\"hooks\":{}}\n");
+	put("pkg/.claude/skills/s/SKILL.md", "s, changed\n");
+	put("pkg/src/a.c", "b\n");
+	r = walk(t, true);
+	assert_in(r, "/proj/pkg/.claude/commands/mine.md: ");
+	assert_in(r, "/proj/pkg/.claude/settings.json: ");
+	assert_in(r, "/proj/pkg/.claude/skills/s/SKILL.md: ");
+	cr_assert_eq(lines(r), 3, "%s", r);
+	cr_assert(fx_exists(proj, "pkg/.claude/commands-mine.md."
+				  "ltd-native-quarantine"));
+	cr_assert(fx_exists(proj, "pkg/.claude/settings.json."
+				  "ltd-native-quarantine"));
+	cr_assert(fx_exists(proj, "pkg/.claude/skills/s/SKILL.md."
+				  "ltd-native-quarantine"));
+	cr_assert(fx_exists(proj, "pkg/src/a.c"));
+	free(r);
+	/* Said once: the next run finds nothing more. */
+	t = mark();
+	r = walk(t, true);
+	cr_assert_str_empty(r, "%s", r);
+	free(r);
+}
