@@ -138,6 +138,20 @@ static const char *reach(const char *src, const struct places *at,
 	return NULL;
 }
 
+/* What to do instead of a writable bind of @src (the new user's review:
+ * "choose another place" helped no one who bound the project's parent). */
+static const char *way_out(const struct ltd_policy *p, const char *src)
+{
+	if (!strcmp(src, p->project))
+		return "it is the project, writable already: drop this bind";
+	if (ltd_path_is_under(p->project, src))
+		return "bind the directories beside the project that the "
+		       "command needs one by one, make this one the project "
+		       "(--project), bind it read-only (--ro-bind), or use "
+		       "--unsafe-writable-git";
+	return "bind it read-only (--ro-bind), or use --unsafe-writable-git";
+}
+
 /*
  * A writable bind of the user's that is, lies in or holds a path the
  * cage sees read-only (Claude Code's commands, an editor's tasks, git's
@@ -174,13 +188,10 @@ static int binds_reach(const struct ltd_policy *p,
 			err, EPERM,
 			"--%s %s: %s %s, which the cage sees read-only (%s%s "
 			"on the host runs or reads it%s%s); bound writable, "
-			"the "
-			"command could change it there: bind it read-only "
-			"(--ro-bind), choose another place, or use "
-			"--unsafe-writable-git",
+			"the command could change it there: %s",
 			m->flag, m->src, how, path, who ? who->program : "git",
 			who ? "" : " or another program", who ? ": " : "",
-			who ? who->runs : "");
+			who ? who->runs : "", way_out(p, m->src));
 	}
 	free(at.v);
 	free(above.v);

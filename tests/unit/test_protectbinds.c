@@ -35,7 +35,11 @@ static int bind(const char *rel)
 {
 	char src[256];
 
-	fx_path(src, sizeof(src), dir, rel);
+	/* A bind's source is a real path (policy/validate.c resolved it). */
+	if (!strcmp(rel, "."))
+		snprintf(src, sizeof(src), "%s", dir);
+	else
+		fx_path(src, sizeof(src), dir, rel);
 	for (size_t i = 0; i < p.n_mounts; i++) {
 		free(p.mounts[i].src);
 		free(p.mounts[i].dst);
@@ -125,4 +129,20 @@ Test(protectbinds, unsafe_writable_git_lets_it_through)
 	project();
 	p.protect_git = false;
 	cr_assert_eq(bind(".claude"), 0, "%s", err.msg);
+}
+
+/* With no git of its own (git's checks say nothing then), the project
+ * bound again, or a directory above it: the way out fits the case (the
+ * new user's review: "choose another place" helped no one). */
+Test(protectbinds, the_way_out_fits_the_bind)
+{
+	char git[256];
+
+	fx_path(git, sizeof(git), dir, ".git");
+	fx_rm_rf(git);
+	project();
+	cr_assert_eq(bind("."), -EPERM, "accepted");
+	said("it is the project, writable already: drop this bind");
+	cr_assert_eq(bind(".claude"), -EPERM, "accepted");
+	said("bind it read-only (--ro-bind), or use --unsafe-writable-git");
 }
