@@ -8,12 +8,18 @@
 #include "protect/protect.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 
+#include "common/base.h"
+#include "common/mountinfo.h"
 #include "common/path.h"
 #include "protect/agentprotect.h"
 #include "protect/gitbinds.h"
@@ -58,6 +64,7 @@ struct place {
 	dev_t dev;
 	ino_t ino;
 	size_t idx;
+	bool alias; /* above it in its filesystem, not by name */
 };
 
 struct places {
@@ -65,7 +72,8 @@ struct places {
 	size_t n;
 };
 
-static int place_add(struct places *ps, const struct stat *st, size_t idx)
+static int place_add(struct places *ps, const struct stat *st, size_t idx,
+		     bool alias)
 {
 	struct place *v;
 
@@ -76,7 +84,7 @@ static int place_add(struct places *ps, const struct stat *st, size_t idx)
 	if (!v)
 		return -ENOMEM;
 	ps->v = v;
-	ps->v[ps->n++] = (struct place){st->st_dev, st->st_ino, idx};
+	ps->v[ps->n++] = (struct place){st->st_dev, st->st_ino, idx, alias};
 	return 0;
 }
 
@@ -89,33 +97,108 @@ static const struct place *place_find(const struct places *ps,
 	return NULL;
 }
 
-/* The protected paths that are there (@at), and every directory above
- * each, up to / (@above). */
+/* The mounts the protected paths lie on: each one's first path (@idx). */
+struct on_mounts {
+	int id[16];
+	size_t idx[16], n;
+	bool lost;
+};
+
+static void on_mount(struct on_mounts *om, int id, size_t idx)
+{
+	for (size_t i = 0; i < om->n; i++)
+		if (om->id[i] == id)
+			return;
+	if (om->n == ARRAY_SIZE(om->id)) {
+		om->lost = true;
+		return;
+	}
+	om->id[om->n] = id;
+	om->idx[om->n++] = idx;
+}
+
+struct alias_ctx {
+	struct places *above;
+	size_t idx;
+};
+
+/* A name of a directory above a mount's root (mountinfo.h), when nothing
+ * is mounted over it there. */
+static int alias_add(const char *alias, int on, void *arg)
+{
+	const struct alias_ctx *a = arg;
+	struct statx sx;
+	struct stat st = {0};
+
+	if (statx(AT_FDCWD, alias, AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT,
+		  STATX_INO | STATX_MNT_ID, &sx) < 0 ||
+	    !(sx.stx_mask & STATX_MNT_ID) || sx.stx_mnt_id != (uint64_t)on)
+		return 0;
+	st.st_dev = makedev(sx.stx_dev_major, sx.stx_dev_minor);
+	st.st_ino = sx.stx_ino;
+	return place_add(a->above, &st, a->idx, true);
+}
+
+/*
+ * The directories above each mount root the protected paths lie below,
+ * in their filesystem: a bind mount on the host hides them, and "above
+ * by name" does not reach them (a project at ~/proj, a host bind mount of
+ * /srv/ws/proj: /srv/ws holds it).  Without the mount table, none.
+ */
+static int aliases_of(const struct on_mounts *om, struct places *above)
+{
+	struct ltd_mountinfo mi;
+	int ret = 0;
+
+	if (!om->n || ltd_mountinfo_read(&mi) < 0)
+		return 0;
+	for (size_t i = 0; !ret && i < om->n; i++) {
+		struct alias_ctx a = {above, om->idx[i]};
+
+		ret = ltd_mountinfo_aliases_above(&mi, om->id[i], alias_add,
+						  &a);
+	}
+	ltd_mountinfo_free(&mi);
+	return ret;
+}
+
+/* The protected paths that are there (@at), every directory above each
+ * by name, up to /, and by their filesystem (aliases_of()) (@above). */
 static int places_of(const struct ltd_protected *s, struct places *at,
 		     struct places *above)
 {
 	char dir[PATH_MAX], *slash;
+	struct on_mounts om = {0};
+	struct statx sx;
 	struct stat st;
 	int ret = 0;
 
 	for (size_t i = 0; !ret && i < s->n; i++) {
-		if (lstat(s->paths[i], &st) < 0)
+		if (statx(AT_FDCWD, s->paths[i], AT_SYMLINK_NOFOLLOW,
+			  STATX_INO | STATX_MNT_ID, &sx) < 0)
 			continue;
-		ret = place_add(at, &st, i);
+		st.st_dev = makedev(sx.stx_dev_major, sx.stx_dev_minor);
+		st.st_ino = sx.stx_ino;
+		ret = place_add(at, &st, i, false);
+		if (sx.stx_mask & STATX_MNT_ID)
+			on_mount(&om, (int)sx.stx_mnt_id, i);
 		snprintf(dir, sizeof(dir), "%s", s->paths[i]);
 		while (!ret && (slash = strrchr(dir, '/')) && dir[1]) {
 			slash[slash == dir] = '\0'; /* "/x" becomes "/" */
 			if (stat(dir, &st) == 0)
-				ret = place_add(above, &st, i);
+				ret = place_add(above, &st, i, false);
 		}
 	}
+	if (!ret)
+		ret = aliases_of(&om, above);
 	return ret;
 }
 
 /* How the bind @src reaches a protected path of @at/@above: "is", "holds"
- * or "lies in", with the path's index; NULL when it does not. */
+ * or "lies in", with the path's index (and *@alias when it holds it under
+ * another name); NULL when it does not. */
 static const char *reach(const char *src, const struct places *at,
-			 const struct places *above, size_t *idx)
+			 const struct places *above, size_t *idx, bool *alias)
 {
 	char dir[PATH_MAX], *slash;
 	const struct place *hit;
@@ -125,6 +208,7 @@ static const char *reach(const char *src, const struct places *at,
 		return NULL;
 	if ((hit = place_find(at, &st)) || (hit = place_find(above, &st))) {
 		*idx = hit->idx;
+		*alias = hit->alias;
 		return place_find(at, &st) ? "is" : "holds";
 	}
 	snprintf(dir, sizeof(dir), "%s", src);
@@ -172,13 +256,14 @@ static int binds_reach(const struct ltd_policy *p,
 		const struct ltd_hostrun *who;
 		const char *how, *path;
 		size_t idx, len = strlen(s->project);
+		bool alias = false;
 
 		if (m->kind != LTD_UM_BIND || m->derived || !m->src)
 			continue;
 		if (!known && (ret = places_of(s, &at, &above)))
 			ret = ltd_err_set(err, -ret, "out of memory");
 		known = true;
-		if (ret || !(how = reach(m->src, &at, &above, &idx)))
+		if (ret || !(how = reach(m->src, &at, &above, &idx, &alias)))
 			continue;
 		path = s->paths[idx];
 		who = strncmp(path, s->project, len) || path[len] != '/'
@@ -186,10 +271,14 @@ static int binds_reach(const struct ltd_policy *p,
 			      : ltd_agentprotect_who(path + len + 1);
 		ret = ltd_err_set(
 			err, EPERM,
-			"--%s %s: %s %s, which the cage sees read-only (%s%s "
+			"--%s %s: %s %s%s, which the cage sees read-only (%s%s "
 			"on the host runs or reads it%s%s); bound writable, "
 			"the command could change it there: %s",
-			m->flag, m->src, how, path, who ? who->program : "git",
+			m->flag, m->src, how, path,
+			alias ? " under another name (a bind mount on the host "
+				"shows it there)"
+			      : "",
+			who ? who->program : "git",
 			who ? "" : " or another program", who ? ": " : "",
 			who ? who->runs : "", way_out(p, m->src));
 	}

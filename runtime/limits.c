@@ -12,6 +12,8 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "common/mountinfo.h"
+
 static const struct {
 	const char *name;
 	unsigned bit;
@@ -73,28 +75,6 @@ int ltd_limits_parse_self(const char *text, char *path, size_t size)
 	return -ENOENT;
 }
 
-/* Undo mountinfo's octal escapes (\040 for a space) into @out. */
-static int unescape(const char *s, size_t len, char *out, size_t size)
-{
-	size_t o = 0;
-
-	for (size_t i = 0; i < len; i++) {
-		char c = s[i];
-
-		if (c == '\\' && i + 3 < len && s[i + 1] >= '0' &&
-		    s[i + 1] <= '3') {
-			c = (char)(((s[i + 1] - '0') << 6) |
-				   ((s[i + 2] - '0') << 3) | (s[i + 3] - '0'));
-			i += 3;
-		}
-		if (o + 1 >= size)
-			return -ENAMETOOLONG;
-		out[o++] = c;
-	}
-	out[o] = '\0';
-	return 0;
-}
-
 int ltd_limits_parse_mountinfo(const char *text, char *mnt, size_t size)
 {
 	for (const char *l = text; l && *l;
@@ -112,7 +92,7 @@ int ltd_limits_parse_mountinfo(const char *text, char *mnt, size_t size)
 				return -EINVAL;
 			f++;
 		}
-		return unescape(f, strcspn(f, " "), mnt, size);
+		return ltd_mountinfo_unescape(f, strcspn(f, " "), mnt, size);
 	}
 	return -ENOENT;
 }
