@@ -18,6 +18,9 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#if defined(__x86_64__)
+#include <sys/platform/x86.h>
+#endif
 
 #include "common/cleanup.h"
 #include "common/text.h"
@@ -159,8 +162,10 @@ static void pick_exe(struct ltd_pasta *pa)
 	char real[PATH_MAX], avx2[sizeof(pa->exe)];
 	int n;
 
-	__builtin_cpu_init();
-	if (!__builtin_cpu_supports("avx2") || !realpath(pa->path, real))
+	/* What glibc's loader found (no cpuid here): libgcc's
+	 * __builtin_cpu_supports would link its constructor, 13 cpuid at
+	 * every start, ~10 us each in a VM that traps them. */
+	if (!CPU_FEATURE_ACTIVE(AVX2) || !realpath(pa->path, real))
 		return;
 	n = snprintf(avx2, sizeof(avx2), "%s.avx2", real);
 	if (n > 0 && (size_t)n < sizeof(avx2) && access(avx2, X_OK) == 0)
