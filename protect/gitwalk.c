@@ -2,6 +2,7 @@
 /* One walk over git's configuration files (see gitwalk.h). */
 #include "protect/gitwalk.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,10 +54,20 @@ static int walk_file(struct ltd_gitwalk *w, struct ltd_gitwalk_file *f,
 	return ret;
 }
 
+/* @f as a zeroed one but for its names, which are made empty. */
+static void file_clear(struct ltd_gitwalk_file *f)
+{
+	memset(f, 0, offsetof(struct ltd_gitwalk_file, path));
+	f->path[0] = '\0';
+	f->shown[0] = '\0';
+}
+
 int ltd_gitwalk_file(struct ltd_gitwalk *w, const char *path,
 		     struct ltd_err *err)
 {
-	struct ltd_gitwalk_file f = {0};
+	struct ltd_gitwalk_file f;
+
+	file_clear(&f);
 
 	if (snprintf(f.path, sizeof(f.path), "%s", path) >= (int)sizeof(f.path))
 		f.path[0] = '\0';
@@ -97,17 +108,17 @@ bool ltd_gitwalk_include_path(const struct ltd_gitwalk *w, const char *val,
 int ltd_gitwalk_include(struct ltd_gitwalk *w, const char *section,
 			const char *key, const char *val, struct ltd_err *err)
 {
-	struct ltd_gitwalk_file f = {
-		.up = w->cur,
-		.depth = w->cur->depth + 1,
-		.section = section,
-		.key = key,
-	};
+	struct ltd_gitwalk_file f;
 	char home[PATH_MAX];
 
 	if (!ltd_gitwalk_is_include(section, key) || !val[0] ||
 	    w->cur->depth >= w->max_depth)
 		return 0;
+	file_clear(&f);
+	f.up = w->cur;
+	f.depth = w->cur->depth + 1;
+	f.section = section;
+	f.key = key;
 	f.value = ltd_gitconfig_expand_home(val, home, sizeof(home));
 	if (!join(w->cur->path, f.value, f.path, sizeof(f.path)))
 		f.path[0] = '\0';

@@ -25,14 +25,16 @@ struct ltd_gitwalk_file {
 	/* The include that names it, and its value with "~/" expanded
 	 * (NULL for the first file). */
 	const char *section, *key, *value;
-	/* Its name: the first file's as the caller gives it; an include's
-	 * value joined to the directory of up->path ("" when too long).
-	 * Its own includes are resolved from here. */
+	char *text; /* filled by ops->open, freed by the walk */
+	size_t len;
+	/* Last, and never zeroed whole (gitwalk.c's file_clear(): 16 kB of
+	 * stack zeroed is four pages faulted in).  Its name: the first
+	 * file's as the caller gives it; an include's value joined to the
+	 * directory of up->path ("" when too long).  Its own includes are
+	 * resolved from here. */
 	char path[PATH_MAX * 2];
 	/* How messages name it: path, unless ops->open says otherwise. */
 	char shown[PATH_MAX * 2];
-	char *text; /* filled by ops->open, freed by the walk */
-	size_t len;
 };
 
 struct ltd_gitwalk;
