@@ -405,7 +405,7 @@ int ltd_review_diff(FILE *out, const char *name, const struct ltd_diff_opts *o,
 		d.n_stats++;
 	}
 	if (!ret && o->stat)
-		ltd_statfmt(out, d.stats, d.n_stats, o->color);
+		ltd_statfmt(out, d.stats, d.n_stats, o->width, o->color);
 	free(d.stats);
 	ltd_review_paths_free(d.paths, o->n_paths);
 	ltd_review_view_close(&v);

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * `diff NAME --stat`'s lines: a line per file (its name, its count of
- * '+' and '-' lines, a bar of them) and the totals.  Pure: the counts
- * come from review/diff.c, the lines go to a stream, so a test gives the
- * files and reads the text.
+ * `diff NAME --stat`'s lines, laid out as `git diff --stat` lays out its
+ * own: the names padded to one width (one too long for the width cut to
+ * "..." and its end), the counts right-aligned, the bars of '+' and '-'
+ * scaled to the width (the largest change fills what is left of it, the
+ * others in proportion, one of each at least); then the totals in git's
+ * words.  Pure: the counts come from review/diff.c, the lines go to a
+ * stream, so a test gives the files and reads the text.
  */
 #ifndef LTD_REVIEW_STATFMT_H
 #define LTD_REVIEW_STATFMT_H
@@ -11,6 +14,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+
+/* The width when neither $COLUMNS nor a terminal says one (git's). */
+#define LTD_STATFMT_WIDTH 80
 
 enum {
 	LTD_STATF_BINARY = 1 << 0,   /* "Bin": no lines counted */
@@ -24,8 +30,10 @@ struct ltd_statf {
 	unsigned flags;
 };
 
-/* The lines of @f[@n], in that order, then the totals, to @out; the
- * bars coloured as git colours them when @color. */
-void ltd_statfmt(FILE *out, const struct ltd_statf *f, size_t n, bool color);
+/* The lines of @f[@n], in that order, then the totals, to @out, in
+ * @width columns (0: LTD_STATFMT_WIDTH); the bars coloured as git
+ * colours them when @color. */
+void ltd_statfmt(FILE *out, const struct ltd_statf *f, size_t n, unsigned width,
+		 bool color);
 
 #endif

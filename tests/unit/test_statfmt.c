@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * review/statfmt.c: diff NAME --stat's lines as git diff --stat lays out
+ * its own.  The expected texts are git 2.39's for the same counts (the
+ * same files edited in a git repository, `git diff --stat`, COLUMNS set
+ * or not a terminal).
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "review/statfmt.h"
+
+#define LONG_NAME                                                              \
+	"some/quite/long/directory/name/that/goes/on/and/on/"                  \
+	"file-with-long-name.txt"
+
+/* ltd_statfmt()'s text for @f[@n] in @width columns (no colours). */
+static char *fmt(const struct ltd_statf *f, size_t n, unsigned width)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	cr_assert(m);
+	ltd_statfmt(m, f, n, width, false);
+	cr_assert_eq(fclose(m), 0);
+	return buf;
+}
+
+#define expect_fmt(f, width, want)                                             \
+	do {                                                                   \
+		char *got_ = fmt(f, sizeof(f) / sizeof(f[0]), width);          \
+		cr_expect_str_eq(got_, want, "in %u columns:\n%s\nnot\n%s",    \
+				 (unsigned)(width), got_, want);               \
+		free(got_);                                                    \
+	} while (0)
+
+/* Names padded to one width, counts right-aligned; a name too long for
+ * the width cut to "..." and its end, from a '/'. */
+Test(statfmt, names_and_counts_aligned_as_git)
+{
+	static const struct ltd_statf f[] = {
+		{"a.txt", 1, 0, 0},
+		{"big.txt", 0, 120, 0},
+		{"m.sh", 1, 0, 0},
+		{LONG_NAME, 1, 0, 0},
+	};
+
+	expect_fmt(
+		f, 80,
+		" a.txt                                              |   1 +\n"
+		" big.txt                                            | 120 "
+		"---------------------\n"
+		" m.sh                                               |   1 +\n"
+		" .../that/goes/on/and/on/file-with-long-name.txt    |   1 +\n"
+		" 4 files changed, 3 insertions(+), 120 deletions(-)\n");
+	expect_fmt(f, 50,
+		   " a.txt                            |   1 +\n"
+		   " big.txt                          | 120 ---------\n"
+		   " m.sh                             |   1 +\n"
+		   " .../on/file-with-long-name.txt   |   1 +\n"
+		   " 4 files changed, 3 insertions(+), 120 deletions(-)\n");
+}
+
+/* The largest change gets the whole width left, the others in
+ * proportion, at least one '+' and one '-' for any of either. */
+Test(statfmt, bars_scaled_to_the_width)
+{
+	static const struct ltd_statf f[] = {
+		{"mix.txt", 400, 100, 0},
+		{"tens.txt", 1000, 0, 0},
+		{"tiny.txt", 1, 1, 0},
+	};
+
+	expect_fmt(
+		f, 80,
+		" mix.txt  |  500 ++++++++++++++++++++++++-------\n"
+		" tens.txt | 1000 "
+		"++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++"
+		"++\n"
+		" tiny.txt |    2 +-\n"
+		" 3 files changed, 1401 insertions(+), 101 deletions(-)\n");
+	expect_fmt(f, 40,
+		   " mix.txt  |  500 ++++++++---\n"
+		   " tens.txt | 1000 ++++++++++++++++++++++\n"
+		   " tiny.txt |    2 +-\n"
+		   " 3 files changed, 1401 insertions(+), 101 deletions(-)\n");
+}
+
+/* Small counts are drawn as they are, whatever the width. */
+Test(statfmt, small_counts_unscaled)
+{
+	static const struct ltd_statf f[] = {
+		{"x", 3, 2, 0},
+		{"y", 12, 0, 0},
+	};
+
+	expect_fmt(f, 200,
+		   " x |  5 +++--\n"
+		   " y | 12 ++++++++++++\n"
+		   " 2 files changed, 15 insertions(+), 2 deletions(-)\n");
+}
+
+/* "Bin" sits in the counts' column, three wide as git has it. */
+Test(statfmt, binary_in_the_counts_column)
+{
+	static const struct ltd_statf f[] = {
+		{"a.txt", 1, 0, 0},
+		{"bin.dat", 0, 0, LTD_STATF_BINARY},
+	};
+
+	expect_fmt(f, 80,
+		   " a.txt   |   1 +\n"
+		   " bin.dat | Bin\n"
+		   " 2 files changed, 1 insertion(+)\n");
+}
+
+/* git's totals: a count of none is left out when the other is not. */
+Test(statfmt, totals_in_gits_words)
+{
+	static const struct ltd_statf ins[] = {{"a", 1, 0, 0}};
+	static const struct ltd_statf del[] = {{"a", 0, 2, 0}};
+	static const struct ltd_statf both[] = {{"a", 1, 1, 0}};
+	static const struct ltd_statf bin[] = {{"b", 0, 0, LTD_STATF_BINARY}};
+	static const struct ltd_statf many[] = {{"a", 2, 0, 0}, {"b", 0, 3, 0}};
+	char *none;
+
+	expect_fmt(ins, 80, " a | 1 +\n 1 file changed, 1 insertion(+)\n");
+	expect_fmt(del, 80, " a | 2 --\n 1 file changed, 2 deletions(-)\n");
+	expect_fmt(
+		both, 80,
+		" a | 2 +-\n 1 file changed, 1 insertion(+), 1 deletion(-)\n");
+	expect_fmt(bin, 80,
+		   " b | Bin\n"
+		   " 1 file changed, 0 insertions(+), 0 deletions(-)\n");
+	expect_fmt(many, 80,
+		   " a | 2 ++\n b | 3 ---\n"
+		   " 2 files changed, 2 insertions(+), 3 deletions(-)\n");
+	none = fmt(NULL, 0, 80);
+	cr_expect_str_eq(none, " 0 files changed\n");
+	free(none);
+}
+
+/* A name the cage chose is shown safely, and padded by what is shown. */
+Test(statfmt, names_shown_safely)
+{
+	static const struct ltd_statf f[] = {
+		{"a\033[2Jb", 1, 0, 0},
+		{"abcdefg", 1, 0, 0},
+	};
+
+	expect_fmt(f, 80,
+		   " a?[2Jb  | 1 +\n"
+		   " abcdefg | 1 +\n"
+		   " 2 files changed, 2 insertions(+)\n");
+}
