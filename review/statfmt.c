@@ -64,21 +64,53 @@ static unsigned long long change(const struct ltd_statf *s)
 	return (unsigned long long)s->add + s->del;
 }
 
+/* What is said of @s after its bars, or their columns when @out is NULL:
+ * its mode changed (with its content or not), the host changed it (as
+ * diff marks it: apply would refuse it). */
+static long long marks(FILE *out, bool on, const struct ltd_statf *s)
+{
+	static const struct {
+		unsigned flag;
+		const char *text, *color;
+	} mark[] = {
+		{LTD_STATF_MODE, " (mode)", NULL},
+		{LTD_STATF_CONFLICT, " (conflict)", C_NOTE},
+	};
+	long long w = 0;
+
+	for (size_t i = 0; i < sizeof(mark) / sizeof(mark[0]); i++) {
+		if (!(s->flags & mark[i].flag))
+			continue;
+		w += (long long)strlen(mark[i].text);
+		if (!out)
+			continue;
+		if (mark[i].color)
+			color(out, on, mark[i].color);
+		fputs(mark[i].text, out);
+		if (mark[i].color)
+			color(out, on, C_OFF);
+	}
+	return w;
+}
+
 /*
  * git's widths: the name as long as the longest, the graph as long as
  * the largest change, and " | ", the number and an empty last column
  * around them (6 and the number); when that passes @width, the graph
- * gets at most 3/8 of it (6 at least) and the name what is left.
+ * gets at most 3/8 of it (6 at least) and the name what is left.  The
+ * widest marks are taken from @width first.
  */
 static void layout(const struct ltd_statf *f, size_t n, long long width,
 		   struct layout *l)
 {
-	long long w = width, fixed;
+	long long w = width, fixed, extra = 0;
 
 	*l = (struct layout){0};
 	for (size_t i = 0; i < n; i++) {
 		long long len = shown_width(f[i].path);
 
+		if (marks(NULL, false, &f[i]) > extra)
+			extra = marks(NULL, false, &f[i]);
 		if (len > l->name)
 			l->name = len;
 		if (f[i].flags & LTD_STATF_BINARY)
@@ -89,6 +121,7 @@ static void layout(const struct ltd_statf *f, size_t n, long long width,
 	if (decimal_width(l->max_change) > l->number)
 		l->number = decimal_width(l->max_change);
 	fixed = l->number + 6;
+	w -= extra;
 	if (w < 16 + fixed)
 		w = 16 + fixed;
 	l->graph = l->max_change > MAX_WIDTH ? MAX_WIDTH : l->max_change;
@@ -200,23 +233,14 @@ void ltd_statfmt(FILE *out, const struct ltd_statf *f, size_t n, unsigned width,
 	layout(f, n, width > MAX_WIDTH ? MAX_WIDTH : width, &l);
 	for (size_t i = 0; i < n; i++) {
 		const struct ltd_statf *s = &f[i];
-		bool mode = s->flags & LTD_STATF_MODE;
 
-		modes += mode;
+		modes += !!(s->flags & LTD_STATF_MODE);
 		put_name(out, s->path, l.name);
-		if (s->flags & LTD_STATF_BINARY) {
+		if (s->flags & LTD_STATF_BINARY)
 			fprintf(out, " %*s", (int)l.number, "Bin");
-			fputs(mode ? " (mode)" : "", out);
-		} else {
+		else
 			counts(out, on, s, &l);
-			fputs(mode && !change(s) ? " (mode)" : "", out);
-		}
-		/* As diff marks it: apply would refuse it. */
-		if (s->flags & LTD_STATF_CONFLICT) {
-			color(out, on, C_NOTE);
-			fputs(" (conflict)", out);
-			color(out, on, C_OFF);
-		}
+		marks(out, on, s);
 		fputc('\n', out);
 		add += s->add;
 		del += s->del;

@@ -58,5 +58,13 @@ sx diff st --stat gone.txt
 expect_out "only deletions: no '0 insertions' (git's words)" "^ 1 file changed, 1 deletion\(-\)$"
 sx discard st
 
+# --- 2. a mode change is marked, with the content's change or alone -----
+sxrun --review sm -- sh -c 'echo y >> tiny.txt && chmod 755 tiny.txt mix.txt'
+sx diff sm --stat
+expect_out "a mode changed with the content: marked" "^ tiny\.txt \| 1 \+ \(mode\)$"
+expect_out "a mode changed alone: marked" "^ mix\.txt  \| 0 \(mode\)$"
+expect_out "both counted in the totals" "^ 2 files changed, 1 insertion\(\+\), 2 mode changes$"
+sx discard sm
+
 as_user rm -rf "$SXP" "$SX_TWIN"
 as_user rm -rf "$SXS"

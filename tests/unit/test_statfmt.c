@@ -156,3 +156,40 @@ Test(statfmt, names_shown_safely)
 		   " abcdefg | 1 +\n"
 		   " 2 files changed, 2 insertions(+)\n");
 }
+
+/* A mode change is marked whether the content changed too or not. */
+Test(statfmt, mode_marked_with_content_too)
+{
+	static const struct ltd_statf f[] = {
+		{"both.sh", 1, 0, LTD_STATF_MODE},
+		{"mode.sh", 0, 0, LTD_STATF_MODE},
+		{"bin", 0, 0, LTD_STATF_BINARY | LTD_STATF_MODE},
+		{"text", 2, 1, 0},
+	};
+
+	expect_fmt(f, 80,
+		   " both.sh |   1 + (mode)\n"
+		   " mode.sh |   0 (mode)\n"
+		   " bin     | Bin (mode)\n"
+		   " text    |   3 ++-\n"
+		   " 4 files changed, 3 insertions(+), 1 deletion(-), "
+		   "3 mode changes\n");
+}
+
+/* The marks after the bars are kept within the width: the bars give
+ * way to them. */
+Test(statfmt, marks_within_the_width)
+{
+	static const struct ltd_statf f[] = {
+		{"big.c", 900, 100, LTD_STATF_MODE | LTD_STATF_CONFLICT},
+		{"small.c", 10, 0, 0},
+	};
+	char *got = fmt(f, 2, 80), *line = got, *nl;
+
+	for (; (nl = strchr(line, '\n')) && strncmp(line, " 2 files", 8);
+	     line = nl + 1)
+		cr_expect(nl - line < 80, "%.*s: %d columns", (int)(nl - line),
+			  line, (int)(nl - line));
+	cr_expect(strstr(got, "-- (mode) (conflict)\n"), "%s", got);
+	free(got);
+}
