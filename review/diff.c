@@ -399,6 +399,10 @@ int ltd_review_diff(FILE *out, const char *name, const struct ltd_diff_opts *o,
 			s->flags |= LTD_STATF_MODE;
 		if (c->flags & LTD_CHF_CONFLICT)
 			s->flags |= LTD_STATF_CONFLICT;
+		if (c->flags & LTD_CHF_REFUSED)
+			s->flags |= LTD_STATF_NEVER;
+		else if (c->flags & LTD_CHF_HELD)
+			s->flags |= LTD_STATF_HELD;
 		ret = content(&d, c, s);
 		if (ret < 0)
 			ret = ltd_err_set(err, -ret, "diff '%s'", c->path);

@@ -5,8 +5,13 @@
  * "..." and its end), the counts right-aligned, the bars of '+' and '-'
  * scaled to the width (the largest change fills what is left of it, the
  * others in proportion, one of each at least); then the totals in git's
- * words.  Pure: the counts come from review/diff.c, the lines go to a
- * stream, so a test gives the files and reads the text.
+ * words.  What never lands (anything in a .git, a FIFO...) is said so in
+ * place of counts and is not among the files changed; git's own
+ * bookkeeping below a .git (its index, HEAD, objects, refs and logs:
+ * what a plain `git status` or `git commit` in the cage writes) is one
+ * line for that .git, its other files (config, hooks...) keep their
+ * names (decision 0164).  Pure: the counts come from review/diff.c, the lines
+ * go to a stream, so a test gives the files and reads the text.
  */
 #ifndef LTD_REVIEW_STATFMT_H
 #define LTD_REVIEW_STATFMT_H
@@ -22,6 +27,8 @@ enum {
 	LTD_STATF_BINARY = 1 << 0,   /* "Bin": no lines counted */
 	LTD_STATF_MODE = 1 << 1,     /* its mode changed */
 	LTD_STATF_CONFLICT = 1 << 2, /* the host changed it: apply refuses */
+	LTD_STATF_HELD = 1 << 3,     /* held back unless --include-protected */
+	LTD_STATF_NEVER = 1 << 4,    /* never lands: no counts shown */
 };
 
 struct ltd_statf {

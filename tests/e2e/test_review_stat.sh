@@ -66,5 +66,23 @@ expect_out "a mode changed alone: marked" "^ mix\.txt  \| 0 \(mode\)$"
 expect_out "both counted in the totals" "^ 2 files changed, 1 insertion\(\+\), 2 mode changes$"
 sx discard sm
 
+# --- 3. what never lands, and what is held back, said so ----------------
+# A `git add` in the cage writes the index and an object: git's own, one
+# line for the .git, none of it among the files changed; a FIFO never
+# lands, by its name; a VS Code task is held back.
+sxrun --review sg -- sh -c 'echo more >> tiny.txt && git add tiny.txt &&
+	mkfifo pipe && mkdir .vscode && echo "{}" > .vscode/tasks.json'
+expect_rc "a review run of git add, a FIFO and a task" 0
+sx diff sg --stat
+expect_out "git's own files: one line for the .git" "^ \.git/ +\| never lands: git's own index, objects/ \(1 file\)$"
+expect_no_out "not each by name, as the user's files" "^ \.git/(index|objects/)"
+expect_out "a FIFO: never lands, by its name" "^ pipe +\| never lands$"
+expect_out "a host program's file: held back" "^ \.vscode/tasks\.json +\| 1 \+ \(held back\)$"
+expect_out "the totals count the files apply offers" "^ 2 files changed, 2 insertions\(\+\)$"
+sx diff sg
+expect_true "the full diff shows the same files" \
+	sh -c "printf '%s\n' \"\$1\" | grep -c '^diff --git' | grep -qx 5" _ "$OUT"
+sx discard sg
+
 as_user rm -rf "$SXP" "$SX_TWIN"
 as_user rm -rf "$SXS"

@@ -193,3 +193,95 @@ Test(statfmt, marks_within_the_width)
 	cr_expect(strstr(got, "-- (mode) (conflict)\n"), "%s", got);
 	free(got);
 }
+
+#define NEVER LTD_STATF_NEVER
+
+/* What never lands has no counts and is not among the files changed;
+ * git's own bookkeeping of a .git (its index, HEAD, objects, refs, logs)
+ * is one line for that .git, the rest of it (config, hooks) by name. */
+Test(statfmt, never_lands_git_own_in_one_line)
+{
+	static const struct ltd_statf f[] = {
+		{".git/COMMIT_EDITMSG", 0, 0, NEVER},
+		{".git/config", 0, 0, NEVER},
+		{".git/hooks/pre-commit", 0, 0, NEVER},
+		{".git/index", 0, 0, NEVER | LTD_STATF_BINARY},
+		{".git/logs/HEAD", 0, 0, NEVER},
+		{".git/objects/3e/757656cf36eca53338e520d134963a44f793f8", 0, 0,
+		 NEVER},
+		{".git/objects/ab/cdef0123456789abcdef0123456789abcdef01", 0, 0,
+		 NEVER},
+		{".git/refs/heads/main", 0, 0, NEVER},
+		{"a.txt", 1, 0, 0},
+		{"sub/.git/HEAD", 0, 0, NEVER},
+	};
+
+	expect_fmt(f, 80,
+		   " .git/                 | never lands: git's own index, "
+		   "COMMIT_EDITMSG, objects/ (2 files), refs/ (1 file), logs/ "
+		   "(1 file)\n"
+		   " .git/config           | never lands\n"
+		   " .git/hooks/pre-commit | never lands\n"
+		   " a.txt                 | 1 +\n"
+		   " sub/.git/             | never lands: git's own HEAD\n"
+		   " 1 file changed, 1 insertion(+)\n");
+}
+
+/* Only git's own names, right below a .git, are put together: anything
+ * else keeps its name (a lock, a look-alike, a .git within a .git). */
+Test(statfmt, never_lands_others_by_name)
+{
+	static const struct ltd_statf f[] = {
+		{".git/index.lock", 0, 0, NEVER},
+		{".git/objects", 0, 0, NEVER},
+		{".git/objects/.git/hooks/x", 0, 0, NEVER},
+		{".git/objects/.git/index", 0, 0, NEVER},
+		{".git/refsx/y", 0, 0, NEVER},
+		{"fifo", 0, 0, NEVER | LTD_STATF_MODE},
+		{"x.git/index", 0, 0, NEVER},
+	};
+
+	expect_fmt(f, 80,
+		   " .git/index.lock           | never lands\n"
+		   " .git/objects              | never lands\n"
+		   " .git/objects/.git/hooks/x | never lands\n"
+		   " .git/objects/.git/        | never lands: git's own index\n"
+		   " .git/refsx/y              | never lands\n"
+		   " fifo                      | never lands\n"
+		   " x.git/index               | never lands\n"
+		   " 0 files changed\n");
+}
+
+/* What apply holds back unless --include-protected is marked so. */
+Test(statfmt, held_back_marked)
+{
+	static const struct ltd_statf f[] = {
+		{".vscode/tasks.json", 1, 0, LTD_STATF_HELD},
+		{"a", 2, 0, 0},
+	};
+
+	expect_fmt(f, 80,
+		   " .vscode/tasks.json | 1 + (held back)\n"
+		   " a                  | 2 ++\n"
+		   " 2 files changed, 3 insertions(+)\n");
+}
+
+/* A newline in a name is a '?' too, in a whole name, a cut one and a
+ * .git's part of one: no line of the cage's making. */
+Test(statfmt, newline_in_a_name_shown_safely)
+{
+	static const struct ltd_statf f[] = {
+		{"a\nb", 1, 0, 0},
+		{"x\n y/.git/index", 0, 0, NEVER},
+		{"dir\n/" LONG_NAME "\n", 1, 0, 0},
+	};
+	char *got = fmt(f, 3, 40);
+
+	cr_expect_str_eq(got,
+			 " a?b                              | 1 +\n"
+			 " x? y/.git/                       | never lands: "
+			 "git's own index\n"
+			 " .../on/file-with-long-name.txt?  | 1 +\n"
+			 " 2 files changed, 2 insertions(+)\n");
+	free(got);
+}
