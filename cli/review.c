@@ -9,7 +9,9 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "common/text.h"
@@ -142,6 +144,20 @@ static const char *take_word(struct words *w, char *word)
 	return NULL;
 }
 
+/* --stat's width as git takes it: $COLUMNS, else the terminal's (asked
+ * before a pager takes stdout), else 0 (review/statfmt.h's 80). */
+static unsigned stat_width(void)
+{
+	const char *cols = getenv("COLUMNS");
+	struct winsize ws;
+
+	if (cols && atoi(cols) > 0)
+		return (unsigned)atoi(cols);
+	if (isatty(STDOUT_FILENO) && !ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws))
+		return ws.ws_col;
+	return 0;
+}
+
 /* `diff NAME [--stat] [--color=WHEN] [--no-pager] [--] [PATH...]`. */
 int ltd_cli_diff(int argc, char **argv, char **launcher_argv)
 {
@@ -193,6 +209,7 @@ int ltd_cli_diff(int argc, char **argv, char **launcher_argv)
 	/* The cage chose the bytes: on a terminal, no escape sequence of
 	 * theirs reaches it. */
 	o.shown = tty;
+	o.width = stat_width();
 	pid = pager ? ltd_pager_start() : -1;
 	ret = ltd_review_diff(stdout, name, &o, &err);
 	ltd_pager_end(pid);

@@ -23,6 +23,7 @@
 #include "review/fs.h"
 #include "review/linecount.h"
 #include "review/review.h"
+#include "review/statfmt.h"
 
 #define BINARY_PROBE 8000
 
@@ -33,17 +34,11 @@
 #define C_NOTE "\033[33m"
 #define C_OFF  "\033[m"
 
-struct stat_line {
-	char *path;
-	unsigned add, del;
-	bool binary, mode, conflict;
-};
-
 struct diff {
 	FILE *out;
 	const struct ltd_diff_opts *o;
 	struct ltd_review_view *v;
-	struct stat_line *stats;
+	struct ltd_statf *stats;
 	size_t n_stats;
 	char **paths; /* o->paths as the changes name them */
 };
@@ -81,7 +76,7 @@ static bool binary(int fd)
 
 /* One line of diff's output, coloured and shown safely as asked. */
 static void hunk_line(struct diff *d, const char *line, size_t len,
-		      struct stat_line *s)
+		      struct ltd_statf *s)
 {
 	const char *c = NULL;
 
@@ -105,7 +100,7 @@ static void hunk_line(struct diff *d, const char *line, size_t len,
 
 /* diff -u of @old and @new (fds; -1: empty), its hunks through
  * hunk_line(). */
-static int run_diff(struct diff *d, int old, int new_fd, struct stat_line *s)
+static int run_diff(struct diff *d, int old, int new_fd, struct ltd_statf *s)
 {
 	int pfd[2], status;
 	pid_t pid;
@@ -162,7 +157,7 @@ static int run_diff(struct diff *d, int old, int new_fd, struct stat_line *s)
 /* --stat: @old's and @new_fd's counts (fds; -1: empty) without diff(1)
  * where review/linecount.c can say them exactly, as diff -u would: 0;
  * 1 when diff(1) must say (the fds back at their start); -errno. */
-static int count_lines(int old, int new_fd, struct stat_line *s)
+static int count_lines(int old, int new_fd, struct ltd_statf *s)
 {
 	_cleanup_free_ char *a = NULL, *b = NULL;
 	size_t na = 0, nb = 0;
@@ -228,7 +223,7 @@ static void link_line(struct diff *d, char sign, const char *path,
 
 /* The content part of one change: text hunks, "Binary files", links. */
 static int content(struct diff *d, const struct ltd_change *c,
-		   struct stat_line *s)
+		   struct ltd_statf *s)
 {
 	_cleanup_close_ int old = -1, new_fd = -1;
 	bool was_reg = S_ISREG(c->old_mode) && c->kind != LTD_CH_ADD;
@@ -250,7 +245,7 @@ static int content(struct diff *d, const struct ltd_change *c,
 	if (is_reg && new_fd < 0)
 		return -errno;
 	if ((old >= 0 && binary(old)) || (new_fd >= 0 && binary(new_fd))) {
-		s->binary = true;
+		s->flags |= LTD_STATF_BINARY;
 		if (d->o->stat)
 			return 0;
 		fputs(old >= 0 ? "Binary files a/" : "Binary files /dev/null",
@@ -377,59 +372,6 @@ static bool wanted(const struct diff *d, const struct ltd_change *c)
 	return false;
 }
 
-static void print_stats(struct diff *d)
-{
-	unsigned add = 0, del = 0, width = 0, modes = 0;
-
-	for (size_t i = 0; i < d->n_stats; i++)
-		if (strlen(d->stats[i].path) > width)
-			width = (unsigned)strlen(d->stats[i].path);
-	if (width > 60)
-		width = 60;
-	for (size_t i = 0; i < d->n_stats; i++) {
-		struct stat_line *s = &d->stats[i];
-		unsigned n = s->add + s->del;
-
-		modes += s->mode;
-		fputc(' ', d->out);
-		ltd_fput_shown(d->out, s->path);
-		fprintf(d->out, "%*s | ",
-			(int)(width > strlen(s->path) ? width - strlen(s->path)
-						      : 0),
-			"");
-		if (s->binary) {
-			fputs(s->mode ? "Bin (mode)" : "Bin", d->out);
-			fputs(s->conflict ? " (conflict)\n" : "\n", d->out);
-			continue;
-		}
-		fprintf(d->out, "%u%s", n, s->mode && !n ? " (mode)" : " ");
-		color(d, C_NEW);
-		for (unsigned k = 0; k < s->add && k < 40; k++)
-			fputc('+', d->out);
-		color(d, C_OLD);
-		for (unsigned k = 0; k < s->del && k < 40; k++)
-			fputc('-', d->out);
-		color(d, C_OFF);
-		/* As diff marks it: apply would refuse it. */
-		if (s->conflict) {
-			color(d, C_NOTE);
-			fputs(" (conflict)", d->out);
-			color(d, C_OFF);
-		}
-		fputc('\n', d->out);
-		add += s->add;
-		del += s->del;
-	}
-	fprintf(d->out,
-		" %zu file%s changed, %u insertion%s(+), %u deletion%s(-)",
-		d->n_stats, d->n_stats == 1 ? "" : "s", add,
-		add == 1 ? "" : "s", del, del == 1 ? "" : "s");
-	if (modes)
-		fprintf(d->out, ", %u mode change%s", modes,
-			modes == 1 ? "" : "s");
-	fputc('\n', d->out);
-}
-
 int ltd_review_diff(FILE *out, const char *name, const struct ltd_diff_opts *o,
 		    struct ltd_err *err)
 {
@@ -446,22 +388,28 @@ int ltd_review_diff(FILE *out, const char *name, const struct ltd_diff_opts *o,
 		ret = ltd_err_set(err, ENOMEM, "out of memory");
 	for (size_t i = 0; !ret && i < v.ch.n; i++) {
 		const struct ltd_change *c = &v.ch.v[i];
-		struct stat_line *s = &d.stats[d.n_stats];
+		struct ltd_statf *s = &d.stats[d.n_stats];
 
 		if (!wanted(&d, c))
 			continue;
 		if (!o->stat)
 			headers(&d, c);
 		s->path = c->path;
-		s->mode = ltd_change_mode_change(c, &(mode_t){0}, &(mode_t){0});
-		s->conflict = c->flags & LTD_CHF_CONFLICT;
+		if (ltd_change_mode_change(c, &(mode_t){0}, &(mode_t){0}))
+			s->flags |= LTD_STATF_MODE;
+		if (c->flags & LTD_CHF_CONFLICT)
+			s->flags |= LTD_STATF_CONFLICT;
+		if (c->flags & LTD_CHF_REFUSED)
+			s->flags |= LTD_STATF_NEVER;
+		else if (c->flags & LTD_CHF_HELD)
+			s->flags |= LTD_STATF_HELD;
 		ret = content(&d, c, s);
 		if (ret < 0)
 			ret = ltd_err_set(err, -ret, "diff '%s'", c->path);
 		d.n_stats++;
 	}
 	if (!ret && o->stat)
-		print_stats(&d);
+		ltd_statfmt(out, d.stats, d.n_stats, o->width, o->color);
 	free(d.stats);
 	ltd_review_paths_free(d.paths, o->n_paths);
 	ltd_review_view_close(&v);

@@ -98,6 +98,8 @@ struct ltd_diff_opts {
 	bool color; /* colours (a terminal) */
 	bool shown; /* control characters of the content shown as '?'
 		       (a terminal: the cage chose the bytes) */
+	/* --stat's columns ($COLUMNS, a terminal's); 0: 80 */
+	unsigned width;
 };
 
 /* `diff NAME [PATH...]`: a unified diff of the review, binary files and

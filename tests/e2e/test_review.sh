@@ -82,9 +82,9 @@ expect_out "diff: a binary file named as such" "^Binary files /dev/null and b/bi
 expect_out "diff: a link named as such" "^\+link lnk -> target2$"
 rv diff r1 --stat
 expect_out "diff --stat: the totals" "files changed, [0-9]+ insertions"
-expect_out "diff --stat: a changed line" "^ edit\.txt +\| 2 \+-$"
-expect_out "diff --stat: an added file" "^ new\.txt +\| 1 \+$"
-expect_out "diff --stat: a deleted file" "^ del\.txt +\| 1 -$"
+expect_out "diff --stat: a changed line" "^ edit\.txt +\| +2 \+-$"
+expect_out "diff --stat: an added file" "^ new\.txt +\| +1 \+$"
+expect_out "diff --stat: a deleted file" "^ del\.txt +\| +1 -$"
 expect_out "diff --stat: a binary file" "^ bin\.dat +\| Bin$"
 
 # --- diff --stat counts as diff -u does ----------------------------------
@@ -106,9 +106,9 @@ ltd_in "$RSP" "$RVS" run --network none --review rs -- sh -c "$RS_EDIT"
 ltd_in "$RSP" "$RVS" diff rs --stat
 for f in para.txt nonl.txt crlf.txt many.txt empty.txt; do
 	n=$(diff -u --text "$RSP/$f" "$RS_TWIN/$f" | tail -n +3 | grep -c '^[-+]')
-	expect_out "diff --stat: $f counts as diff -u ($n)" "^ $f +\| $n "
+	expect_out "diff --stat: $f counts as diff -u ($n)" "^ $f +\| +$n "
 done
-expect_out "diff --stat: a file become a link counts its lines" "^ tolink\.txt +\| 1 -$"
+expect_out "diff --stat: a file become a link counts its lines" "^ tolink\.txt +\| +1 -$"
 ltd_in "$RSP" "$RVS" discard rs
 as_user rm -rf "$RSP" "$RS_TWIN"
 rv diff r1 edit.txt

@@ -42,6 +42,10 @@ expect_true "review NAME: .git's index marked never lands" \
 	sh -c "printf '%s\n' \"\$1\" | grep -q '^M- \.git/index  \[never lands: '" _ "$OUT"
 expect_true "and the planted hook" \
 	sh -c "printf '%s\n' \"\$1\" | grep -q '^A- \.git/hooks/x  \[never lands: '" _ "$OUT"
+ld diff gi --stat
+expect_out "diff --stat: the planted hook by its name, never lands" "^ \.git/hooks/x +\| never lands$"
+expect_out "diff --stat: the index with git's own, never lands" "^ \.git/ +\| never lands: git's own index$"
+expect_out "diff --stat: only the plain file among the files changed" "^ 1 file changed, 1 insertion\(\+\)$"
 ld apply gi .git/index --include-protected
 expect_rc "apply --include-protected .git/index by name" 0
 expect_true "does not land it" test "$(md5sum <"$LDP/.git/index")" = "$gitidx"

@@ -99,7 +99,7 @@ expect_out "diff: a directory's mode change" "^diff --git a/dm b/dm$"
 expect_out "diff: the directory's modes as they are" "^new mode 040700$"
 expect_true "diff: a rename's mode change" sh -c "printf '%s\n' \"\$1\" | grep -A4 '^diff --git a/ren.txt b/ren2.txt' | grep -q '^new mode 100755$'" _ "$OUT"
 ux diff u1 --stat
-expect_out "diff --stat: a mode change counted" "^ mode\.sh +\| 0 \(mode\)$"
+expect_out "diff --stat: a mode change counted" "^ mode\.sh +\| +0 \(mode\)$"
 expect_out "diff --stat: the mode changes in the totals" "files changed, .*, 3 mode changes$"
 ux review u1
 expect_out "review NAME: a rename's mode change" "^R  ren\.txt -> ren2\.txt  \(mode 644 -> 755\)$"
