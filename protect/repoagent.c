@@ -41,10 +41,6 @@
 #include "protect/repowalk.h"
 
 #define NONE UINT32_MAX
-/* The sweep of every nested .claude's places at a run's end: so deep
- * below a place, so many entries in all. */
-#define SWEEP_DEPTH   8
-#define SWEEP_ENTRIES 10000
 
 /* What to do, said after each: @who's next start there reads it. */
 static void say(struct walk *w, const char *name, const char *what,
@@ -196,12 +192,11 @@ static int claude_dir(const struct walk *w, int dir, const char *place_name)
 	return fd;
 }
 
-/* @name in @dir, in Claude Code's place @h, made by the command: moved
- * aside whole; out of the place into its .claude when it lies right in
- * it (Claude Code takes a skill from any directory of skills/, whatever
- * its name: "x.ltd-native-quarantine" there would still be one). */
-static void place(struct walk *w, int dir, const char *name,
-		  const struct ltd_hostrun *h)
+/* Out of the place into its .claude when @name lies right in it (Claude
+ * Code takes a skill from any directory of skills/, whatever its name:
+ * "x.ltd-native-quarantine" there would still be one). */
+void ltd_repos_agent_place(struct walk *w, int dir, const char *name,
+			   const struct ltd_hostrun *h)
 {
 	const char *rel = claude_rel(w), *slash = strchr(h->path, '/');
 	_cleanup_close_ int up = rel && !strcmp(rel, h->path) && slash
@@ -230,8 +225,7 @@ static void place(struct walk *w, int dir, const char *name,
 	    ret < 0 ? "remove it" : "if it is yours, move it back");
 }
 
-/* Claude Code's place that @name in a .claude is, or NULL. */
-static const struct ltd_hostrun *place_of(const char *name)
+const struct ltd_hostrun *ltd_repos_agent_place_of(const char *name)
 {
 	char rel[NAME_MAX + 16];
 
@@ -256,25 +250,25 @@ static void entry(struct walk *w, int dir, uint32_t old, const char *name,
 	 * (the attacker's review), which Claude Code would take whole. */
 	if (!strcmp(name, ".claude") && !S_ISDIR(st.st_mode)) {
 		if (ltd_ctime_since(&st, w->since))
-			place(w, dir, name, &whole);
+			ltd_repos_agent_place(w, dir, name, &whole);
 		return;
 	}
 	/* Text there is the project's, as its README: a link out is not. */
 	if (in_claude && (!strcmp(name, "CLAUDE.md") || !strcmp(name, "rules")))
 		who = "Claude Code";
 	else if (in_claude)
-		h = place_of(name);
+		h = ltd_repos_agent_place_of(name);
 	if (!h) {
 		if (who && !S_ISDIR(st.st_mode))
 			instruction(w, dir, name, &st, who);
 		return;
 	}
 	if (in_claude && w->agent == WALK_AGENT_NEW)
-		place(w, dir, name, h);
+		ltd_repos_agent_place(w, dir, name, h);
 	else if (ltd_ctime_since(&st, w->since) &&
 		 (!S_ISDIR(st.st_mode) ||
 		  new_here(w, dir, name, &st, index_ino(w, old, name))))
-		place(w, dir, name, h);
+		ltd_repos_agent_place(w, dir, name, h);
 }
 
 void ltd_repos_judge_agent(struct walk *w, int dir, uint32_t old, bool instr)
@@ -303,106 +297,4 @@ void ltd_repos_judge_agent(struct walk *w, int dir, uint32_t old, bool instr)
 	for (size_t i = 0; i < n; i++)
 		entry(w, dir, old, names[i], h, in_claude);
 	ltd_strv_free(names, n);
-}
-
-/* Below a place of a nested .claude (@dir, w->path, @depth deep in it):
- * each file, link or other the command changed in place. */
-static void sweep_in(struct walk *w, int dir, const struct ltd_hostrun *h,
-		     int depth, size_t *budget)
-{
-	char **names = NULL;
-	size_t n = 0, len = strlen(w->path);
-
-	if (ltd_dir_names(dir, 0, &names, &n) < 0)
-		return;
-	for (size_t i = 0; i < n && *budget; i++, (*budget)--) {
-		_cleanup_close_ int sub = -1;
-		struct stat st;
-
-		/* What went aside before (here or in an earlier run). */
-		if (strstr(names[i], ".ltd-native-quarantine") ||
-		    fstatat(dir, names[i], &st, AT_SYMLINK_NOFOLLOW) < 0)
-			continue;
-		if (!S_ISDIR(st.st_mode)) {
-			if (ltd_ctime_since(&st, w->since))
-				place(w, dir, names[i], h);
-			continue;
-		}
-		if (depth >= SWEEP_DEPTH ||
-		    len + 1 + strlen(names[i]) >= sizeof(w->path) ||
-		    (sub = ltd_dir_open_beneath(dir, names[i])) < 0)
-			continue;
-		snprintf(w->path + len, sizeof(w->path) - len, "/%s", names[i]);
-		sweep_in(w, sub, h, depth + 1, budget);
-		w->path[len] = '\0';
-	}
-	ltd_strv_free(names, n);
-}
-
-/* The nested .claude at @rel (from the root): its places' files. */
-static void sweep_claude(struct walk *w, const char *rel, size_t *budget)
-{
-	_cleanup_close_ int fd = ltd_dir_open_beneath(w->root, rel);
-	char **names = NULL;
-	size_t n = 0;
-
-	if (fd < 0 || w->root_len + 1 + strlen(rel) >= sizeof(w->path) ||
-	    ltd_dir_names(fd, 0, &names, &n) < 0)
-		return;
-	snprintf(w->path + w->root_len, sizeof(w->path) - w->root_len, "/%s",
-		 rel);
-	for (size_t i = 0; i < n; i++) {
-		const struct ltd_hostrun *h = place_of(names[i]);
-		size_t len = strlen(w->path);
-		_cleanup_close_ int sub = -1;
-		struct stat st;
-
-		if (!h || fstatat(fd, names[i], &st, AT_SYMLINK_NOFOLLOW) < 0)
-			continue;
-		if (!S_ISDIR(st.st_mode)) {
-			if (ltd_ctime_since(&st, w->since))
-				place(w, fd, names[i], h);
-			continue;
-		}
-		if ((sub = ltd_dir_open_beneath(fd, names[i])) < 0 ||
-		    len + 1 + strlen(names[i]) >= sizeof(w->path))
-			continue;
-		snprintf(w->path + len, sizeof(w->path) - len, "/%s", names[i]);
-		sweep_in(w, sub, h, 1, budget);
-		w->path[len] = '\0';
-	}
-	ltd_strv_free(names, n);
-	w->path[w->root_len] = '\0';
-}
-
-void ltd_repos_agent_sweep(struct walk *w)
-{
-	/* While no directory was read, the new index is the old one. */
-	const struct ltd_rindex *x = w->shadow ? w->old : w->new;
-	size_t at[LTD_REPOS_MAX_DEPTH + 2], budget = SWEEP_ENTRIES;
-	char rel[PATH_MAX];
-
-	if (!x || w->new_lost || w->lower >= 0)
-		return;
-	at[0] = 0;
-	for (size_t i = 1; i < x->n && budget; i++) {
-		unsigned d = x->v[i].depth;
-		size_t len = x->v[i].name_len, base;
-
-		if (d == 0 || d > LTD_REPOS_MAX_DEPTH + 1)
-			continue;
-		/* Past the path's room: it and all below it left out. */
-		at[d] = SIZE_MAX;
-		if (at[d - 1] == SIZE_MAX ||
-		    (base = at[d - 1] + (d > 1)) + len >= sizeof(rel))
-			continue;
-		if (d > 1)
-			rel[base - 1] = '/';
-		memcpy(rel + base, ltd_rindex_name(x, (uint32_t)i), len);
-		rel[base + len] = '\0';
-		at[d] = base + len;
-		if (len == 7 && !memcmp(rel + base, ".claude", 7) &&
-		    !(d == 1 && (w->skip & LTD_REPOS_SKIP_ROOT_AGENT)))
-			sweep_claude(w, rel, &budget);
-	}
 }

@@ -462,8 +462,9 @@ static void enter(struct walk *w, int dir, const char *name, uint32_t old,
 		if (said)
 			say(w, name,
 			    "ltd-native cannot look in this directory (its "
-			    "permissions) for git repositories the command "
-			    "may have planted");
+			    "permissions) for git repositories, or Claude "
+			    "Code's places and agents' instruction files, the "
+			    "command may have planted");
 		return;
 	}
 	w->dirs++;
@@ -588,7 +589,9 @@ static void say_limits(struct walk *w, const char *root)
 	if (w->full) {
 		snprintf(what, sizeof(what),
 			 "ltd-native stopped after %lu directories looking for "
-			 "git repositories the command may have planted",
+			 "git repositories, or Claude Code's places and "
+			 "agents' instruction files, the command may have "
+			 "planted",
 			 w->lim.dirs);
 		say(w, NULL, what);
 	}
@@ -627,8 +630,9 @@ static void say_limits(struct walk *w, const char *root)
 		memcpy(w->path, root, w->root_len + 1);
 		w->said = 0;
 		snprintf(what, sizeof(what),
-			 "and %lu more warnings about git repositories the "
-			 "command may have planted here, not shown",
+			 "and %lu more warnings about git repositories, or "
+			 "Claude Code's places and agents' instruction files, "
+			 "the command may have planted here, not shown",
 			 w->over);
 		say(w, NULL, what);
 	}

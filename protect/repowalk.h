@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "protect/githookspath.h"
+#include "protect/hostrun.h"
 #include "protect/repoindex.h"
 #include "protect/repos.h"
 
@@ -105,8 +106,18 @@ void ltd_repos_judge_agent(struct walk *w, int dir, uint32_t old, bool instr);
 
 /* Once the walk is done: every nested .claude its new index knows, read
  * or not, has what the command changed in its places' files moved aside
- * (a file rewritten in place changes no directory the walk would read). */
+ * (a file rewritten in place changes no directory the walk would read;
+ * repoagentsweep.c). */
 void ltd_repos_agent_sweep(struct walk *w);
+
+/* Claude Code's place (its table's row, or a settings file's) that
+ * @name in a .claude is, or NULL. */
+const struct ltd_hostrun *ltd_repos_agent_place_of(const char *name);
+
+/* @name in @dir (w->path), in Claude Code's place @h, made by the
+ * command: moved aside whole, and said. */
+void ltd_repos_agent_place(struct walk *w, int dir, const char *name,
+			   const struct ltd_hostrun *h);
 
 /* A git directory at @dir (w->path): said when a file that makes it one,
  * or configures it, changed during the run and its configuration runs

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The sweep of the nested .claude directories at a run's end
+ * (protect/repoagentsweep.c, decision 0162), against the attacker's
+ * review: what it cannot look at is said, never left silently.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "protect/repos.h"
+#include "tests/common/fixture.h"
+
+static char dir[64], proj[128], idx[128];
+/* The previous run's walk, which made the index: nothing new to it. */
+static const struct timespec none = {4102444800, 0};
+/* A racy margin of 50 ms: a tree made RIPE_US before a walk is trusted. */
+static const struct ltd_repos_limits lim = {LTD_REPOS_MAX_DEPTH,
+					    LTD_REPOS_MAX_DIRS, 50000000};
+#define RIPE_US 80000
+
+static void setup(void)
+{
+	fx_tmpdir(dir, sizeof(dir), "agentsweep");
+	fx_path(proj, sizeof(proj), dir, "proj");
+	fx_path(idx, sizeof(idx), dir, "idx");
+	fx_mkdir(dir, "proj", 0755);
+	fx_mkdir(dir, "idx", 0700);
+}
+
+static void teardown(void)
+{
+	fx_rm_rf(dir);
+}
+
+TestSuite(agent_sweep, .init = setup, .fini = teardown);
+
+static void put(const char *rel, const char *text)
+{
+	fx_mkdirs(proj, rel);
+	fx_put(proj, rel, text);
+}
+
+static struct timespec mark(void)
+{
+	struct timespec t;
+
+	usleep(20000);
+	clock_gettime(CLOCK_REALTIME_COARSE, &t);
+	usleep(20000);
+	return t;
+}
+
+/* The walk of the project as run.c makes it, with the index in idx/. */
+static char *walk(struct timespec since)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	int fd = open(idx, O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+	cr_assert_not_null(out);
+	cr_assert_geq(fd, 0);
+	ltd_repos_report(out, proj,
+			 LTD_REPOS_SKIP_ROOT_GIT | LTD_REPOS_SKIP_ROOT_AGENT,
+			 since, &lim, fd);
+	fclose(out);
+	close(fd);
+	return text;
+}
+
+/* The previous run: its walk leaves the index of the tree as it is. */
+static void indexed(void)
+{
+	usleep(RIPE_US);
+	free(walk(none));
+}
+
+static void assert_in(const char *r, const char *s)
+{
+	cr_assert_not_null(strstr(r, s), "'%s' not in: %s", s, r);
+}
+
+/* @n files in @rel (made there). */
+static void junk(const char *rel, int n)
+{
+	char name[256];
+
+	for (int i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "%s/j%05d", rel, i);
+		if (!i)
+			fx_mkdirs(proj, name);
+		fx_put(proj, name, "");
+	}
+}
+
+/* The attacker's review: 10,000 names in one nested place used the
+ * sweep's whole budget, and every .claude after it went unlooked at,
+ * silently.  A .claude's own settings are looked at whatever the budget;
+ * what is not looked at is said. */
+Test(agent_sweep, a_place_full_of_names_hides_no_settings)
+{
+	struct timespec t;
+	char *r;
+
+	junk("pkg/.claude/skills", 10001);
+	put("pkg/.claude/skills/zz/SKILL.md", "mine\n");
+	/* Below pkg/.claude: after it in the index, so swept after it. */
+	put("pkg/.claude/x/.claude/settings.json", "{}\n");
+	indexed();
+	t = mark();
+	put("pkg/.claude/x/.claude/settings.json", "{\"hooks\":{}}\n");
+	put("pkg/.claude/skills/zz/SKILL.md", "evil\n");
+	r = walk(t);
+	assert_in(r, "/proj/pkg/.claude/x/.claude/settings.json: ");
+	cr_assert(fx_exists(proj, "pkg/.claude/x/.claude/"
+				  "settings.json.ltd-native-quarantine"));
+	assert_in(r, "/proj/pkg/.claude: ltd-native did not look at every "
+		     "file in its places for what the command changed there "
+		     "(past 10000 entries");
+	assert_in(r, "or run the command with --review");
+	free(r);
+}
+
+/* The budget used up below a directory of a place: it went below zero
+ * (size_t: no end), and nothing was said. */
+Test(agent_sweep, a_budget_used_up_below_a_place_is_said)
+{
+	struct timespec t;
+	char *r;
+
+	junk("pkg/.claude/commands/a", 10001);
+	put("pkg/.claude/commands/b.md", "mine\n");
+	indexed();
+	t = mark();
+	r = walk(t);
+	assert_in(r, "/proj/pkg/.claude: ltd-native did not look at every "
+		     "file");
+	free(r);
+}
+
+/* A file deeper below a place than the sweep goes: said. */
+Test(agent_sweep, a_place_deeper_than_the_sweep_is_said)
+{
+	struct timespec t;
+	char *r;
+
+	put("pkg/.claude/commands/a/b/c/d/e/f/g/h/i/j/x.md", "mine\n");
+	indexed();
+	t = mark();
+	put("pkg/.claude/commands/a/b/c/d/e/f/g/h/i/j/x.md", "!`id`\n");
+	r = walk(t);
+	assert_in(r, "/proj/pkg/.claude: ltd-native did not look at every "
+		     "file in its places for what the command changed there "
+		     "(deeper than 8 directories below a place");
+	free(r);
+}
+
+/* The walk's limit covers Claude Code's places and the instruction files
+ * too: its warning says so, not "git repositories" alone. */
+Test(agent_sweep, the_walks_limit_says_what_it_covers)
+{
+	static const struct ltd_repos_limits two = {LTD_REPOS_MAX_DEPTH, 2,
+						    50000000};
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	put("a/b/c/.claude/commands/x.md", "x\n");
+	cr_assert_not_null(out);
+	ltd_repos_report(out, proj, LTD_REPOS_SKIP_ROOT_GIT, mark(), &two, -1);
+	fclose(out);
+	assert_in(text, "stopped after 2 directories looking for git "
+			"repositories, or Claude Code's places and agents' "
+			"instruction files");
+	free(text);
+}
