@@ -120,7 +120,7 @@ static ino_t index_ino(const struct walk *w, uint32_t old, const char *name)
 	return j == NONE ? 0 : w->old->v[j].ino;
 }
 
-void ltd_repos_agent_enter(struct walk *w, int fd, uint32_t old)
+void ltd_repos_agent_enter(struct walk *w, int fd, uint32_t old, bool unseen)
 {
 	const struct ltd_hostrun *h;
 	const char *rel;
@@ -135,13 +135,18 @@ void ltd_repos_agent_enter(struct walk *w, int fd, uint32_t old)
 			 w->old && old != NONE ? w->old->v[old].ino : 0);
 	h = ltd_agentprotect_find(rel);
 	/* Skipped only where it goes aside whole: a place of a new .claude,
-	 * or a new directory in a place.  Any other (.claude/x) is walked
-	 * as any directory is: a .claude or an instruction file below it is
-	 * judged (the attacker's review hid both in a new .claude/x). */
+	 * or a new directory in a place, when the directory above is read
+	 * (it is judged there).  One the index has no facts of (the walk
+	 * could not open it: its permissions) lies below one that may not
+	 * be: what it holds is judged as new instead.  Any other (.claude/x)
+	 * is walked as any directory is: a .claude or an instruction file
+	 * below it is judged (the attacker's review hid both in a new
+	 * .claude/x). */
 	if (!strcmp(rel, ".claude"))
-		w->agent = fresh ? WALK_AGENT_NEW : 0;
-	else if (h && ((w->agent == WALK_AGENT_NEW && !strcmp(rel, h->path)) ||
-		       fresh))
+		w->agent = fresh || unseen ? WALK_AGENT_NEW : 0;
+	else if (h && w->up_read &&
+		 ((w->agent == WALK_AGENT_NEW && !strcmp(rel, h->path)) ||
+		  fresh))
 		w->agent = WALK_AGENT_SKIP;
 	else
 		w->agent = 0;
@@ -211,13 +216,19 @@ void ltd_repos_agent_place(struct walk *w, int dir, const char *name,
 						sizeof(to))
 		  : ltd_protected_move_aside(dir, name, to, sizeof(to));
 	/* With no record of an earlier walk here, one changed in the run
-	 * cannot be told from one moved in whole: said so. */
+	 * cannot be told from one moved in whole; where no walk could look
+	 * before (repos.c's unseen(): since is zero), what is there from
+	 * any run: said so. */
 	snprintf(what, sizeof(what), "%s, where %s on the host finds %s: %s%s",
-		 w->old ? "made or changed by the command"
-			: "in a .claude that changed in the run and that "
-			  "ltd-native has no record of yet (its first run "
-			  "here: yours cannot be told from one the command "
-			  "moved in)",
+		 !w->old ? "in a .claude that changed in the run and that "
+			   "ltd-native has no record of yet (its first run "
+			   "here: yours cannot be told from one the command "
+			   "moved in)"
+		 : !w->since.tv_sec && !w->since.tv_nsec
+			 ? "in a directory ltd-native could not look in at "
+			   "the end of an earlier run (yours cannot be told "
+			   "from what a command put there since)"
+			 : "made or changed by the command",
 		 h->program, h->runs,
 		 ret < 0 ? "it could NOT be moved aside" : "moved aside",
 		 ret < 0 || !out ? "" : " into .claude");

@@ -64,6 +64,31 @@ static void say_cut(struct walk *w, const struct sweep *s)
 			 "back\n");
 }
 
+/* @name in @dir (w->path), a directory of a nested .claude the sweep is
+ * to look in, opened; -1 when it cannot be, said unless gone (moved
+ * aside by the walk) or said already: one of the user's the walk could
+ * not open either (its permissions) was said by it (repos.c's enter()). */
+static int open_in(struct walk *w, int dir, const char *name)
+{
+	int fd = ltd_dir_open_beneath(dir, name), err = errno;
+	char what[256];
+	struct stat st;
+
+	if (fd >= 0 || err == ENOENT ||
+	    (err == EACCES &&
+	     fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	     st.st_uid == geteuid()))
+		return fd;
+	snprintf(what, sizeof(what),
+		 "ltd-native could not look in it for files of Claude Code's "
+		 "the command may have changed");
+	ltd_repos_say_as(w, NULL, name, what, strerror(err),
+			 "; look at it before you start Claude Code there on "
+			 "the host, or run the command with --review, which "
+			 "holds it back\n");
+	return -1;
+}
+
 /* Below a place of a nested .claude (@dir, w->path, @depth deep in it):
  * each file, link or other the command changed in place. */
 static void sweep_in(struct walk *w, struct sweep *s, int dir,
@@ -100,7 +125,7 @@ static void sweep_in(struct walk *w, struct sweep *s, int dir,
 			s->deep = true;
 			continue;
 		}
-		if ((sub = ltd_dir_open_beneath(dir, names[i])) < 0)
+		if ((sub = open_in(w, dir, names[i])) < 0)
 			continue;
 		snprintf(w->path + len, sizeof(w->path) - len, "/%s", names[i]);
 		sweep_in(w, s, sub, h, depth + 1);
@@ -113,11 +138,12 @@ static void sweep_in(struct walk *w, struct sweep *s, int dir,
  * the budget; its places' files, within it. */
 static void sweep_claude(struct walk *w, const char *rel, struct sweep *s)
 {
-	_cleanup_close_ int fd = ltd_dir_open_beneath(w->root, rel);
+	_cleanup_close_ int fd = -1;
 	char **names = NULL;
 	size_t n = 0;
 
-	if (fd < 0 || w->root_len + 1 + strlen(rel) >= sizeof(w->path) ||
+	if (w->root_len + 1 + strlen(rel) >= sizeof(w->path) ||
+	    (fd = open_in(w, w->root, rel)) < 0 ||
 	    ltd_dir_names(fd, 0, &names, &n) < 0)
 		return;
 	snprintf(w->path + w->root_len, sizeof(w->path) - w->root_len, "/%s",
@@ -137,8 +163,8 @@ static void sweep_claude(struct walk *w, const char *rel, struct sweep *s)
 				ltd_repos_agent_place(w, fd, names[i], h);
 			continue;
 		}
-		if ((sub = ltd_dir_open_beneath(fd, names[i])) < 0 ||
-		    len + 1 + strlen(names[i]) >= sizeof(w->path))
+		if (len + 1 + strlen(names[i]) >= sizeof(w->path) ||
+		    (sub = open_in(w, fd, names[i])) < 0)
 			continue;
 		snprintf(w->path + len, sizeof(w->path) - len, "/%s", names[i]);
 		sweep_in(w, s, sub, h, 1);

@@ -291,6 +291,7 @@ static void visit(struct walk *w, int fd, unsigned flags,
 		for (uint32_t j = old + 1; j < x->end[old]; j = x->end[j]) {
 			memcpy(name, ltd_rindex_name(x, j), x->v[j].name_len);
 			name[x->v[j].name_len] = '\0';
+			w->up_read = false;
 			enter(w, fd, name, j, depth + 1);
 		}
 	} else {
@@ -298,12 +299,14 @@ static void visit(struct walk *w, int fd, unsigned flags,
 		    (n_kids = ltd_rindex_children(w->old, old, &kids)) < 0)
 			n_kids = 0;
 		for (const char *s = l->names; s < l->names + l->len;
-		     s += strlen(s) + 1)
+		     s += strlen(s) + 1) {
+			w->up_read = true;
 			enter(w, fd, s,
 			      n_kids ? ltd_rindex_find(w->old, kids,
 						       (size_t)n_kids, s)
 				     : NONE,
 			      depth + 1);
+		}
 	}
 	/* A review's upper: the index is not kept there (see report()). */
 	if (w->lower >= 0 && (flags & (LTD_RN_HEAD | LTD_RN_MAKES)) !=
@@ -417,6 +420,7 @@ static void enter(struct walk *w, int dir, const char *name, uint32_t old,
 	unsigned agent = w->agent;
 	uint32_t rec;
 	struct stat st;
+	bool hid;
 	int fd;
 
 	/* Listed whatever comes of it: a child not read now (past a
@@ -469,11 +473,14 @@ static void enter(struct walk *w, int dir, const char *name, uint32_t old,
 	}
 	w->dirs++;
 	since = w->since;
-	if (unseen(w, fd, old)) {
+	/* Judged against the run's start (the one above's since) before
+	 * what it holds is judged as new. */
+	hid = unseen(w, fd, old);
+	ltd_repos_agent_enter(w, fd, old, hid);
+	if (hid) {
 		w->since = (struct timespec){0, 0};
 		w->n_unseen++;
 	}
-	ltd_repos_agent_enter(w, fd, old);
 	read_dir(w, fd, old, rec, depth);
 	w->since = since;
 	w->agent = agent;

@@ -71,6 +71,10 @@ struct walk {
 	void *hook_ctx;
 	/* In a .claude below the top (repoagent.c): WALK_AGENT_*. */
 	unsigned agent;
+	/* The directory whose child is being entered was read: its
+	 * entries are judged (ltd_repos_judge_agent()) once its children
+	 * are done, not only known from the index. */
+	bool up_read;
 };
 
 /* The .claude being read is new at its place: all it holds of Claude
@@ -93,8 +97,10 @@ void ltd_repos_say_as(struct walk *w, const char *at, const char *name,
 
 /* Entering the directory @fd (w->path; @old its node in the index, or
  * UINT32_MAX), about to be read: w->agent for it, the caller restoring
- * the one before once the directory is done (repoagent.c). */
-void ltd_repos_agent_enter(struct walk *w, int fd, uint32_t old);
+ * the one before once the directory is done (repoagent.c).  w->since is
+ * still the one above's; @unseen: what it holds is then judged as new
+ * (repos.c's unseen()). */
+void ltd_repos_agent_enter(struct walk *w, int fd, uint32_t old, bool unseen);
 
 /* The directory @dir (w->path) read whole, its children walked: what the
  * command made there that Claude Code (or another agent) on the host

@@ -7,10 +7,12 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -85,6 +87,25 @@ static void indexed(void)
 static void assert_in(const char *r, const char *s)
 {
 	cr_assert_not_null(strstr(r, s), "'%s' not in: %s", s, r);
+}
+
+/* As the user the cage runs as: root's capabilities would open any
+ * directory (a test's own process: Criterion forks one for each). */
+static void no_caps(void)
+{
+	struct __user_cap_header_struct h = {_LINUX_CAPABILITY_VERSION_3, 0};
+	struct __user_cap_data_struct d[2] = {{0}};
+
+	cr_assert_eq(syscall(SYS_capset, &h, d), 0, "capset: %s",
+		     strerror(errno));
+}
+
+static void mode(const char *rel, mode_t m)
+{
+	char path[512];
+
+	fx_path(path, sizeof(path), proj, rel);
+	cr_assert_eq(chmod(path, m), 0, "%s", path);
 }
 
 /* @n files in @rel (made there). */
@@ -180,4 +201,52 @@ Test(agent_sweep, the_walks_limit_says_what_it_covers)
 			"repositories, or Claude Code's places and agents' "
 			"instruction files");
 	free(text);
+}
+
+/* The attacker's review: run N adds a command to a user's nested
+ * commands/ and makes it 000 (the walk and the sweep cannot open it);
+ * run N+1 opens it again.  The walk took it for new (what the index
+ * holds no facts of is judged from the epoch), so its .claude, unchanged
+ * and not read, was to move it whole: nothing moved it, and the sweep
+ * saw no file changed in this run. */
+static void hidden_then_opened(bool by_the_user)
+{
+	struct timespec t;
+	char *r;
+
+	no_caps();
+	put("pkg/.claude/commands/mine.md", "mine\n");
+	put("pkg/src/a.c", "a\n");
+	indexed();
+	t = mark();
+	put("pkg/.claude/commands/evil.md", "!`id`\n");
+	mode("pkg/.claude/commands", 0);
+	r = walk(t);
+	assert_in(r, "/proj/pkg/.claude/commands: ltd-native cannot look in "
+		     "this directory (its permissions) for git repositories, "
+		     "or Claude Code's places");
+	free(r);
+	if (by_the_user)
+		mode("pkg/.claude/commands", 0755);
+	t = mark();
+	if (!by_the_user)
+		mode("pkg/.claude/commands", 0755);
+	r = walk(t);
+	cr_assert_not(fx_exists(proj, "pkg/.claude/commands/evil.md"), "%s", r);
+	cr_assert(fx_exists(proj, "pkg/.claude/"
+				  "commands-evil.md.ltd-native-quarantine"));
+	assert_in(r, "/proj/pkg/.claude/commands/evil.md: in a directory "
+		     "ltd-native could not look in at the end of an earlier "
+		     "run");
+	free(r);
+}
+
+Test(agent_sweep, a_place_hidden_then_opened_by_the_command_goes)
+{
+	hidden_then_opened(false);
+}
+
+Test(agent_sweep, a_place_hidden_then_opened_by_the_user_goes)
+{
+	hidden_then_opened(true);
 }
