@@ -41,6 +41,8 @@
 #include "protect/repowalk.h"
 
 #define NONE UINT32_MAX
+/* A name's prefix when it goes out of a place: room left for the name. */
+#define PREFIX_MAX 96
 
 /* What to do, said after each: @who's next start there reads it. */
 static void say(struct walk *w, const char *name, const char *what,
@@ -174,44 +176,73 @@ static void instruction(struct walk *w, int dir, const char *name,
 	    ret < 0 ? "remove it" : "a link you made yourself: move it back");
 }
 
-/* The .claude that holds the directory being read (@dir, its place
- * @place_name), opened beneath the root with no link on the way, and
- * checked to hold @dir as @place_name: -1 when it cannot be. */
-static int claude_dir(const struct walk *w, int dir, const char *place_name)
+/* The .claude that holds the directory being read (@dir, @sub in it),
+ * opened beneath the root with no link on the way, and checked to hold
+ * @dir as @sub: -1 when it cannot be. */
+static int claude_dir(const struct walk *w, int dir, const char *sub)
 {
 	const char *rel = claude_rel(w), *top = w->path + w->root_len + 1;
-	char sub[PATH_MAX];
+	char up[PATH_MAX];
 	struct stat a, b;
-	int fd;
+	int fd, in;
 
 	if (!rel || rel < top)
 		return -1;
-	snprintf(sub, sizeof(sub), "%.*s", (int)(rel + 7 - top), top);
-	fd = ltd_dir_open_beneath(w->root, sub);
-	if (fd >= 0 && (fstatat(fd, place_name, &a, AT_SYMLINK_NOFOLLOW) < 0 ||
-			fstat(dir, &b) < 0 || a.st_dev != b.st_dev ||
-			a.st_ino != b.st_ino)) {
-		close(fd);
+	snprintf(up, sizeof(up), "%.*s", (int)(rel + 7 - top), top);
+	if ((fd = ltd_dir_open_beneath(w->root, up)) < 0)
 		return -1;
+	in = ltd_dir_open_beneath(fd, sub);
+	if (in < 0 || fstat(in, &a) < 0 || fstat(dir, &b) < 0 ||
+	    a.st_dev != b.st_dev || a.st_ino != b.st_ino) {
+		close(fd);
+		fd = -1;
 	}
+	if (in >= 0)
+		close(in);
 	return fd;
 }
 
-/* Out of the place into its .claude when @name lies right in it (Claude
- * Code takes a skill from any directory of skills/, whatever its name:
- * "x.ltd-native-quarantine" there would still be one). */
+/* The directory being read (@rel, from its .claude on) is Claude Code's
+ * place @h or lies in it: what goes out of it into the .claude is named
+ * after where it was ("commands-ops-"), into @prefix, cut where a
+ * character begins (the name itself is cut by protected.c). */
+static bool in_place(const char *rel, const struct ltd_hostrun *h,
+		     char prefix[PREFIX_MAX])
+{
+	size_t n = strlen(h->path), k = 0;
+
+	if (!rel || !strchr(h->path, '/') || strncmp(rel, h->path, n) ||
+	    (rel[n] && rel[n] != '/'))
+		return false;
+	for (const char *s = rel + 8; *s && k < PREFIX_MAX - 2; s++)
+		prefix[k++] = *s == '/' ? '-' : *s;
+	while (k && ((unsigned char)rel[8 + k] & 0xC0) == 0x80)
+		k--;
+	prefix[k++] = '-';
+	prefix[k] = '\0';
+	return true;
+}
+
+/* Out of the place into its .claude when @name lies right in it, or is
+ * a directory anywhere in it: Claude Code takes a skill from any
+ * directory of skills/, commands and agents from every directory below
+ * theirs, whatever the names ("x.ltd-native-quarantine" there would
+ * still be one). */
 void ltd_repos_agent_place(struct walk *w, int dir, const char *name,
 			   const struct ltd_hostrun *h)
 {
-	const char *rel = claude_rel(w), *slash = strchr(h->path, '/');
-	_cleanup_close_ int up = rel && !strcmp(rel, h->path) && slash
-					 ? claude_dir(w, dir, slash + 1)
+	const char *rel = claude_rel(w);
+	char what[640], to[NAME_MAX + 64], prefix[PREFIX_MAX];
+	struct stat st;
+	bool is_dir = fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		      S_ISDIR(st.st_mode);
+	bool in = in_place(rel, h, prefix);
+	_cleanup_close_ int up = in && (is_dir || !strcmp(rel, h->path))
+					 ? claude_dir(w, dir, rel + 8)
 					 : -1;
 	bool out = up >= 0;
-	char what[512], to[NAME_MAX + 64], prefix[NAME_MAX];
 	int ret;
 
-	snprintf(prefix, sizeof(prefix), "%s-", out ? slash + 1 : "");
 	ret = out ? ltd_protected_move_aside_to(dir, name, up, prefix, to,
 						sizeof(to))
 		  : ltd_protected_move_aside(dir, name, to, sizeof(to));
@@ -231,9 +262,14 @@ void ltd_repos_agent_place(struct walk *w, int dir, const char *name,
 			 : "made or changed by the command",
 		 h->program, h->runs,
 		 ret < 0 ? "it could NOT be moved aside" : "moved aside",
-		 ret < 0 || !out ? "" : " into .claude");
+		 ret < 0	? ""
+		 : out		? " into .claude"
+		 : in && is_dir ? " within its place, where Claude Code may "
+				  "still take it"
+				: "");
 	say(w, name, what, ret < 0 ? strerror(-ret) : to, h->program,
-	    ret < 0 ? "remove it" : "if it is yours, move it back");
+	    ret < 0 || (in && is_dir && !out) ? "remove it"
+					      : "if it is yours, move it back");
 }
 
 const struct ltd_hostrun *ltd_repos_agent_place_of(const char *name)

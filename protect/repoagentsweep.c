@@ -111,12 +111,15 @@ static void sweep_in(struct walk *w, struct sweep *s, int dir,
 			break;
 		}
 		s->left--;
-		/* What went aside before (here or in an earlier run). */
-		if (strstr(names[i], ".ltd-native-quarantine") ||
-		    fstatat(dir, names[i], &st, AT_SYMLINK_NOFOLLOW) < 0)
+		if (fstatat(dir, names[i], &st, AT_SYMLINK_NOFOLLOW) < 0)
 			continue;
+		/* A file that went aside (here or in an earlier run) is
+		 * no command or skill of Claude Code's; a directory still
+		 * in a place, whatever its name, holds them (one an earlier
+		 * version left there, refilled: the attacker's review). */
 		if (!S_ISDIR(st.st_mode)) {
-			if (ltd_ctime_since(&st, w->since))
+			if (!strstr(names[i], ".ltd-native-quarantine") &&
+			    ltd_ctime_since(&st, w->since))
 				ltd_repos_agent_place(w, dir, names[i], h);
 			continue;
 		}

@@ -250,3 +250,63 @@ Test(agent_sweep, a_place_hidden_then_opened_by_the_user_goes)
 {
 	hidden_then_opened(true);
 }
+
+/* The attacker's review: Claude Code takes commands and agents from every
+ * directory below commands/ and agents/, so one the command made below a
+ * user's own (commands/ops/evil), or a user's renamed in place, moved
+ * aside within it (ops/evil.ltd-native-quarantine/x.md) was still a
+ * command.  It goes out of the place, into the .claude. */
+Test(agent_sweep, a_directory_made_below_a_users_place_goes_out_of_it)
+{
+	struct timespec t;
+	char a[512], b[512];
+	char *r;
+
+	put("pkg/.claude/commands/ops/mine.md", "mine\n");
+	put("pkg/.claude/agents/team/a/x.md", "mine\n");
+	indexed();
+	t = mark();
+	put("pkg/.claude/commands/ops/evil/x.md", "!`id`\n");
+	fx_path(a, sizeof(a), proj, "pkg/.claude/agents/team/a");
+	fx_path(b, sizeof(b), proj, "pkg/.claude/agents/team/b");
+	cr_assert_eq(rename(a, b), 0);
+	r = walk(t);
+	assert_in(r, "/proj/pkg/.claude/commands/ops/evil: made or changed by "
+		     "the command");
+	assert_in(r, "moved aside into .claude");
+	cr_assert(fx_exists(proj,
+			    "pkg/.claude/"
+			    "commands-ops-evil.ltd-native-quarantine/x.md"),
+		  "%s", r);
+	cr_assert_not(fx_exists(proj, "pkg/.claude/commands/ops/evil"));
+	cr_assert_not(fx_exists(proj, "pkg/.claude/commands/ops/"
+				      "evil.ltd-native-quarantine"));
+	cr_assert(fx_exists(proj, "pkg/.claude/commands/ops/mine.md"));
+	cr_assert(fx_exists(proj, "pkg/.claude/"
+				  "agents-team-b.ltd-native-quarantine/x.md"),
+		  "%s", r);
+	free(r);
+}
+
+/* What an earlier version moved aside within a place stays where Claude
+ * Code takes it; the sweep passed over its name, so a file rewritten in
+ * it was never seen.  It is looked in like any directory there. */
+Test(agent_sweep, a_quarantined_directory_in_a_place_is_swept)
+{
+	struct timespec t;
+	char *r;
+
+	put("pkg/.claude/commands/ops/evil.ltd-native-quarantine/x.md", "x\n");
+	indexed();
+	t = mark();
+	put("pkg/.claude/commands/ops/evil.ltd-native-quarantine/x.md",
+	    "!`id`\n");
+	r = walk(t);
+	assert_in(r, "/proj/pkg/.claude/commands/ops/"
+		     "evil.ltd-native-quarantine/x.md: made or changed by the "
+		     "command");
+	cr_assert(fx_exists(proj, "pkg/.claude/commands/ops/"
+				  "evil.ltd-native-quarantine/"
+				  "x.md.ltd-native-quarantine"));
+	free(r);
+}
