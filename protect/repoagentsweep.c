@@ -181,13 +181,18 @@ static void sweep_claude(struct walk *w, const char *rel, struct sweep *s)
 
 void ltd_repos_agent_sweep(struct walk *w)
 {
-	/* While no directory was read, the new index is the old one. */
-	const struct ltd_rindex *x = w->shadow ? w->old : w->new;
+	/* While no directory was read, the new index is the old one; one
+	 * not whole (out of memory) lists less than the old one, which
+	 * still names the .claude directories the walk did not read.  With
+	 * none, the walk read every directory (nothing was known): nothing
+	 * is left for the sweep. */
+	const struct ltd_rindex *x =
+		w->shadow || !w->new || w->new_lost ? w->old : w->new;
 	size_t at[LTD_REPOS_MAX_DEPTH + 2];
 	struct sweep s = {.left = SWEEP_ENTRIES};
 	char rel[PATH_MAX];
 
-	if (!x || w->new_lost || w->lower >= 0)
+	if (!x || w->lower >= 0)
 		return;
 	at[0] = 0;
 	for (size_t i = 1; i < x->n; i++) {

@@ -310,3 +310,33 @@ Test(agent_sweep, a_quarantined_directory_in_a_place_is_swept)
 				  "x.md.ltd-native-quarantine"));
 	free(r);
 }
+
+/* Where no index is kept (a project on NFS, FUSE, overlayfs; no state
+ * directory), there is no sweep: the walk reads every directory at every
+ * run, and a file rewritten in place in a user's nested place is seen
+ * all the same (the guide says so). */
+Test(agent_sweep, with_no_index_a_file_rewritten_in_place_is_seen)
+{
+	struct timespec t;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	put("pkg/.claude/commands/mine.md", "mine\n");
+	put("pkg/.claude/settings.json", "{}\n");
+	usleep(RIPE_US);
+	t = mark();
+	put("pkg/.claude/commands/mine.md", "!`id`\n");
+	put("pkg/.claude/settings.json", "{\"hooks\":{}}\n");
+	out = open_memstream(&text, &len);
+	cr_assert_not_null(out);
+	ltd_repos_report(out, proj,
+			 LTD_REPOS_SKIP_ROOT_GIT | LTD_REPOS_SKIP_ROOT_AGENT, t,
+			 &lim, -1);
+	fclose(out);
+	assert_in(text, "/proj/pkg/.claude/commands/mine.md: ");
+	assert_in(text, "/proj/pkg/.claude/settings.json: ");
+	cr_assert(fx_exists(proj, "pkg/.claude/"
+				  "commands-mine.md.ltd-native-quarantine"));
+	free(text);
+}
