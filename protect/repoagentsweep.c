@@ -18,8 +18,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <linux/openat2.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "common/cleanup.h"
@@ -137,20 +139,15 @@ static void sweep_in(struct walk *w, struct sweep *s, int dir,
 	ltd_strv_free(names, n);
 }
 
-/* The nested .claude at @rel (from the root): its own files, whatever
- * the budget; its places' files, within it. */
-static void sweep_claude(struct walk *w, const char *rel, struct sweep *s)
+/* The nested .claude at @fd (w->path): its own files, whatever the
+ * budget; its places' files, within it. */
+static void sweep_places(struct walk *w, int fd, struct sweep *s)
 {
-	_cleanup_close_ int fd = -1;
 	char **names = NULL;
 	size_t n = 0;
 
-	if (w->root_len + 1 + strlen(rel) >= sizeof(w->path) ||
-	    (fd = open_in(w, w->root, rel)) < 0 ||
-	    ltd_dir_names(fd, 0, &names, &n) < 0)
+	if (ltd_dir_names(fd, 0, &names, &n) < 0)
 		return;
-	snprintf(w->path + w->root_len, sizeof(w->path) - w->root_len, "/%s",
-		 rel);
 	s->over = s->deep = false;
 	for (size_t i = 0; i < n; i++) {
 		const struct ltd_hostrun *h =
@@ -176,6 +173,66 @@ static void sweep_claude(struct walk *w, const char *rel, struct sweep *s)
 	ltd_strv_free(names, n);
 	if (s->over || s->deep)
 		say_cut(w, s);
+}
+
+/* The nested .claude at @rel (from the root). */
+static void sweep_claude(struct walk *w, const char *rel, struct sweep *s)
+{
+	_cleanup_close_ int fd = -1;
+
+	if (w->root_len + 1 + strlen(rel) >= sizeof(w->path) ||
+	    (fd = open_in(w, w->root, rel)) < 0)
+		return;
+	snprintf(w->path + w->root_len, sizeof(w->path) - w->root_len, "/%s",
+		 rel);
+	sweep_places(w, fd, s);
+	w->path[w->root_len] = '\0';
+}
+
+/* @rel (from the root) opened beneath the root, links on the way
+ * followed while they stay beneath it (an absolute one is not). */
+static int open_following(int root, const char *rel)
+{
+	struct open_how how = {
+		.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS |
+			   RESOLVE_NO_XDEV,
+	};
+
+	return (int)syscall(SYS_openat2, root, rel, &how, sizeof(how));
+}
+
+/* The .claude in the directory @rel (from the root: "" for the root)
+ * that is a link (the user's own: one the command made went aside): the
+ * directory it leads to within the project, which the walk judges under
+ * its own name, is swept as the .claude it is where Claude Code is
+ * started.  One that leads out of the project is not the cage's to
+ * write (a directory bound writable is walked as a root of its own). */
+static void sweep_link(struct walk *w, const char *rel, struct sweep *s)
+{
+	char at[PATH_MAX], to[PATH_MAX];
+	_cleanup_close_ int fd = -1, up = -1;
+	ssize_t n;
+
+	if ((size_t)snprintf(at, sizeof(at), "%s%s.claude", rel,
+			     *rel ? "/" : "") >= sizeof(at) ||
+	    w->root_len + 1 + strlen(at) >= sizeof(w->path))
+		return;
+	fd = open_following(w->root, at);
+	/* An absolute link into the project: from the root on. */
+	if (fd < 0 && errno == EXDEV &&
+	    (up = ltd_dir_open_beneath(w->root, *rel ? rel : ".")) >= 0 &&
+	    (n = readlinkat(up, ".claude", to, sizeof(to) - 1)) > 0) {
+		to[n] = '\0';
+		if (!strncmp(to, w->path, w->root_len) &&
+		    to[w->root_len] == '/')
+			fd = open_following(w->root, to + w->root_len + 1);
+	}
+	if (fd < 0)
+		return;
+	snprintf(w->path + w->root_len, sizeof(w->path) - w->root_len, "/%s",
+		 at);
+	sweep_places(w, fd, s);
 	w->path[w->root_len] = '\0';
 }
 
@@ -214,5 +271,7 @@ void ltd_repos_agent_sweep(struct walk *w)
 		if (len == 7 && !memcmp(rel + base, ".claude", 7) &&
 		    !(d == 1 && (w->skip & LTD_REPOS_SKIP_ROOT_AGENT)))
 			sweep_claude(w, rel, &s);
+		if (x->v[i].flags & LTD_RN_CLAUDE)
+			sweep_link(w, rel, &s);
 	}
 }

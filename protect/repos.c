@@ -95,6 +95,9 @@ static unsigned entry_flags(const char *name, bool is_dir)
 		return LTD_RN_MAKES;
 	if (!is_dir && !strcmp(name, ".git"))
 		return LTD_RN_GITFILE;
+	/* A link the sweep follows (repoagentsweep.c). */
+	if (!is_dir && !strcmp(name, ".claude"))
+		return LTD_RN_CLAUDE;
 	return 0;
 }
 

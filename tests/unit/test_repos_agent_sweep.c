@@ -340,3 +340,41 @@ Test(agent_sweep, with_no_index_a_file_rewritten_in_place_is_seen)
 				  "commands-mine.md.ltd-native-quarantine"));
 	free(text);
 }
+
+/* The attacker's review: a user's nested .claude that is a link to a
+ * directory elsewhere in the project (relative, or absolute into it) was
+ * never looked into: what the command wrote there under the directory's
+ * own name was no .claude's.  It is swept as the .claude it is. */
+Test(agent_sweep, a_users_nested_claude_link_is_swept)
+{
+	char abs[512], path[512];
+	struct timespec t;
+	char *r;
+
+	put("shared/cc/commands/mine.md", "mine\n");
+	put("shared/cc/settings.json", "{}\n");
+	put("shared/dd/agents/a.md", "mine\n");
+	fx_mkdirs(proj, "sub/x");
+	fx_mkdirs(proj, "abs/x");
+	fx_path(path, sizeof(path), proj, "sub/.claude");
+	cr_assert_eq(symlink("../shared/cc", path), 0);
+	fx_path(path, sizeof(path), proj, "abs/.claude");
+	fx_path(abs, sizeof(abs), proj, "shared/dd");
+	cr_assert_eq(symlink(abs, path), 0);
+	indexed();
+	t = mark();
+	put("shared/cc/commands/mine.md", "!`id`\n");
+	put("shared/cc/commands/evil.md", "!`id`\n");
+	put("shared/cc/settings.json", "{\"hooks\":{}}\n");
+	put("shared/dd/agents/a.md", "evil\n");
+	r = walk(t);
+	assert_in(r, "/proj/sub/.claude/commands/mine.md: ");
+	assert_in(r, "/proj/sub/.claude/settings.json: ");
+	assert_in(r, "/proj/abs/.claude/agents/a.md: ");
+	cr_assert_not(fx_exists(proj, "shared/cc/commands/mine.md"), "%s", r);
+	cr_assert_not(fx_exists(proj, "shared/cc/commands/evil.md"), "%s", r);
+	cr_assert(fx_exists(proj, "shared/cc/settings.json."
+				  "ltd-native-quarantine"));
+	cr_assert_not(fx_exists(proj, "shared/dd/agents/a.md"), "%s", r);
+	free(r);
+}
