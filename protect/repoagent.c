@@ -41,10 +41,8 @@
 #include "protect/repowalk.h"
 
 #define NONE UINT32_MAX
-/* The sweep of every nested .claude's places at a run's end: so deep
- * below a place, so many entries in all. */
-#define SWEEP_DEPTH   8
-#define SWEEP_ENTRIES 10000
+/* A name's prefix when it goes out of a place: room left for the name. */
+#define PREFIX_MAX 96
 
 /* What to do, said after each: @who's next start there reads it. */
 static void say(struct walk *w, const char *name, const char *what,
@@ -124,7 +122,7 @@ static ino_t index_ino(const struct walk *w, uint32_t old, const char *name)
 	return j == NONE ? 0 : w->old->v[j].ino;
 }
 
-void ltd_repos_agent_enter(struct walk *w, int fd, uint32_t old)
+void ltd_repos_agent_enter(struct walk *w, int fd, uint32_t old, bool unseen)
 {
 	const struct ltd_hostrun *h;
 	const char *rel;
@@ -139,13 +137,18 @@ void ltd_repos_agent_enter(struct walk *w, int fd, uint32_t old)
 			 w->old && old != NONE ? w->old->v[old].ino : 0);
 	h = ltd_agentprotect_find(rel);
 	/* Skipped only where it goes aside whole: a place of a new .claude,
-	 * or a new directory in a place.  Any other (.claude/x) is walked
-	 * as any directory is: a .claude or an instruction file below it is
-	 * judged (the attacker's review hid both in a new .claude/x). */
+	 * or a new directory in a place, when the directory above is read
+	 * (it is judged there).  One the index has no facts of (the walk
+	 * could not open it: its permissions) lies below one that may not
+	 * be: what it holds is judged as new instead.  Any other (.claude/x)
+	 * is walked as any directory is: a .claude or an instruction file
+	 * below it is judged (the attacker's review hid both in a new
+	 * .claude/x). */
 	if (!strcmp(rel, ".claude"))
-		w->agent = fresh ? WALK_AGENT_NEW : 0;
-	else if (h && ((w->agent == WALK_AGENT_NEW && !strcmp(rel, h->path)) ||
-		       fresh))
+		w->agent = fresh || unseen ? WALK_AGENT_NEW : 0;
+	else if (h && w->up_read &&
+		 ((w->agent == WALK_AGENT_NEW && !strcmp(rel, h->path)) ||
+		  fresh))
 		w->agent = WALK_AGENT_SKIP;
 	else
 		w->agent = 0;
@@ -173,65 +176,103 @@ static void instruction(struct walk *w, int dir, const char *name,
 	    ret < 0 ? "remove it" : "a link you made yourself: move it back");
 }
 
-/* The .claude that holds the directory being read (@dir, its place
- * @place_name), opened beneath the root with no link on the way, and
- * checked to hold @dir as @place_name: -1 when it cannot be. */
-static int claude_dir(const struct walk *w, int dir, const char *place_name)
+/* The .claude that holds the directory being read (@dir, @sub in it),
+ * opened beneath the root with no link on the way, and checked to hold
+ * @dir as @sub: -1 when it cannot be. */
+static int claude_dir(const struct walk *w, int dir, const char *sub)
 {
 	const char *rel = claude_rel(w), *top = w->path + w->root_len + 1;
-	char sub[PATH_MAX];
+	char up[PATH_MAX];
 	struct stat a, b;
-	int fd;
+	int fd, in;
 
 	if (!rel || rel < top)
 		return -1;
-	snprintf(sub, sizeof(sub), "%.*s", (int)(rel + 7 - top), top);
-	fd = ltd_dir_open_beneath(w->root, sub);
-	if (fd >= 0 && (fstatat(fd, place_name, &a, AT_SYMLINK_NOFOLLOW) < 0 ||
-			fstat(dir, &b) < 0 || a.st_dev != b.st_dev ||
-			a.st_ino != b.st_ino)) {
-		close(fd);
+	snprintf(up, sizeof(up), "%.*s", (int)(rel + 7 - top), top);
+	if ((fd = ltd_dir_open_beneath(w->root, up)) < 0)
 		return -1;
+	in = ltd_dir_open_beneath(fd, sub);
+	if (in < 0 || fstat(in, &a) < 0 || fstat(dir, &b) < 0 ||
+	    a.st_dev != b.st_dev || a.st_ino != b.st_ino) {
+		close(fd);
+		fd = -1;
 	}
+	if (in >= 0)
+		close(in);
 	return fd;
 }
 
-/* @name in @dir, in Claude Code's place @h, made by the command: moved
- * aside whole; out of the place into its .claude when it lies right in
- * it (Claude Code takes a skill from any directory of skills/, whatever
- * its name: "x.ltd-native-quarantine" there would still be one). */
-static void place(struct walk *w, int dir, const char *name,
-		  const struct ltd_hostrun *h)
+/* The directory being read (@rel, from its .claude on) is Claude Code's
+ * place @h or lies in it: what goes out of it into the .claude is named
+ * after where it was ("commands-ops-"), into @prefix, cut where a
+ * character begins (the name itself is cut by protected.c). */
+static bool in_place(const char *rel, const struct ltd_hostrun *h,
+		     char prefix[PREFIX_MAX])
 {
-	const char *rel = claude_rel(w), *slash = strchr(h->path, '/');
-	_cleanup_close_ int up = rel && !strcmp(rel, h->path) && slash
-					 ? claude_dir(w, dir, slash + 1)
+	size_t n = strlen(h->path), k = 0;
+
+	if (!rel || !strchr(h->path, '/') || strncmp(rel, h->path, n) ||
+	    (rel[n] && rel[n] != '/'))
+		return false;
+	for (const char *s = rel + 8; *s && k < PREFIX_MAX - 2; s++)
+		prefix[k++] = *s == '/' ? '-' : *s;
+	while (k && ((unsigned char)rel[8 + k] & 0xC0) == 0x80)
+		k--;
+	prefix[k++] = '-';
+	prefix[k] = '\0';
+	return true;
+}
+
+/* Out of the place into its .claude when @name lies right in it, or is
+ * a directory anywhere in it: Claude Code takes a skill from any
+ * directory of skills/, commands and agents from every directory below
+ * theirs, whatever the names ("x.ltd-native-quarantine" there would
+ * still be one). */
+void ltd_repos_agent_place(struct walk *w, int dir, const char *name,
+			   const struct ltd_hostrun *h)
+{
+	const char *rel = claude_rel(w);
+	char what[640], to[NAME_MAX + 64], prefix[PREFIX_MAX];
+	struct stat st;
+	bool is_dir = fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		      S_ISDIR(st.st_mode);
+	bool in = in_place(rel, h, prefix);
+	_cleanup_close_ int up = in && (is_dir || !strcmp(rel, h->path))
+					 ? claude_dir(w, dir, rel + 8)
 					 : -1;
 	bool out = up >= 0;
-	char what[512], to[NAME_MAX + 64], prefix[NAME_MAX];
 	int ret;
 
-	snprintf(prefix, sizeof(prefix), "%s-", out ? slash + 1 : "");
 	ret = out ? ltd_protected_move_aside_to(dir, name, up, prefix, to,
 						sizeof(to))
 		  : ltd_protected_move_aside(dir, name, to, sizeof(to));
 	/* With no record of an earlier walk here, one changed in the run
-	 * cannot be told from one moved in whole: said so. */
+	 * cannot be told from one moved in whole; where no walk could look
+	 * before (repos.c's unseen(): since is zero), what is there from
+	 * any run: said so. */
 	snprintf(what, sizeof(what), "%s, where %s on the host finds %s: %s%s",
-		 w->old ? "made or changed by the command"
-			: "in a .claude that changed in the run and that "
-			  "ltd-native has no record of yet (its first run "
-			  "here: yours cannot be told from one the command "
-			  "moved in)",
+		 !w->old ? "in a .claude that changed in the run and that "
+			   "ltd-native has no record of yet (its first run "
+			   "here: yours cannot be told from one the command "
+			   "moved in)"
+		 : !w->since.tv_sec && !w->since.tv_nsec
+			 ? "in a directory ltd-native could not look in at "
+			   "the end of an earlier run (yours cannot be told "
+			   "from what a command put there since)"
+			 : "made or changed by the command",
 		 h->program, h->runs,
 		 ret < 0 ? "it could NOT be moved aside" : "moved aside",
-		 ret < 0 || !out ? "" : " into .claude");
+		 ret < 0	? ""
+		 : out		? " into .claude"
+		 : in && is_dir ? " within its place, where Claude Code may "
+				  "still take it"
+				: "");
 	say(w, name, what, ret < 0 ? strerror(-ret) : to, h->program,
-	    ret < 0 ? "remove it" : "if it is yours, move it back");
+	    ret < 0 || (in && is_dir && !out) ? "remove it"
+					      : "if it is yours, move it back");
 }
 
-/* Claude Code's place that @name in a .claude is, or NULL. */
-static const struct ltd_hostrun *place_of(const char *name)
+const struct ltd_hostrun *ltd_repos_agent_place_of(const char *name)
 {
 	char rel[NAME_MAX + 16];
 
@@ -256,25 +297,25 @@ static void entry(struct walk *w, int dir, uint32_t old, const char *name,
 	 * (the attacker's review), which Claude Code would take whole. */
 	if (!strcmp(name, ".claude") && !S_ISDIR(st.st_mode)) {
 		if (ltd_ctime_since(&st, w->since))
-			place(w, dir, name, &whole);
+			ltd_repos_agent_place(w, dir, name, &whole);
 		return;
 	}
 	/* Text there is the project's, as its README: a link out is not. */
 	if (in_claude && (!strcmp(name, "CLAUDE.md") || !strcmp(name, "rules")))
 		who = "Claude Code";
 	else if (in_claude)
-		h = place_of(name);
+		h = ltd_repos_agent_place_of(name);
 	if (!h) {
 		if (who && !S_ISDIR(st.st_mode))
 			instruction(w, dir, name, &st, who);
 		return;
 	}
 	if (in_claude && w->agent == WALK_AGENT_NEW)
-		place(w, dir, name, h);
+		ltd_repos_agent_place(w, dir, name, h);
 	else if (ltd_ctime_since(&st, w->since) &&
 		 (!S_ISDIR(st.st_mode) ||
 		  new_here(w, dir, name, &st, index_ino(w, old, name))))
-		place(w, dir, name, h);
+		ltd_repos_agent_place(w, dir, name, h);
 }
 
 void ltd_repos_judge_agent(struct walk *w, int dir, uint32_t old, bool instr)
@@ -303,106 +344,4 @@ void ltd_repos_judge_agent(struct walk *w, int dir, uint32_t old, bool instr)
 	for (size_t i = 0; i < n; i++)
 		entry(w, dir, old, names[i], h, in_claude);
 	ltd_strv_free(names, n);
-}
-
-/* Below a place of a nested .claude (@dir, w->path, @depth deep in it):
- * each file, link or other the command changed in place. */
-static void sweep_in(struct walk *w, int dir, const struct ltd_hostrun *h,
-		     int depth, size_t *budget)
-{
-	char **names = NULL;
-	size_t n = 0, len = strlen(w->path);
-
-	if (ltd_dir_names(dir, 0, &names, &n) < 0)
-		return;
-	for (size_t i = 0; i < n && *budget; i++, (*budget)--) {
-		_cleanup_close_ int sub = -1;
-		struct stat st;
-
-		/* What went aside before (here or in an earlier run). */
-		if (strstr(names[i], ".ltd-native-quarantine") ||
-		    fstatat(dir, names[i], &st, AT_SYMLINK_NOFOLLOW) < 0)
-			continue;
-		if (!S_ISDIR(st.st_mode)) {
-			if (ltd_ctime_since(&st, w->since))
-				place(w, dir, names[i], h);
-			continue;
-		}
-		if (depth >= SWEEP_DEPTH ||
-		    len + 1 + strlen(names[i]) >= sizeof(w->path) ||
-		    (sub = ltd_dir_open_beneath(dir, names[i])) < 0)
-			continue;
-		snprintf(w->path + len, sizeof(w->path) - len, "/%s", names[i]);
-		sweep_in(w, sub, h, depth + 1, budget);
-		w->path[len] = '\0';
-	}
-	ltd_strv_free(names, n);
-}
-
-/* The nested .claude at @rel (from the root): its places' files. */
-static void sweep_claude(struct walk *w, const char *rel, size_t *budget)
-{
-	_cleanup_close_ int fd = ltd_dir_open_beneath(w->root, rel);
-	char **names = NULL;
-	size_t n = 0;
-
-	if (fd < 0 || w->root_len + 1 + strlen(rel) >= sizeof(w->path) ||
-	    ltd_dir_names(fd, 0, &names, &n) < 0)
-		return;
-	snprintf(w->path + w->root_len, sizeof(w->path) - w->root_len, "/%s",
-		 rel);
-	for (size_t i = 0; i < n; i++) {
-		const struct ltd_hostrun *h = place_of(names[i]);
-		size_t len = strlen(w->path);
-		_cleanup_close_ int sub = -1;
-		struct stat st;
-
-		if (!h || fstatat(fd, names[i], &st, AT_SYMLINK_NOFOLLOW) < 0)
-			continue;
-		if (!S_ISDIR(st.st_mode)) {
-			if (ltd_ctime_since(&st, w->since))
-				place(w, fd, names[i], h);
-			continue;
-		}
-		if ((sub = ltd_dir_open_beneath(fd, names[i])) < 0 ||
-		    len + 1 + strlen(names[i]) >= sizeof(w->path))
-			continue;
-		snprintf(w->path + len, sizeof(w->path) - len, "/%s", names[i]);
-		sweep_in(w, sub, h, 1, budget);
-		w->path[len] = '\0';
-	}
-	ltd_strv_free(names, n);
-	w->path[w->root_len] = '\0';
-}
-
-void ltd_repos_agent_sweep(struct walk *w)
-{
-	/* While no directory was read, the new index is the old one. */
-	const struct ltd_rindex *x = w->shadow ? w->old : w->new;
-	size_t at[LTD_REPOS_MAX_DEPTH + 2], budget = SWEEP_ENTRIES;
-	char rel[PATH_MAX];
-
-	if (!x || w->new_lost || w->lower >= 0)
-		return;
-	at[0] = 0;
-	for (size_t i = 1; i < x->n && budget; i++) {
-		unsigned d = x->v[i].depth;
-		size_t len = x->v[i].name_len, base;
-
-		if (d == 0 || d > LTD_REPOS_MAX_DEPTH + 1)
-			continue;
-		/* Past the path's room: it and all below it left out. */
-		at[d] = SIZE_MAX;
-		if (at[d - 1] == SIZE_MAX ||
-		    (base = at[d - 1] + (d > 1)) + len >= sizeof(rel))
-			continue;
-		if (d > 1)
-			rel[base - 1] = '/';
-		memcpy(rel + base, ltd_rindex_name(x, (uint32_t)i), len);
-		rel[base + len] = '\0';
-		at[d] = base + len;
-		if (len == 7 && !memcmp(rel + base, ".claude", 7) &&
-		    !(d == 1 && (w->skip & LTD_REPOS_SKIP_ROOT_AGENT)))
-			sweep_claude(w, rel, &budget);
-	}
 }

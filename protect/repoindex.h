@@ -49,7 +49,8 @@
 #define LTD_RN_GITFILE 0x04u /* a .git that is not a directory */
 #define LTD_RN_NOFACT  0x08u /* not read (or not whole): read it next time */
 #define LTD_RN_RACY    0x10u /* ctime too recent to trust next time */
-#define LTD_RN_ALL     0x1fu
+#define LTD_RN_CLAUDE  0x20u /* a .claude that is not a directory */
+#define LTD_RN_ALL     0x3fu
 /* Deeper than the walk ever looks (LTD_REPOS_MAX_DEPTH and one). */
 #define LTD_RINDEX_MAX_DEPTH 1024
 

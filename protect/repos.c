@@ -95,6 +95,9 @@ static unsigned entry_flags(const char *name, bool is_dir)
 		return LTD_RN_MAKES;
 	if (!is_dir && !strcmp(name, ".git"))
 		return LTD_RN_GITFILE;
+	/* A link the sweep follows (repoagentsweep.c). */
+	if (!is_dir && !strcmp(name, ".claude"))
+		return LTD_RN_CLAUDE;
 	return 0;
 }
 
@@ -291,6 +294,7 @@ static void visit(struct walk *w, int fd, unsigned flags,
 		for (uint32_t j = old + 1; j < x->end[old]; j = x->end[j]) {
 			memcpy(name, ltd_rindex_name(x, j), x->v[j].name_len);
 			name[x->v[j].name_len] = '\0';
+			w->up_read = false;
 			enter(w, fd, name, j, depth + 1);
 		}
 	} else {
@@ -298,12 +302,14 @@ static void visit(struct walk *w, int fd, unsigned flags,
 		    (n_kids = ltd_rindex_children(w->old, old, &kids)) < 0)
 			n_kids = 0;
 		for (const char *s = l->names; s < l->names + l->len;
-		     s += strlen(s) + 1)
+		     s += strlen(s) + 1) {
+			w->up_read = true;
 			enter(w, fd, s,
 			      n_kids ? ltd_rindex_find(w->old, kids,
 						       (size_t)n_kids, s)
 				     : NONE,
 			      depth + 1);
+		}
 	}
 	/* A review's upper: the index is not kept there (see report()). */
 	if (w->lower >= 0 && (flags & (LTD_RN_HEAD | LTD_RN_MAKES)) !=
@@ -417,6 +423,7 @@ static void enter(struct walk *w, int dir, const char *name, uint32_t old,
 	unsigned agent = w->agent;
 	uint32_t rec;
 	struct stat st;
+	bool hid;
 	int fd;
 
 	/* Listed whatever comes of it: a child not read now (past a
@@ -462,17 +469,21 @@ static void enter(struct walk *w, int dir, const char *name, uint32_t old,
 		if (said)
 			say(w, name,
 			    "ltd-native cannot look in this directory (its "
-			    "permissions) for git repositories the command "
-			    "may have planted");
+			    "permissions) for git repositories, or Claude "
+			    "Code's places and agents' instruction files, the "
+			    "command may have planted");
 		return;
 	}
 	w->dirs++;
 	since = w->since;
-	if (unseen(w, fd, old)) {
+	/* Judged against the run's start (the one above's since) before
+	 * what it holds is judged as new. */
+	hid = unseen(w, fd, old);
+	ltd_repos_agent_enter(w, fd, old, hid);
+	if (hid) {
 		w->since = (struct timespec){0, 0};
 		w->n_unseen++;
 	}
-	ltd_repos_agent_enter(w, fd, old);
 	read_dir(w, fd, old, rec, depth);
 	w->since = since;
 	w->agent = agent;
@@ -588,7 +599,9 @@ static void say_limits(struct walk *w, const char *root)
 	if (w->full) {
 		snprintf(what, sizeof(what),
 			 "ltd-native stopped after %lu directories looking for "
-			 "git repositories the command may have planted",
+			 "git repositories, or Claude Code's places and "
+			 "agents' instruction files, the command may have "
+			 "planted",
 			 w->lim.dirs);
 		say(w, NULL, what);
 	}
@@ -627,8 +640,9 @@ static void say_limits(struct walk *w, const char *root)
 		memcpy(w->path, root, w->root_len + 1);
 		w->said = 0;
 		snprintf(what, sizeof(what),
-			 "and %lu more warnings about git repositories the "
-			 "command may have planted here, not shown",
+			 "and %lu more warnings about git repositories, or "
+			 "Claude Code's places and agents' instruction files, "
+			 "the command may have planted here, not shown",
 			 w->over);
 		say(w, NULL, what);
 	}

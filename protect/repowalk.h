@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "protect/githookspath.h"
+#include "protect/hostrun.h"
 #include "protect/repoindex.h"
 #include "protect/repos.h"
 
@@ -70,6 +71,10 @@ struct walk {
 	void *hook_ctx;
 	/* In a .claude below the top (repoagent.c): WALK_AGENT_*. */
 	unsigned agent;
+	/* The directory whose child is being entered was read: its
+	 * entries are judged (ltd_repos_judge_agent()) once its children
+	 * are done, not only known from the index. */
+	bool up_read;
 };
 
 /* The .claude being read is new at its place: all it holds of Claude
@@ -92,8 +97,10 @@ void ltd_repos_say_as(struct walk *w, const char *at, const char *name,
 
 /* Entering the directory @fd (w->path; @old its node in the index, or
  * UINT32_MAX), about to be read: w->agent for it, the caller restoring
- * the one before once the directory is done (repoagent.c). */
-void ltd_repos_agent_enter(struct walk *w, int fd, uint32_t old);
+ * the one before once the directory is done (repoagent.c).  w->since is
+ * still the one above's; @unseen: what it holds is then judged as new
+ * (repos.c's unseen()). */
+void ltd_repos_agent_enter(struct walk *w, int fd, uint32_t old, bool unseen);
 
 /* The directory @dir (w->path) read whole, its children walked: what the
  * command made there that Claude Code (or another agent) on the host
@@ -105,8 +112,18 @@ void ltd_repos_judge_agent(struct walk *w, int dir, uint32_t old, bool instr);
 
 /* Once the walk is done: every nested .claude its new index knows, read
  * or not, has what the command changed in its places' files moved aside
- * (a file rewritten in place changes no directory the walk would read). */
+ * (a file rewritten in place changes no directory the walk would read;
+ * repoagentsweep.c). */
 void ltd_repos_agent_sweep(struct walk *w);
+
+/* Claude Code's place (its table's row, or a settings file's) that
+ * @name in a .claude is, or NULL. */
+const struct ltd_hostrun *ltd_repos_agent_place_of(const char *name);
+
+/* @name in @dir (w->path), in Claude Code's place @h, made by the
+ * command: moved aside whole, and said. */
+void ltd_repos_agent_place(struct walk *w, int dir, const char *name,
+			   const struct ltd_hostrun *h);
 
 /* A git directory at @dir (w->path): said when a file that makes it one,
  * or configures it, changed during the run and its configuration runs

@@ -201,6 +201,17 @@ expect_out "... saying what to do" "pkg/\.claude/commands/mine\.md: made or chan
 	pass "a nested .claude made a link is moved aside" ||
 	fail "a nested .claude made a link is moved aside" "$(ls -la "$HP/sub")"
 as_user rm -rf "$HP/pkg" "$HP/sub" "$HP/stage"
+# Claude Code takes commands from every directory below commands/: one the
+# command made below a user's own (the attacker's review) goes out of the
+# place, into the .claude, not beside the user's within it.
+as_user mkdir -p "$HP/pkg/.claude/commands/ops"
+as_user sh -c "echo mine > '$HP/pkg/.claude/commands/ops/mine.md'"
+lh true
+lh sh -c "mkdir pkg/.claude/commands/ops/evil && printf -- '$SLASH' > pkg/.claude/commands/ops/evil/x.md"
+[ -f "$HP/pkg/.claude/commands-ops-evil.ltd-native-quarantine/x.md" ] && [ "$(ls "$HP/pkg/.claude/commands/ops")" = mine.md ] &&
+	pass "a directory the command made below a nested commands/ops of the user's goes out of commands/" ||
+	fail "a directory the command made below a nested commands/ops of the user's goes out of commands/" "$(ls -laR "$HP/pkg/.claude")"
+as_user rm -rf "$HP/pkg"
 
 # The auth directory every run shares (~/.config/ltd-auth in the cage,
 # where the guide has the agents keep their login): a hook one project's
