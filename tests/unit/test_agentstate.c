@@ -110,8 +110,12 @@ Test(agentstate, what_was_there_before_is_left)
 	/* A name like a moved one's is no pass (the review named a link
 	 * debug.ltd-native-quarantine.md), and one moved is not met again
 	 * under its new name. */
+	/* The run's start before the link, as in a run: taken after it, a
+	 * tick of the coarse clock between the two made the link older
+	 * than the run (a flaky failure under load). */
+	since = now();
 	link_at("memory/debug.ltd-native-quarantine.md", "/etc/passwd");
-	text = report(LTD_AGENTSTATE_CLAUDE_PROJECT, now());
+	text = report(LTD_AGENTSTATE_CLAUDE_PROJECT, since);
 	cr_assert(fx_exists(dir, "memory/debug.ltd-native-quarantine.md"
 				 ".ltd-native-quarantine"),
 		  "%s", text);
@@ -127,13 +131,14 @@ Test(agentstate, what_was_there_before_is_left)
 Test(agentstate, an_unreadable_directory_hides_nothing)
 {
 	for (int mode = 0; mode < 2; mode++) {
+		struct timespec since = now(); /* the run's start, first */
 		char path[256], *text;
 
 		fx_mkdir(dir, "memory", 0700);
 		link_at("memory/MEMORY.md", "/home/someone/.ssh/id_ed25519");
 		snprintf(path, sizeof(path), "%s/memory", dir);
 		cr_assert_eq(chmod(path, mode ? 0111 : 0), 0);
-		text = report(LTD_AGENTSTATE_CLAUDE_PROJECT, now());
+		text = report(LTD_AGENTSTATE_CLAUDE_PROJECT, since);
 		cr_assert(fx_exists(dir,
 				    "memory/MEMORY.md.ltd-native-quarantine"),
 			  "mode %o: %s", mode ? 0111 : 0, text);
