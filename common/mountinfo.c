@@ -62,7 +62,7 @@ static int parse_line(const char *l, const char *end, struct ltd_mount_ent *e)
 	l += used;
 	e->root = field(&l, end);
 	e->mnt = e->root ? field(&l, end) : NULL;
-	if (!e->mnt || e->root[0] != '/' || e->mnt[0] != '/') {
+	if (!e->mnt || e->mnt[0] != '/') {
 		free(e->root);
 		free(e->mnt);
 		return -EINVAL;
@@ -135,11 +135,14 @@ const struct ltd_mount_ent *ltd_mountinfo_find(const struct ltd_mountinfo *mi,
 	return NULL;
 }
 
-/* @dir is @root or below it, as paths. */
+/* @dir is @root or below it, as paths.  A root that is no path (a
+ * namespace file bound somewhere: "net:[4026531833]") holds none. */
 static bool path_within(const char *dir, const char *root)
 {
 	size_t len = strlen(root);
 
+	if (root[0] != '/')
+		return false;
 	if (!strcmp(root, "/"))
 		return true;
 	return !strncmp(dir, root, len) && (!dir[len] || dir[len] == '/');
@@ -184,6 +187,8 @@ int ltd_mountinfo_aliases_above(const struct ltd_mountinfo *mi, int id,
 
 	/* Each mount once at most, up the parents (a loop ends there). */
 	for (size_t hops = 0; !ret && m && hops < mi->n; hops++) {
+		if (m->root[0] != '/')
+			break;
 		snprintf(dir, sizeof(dir), "%s", m->root);
 		while (!ret && strcmp(dir, "/") &&
 		       (slash = strrchr(dir, '/'))) {

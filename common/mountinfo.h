@@ -13,7 +13,8 @@
 struct ltd_mount_ent {
 	int id, parent;
 	unsigned major, minor;
-	char *root; /* in its filesystem, from "/" */
+	char *root; /* in its filesystem, from "/"; or what the kernel
+		     * shows for a namespace file bound there ("net:[N]") */
 	char *mnt;  /* where it is mounted */
 };
 

@@ -99,22 +99,27 @@ static const struct place *place_find(const struct places *ps,
 
 /* The mounts the protected paths lie on: each one's first path (@idx). */
 struct on_mounts {
-	int id[16];
-	size_t idx[16], n;
-	bool lost;
+	struct {
+		int id;
+		size_t idx;
+	} * v;
+	size_t n;
 };
 
-static void on_mount(struct on_mounts *om, int id, size_t idx)
+static int on_mount(struct on_mounts *om, int id, size_t idx)
 {
+	void *v;
+
 	for (size_t i = 0; i < om->n; i++)
-		if (om->id[i] == id)
-			return;
-	if (om->n == ARRAY_SIZE(om->id)) {
-		om->lost = true;
-		return;
-	}
-	om->id[om->n] = id;
-	om->idx[om->n++] = idx;
+		if (om->v[i].id == id)
+			return 0;
+	v = realloc(om->v, (om->n + 1) * sizeof(*om->v));
+	if (!v)
+		return -ENOMEM;
+	om->v = v;
+	om->v[om->n].id = id;
+	om->v[om->n++].idx = idx;
+	return 0;
 }
 
 struct alias_ctx {
@@ -143,19 +148,23 @@ static int alias_add(const char *alias, int on, void *arg)
  * The directories above each mount root the protected paths lie below,
  * in their filesystem: a bind mount on the host hides them, and "above
  * by name" does not reach them (a project at ~/proj, a host bind mount of
- * /srv/ws/proj: /srv/ws holds it).  Without the mount table, none.
+ * /srv/ws/proj: /srv/ws holds it).  Without the mount table, -EIO: the
+ * caller refuses (a bind cannot be judged).
  */
 static int aliases_of(const struct on_mounts *om, struct places *above)
 {
 	struct ltd_mountinfo mi;
-	int ret = 0;
+	int ret;
 
-	if (!om->n || ltd_mountinfo_read(&mi) < 0)
+	if (!om->n)
 		return 0;
+	ret = ltd_mountinfo_read(&mi);
+	if (ret < 0)
+		return ret == -ENOMEM ? ret : -EIO;
 	for (size_t i = 0; !ret && i < om->n; i++) {
-		struct alias_ctx a = {above, om->idx[i]};
+		struct alias_ctx a = {above, om->v[i].idx};
 
-		ret = ltd_mountinfo_aliases_above(&mi, om->id[i], alias_add,
+		ret = ltd_mountinfo_aliases_above(&mi, om->v[i].id, alias_add,
 						  &a);
 	}
 	ltd_mountinfo_free(&mi);
@@ -180,8 +189,8 @@ static int places_of(const struct ltd_protected *s, struct places *at,
 		st.st_dev = makedev(sx.stx_dev_major, sx.stx_dev_minor);
 		st.st_ino = sx.stx_ino;
 		ret = place_add(at, &st, i, false);
-		if (sx.stx_mask & STATX_MNT_ID)
-			on_mount(&om, (int)sx.stx_mnt_id, i);
+		if (!ret && (sx.stx_mask & STATX_MNT_ID))
+			ret = on_mount(&om, (int)sx.stx_mnt_id, i);
 		snprintf(dir, sizeof(dir), "%s", s->paths[i]);
 		while (!ret && (slash = strrchr(dir, '/')) && dir[1]) {
 			slash[slash == dir] = '\0'; /* "/x" becomes "/" */
@@ -191,6 +200,7 @@ static int places_of(const struct ltd_protected *s, struct places *at,
 	}
 	if (!ret)
 		ret = aliases_of(&om, above);
+	free(om.v);
 	return ret;
 }
 
@@ -236,6 +246,21 @@ static const char *way_out(const struct ltd_policy *p, const char *src)
 	return "bind it read-only (--ro-bind), or use --unsafe-writable-git";
 }
 
+/* Fail closed: a writable bind that could not be judged is refused. */
+static int not_judged(const struct ltd_user_mount *m, int ret,
+		      struct ltd_err *err)
+{
+	if (ret == -ENOMEM)
+		return ltd_err_set(err, ENOMEM, "out of memory");
+	return ltd_err_set(err, EPERM,
+			   "--%s %s: ltd-native could not read the mount "
+			   "table (/proc/self/mountinfo), which says whether "
+			   "a writable bind holds the project's read-only "
+			   "paths under another name; bind it read-only "
+			   "(--ro-bind), or use --unsafe-writable-git",
+			   m->flag, m->src);
+}
+
 /*
  * A writable bind of the user's that is, lies in or holds a path the
  * cage sees read-only (Claude Code's commands, an editor's tasks, git's
@@ -261,7 +286,7 @@ static int binds_reach(const struct ltd_policy *p,
 		if (m->kind != LTD_UM_BIND || m->derived || !m->src)
 			continue;
 		if (!known && (ret = places_of(s, &at, &above)))
-			ret = ltd_err_set(err, -ret, "out of memory");
+			ret = not_judged(m, ret, err);
 		known = true;
 		if (ret || !(how = reach(m->src, &at, &above, &idx, &alias)))
 			continue;

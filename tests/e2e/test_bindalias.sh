@@ -33,6 +33,19 @@ else
 	expect_rc "... and of the one above it, bound elsewhere" 125
 	expect_out "... said too" "--bind $BA/srv: holds $AP/"
 
+	# A namespace file bound on the host, as `ip netns add`, docker and
+	# snapd make them: its line in the mount table has no path for a
+	# root ("net:[N]"); the table was refused whole for it, and the bind
+	# went through (the attacker's review).
+	touch "$BA/nsfile"
+	mount --bind /proc/self/ns/net "$BA/nsfile"
+	la --bind "$BA/srv" "$BA/srv" -- sh -c "echo x >> '$BA/srv/ws/proj/a'"
+	expect_rc "... with a namespace file bound on the host too" 125
+	expect_out "... said the same" "--bind $BA/srv: holds $AP/"
+	grep -qx x "$BA/srv/ws/proj/a" && fail "... and nothing was written" "$(cat "$BA/srv/ws/proj/a")" ||
+		pass "... and nothing was written"
+	umount "$BA/nsfile"
+
 	la --bind "$BA/srv/ws/other" "$BA/srv/ws/other" -- sh -c "echo b > '$BA/srv/ws/other/b'"
 	expect_rc "a writable bind beside the project's real place still works" 0
 	[ -f "$BA/srv/ws/other/b" ] && pass "... and it is written" || fail "... and it is written" "$OUT"

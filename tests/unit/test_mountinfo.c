@@ -19,7 +19,8 @@ static const char table[] =
 	"32 20 8:2 / /data rw - ext4 /dev/sda2 rw\n"
 	"33 30 8:2 /x/y /home/u/proj/sub rw - ext4 /dev/sda2 rw\n"
 	"34 20 0:40 / /srv/ws/other rw - tmpfs tmpfs rw\n"
-	"35 20 8:1 /w\\040s /home/u/sp\\040ace rw - ext4 /dev/sda1 rw\n";
+	"35 20 8:1 /w\\040s /home/u/sp\\040ace rw - ext4 /dev/sda1 rw\n"
+	"36 20 0:4 net:[4026531833] /run/netns/x rw - nsfs nsfs rw\n";
 
 struct seen {
 	char names[16][128];
@@ -51,7 +52,7 @@ Test(mountinfo, parses_fields_and_escapes)
 	const struct ltd_mount_ent *e;
 
 	cr_assert_eq(ltd_mountinfo_parse(table, &mi), 0);
-	cr_assert_eq(mi.n, 8);
+	cr_assert_eq(mi.n, 9);
 	e = ltd_mountinfo_find(&mi, 30);
 	cr_assert_not_null(e);
 	cr_assert_eq(e->parent, 20);
@@ -73,7 +74,7 @@ Test(mountinfo, refuses_a_broken_line)
 	cr_assert_eq(ltd_mountinfo_parse("20 1 8:1 / / rw\n21 x\n", &mi),
 		     -EINVAL);
 	cr_assert_eq(mi.n, 0);
-	cr_assert_eq(ltd_mountinfo_parse("20 1 8:1 rel / rw\n", &mi), -EINVAL);
+	cr_assert_eq(ltd_mountinfo_parse("20 1 8:1 / rel rw\n", &mi), -EINVAL);
 	cr_assert_eq(ltd_mountinfo_parse("", &mi), 0);
 	cr_assert_eq(mi.n, 0);
 }
@@ -156,5 +157,31 @@ Test(mountinfo, a_parent_loop_ends)
 		     0);
 	cr_assert_eq(ltd_mountinfo_aliases_above(&mi, 1, collect, &s), 0);
 	cr_assert(has(&s, "/y", 2));
+	ltd_mountinfo_free(&mi);
+}
+
+/* A namespace file bound somewhere (ip netns add, docker, snapd) shows a
+ * root that is no path: the table is kept (the attacker's review: it was
+ * refused whole, and the refusal of aliased binds with it), and that
+ * mount names nothing. */
+Test(mountinfo, a_namespace_file_mount_is_no_path)
+{
+	struct ltd_mountinfo mi;
+	struct seen s = {0};
+
+	cr_assert_eq(ltd_mountinfo_parse(table, &mi), 0);
+	cr_assert_str_eq(ltd_mountinfo_find(&mi, 36)->root, "net:[4026531833]");
+	cr_assert_eq(ltd_mountinfo_aliases_above(&mi, 30, collect, &s), 0);
+	cr_assert_eq(s.n, 5);
+	cr_assert_eq(ltd_mountinfo_aliases_above(&mi, 36, collect, &s), 0);
+	cr_assert_eq(s.n, 5);
+	ltd_mountinfo_free(&mi);
+	cr_assert_eq(
+		ltd_mountinfo_parse("1 0 0:4 mnt:[4026531841] /run/snapd/ns/"
+				    "x.mnt rw - nsfs nsfs rw\n"
+				    "20 1 8:1 / / rw - ext4 /dev/sda1 rw\n",
+				    &mi),
+		0);
+	cr_assert_eq(mi.n, 2);
 	ltd_mountinfo_free(&mi);
 }
