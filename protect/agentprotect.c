@@ -212,6 +212,15 @@ int ltd_agentprotect_settings(const struct ltd_policy *p,
  * read-only in the cage, moved aside when the command made them.  Its own
  * sandbox keeps its agent from writing the same places. */
 static const struct ltd_hostrun claude[] = {
+	/* Protected at the top with git's (gitprotect.c's fixed names);
+	 * here for what is below it: a review holds a nested one back, the
+	 * exit walk moves one the command made aside (new-user review). */
+	{".claude/settings.json", F, "Claude Code",
+	 "its settings: the hooks and commands they name, at its start there"},
+	{".claude/settings.local.json", F, "Claude Code",
+	 "its settings: the hooks and commands they name, at its start there"},
+	{".mcp.json", F, "Claude Code",
+	 "the MCP servers it starts, when started there"},
 	{".claude/hooks", D, "Claude Code",
 	 "the scripts its hooks run, by convention"},
 	{".claude/agents", D, "Claude Code",

@@ -56,15 +56,6 @@ static void say(struct walk *w, const char *name, const char *what,
 	ltd_repos_say_as(w, NULL, name, what, detail, tail);
 }
 
-/* Claude Code's settings in a .claude it is started beside: the hooks
- * and commands they name run at its start. */
-static const struct ltd_hostrun settings[] = {
-	{".claude/settings.json", LTD_HOSTRUN_FILE, "Claude Code",
-	 "its settings: the hooks and commands they name, at its start there"},
-	{".claude/settings.local.json", LTD_HOSTRUN_FILE, "Claude Code",
-	 "its settings: the hooks and commands they name, at its start there"},
-};
-
 /* A .claude itself, made a link or other non-directory. */
 static const struct ltd_hostrun whole = {
 	".claude", LTD_HOSTRUN_FILE, "Claude Code",
@@ -277,9 +268,6 @@ const struct ltd_hostrun *ltd_repos_agent_place_of(const char *name)
 	char rel[NAME_MAX + 16];
 
 	snprintf(rel, sizeof(rel), ".claude/%s", name);
-	for (size_t i = 0; i < ARRAY_SIZE(settings); i++)
-		if (!strcmp(rel, settings[i].path))
-			return &settings[i];
 	return ltd_agentprotect_find(rel);
 }
 
@@ -305,6 +293,8 @@ static void entry(struct walk *w, int dir, uint32_t old, const char *name,
 		who = "Claude Code";
 	else if (in_claude)
 		h = ltd_repos_agent_place_of(name);
+	else if (!strcmp(name, ".mcp.json"))
+		h = ltd_agentprotect_find(name); /* read where it is started */
 	if (!h) {
 		if (who && !S_ISDIR(st.st_mode))
 			instruction(w, dir, name, &st, who);

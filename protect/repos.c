@@ -157,12 +157,13 @@ static void list_read(struct walk *w, int fd, struct listing *l)
 				type = S_ISDIR(st.st_mode) ? DT_DIR : DT_REG;
 			}
 			l->flags |= entry_flags(e->d_name, type == DT_DIR);
-			/* An instruction file, or a .claude that is no
-			 * directory (repoagent.c judges both). */
+			/* An instruction file, a .claude that is no
+			 * directory, a .mcp.json (repoagent.c judges them). */
 			if (type != DT_DIR && !l->instr)
 				l->instr =
 					ltd_agentinstr_who(e->d_name) != NULL ||
-					!strcmp(e->d_name, ".claude");
+					!strcmp(e->d_name, ".claude") ||
+					!strcmp(e->d_name, ".mcp.json");
 			if (type == DT_DIR && list_add(l, e->d_name) < 0)
 				l->whole = false;
 		}

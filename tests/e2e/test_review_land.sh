@@ -119,6 +119,23 @@ ld apply sc
 expect_true "apply does not land it" test ! -e "$LDP/.claude/commands/t.md"
 ld discard sc
 
+# A package's own .claude/settings.json and .mcp.json (Claude Code started
+# in the package reads them: their hooks and MCP servers run on the host):
+# held back at any depth, as the top's are (a new user's review: they
+# landed with a plain apply).
+ldrun --review ns -- sh -c 'mkdir -p pkg/.claude && echo "{\"hooks\":{}}" > pkg/.claude/settings.json &&
+	echo "{}" > pkg/.claude/settings.local.json && echo "{\"mcpServers\":{}}" > pkg/.mcp.json && echo x > pkg/ok.txt'
+ld review ns
+expect_out "a nested settings.json is held, naming Claude Code" \
+	"^A! pkg/\.claude/settings\.json  \[held back: Claude Code on the host .*settings"
+expect_out "... settings.local.json too" "^A! pkg/\.claude/settings\.local\.json  \[held back: Claude Code"
+expect_out "... and a nested .mcp.json" "^A! pkg/\.mcp\.json  \[held back: Claude Code on the host .*MCP servers"
+ld apply ns
+expect_true "apply lands none of them" test ! -e "$LDP/pkg/.claude/settings.json" -a ! -e "$LDP/pkg/.claude/settings.local.json" -a ! -e "$LDP/pkg/.mcp.json"
+expect_true "... and lands the rest" test -f "$LDP/pkg/ok.txt"
+ld discard ns
+as_user rm -rf "$LDP/pkg"
+
 # --- 6. a conflict marked in diff --stat; apply names the review --------
 ldrun --review cf -- sh -c 'echo cage >> other.txt'
 as_user sh -c "echo host >> '$LDP/other.txt'"

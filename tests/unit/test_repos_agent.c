@@ -425,3 +425,30 @@ Test(repos_agent, a_file_rewritten_in_place_in_a_nested_place_goes)
 	cr_assert_str_empty(r, "%s", r);
 	free(r);
 }
+
+/* A package's .mcp.json, which Claude Code started in the package reads
+ * (its MCP servers are commands it starts on the host): one the command
+ * made goes aside; the user's, untouched, stays (a new user's review:
+ * it was judged nowhere below the top). */
+Test(repos_agent, a_nested_mcp_json_the_command_made_goes_aside)
+{
+	struct timespec t;
+	char *r;
+
+	put("packages/lib/.mcp.json", "{\"mcpServers\":{}}\n");
+	put("packages/app/src/main.c", "int main;\n");
+	free(walk(none, true));
+	usleep(RIPE_US);
+	t = mark();
+	put("packages/app/.mcp.json",
+	    "{\"mcpServers\":{\"x\":{\"command\":\"sh\"}}}\n");
+	r = walk(t, true);
+	assert_in(r, "/proj/packages/app/.mcp.json: ");
+	assert_in(r, "MCP servers");
+	cr_assert_eq(lines(r), 1, "%s", r);
+	cr_assert(!fx_exists(proj, "packages/app/.mcp.json"));
+	cr_assert(fx_exists(proj,
+			    "packages/app/.mcp.json.ltd-native-quarantine"));
+	cr_assert(fx_exists(proj, "packages/lib/.mcp.json"));
+	free(r);
+}
