@@ -40,7 +40,8 @@ struct diff {
 	struct ltd_review_view *v;
 	struct ltd_statf *stats;
 	size_t n_stats;
-	char **paths; /* o->paths as the changes name them */
+	char **paths;	   /* o->paths as the changes name them */
+	const char *never; /* the reason of the never-landing run above */
 };
 
 static void color(struct diff *d, const char *c)
@@ -313,6 +314,27 @@ static void conflict_note(struct diff *d, const struct ltd_change *c)
 	fputc('\n', d->out);
 }
 
+/*
+ * A change that never lands: comment lines only, no "diff --git" header
+ * without a body (git apply of the whole diff failed on one: the new
+ * user's review), its reason said once for a run of changes that share
+ * it (a commit in the cage: a .git's index, objects, refs, logs).
+ */
+static void never_lands(struct diff *d, const struct ltd_change *c)
+{
+	color(d, C_NOTE);
+	if (c->why != d->never) {
+		fputs("# never lands: ", d->out);
+		fputs(c->why ? c->why : "", d->out);
+		fputs(":\n", d->out);
+		d->never = c->why;
+	}
+	fputs("#   ", d->out);
+	ltd_fput_shown(d->out, c->path);
+	color(d, C_OFF);
+	fputc('\n', d->out);
+}
+
 /* git's extended headers for @c. */
 static void headers(struct diff *d, const struct ltd_change *c)
 {
@@ -321,11 +343,14 @@ static void headers(struct diff *d, const struct ltd_change *c)
 	char b1[16], b2[16];
 	mode_t was, now;
 
-	if (c->flags & (LTD_CHF_HELD | LTD_CHF_REFUSED)) {
+	if (c->flags & LTD_CHF_REFUSED) {
+		never_lands(d, c);
+		return;
+	}
+	d->never = NULL;
+	if (c->flags & LTD_CHF_HELD) {
 		color(d, C_NOTE);
-		fputs(c->flags & LTD_CHF_REFUSED ? "# never lands: "
-						 : "# held back: ",
-		      d->out);
+		fputs("# held back: ", d->out);
 		fputs(c->why ? c->why : "", d->out);
 		color(d, C_OFF);
 		fputc('\n', d->out);
@@ -333,8 +358,6 @@ static void headers(struct diff *d, const struct ltd_change *c)
 	if (c->flags & LTD_CHF_CONFLICT)
 		conflict_note(d, c);
 	meta(d, "diff --git a/", old, " b/", c->path);
-	if (c->flags & LTD_CHF_REFUSED)
-		return;
 	if (add) {
 		meta(d, "new file mode ", NULL, git_mode(b1, c->mode), NULL);
 	} else if (c->kind == LTD_CH_DELETE) {

@@ -119,6 +119,21 @@ ld apply sc
 expect_true "apply does not land it" test ! -e "$LDP/.claude/commands/t.md"
 ld discard sc
 
+# A commit in the cage: the full diff names what never lands in comment
+# lines, its reason once, and git apply takes the whole diff on the host
+# (a new user's review: a "diff --git" header with no body for each of
+# .git's files made git apply abort).
+ldrun --review gc -- sh -c "echo more >> f && git add f && ${LD_GIT[*]} commit -qm two"
+OUT=$(cd "$LDP" && as_user env XDG_STATE_HOME="$LDS" sh -c "'$LTD' diff gc > '$LDS/gc.diff' && git apply --check '$LDS/gc.diff'" 2>&1)
+RC=$?
+expect_rc "diff NAME > FILE; git apply --check FILE, after a commit in the cage" 0
+OUT=$(cat "$LDS/gc.diff")
+expect_no_out "no diff --git header for .git's files" "^diff --git a/\.git/"
+expect_out "they are named in comment lines" "^#   \.git/index$"
+N=$(printf '%s\n' "$OUT" | grep -c "^# never lands: ")
+expect_true "their reason is said once ($N)" test "$N" = 1
+ld discard gc
+
 # A package's own .claude/settings.json and .mcp.json (Claude Code started
 # in the package reads them: their hooks and MCP servers run on the host):
 # held back at any depth, as the top's are (a new user's review: they

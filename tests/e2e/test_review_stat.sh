@@ -80,8 +80,9 @@ expect_out "a FIFO: never lands, by its name" "^ pipe +\| never lands$"
 expect_out "a host program's file: held back" "^ \.vscode/tasks\.json +\| 1 \+ \(held back\)$"
 expect_out "the totals count the files apply offers" "^ 2 files changed, 2 insertions\(\+\)$"
 sx diff sg
+# (what never lands in comment lines, '#   PATH', with no diff --git)
 expect_true "the full diff shows the same files" \
-	sh -c "printf '%s\n' \"\$1\" | grep -c '^diff --git' | grep -qx 5" _ "$OUT"
+	sh -c "printf '%s\n' \"\$1\" | grep -cE '^(diff --git|#   )' | grep -qx 5" _ "$OUT"
 sx discard sg
 
 as_user rm -rf "$SXP" "$SX_TWIN"
