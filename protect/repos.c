@@ -496,7 +496,7 @@ static void enter(struct walk *w, int dir, const char *name, uint32_t old,
  * a second): the index is kept on these only.  Not FAT (two seconds),
  * network and FUSE filesystems (a server's clock, cached attributes),
  * overlayfs (a lower layer's directory). */
-static bool indexable(int fd)
+bool ltd_repos_indexable(int fd)
 {
 	static const long ok[] = {
 		EXT4_SUPER_MAGIC, XFS_SUPER_MAGIC,	BTRFS_SUPER_MAGIC,
@@ -524,7 +524,8 @@ static unsigned cpus(void)
 }
 
 /* The index's file for @root in @dir: the SHA-256 of its path. */
-static void index_name(const char *root, char name[LTD_SHA256_HEX_LEN + 1])
+void ltd_repos_index_name(const char *root,
+			  char name[LTD_SHA256_HEX_LEN + 1])
 {
 	ltd_sha256_hex(root, strlen(root), name);
 }
@@ -540,7 +541,7 @@ static void index_start(struct walk *w, int fd, int dir, const char *name,
 	uint64_t dev;
 	uint32_t at;
 
-	if (dir < 0 || !indexable(fd) ||
+	if (dir < 0 || !ltd_repos_indexable(fd) ||
 	    statx(fd, "", AT_EMPTY_PATH, STATX_INO | STATX_MNT_ID, &st) < 0 ||
 	    !(st.stx_mask & STATX_MNT_ID))
 		return;
@@ -774,7 +775,7 @@ static void report(int fd, const char *root, const struct walk_args *a)
 		return;
 	}
 	clock_gettime(CLOCK_REALTIME, &w->t0);
-	index_name(root, name);
+	ltd_repos_index_name(root, name);
 	if (w->lim.depth < LTD_RINDEX_MAX_DEPTH)
 		index_start(w, fd, a->index_dir, name, &old, &new, &holds);
 	walk_root(w, fd);

@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "common/sha256.h"
+
 struct ltd_repos_limits {
 	unsigned depth; /* directories below the root looked into */
 	unsigned long dirs;
@@ -70,6 +72,24 @@ struct ltd_repos_limits {
 void ltd_repos_report(FILE *out, const char *root, unsigned skip,
 		      struct timespec since, const struct ltd_repos_limits *lim,
 		      int index_dir);
+
+/* The name of @root's index in the index directory: its path's SHA-256,
+ * in hex. */
+void ltd_repos_index_name(const char *root, char name[LTD_SHA256_HEX_LEN + 1]);
+
+/* The filesystem of the directory at @fd keeps a walk index (ext4, XFS,
+ * Btrfs, tmpfs, ZFS, F2FS: their ctimes and inode numbers hold). */
+bool ltd_repos_indexable(int fd);
+
+/*
+ * The first walk of @root, before the command runs, when @index_dir holds
+ * no index of it and its filesystem keeps one: nothing judged, nothing
+ * said, the index made; so the walk at the first run's end tells what
+ * the user had in a nested .claude from what the command made there, as
+ * at any later run (without an index it could not: a new user's review
+ * saw a committed commands/ moved aside whole).
+ */
+void ltd_repos_prime(const char *root, int index_dir);
 
 /*
  * The same walk over a review's upper directory @upper (`run --review`:

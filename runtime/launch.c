@@ -41,6 +41,7 @@
 #include "runtime/landlock_rules.h"
 #include "runtime/outputs.h"
 #include "runtime/pty.h"
+#include "runtime/run.h"
 #include "runtime/standing.h"
 #include "runtime/state.h"
 
@@ -429,6 +430,9 @@ static int step_snapshot(void *ctx, struct ltd_err *err)
 	if (!l->p->review)
 		l->instr_before = ltd_agentinstr_ids(l->p->project);
 	l->root_was_gitdir = l->p->protect_git && ltd_gitdir_is(l->p->project);
+	/* The exit walk's index, where there is none yet: before the time
+	 * below, as before the command. */
+	ltd_run_prime_walks(l->p);
 	/* Coarse, as the ctimes the repository walk compares with it. */
 	clock_gettime(CLOCK_REALTIME_COARSE, &l->started);
 	return 0;

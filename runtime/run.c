@@ -128,9 +128,32 @@ static void own_index(FILE *out, const char *project, bool root_was_gitdir,
 		ltd_gitindex_judge(out, git, shown, since);
 }
 
+/* A writable bind of the user's the walk looks in (the tiers' own state
+ * binds are ltd-native's choice of place, not the user's). */
+static bool walked_bind(const struct ltd_user_mount *m)
+{
+	struct stat st;
+
+	return m->kind == LTD_UM_BIND && !m->derived && m->src &&
+	       stat(m->src, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+void ltd_run_prime_walks(const struct ltd_policy *p)
+{
+	_cleanup_close_ int index = -1;
+
+	if (!p->protect_git || (p->review && !p->n_mounts))
+		return;
+	index = ltd_state_walk_dir(p);
+	if (!p->review)
+		ltd_repos_prime(p->project, index);
+	for (size_t i = 0; i < p->n_mounts; i++)
+		if (walked_bind(&p->mounts[i]))
+			ltd_repos_prime(p->mounts[i].src, index);
+}
+
 /* Git repositories the command planted or changed where it could write:
- * the project, and each directory the user bound writable (the tiers'
- * own state binds are ltd-native's choice of place, not the user's). */
+ * the project, and each directory the user bound writable. */
 static void report_repos(FILE *out, const struct ltd_policy *p,
 			 bool root_was_gitdir, struct timespec since,
 			 const struct ltd_review_run *review)
@@ -140,7 +163,6 @@ static void report_repos(FILE *out, const struct ltd_policy *p,
 	unsigned skip = LTD_REPOS_SKIP_ROOT_GIT | LTD_REPOS_SKIP_ROOT_AGENT |
 			(root_was_gitdir ? LTD_REPOS_SKIP_ROOT : 0);
 	_cleanup_close_ int index = -1;
-	struct stat st;
 
 	/* The walk's index (decision 0129), for the project's bind and the
 	 * user's: a review run with no bind of its own needs none. */
@@ -156,13 +178,10 @@ static void report_repos(FILE *out, const struct ltd_policy *p,
 		own_index(out, p->project, root_was_gitdir, since);
 		ltd_repos_report(out, p->project, skip, since, NULL, index);
 	}
-	for (size_t i = 0; i < p->n_mounts; i++) {
-		const struct ltd_user_mount *m = &p->mounts[i];
-
-		if (m->kind == LTD_UM_BIND && !m->derived && m->src &&
-		    stat(m->src, &st) == 0 && S_ISDIR(st.st_mode))
-			ltd_repos_report(out, m->src, 0, since, NULL, index);
-	}
+	for (size_t i = 0; i < p->n_mounts; i++)
+		if (walked_bind(&p->mounts[i]))
+			ltd_repos_report(out, p->mounts[i].src, 0, since, NULL,
+					 index);
 }
 
 /* What the cage wrote, read once nothing in it can run any more, said

@@ -88,6 +88,12 @@ struct ltd_run_result {
  * cage's init wipes from its copy of the launcher's memory.  Fills @res;
  * prints nothing of its own about the outcome (the CLI does).
  */
+/* Before a project's first run (and a writable bind's), the exit walk's
+ * index made, quietly (protect/reposprime.c): the walk at the run's end
+ * then tells what was there from what the command made, as at any later
+ * run. */
+void ltd_run_prime_walks(const struct ltd_policy *p);
+
 void ltd_run(const struct ltd_policy *p, struct ltd_run_host *h,
 	     char **launcher_argv, struct ltd_run_result *res);
 

@@ -452,3 +452,32 @@ Test(repos_agent, a_nested_mcp_json_the_command_made_goes_aside)
 	cr_assert(fx_exists(proj, "packages/lib/.mcp.json"));
 	free(r);
 }
+
+/* The same first run, its index made before the command (what the
+ * launcher does when there is none: ltd_repos_prime()): the user's
+ * commands stay, only the command's skill goes (a new user's review: a
+ * committed commands/ was moved aside whole on the first run). */
+Test(repos_agent, a_primed_first_run_tells_the_users_place)
+{
+	struct timespec t;
+	char *r;
+	int fd = open(idx, O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+	put("pkg/.claude/commands/mine.md", "mine\n");
+	usleep(RIPE_US);
+	cr_assert_geq(fd, 0);
+	ltd_repos_prime(proj, fd);
+	t = mark();
+	put("pkg/.claude/commands/new.md", "!`id`\n");
+	put("pkg/.claude/skills/x/SKILL.md", "x\n");
+	r = walk(t, true);
+	cr_assert_null(strstr(r, "no record of yet"), "%s", r);
+	assert_in(r, "made or changed by the command");
+	cr_assert(fx_exists(proj, "pkg/.claude/commands/mine.md"), "%s", r);
+	cr_assert(!fx_exists(proj, "pkg/.claude/commands/new.md"), "%s", r);
+	cr_assert(!fx_exists(proj, "pkg/.claude/skills"), "%s", r);
+	/* An index there: a second priming leaves it as it is. */
+	ltd_repos_prime(proj, fd);
+	close(fd);
+	free(r);
+}
