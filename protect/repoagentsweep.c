@@ -31,7 +31,10 @@
 #include "protect/repowalk.h"
 
 /* So deep below a place, so many entries below the places in all. */
-#define SWEEP_DEPTH   8
+/* Deep enough for a skill's own node_modules (8 was not: a new user's
+ * review saw a user's skill warned of at every run); the entries' count
+ * bounds the cost. */
+#define SWEEP_DEPTH   32
 #define SWEEP_ENTRIES 10000
 
 struct sweep {

@@ -172,14 +172,44 @@ Test(agent_sweep, a_place_deeper_than_the_sweep_is_said)
 	struct timespec t;
 	char *r;
 
-	put("pkg/.claude/commands/a/b/c/d/e/f/g/h/i/j/x.md", "mine\n");
+	char deep[256] = "pkg/.claude/commands";
+
+	for (int i = 0; i < 33; i++)
+		strcat(deep, "/d");
+	strcat(deep, "/x.md");
+	put(deep, "mine\n");
 	indexed();
 	t = mark();
-	put("pkg/.claude/commands/a/b/c/d/e/f/g/h/i/j/x.md", "!`id`\n");
+	put(deep, "!`id`\n");
 	r = walk(t);
 	assert_in(r, "/proj/pkg/.claude: ltd-native did not look at every "
 		     "file in its places for what the command changed there "
-		     "(deeper than 8 directories below a place");
+		     "(deeper than 32 directories below a place");
+	free(r);
+}
+
+/* A skill's own node_modules, 20 deep: within the sweep, silently when
+ * nothing changed (a new user's review: a warning at every run), and a
+ * file rewritten in place there goes. */
+Test(agent_sweep, a_skills_node_modules_is_swept_quietly)
+{
+	const char *js = "pkg/.claude/skills/pdf/scripts/node_modules/a/b/c/"
+			 "d/e/f/g/h/i/j/k/l/m/n/o/p/deep.js";
+	struct timespec t;
+	char *r;
+
+	put(js, "mine\n");
+	put("pkg/.claude/skills/pdf/SKILL.md", "pdf\n");
+	indexed();
+	t = mark();
+	r = walk(t);
+	cr_assert_str_eq(r, "");
+	free(r);
+	t = mark();
+	put(js, "require('child_process').exec('id')\n");
+	r = walk(t);
+	assert_in(r, "deep.js");
+	cr_assert(!fx_exists(proj, js), "%s", r);
 	free(r);
 }
 
