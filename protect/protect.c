@@ -234,11 +234,12 @@ static const char *reach(const char *src, const struct places *at,
 
 /* What to do instead of a writable bind of @src (the new user's review:
  * "choose another place" helped no one who bound the project's parent). */
-static const char *way_out(const struct ltd_policy *p, const char *src)
+static const char *way_out(const struct ltd_policy *p, const char *src,
+			   bool alias)
 {
 	if (!strcmp(src, p->project))
 		return "it is the project, writable already: drop this bind";
-	if (ltd_path_is_under(p->project, src))
+	if (alias || ltd_path_is_under(p->project, src))
 		return "bind the directories beside the project that the "
 		       "command needs one by one, make this one the project "
 		       "(--project), bind it read-only (--ro-bind), or use "
@@ -300,12 +301,13 @@ static int binds_reach(const struct ltd_policy *p,
 			"on the host runs or reads it%s%s); bound writable, "
 			"the command could change it there: %s",
 			m->flag, m->src, how, path,
-			alias ? " under another name (a bind mount on the host "
-				"shows it there)"
+			alias ? " under another name (the project is a bind "
+				"mount on the host of a directory this one "
+				"holds)"
 			      : "",
 			who ? who->program : "git",
 			who ? "" : " or another program", who ? ": " : "",
-			who ? who->runs : "", way_out(p, m->src));
+			who ? who->runs : "", way_out(p, m->src, alias));
 	}
 	free(at.v);
 	free(above.v);

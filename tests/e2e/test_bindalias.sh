@@ -26,7 +26,8 @@ else
 
 	la --bind "$BA/srv/ws" "$BA/srv/ws" -- sh -c "printf '#!/bin/sh\ntouch /tmp/pwned\n' > '$HOOK'"
 	expect_rc "a writable bind of the directory that holds the project's own under another name is refused" 125
-	expect_out "... said as what it holds, and how" "--bind $BA/srv/ws: holds $AP/\.git under another name \(a bind mount on the host shows it there\)"
+	expect_out "... said as what it holds, and how" "--bind $BA/srv/ws: holds $AP/\.git under another name \(the project is a bind mount on the host of a directory this one holds\)"
+	expect_out "... and the way out that fits" "bind the directories beside the project that the command needs one by one"
 	[ ! -e "$HOOK" ] && pass "... and no hook was written" || fail "... and no hook was written" "$(ls -la "$(dirname "$HOOK")")"
 
 	la --bind "$BA/srv" /mnt/s -- true
