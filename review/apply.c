@@ -400,6 +400,8 @@ static void say_kept(struct apply *a, FILE *out, unsigned flag,
 		    (c->flags & flag) && ltd_change_shown(c))
 			git |= ltd_review_in_dot_git(c->path);
 	}
+	struct ltd_change_lines l = {.out = out, .indent = "  "};
+
 	for (size_t i = 0; i < a->v.ch.n; i++) {
 		struct ltd_change *c = &a->v.ch.v[i];
 
@@ -410,9 +412,9 @@ static void say_kept(struct apply *a, FILE *out, unsigned flag,
 			fprintf(out, "ltd-native: apply %s: %s:\n",
 				a->v.meta.name,
 				git && head_git ? head_git : head);
-		fputs("  ", out);
-		ltd_change_print(out, c);
+		ltd_change_lines_add(&l, c);
 	}
+	ltd_change_lines_end(&l);
 }
 
 /* What stays behind, named: what --include-protected would land apart

@@ -172,6 +172,39 @@ char ltd_change_mark(const struct ltd_change *c);
  */
 void ltd_change_print(FILE *out, const struct ltd_change *c);
 
+/* git's own bookkeeping right below a .git: its index, HEAD, ORIG_HEAD,
+ * FETCH_HEAD, COMMIT_EDITMSG, packed-refs, objects/, refs/, logs/. */
+#define LTD_GIT_OWN_ROWS 9
+extern const char *const ltd_git_own_names[LTD_GIT_OWN_ROWS];
+
+/*
+ * @path is git's own bookkeeping right below its last .git (".git/index",
+ * "sub/.git/objects/3e/..."): the length of the .git's path with its '/'
+ * ("sub/.git/"), its row of ltd_git_own_names in *@row; else 0.  Anything
+ * else of a .git (config, hooks, info, a lock) keeps its name.
+ */
+size_t ltd_change_git_own(const char *path, size_t *row);
+
+/*
+ * Lines of changes as ltd_change_print() prints them, each after
+ * @indent, but a .git's own bookkeeping that never lands (a commit in the
+ * cage: its index, objects, refs, logs) in one line for that .git, as
+ * `diff NAME --stat` has it ("-- .git/  git's own index, objects/, refs/
+ * (23 files)  [never lands: ...]").  _add() is true when @c began a line
+ * (its own, or its .git's); _end() prints the .git's line still pending.
+ */
+struct ltd_change_lines {
+	FILE *out;
+	const char *indent;
+	const struct ltd_change *git; /* the first of the .git's line */
+	size_t git_len, n_git;
+	unsigned rows; /* of ltd_git_own_names, as bits */
+};
+
+bool ltd_change_lines_add(struct ltd_change_lines *l,
+			  const struct ltd_change *c);
+void ltd_change_lines_end(struct ltd_change_lines *l);
+
 /*
  * A PATH of `apply`'s or `diff`'s command line as the changes name it:
  * relative to the project @project (a path under it loses it), no "./"

@@ -442,6 +442,81 @@ void ltd_change_print(FILE *out, const struct ltd_change *c)
 	fputc('\n', out);
 }
 
+const char *const ltd_git_own_names[LTD_GIT_OWN_ROWS] = {
+	"index",       "HEAD",	   "ORIG_HEAD", "FETCH_HEAD", "COMMIT_EDITMSG",
+	"packed-refs", "objects/", "refs/",	"logs/",
+};
+
+size_t ltd_change_git_own(const char *path, size_t *row)
+{
+	const char *git = NULL, *rest;
+
+	for (const char *s = path; s; s = strchr(s, '/'), s = s ? s + 1 : s)
+		if (!strncmp(s, ".git/", 5))
+			git = s;
+	if (!git)
+		return 0;
+	rest = git + 5;
+	for (size_t i = 0; i < LTD_GIT_OWN_ROWS; i++) {
+		size_t len = strlen(ltd_git_own_names[i]);
+		bool dir = ltd_git_own_names[i][len - 1] == '/';
+
+		if (dir ? !strncmp(rest, ltd_git_own_names[i], len) && rest[len]
+			: !strcmp(rest, ltd_git_own_names[i])) {
+			*row = i;
+			return (size_t)(rest - path);
+		}
+	}
+	return 0;
+}
+
+void ltd_change_lines_end(struct ltd_change_lines *l)
+{
+	const char *sep = "";
+
+	if (!l->git)
+		return;
+	fprintf(l->out, "%s%c- %.*s  git's own ", l->indent,
+		ltd_change_letter(l->git), (int)l->git_len, l->git->path);
+	for (size_t i = 0; i < LTD_GIT_OWN_ROWS; i++) {
+		if (!(l->rows & (1u << i)))
+			continue;
+		fprintf(l->out, "%s%s", sep, ltd_git_own_names[i]);
+		sep = ", ";
+	}
+	fprintf(l->out, " (%zu file%s)  [never lands: %s]\n", l->n_git,
+		l->n_git == 1 ? "" : "s", l->git->why ? l->git->why : "");
+	l->git = NULL;
+	l->n_git = 0;
+	l->rows = 0;
+}
+
+bool ltd_change_lines_add(struct ltd_change_lines *l,
+			  const struct ltd_change *c)
+{
+	size_t row, len;
+
+	if (!ltd_change_shown(c))
+		return false;
+	len = c->flags & LTD_CHF_REFUSED ? ltd_change_git_own(c->path, &row)
+					 : 0;
+	if (len && l->git && len == l->git_len &&
+	    !strncmp(c->path, l->git->path, len) && c->why == l->git->why) {
+		l->n_git++;
+		l->rows |= 1u << row;
+		return false;
+	}
+	ltd_change_lines_end(l);
+	if (len) {
+		*l = (struct ltd_change_lines){l->out, l->indent, c,
+					       len,    1,	  1u << row};
+		return true;
+	}
+	fputs(l->indent, l->out);
+	ltd_change_print(l->out, c);
+	return true;
+}
+
 bool ltd_change_path_arg(const char *project, const char *arg, char *buf,
 			 size_t size)
 {

@@ -244,6 +244,7 @@ int ltd_review_begin(const struct ltd_policy *p, struct ltd_review_run *r,
 static void summary_lines(FILE *out, const struct ltd_changes *ch,
 			  const char *name)
 {
+	struct ltd_change_lines l = {.out = out, .indent = "  "};
 	size_t shown = 0, left = 0;
 
 	for (size_t i = 0; i < ch->n; i++) {
@@ -257,10 +258,9 @@ static void summary_lines(FILE *out, const struct ltd_changes *ch,
 			left++;
 			continue;
 		}
-		fputs("  ", out);
-		ltd_change_print(out, c);
-		shown++;
+		shown += ltd_change_lines_add(&l, c);
 	}
+	ltd_change_lines_end(&l);
 	if (!left)
 		return;
 	fprintf(out, "  ... and %zu more ('ltd-native review ", left);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "common/text.h"
+#include "review/changes.h"
 
 #define C_NEW  "\033[32m"
 #define C_OLD  "\033[31m"
@@ -65,48 +66,12 @@ static void put_shown(FILE *out, const char *s, size_t len)
 	}
 }
 
-/* git's own bookkeeping below a .git: a name, or a directory's ('/'). */
-static const char *const git_own_names[] = {
-	"index",       "HEAD",	   "ORIG_HEAD", "FETCH_HEAD", "COMMIT_EDITMSG",
-	"packed-refs", "objects/", "refs/",	"logs/",
-};
-#define N_GIT_OWN (sizeof(git_own_names) / sizeof(git_own_names[0]))
-
-/*
- * @path is git's own bookkeeping right below its last .git (".git/index",
- * "sub/.git/objects/3e/..."): the length of the .git's path with its '/'
- * ("sub/.git/"), its row of git_own_names in *@row; else 0.  Anything
- * else of a .git (config, hooks, info, a lock) keeps its name.
- */
-static size_t git_own(const char *path, size_t *row)
-{
-	const char *git = NULL, *rest;
-
-	for (const char *s = path; s; s = strchr(s, '/'), s = s ? s + 1 : s)
-		if (!strncmp(s, ".git/", 5))
-			git = s;
-	if (!git)
-		return 0;
-	rest = git + 5;
-	for (size_t i = 0; i < N_GIT_OWN; i++) {
-		size_t len = strlen(git_own_names[i]);
-		bool dir = git_own_names[i][len - 1] == '/';
-
-		if (dir ? !strncmp(rest, git_own_names[i], len) && rest[len]
-			: !strcmp(rest, git_own_names[i])) {
-			*row = i;
-			return (size_t)(rest - path);
-		}
-	}
-	return 0;
-}
-
 /* The bytes of @s's name on its line: its .git's when it is git's own
  * bookkeeping and @group, else all of it. */
 static size_t name_len(const struct ltd_statf *s, bool group)
 {
 	size_t row, len = group && (s->flags & LTD_STATF_NEVER)
-				  ? git_own(s->path, &row)
+				  ? ltd_change_git_own(s->path, &row)
 				  : 0;
 
 	return len ? len : strlen(s->path);
@@ -298,24 +263,24 @@ static void git_own_line(FILE *out, bool on, const struct ltd_statf *f,
 			 size_t n, size_t i, size_t glen, bool *done,
 			 const struct layout *l)
 {
-	unsigned count[N_GIT_OWN] = {0};
+	unsigned count[LTD_GIT_OWN_ROWS] = {0};
 	const char *sep = " git's own ";
 	size_t row;
 
 	for (size_t j = i; j < n && !strncmp(f[j].path, f[i].path, glen); j++)
 		if ((f[j].flags & LTD_STATF_NEVER) &&
-		    git_own(f[j].path, &row) == glen) {
+		    ltd_change_git_own(f[j].path, &row) == glen) {
 			done[j] = true;
 			count[row]++;
 		}
 	put_name(out, f[i].path, glen, l->name);
 	color(out, on, C_NOTE);
 	fputs(" never lands:", out);
-	for (size_t k = 0; k < N_GIT_OWN; k++) {
+	for (size_t k = 0; k < LTD_GIT_OWN_ROWS; k++) {
 		if (!count[k])
 			continue;
-		fprintf(out, "%s%s", sep, git_own_names[k]);
-		if (strchr(git_own_names[k], '/'))
+		fprintf(out, "%s%s", sep, ltd_git_own_names[k]);
+		if (strchr(ltd_git_own_names[k], '/'))
 			fprintf(out, " (%u file%s)", count[k],
 				count[k] == 1 ? "" : "s");
 		sep = ", ";
@@ -329,7 +294,7 @@ static void git_own_line(FILE *out, bool on, const struct ltd_statf *f,
 static void never_line(FILE *out, bool on, const struct ltd_statf *f, size_t n,
 		       size_t i, bool *done, const struct layout *l)
 {
-	size_t row, glen = done ? git_own(f[i].path, &row) : 0;
+	size_t row, glen = done ? ltd_change_git_own(f[i].path, &row) : 0;
 
 	if (glen) {
 		if (!done[i])

@@ -341,8 +341,11 @@ int ltd_review_status(FILE *out, const char *name, bool json,
 		fputs(": ", out);
 		ltd_counts_print(out, &n);
 		fputc('\n', out);
+		struct ltd_change_lines l = {.out = out, .indent = ""};
+
 		for (size_t i = 0; i < v.ch.n; i++)
-			ltd_change_print(out, &v.ch.v[i]);
+			ltd_change_lines_add(&l, &v.ch.v[i]);
+		ltd_change_lines_end(&l);
 	}
 	ltd_review_view_close(&v);
 	return ret;

@@ -215,6 +215,10 @@ OUT=$(cd "$GP" && as_user env XDG_STATE_HOME="$RVS" "$LTD" run --network none --
 	"echo two >> f && ${GITC[*]} commit -qam two && mkdir -p .git/hooks && printf '#!/bin/sh\ntouch /tmp/planted\n' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit && mkdir .vscode && echo '{}' > .vscode/tasks.json" 2>&1)
 RC=$?
 expect_rc "a commit in a review run" 0
+# A new user's review: the summary listed each of the commit's objects and
+# cut the work tree's changes off after them.
+expect_out "the summary: git's own files of the commit in one line" "^  .- \.git/  git's own .*objects/.*  \[never lands: "
+expect_out "... and the work tree's change" "^  M  f$"
 expect_out "the summary marks the planted hook: never lands" "^  A- \.git/hooks/pre-commit  \[never lands"
 OUT=$(cd "$GP" && as_user env XDG_STATE_HOME="$RVS" "$LTD" apply rg 2>&1)
 RC=$?
@@ -222,7 +226,9 @@ expect_rc "apply of a review with a commit" 0
 expect_out "apply names what never lands" "A- \.git/hooks/pre-commit"
 expect_true "the commit did not land (nothing of .git does)" as_user sh -c "cd '$GP' && ! git log --oneline | grep -q two"
 expect_true "the work tree's change landed, for the user to commit" as_user sh -c "cd '$GP' && grep -qx two f && git status --porcelain --untracked-files=no | grep -q '^ M f'"
-expect_out "apply names the commit's objects: never land" "\.git/objects"
+expect_out "apply names the commit's objects: never land, in one line for the .git" "^  .- \.git/  git's own .*objects/.* \([0-9]+ files\)  \[never lands: "
+N=$(printf '%s\n' "$OUT" | grep -c "\.git/objects/")
+expect_true "... not one line each ($N)" test "$N" = 0
 expect_true "the planted hook did not land" test ! -e "$GP/.git/hooks/pre-commit"
 expect_true "an editor's task file did not land" test ! -e "$GP/.vscode/tasks.json"
 OUT=$(cd "$GP" && as_user env XDG_STATE_HOME="$RVS" "$LTD" review rg 2>&1)

@@ -39,7 +39,7 @@ printf '{"name": "gi", "project": "%s", "began": [%s, 0], "runs": 1}\n' "$LDP" "
 	as_user sh -c "cat > '$d/meta.json'"
 ld review gi
 expect_true "review NAME: .git's index marked never lands" \
-	sh -c "printf '%s\n' \"\$1\" | grep -q '^M- \.git/index  \[never lands: '" _ "$OUT"
+	sh -c "printf '%s\n' \"\$1\" | grep -q '^M- \.git/  git'\"'\"'s own index (1 file)  \[never lands: '" _ "$OUT"
 expect_true "and the planted hook" \
 	sh -c "printf '%s\n' \"\$1\" | grep -q '^A- \.git/hooks/x  \[never lands: '" _ "$OUT"
 ld diff gi --stat
@@ -57,7 +57,7 @@ expect_true "the planted hook did not land" test ! -e "$LDP/.git/hooks/x"
 expect_true "the plain file did" grep -qx ok "$LDP/ok.txt"
 expect_no_out "apply does not offer --include-protected for .git" "include-protected"
 expect_out "apply says .git never lands, and what to do" "^ltd-native: apply gi: never lands .*\.git.*commit"
-expect_out "and names them" "^  M- \.git/index  \[never lands: "
+expect_out "and names them" "^  M- \.git/  git's own index \(1 file\)  \[never lands: "
 expect_true "what is left never lands: the review is removed" test ! -e "$d"
 as_user rm -f "$LDP/ok.txt"
 
