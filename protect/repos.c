@@ -524,8 +524,7 @@ static unsigned cpus(void)
 }
 
 /* The index's file for @root in @dir: the SHA-256 of its path. */
-void ltd_repos_index_name(const char *root,
-			  char name[LTD_SHA256_HEX_LEN + 1])
+void ltd_repos_index_name(const char *root, char name[LTD_SHA256_HEX_LEN + 1])
 {
 	ltd_sha256_hex(root, strlen(root), name);
 }
