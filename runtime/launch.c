@@ -432,7 +432,8 @@ static int step_snapshot(void *ctx, struct ltd_err *err)
 	l->root_was_gitdir = l->p->protect_git && ltd_gitdir_is(l->p->project);
 	/* The exit walk's index, where there is none yet: before the time
 	 * below, as before the command. */
-	ltd_run_prime_walks(l->p);
+	l->walk_dir = ltd_run_walk_dir(l->p);
+	ltd_run_prime_walks(l->p, l->walk_dir);
 	/* Coarse, as the ctimes the repository walk compares with it. */
 	clock_gettime(CLOCK_REALTIME_COARSE, &l->started);
 	return 0;

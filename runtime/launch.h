@@ -78,6 +78,7 @@ struct ltd_launch {
 	struct ltd_agentinstr *instr_before; /* protect/agentinstr.h */
 	bool root_was_gitdir;
 	struct timespec started;
+	int walk_dir; /* the exit walk's index directory, or -1 */
 
 	bool net_helper;
 	bool pasta_ready;    /* allowlist: pasta said so */
@@ -100,7 +101,7 @@ struct ltd_launch {
 			 .relay = {.master = -1},                              \
 			 .outs = LTD_OUTPUTS_INIT},                            \
 		.sv = {-1, -1}, .self_pidfd = -1, .init = -1,                  \
-		.init_pidfd = -1,                                              \
+		.init_pidfd = -1, .walk_dir = -1,                              \
 	}
 
 /* Everything before the command can run, in order: each step one line of

@@ -138,13 +138,18 @@ static bool walked_bind(const struct ltd_user_mount *m)
 	       stat(m->src, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-void ltd_run_prime_walks(const struct ltd_policy *p)
+int ltd_run_walk_dir(const struct ltd_policy *p)
 {
-	_cleanup_close_ int index = -1;
-
+	/* A review run with no bind of its own needs none. */
 	if (!p->protect_git || (p->review && !p->n_mounts))
+		return -1;
+	return ltd_state_walk_dir(p);
+}
+
+void ltd_run_prime_walks(const struct ltd_policy *p, int index)
+{
+	if (index < 0)
 		return;
-	index = ltd_state_walk_dir(p);
 	if (!p->review)
 		ltd_repos_prime(p->project, index);
 	for (size_t i = 0; i < p->n_mounts; i++)
@@ -156,18 +161,14 @@ void ltd_run_prime_walks(const struct ltd_policy *p)
  * the project, and each directory the user bound writable. */
 static void report_repos(FILE *out, const struct ltd_policy *p,
 			 bool root_was_gitdir, struct timespec since,
-			 const struct ltd_review_run *review)
+			 const struct ltd_review_run *review, int index)
 {
 	/* The project's top: its places are protected, its instruction
 	 * files judged by agentinstr.c. */
 	unsigned skip = LTD_REPOS_SKIP_ROOT_GIT | LTD_REPOS_SKIP_ROOT_AGENT |
 			(root_was_gitdir ? LTD_REPOS_SKIP_ROOT : 0);
-	_cleanup_close_ int index = -1;
-
 	/* The walk's index (decision 0129), for the project's bind and the
-	 * user's: a review run with no bind of its own needs none. */
-	if (!p->review || p->n_mounts)
-		index = ltd_state_walk_dir(p);
+	 * user's: @index, opened before the run (ltd_run_walk_dir()). */
 	/* --review: what the command wrote is all in the upper, judged
 	 * since the review began (it lands only by apply). */
 	if (p->review) {
@@ -205,7 +206,8 @@ static void report(struct ltd_launch *l)
 		ltd_protected_report(out, prot, l->protected_before, after);
 	}
 	if (p->protect_git)
-		report_repos(out, p, l->root_was_gitdir, l->started, l->review);
+		report_repos(out, p, l->root_was_gitdir, l->started, l->review,
+			     l->walk_dir);
 	/* --review: .git's sequencer state stays in the upper (apply holds
 	 * it back); the project's is the user's own. */
 	if (p->protect_git && !p->review)
@@ -265,6 +267,7 @@ void ltd_launch_end(struct ltd_launch *l)
 	if (l->p->review)
 		ltd_launch_cage_gone(l);
 	ltd_closep(&l->init_pidfd);
+	ltd_closep(&l->walk_dir);
 	if (l->review)
 		ltd_review_end(l->review);
 	/* l->nft, plan, ll, envp and protected_before: decision 0132. */

@@ -88,11 +88,17 @@ struct ltd_run_result {
  * cage's init wipes from its copy of the launcher's memory.  Fills @res;
  * prints nothing of its own about the outcome (the CLI does).
  */
+/* The exit walk's index directory, for the project and the user's
+ * writable binds: -1 where the walk keeps none (a review run with no bind
+ * of its own, git's protection off) or it cannot be made.  Opened before
+ * the run: init closes it with every other descriptor at its start. */
+int ltd_run_walk_dir(const struct ltd_policy *p);
+
 /* Before a project's first run (and a writable bind's), the exit walk's
- * index made, quietly (protect/reposprime.c): the walk at the run's end
- * then tells what was there from what the command made, as at any later
- * run. */
-void ltd_run_prime_walks(const struct ltd_policy *p);
+ * index made in @index, quietly (protect/reposprime.c): the walk at the
+ * run's end then tells what was there from what the command made, as at
+ * any later run. */
+void ltd_run_prime_walks(const struct ltd_policy *p, int index);
 
 void ltd_run(const struct ltd_policy *p, struct ltd_run_host *h,
 	     char **launcher_argv, struct ltd_run_result *res);
