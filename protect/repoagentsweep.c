@@ -28,6 +28,7 @@
 #include "common/dir.h"
 #include "common/text.h"
 #include "common/vec.h"
+#include "protect/agentprotect.h"
 #include "protect/repowalk.h"
 
 /* So deep below a place, so many entries below the places in all. */
@@ -239,6 +240,27 @@ static void sweep_link(struct walk *w, const char *rel, struct sweep *s)
 	w->path[w->root_len] = '\0';
 }
 
+/* The .mcp.json of the directory at @rel (the index marks it): one
+ * rewritten in place changes no directory, so the walk read none (the
+ * attacker's review: a server's command changed under its approved
+ * name). */
+static void sweep_mcp(struct walk *w, const char *rel)
+{
+	const struct ltd_hostrun *h = ltd_agentprotect_find(".mcp.json");
+	_cleanup_close_ int fd = -1;
+	struct stat st;
+
+	if (!h || w->root_len + 1 + strlen(rel) >= sizeof(w->path) ||
+	    (fd = open_in(w, w->root, rel)) < 0)
+		return;
+	snprintf(w->path + w->root_len, sizeof(w->path) - w->root_len, "/%s",
+		 rel);
+	if (fstatat(fd, ".mcp.json", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    ltd_ctime_since(&st, w->since))
+		ltd_repos_agent_place(w, fd, ".mcp.json", h);
+	w->path[w->root_len] = '\0';
+}
+
 void ltd_repos_agent_sweep(struct walk *w)
 {
 	/* While no directory was read, the new index is the old one; one
@@ -276,5 +298,7 @@ void ltd_repos_agent_sweep(struct walk *w)
 			sweep_claude(w, rel, &s);
 		if (x->v[i].flags & LTD_RN_CLAUDE)
 			sweep_link(w, rel, &s);
+		if (x->v[i].flags & LTD_RN_MCP)
+			sweep_mcp(w, rel);
 	}
 }

@@ -254,6 +254,17 @@ int ltd_rindex_load(int dir, const char *name, uint64_t dev, uint64_t ino,
 	return decode_in(m, (size_t)st.st_size, true, dev, ino, x);
 }
 
+bool ltd_rindex_is_of(int dir, const char *name, uint64_t dev, uint64_t ino)
+{
+	_cleanup_close_ int fd = openat(
+		dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct hdr h;
+
+	return fd >= 0 && pread(fd, &h, sizeof(h), 0) == (ssize_t)sizeof(h) &&
+	       !memcmp(h.magic, MAGIC, sizeof(h.magic)) &&
+	       h.version == LTD_RINDEX_VERSION && h.dev == dev && h.ino == ino;
+}
+
 int ltd_rindex_store(int dir, const char *name, const struct ltd_rindex *x)
 {
 	_cleanup_free_ void *buf = NULL;

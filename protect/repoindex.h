@@ -50,7 +50,8 @@
 #define LTD_RN_NOFACT  0x08u /* not read (or not whole): read it next time */
 #define LTD_RN_RACY    0x10u /* ctime too recent to trust next time */
 #define LTD_RN_CLAUDE  0x20u /* a .claude that is not a directory */
-#define LTD_RN_ALL     0x3fu
+#define LTD_RN_MCP     0x40u /* a .mcp.json (Claude Code's MCP servers) */
+#define LTD_RN_ALL     0x7fu
 /* Deeper than the walk ever looks (LTD_REPOS_MAX_DEPTH and one). */
 #define LTD_RINDEX_MAX_DEPTH 1024
 
@@ -118,6 +119,10 @@ int ltd_rindex_decode(const void *buf, size_t len, uint64_t dev, uint64_t ino,
  * writes a file in place); a negative errno when there is none to use. */
 int ltd_rindex_load(int dir, const char *name, uint64_t dev, uint64_t ino,
 		    struct ltd_rindex *x);
+
+/* @name in @dir is an index of this version for the root @dev/@ino, by
+ * its header alone (no checksum: ltd_rindex_load() checks the whole). */
+bool ltd_rindex_is_of(int dir, const char *name, uint64_t dev, uint64_t ino);
 
 /* Replace @name in @dir with @x: a temporary file renamed into place. */
 int ltd_rindex_store(int dir, const char *name, const struct ltd_rindex *x);

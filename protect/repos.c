@@ -98,6 +98,8 @@ static unsigned entry_flags(const char *name, bool is_dir)
 	/* A link the sweep follows (repoagentsweep.c). */
 	if (!is_dir && !strcmp(name, ".claude"))
 		return LTD_RN_CLAUDE;
+	if (!strcmp(name, ".mcp.json"))
+		return LTD_RN_MCP;
 	return 0;
 }
 

@@ -481,3 +481,30 @@ Test(repos_agent, a_primed_first_run_tells_the_users_place)
 	close(fd);
 	free(r);
 }
+
+/* The project removed and cloned again at the same path: the index left
+ * by the old one is of another directory, and priming makes one anew (the
+ * second attacker's review: the stale index kept it from priming, and the
+ * user's commands went aside whole). */
+Test(repos_agent, a_project_made_again_is_primed_again)
+{
+	struct timespec t;
+	char *r;
+	int fd = open(idx, O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+	cr_assert_geq(fd, 0);
+	put("pkg/src/a.c", "int a;\n");
+	ltd_repos_prime(proj, fd);
+	fx_rm_rf(proj);
+	fx_mkdir(dir, "proj", 0755);
+	put("pkg/.claude/commands/mine.md", "mine\n");
+	usleep(RIPE_US);
+	ltd_repos_prime(proj, fd);
+	t = mark();
+	put("pkg/.claude/commands/new.md", "!`id`\n");
+	r = walk(t, true);
+	cr_assert(fx_exists(proj, "pkg/.claude/commands/mine.md"), "%s", r);
+	cr_assert(!fx_exists(proj, "pkg/.claude/commands/new.md"), "%s", r);
+	close(fd);
+	free(r);
+}

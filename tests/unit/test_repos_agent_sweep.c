@@ -408,3 +408,29 @@ Test(agent_sweep, a_users_nested_claude_link_is_swept)
 	cr_assert_not(fx_exists(proj, "shared/dd/agents/a.md"), "%s", r);
 	free(r);
 }
+
+/* The second attacker's review: a package's .mcp.json of the user's,
+ * rewritten in place (the server's command changed under the name Claude
+ * Code approved): no directory changes, so the walk read none; the index
+ * marks the directory that holds one, and the sweep looks at it. */
+Test(agent_sweep, a_nested_mcp_json_rewritten_in_place_goes)
+{
+	struct timespec t;
+	char *r;
+
+	put("pkg/.mcp.json", "{\"mcpServers\":{}}\n");
+	put("pkg/src/a.c", "int a;\n");
+	indexed();
+	t = mark();
+	r = walk(t);
+	cr_assert_str_eq(r, "");
+	free(r);
+	t = mark();
+	put("pkg/.mcp.json", "{\"mcpServers\":{\"x\":{\"command\":\"sh\"}}}\n");
+	r = walk(t);
+	assert_in(r, "/proj/pkg/.mcp.json: ");
+	assert_in(r, "MCP servers");
+	cr_assert(!fx_exists(proj, "pkg/.mcp.json"), "%s", r);
+	cr_assert(fx_exists(proj, "pkg/.mcp.json.ltd-native-quarantine"));
+	free(r);
+}
