@@ -50,18 +50,54 @@ static void color(struct diff *d, const char *c)
 		fputs(c, d->out);
 }
 
-/* A header line: @a, then the path shown safely, then @b. */
-static void meta(struct diff *d, const char *a, const char *path, const char *b,
+/*
+ * A path as git writes one in a header, @pre ("a/", "b/" or "") before
+ * it: C-quoted as a whole when it holds a '"', a '\\', a control or a
+ * byte past ASCII (git's core.quotePath): the cage chooses the names, and
+ * git apply takes an unquoted one with a '"' for the start of a second
+ * name (the second attacker's review: a mode change under a crafted
+ * name landed on another file through `diff NAME | git apply`).
+ */
+static void path_out(FILE *out, const char *pre, const char *path)
+{
+	static const char named[] = "\a\b\t\n\v\f\r", as[] = "abtnvfr";
+	const unsigned char *s = (const unsigned char *)path;
+	const char *e;
+
+	while (*s && *s != '"' && *s != '\\' && *s >= 0x20 && *s < 0x7f)
+		s++;
+	if (!*s) {
+		fprintf(out, "%s%s", pre, path);
+		return;
+	}
+	fprintf(out, "\"%s", pre);
+	for (s = (const unsigned char *)path; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(out, "\\%c", *s);
+		else if (*s < 0x20 && (e = strchr(named, *s)))
+			fprintf(out, "\\%c", as[e - named]);
+		else if (*s < 0x20 || *s >= 0x7f)
+			fprintf(out, "\\%03o", *s);
+		else
+			fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+/* A header line: @a, the path @path (after @pa), @b, the path @path2
+ * (after @pb); either path NULL for none. */
+static void meta(struct diff *d, const char *a, const char *pa,
+		 const char *path, const char *b, const char *pb,
 		 const char *path2)
 {
 	color(d, C_META);
 	fputs(a, d->out);
 	if (path)
-		ltd_fput_shown(d->out, path);
+		path_out(d->out, pa, path);
 	if (b)
 		fputs(b, d->out);
 	if (path2)
-		ltd_fput_shown(d->out, path2);
+		path_out(d->out, pb, path2);
 	color(d, C_OFF);
 	fputc('\n', d->out);
 }
@@ -249,24 +285,27 @@ static int content(struct diff *d, const struct ltd_change *c,
 		s->flags |= LTD_STATF_BINARY;
 		if (d->o->stat)
 			return 0;
-		fputs(old >= 0 ? "Binary files a/" : "Binary files /dev/null",
-		      d->out);
+		fputs("Binary files ", d->out);
 		if (old >= 0)
-			ltd_fput_shown(d->out, c->from ? c->from : c->path);
-		fputs(new_fd >= 0 ? " and b/" : " and /dev/null", d->out);
+			path_out(d->out, "a/", c->from ? c->from : c->path);
+		else
+			fputs("/dev/null", d->out);
+		fputs(" and ", d->out);
 		if (new_fd >= 0)
-			ltd_fput_shown(d->out, c->path);
+			path_out(d->out, "b/", c->path);
+		else
+			fputs("/dev/null", d->out);
 		fputs(" differ\n", d->out);
 		return 0;
 	}
 	if (!d->o->stat) {
-		meta(d, old < 0 ? "--- /dev/null" : "--- a/",
+		meta(d, old < 0 ? "--- /dev/null" : "--- ", "a/",
 		     old < 0   ? NULL
 		     : c->from ? c->from
 			       : c->path,
-		     NULL, NULL);
-		meta(d, new_fd < 0 ? "+++ /dev/null" : "+++ b/",
-		     new_fd < 0 ? NULL : c->path, NULL, NULL);
+		     NULL, NULL, NULL);
+		meta(d, new_fd < 0 ? "+++ /dev/null" : "+++ ", "b/",
+		     new_fd < 0 ? NULL : c->path, NULL, NULL, NULL);
 	}
 	ret = d->o->stat ? count_lines(old, new_fd, s) : 1;
 	return ret == 1 ? run_diff(d, old, new_fd, s) : ret;
@@ -357,24 +396,28 @@ static void headers(struct diff *d, const struct ltd_change *c)
 	}
 	if (c->flags & LTD_CHF_CONFLICT)
 		conflict_note(d, c);
-	meta(d, "diff --git a/", old, " b/", c->path);
+	meta(d, "diff --git ", "a/", old, " ", "b/", c->path);
 	if (add) {
-		meta(d, "new file mode ", NULL, git_mode(b1, c->mode), NULL);
+		meta(d, "new file mode ", NULL, NULL, git_mode(b1, c->mode),
+		     NULL, NULL);
 	} else if (c->kind == LTD_CH_DELETE) {
-		meta(d, "deleted file mode ", NULL, git_mode(b1, c->old_mode),
-		     NULL);
+		meta(d, "deleted file mode ", NULL, NULL,
+		     git_mode(b1, c->old_mode), NULL, NULL);
 	} else if (c->kind == LTD_CH_TYPE) {
-		meta(d, "deleted file mode ", NULL, git_mode(b1, c->old_mode),
-		     NULL);
-		meta(d, "new file mode ", NULL, git_mode(b2, c->mode), NULL);
+		meta(d, "deleted file mode ", NULL, NULL,
+		     git_mode(b1, c->old_mode), NULL, NULL);
+		meta(d, "new file mode ", NULL, NULL, git_mode(b2, c->mode),
+		     NULL, NULL);
 	}
 	if (c->from) {
-		meta(d, "rename from ", c->from, NULL, NULL);
-		meta(d, "rename to ", c->path, NULL, NULL);
+		meta(d, "rename from ", "", c->from, NULL, NULL, NULL);
+		meta(d, "rename to ", "", c->path, NULL, NULL, NULL);
 	}
 	if (ltd_change_mode_change(c, &was, &now)) {
-		meta(d, "old mode ", NULL, exact_mode(b1, was), NULL);
-		meta(d, "new mode ", NULL, exact_mode(b2, now), NULL);
+		meta(d, "old mode ", NULL, NULL, exact_mode(b1, was), NULL,
+		     NULL);
+		meta(d, "new mode ", NULL, NULL, exact_mode(b2, now), NULL,
+		     NULL);
 	}
 }
 

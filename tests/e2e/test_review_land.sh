@@ -134,6 +134,21 @@ N=$(printf '%s\n' "$OUT" | grep -c "^# never lands: ")
 expect_true "their reason is said once ($N)" test "$N" = 1
 ld discard gc
 
+# A name the cage chose to read as two in git's headers (the second
+# attacker's review): 'deploy.sh "x/deploy.sh' made executable under
+# review; unquoted, git apply of the diff took the name's start,
+# deploy.sh, and made that one executable instead.  Quoted as git quotes.
+as_user sh -c "cd '$LDP' && echo run > deploy.sh && chmod 644 deploy.sh"
+ld run --ro-bind "$STAGE" "$STAGE" --network none -- sh -c 'mkdir "deploy.sh \"x" && echo notes > "deploy.sh \"x/deploy.sh"'
+ldrun --review qn -- chmod +x 'deploy.sh "x/deploy.sh'
+OUT=$(cd "$LDP" && as_user env XDG_STATE_HOME="$LDS" sh -c "'$LTD' diff qn | git apply" 2>&1)
+RC=$?
+expect_rc "diff NAME | git apply of a mode change under a crafted name" 0
+expect_true "the reviewed file is the one made executable" test -x "$LDP/deploy.sh \"x/deploy.sh"
+expect_true "... not another file named by the name's start" test ! -x "$LDP/deploy.sh"
+ld discard qn
+as_user rm -rf "$LDP/deploy.sh" "$LDP/deploy.sh \"x"
+
 # A package's own .claude/settings.json and .mcp.json (Claude Code started
 # in the package reads them: their hooks and MCP servers run on the host):
 # held back at any depth, as the top's are (a new user's review: they
