@@ -5,6 +5,7 @@
  * command started, as at every later run.
  */
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/stat.h>
@@ -16,6 +17,25 @@
 #include "protect/repoindex.h"
 #include "protect/repos.h"
 
+/* @name in @dir is an index of the root of @sx, written after the root
+ * was born (a project removed and cloned again at the same path may get
+ * the old one's inode: the second attacker's review). */
+static bool index_of(int dir, const char *name, const struct statx *sx)
+{
+	struct stat st;
+
+	if (!ltd_rindex_is_of(dir, name,
+			      makedev(sx->stx_dev_major, sx->stx_dev_minor),
+			      sx->stx_ino))
+		return false;
+	if (!(sx->stx_mask & STATX_BTIME) ||
+	    fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return true;
+	return sx->stx_btime.tv_sec < st.st_mtim.tv_sec ||
+	       (sx->stx_btime.tv_sec == st.st_mtim.tv_sec &&
+		sx->stx_btime.tv_nsec <= (uint32_t)st.st_mtim.tv_nsec);
+}
+
 void ltd_repos_prime(const char *root, int index_dir)
 {
 	/* Nothing is new since a time to come: nothing is judged. */
@@ -23,7 +43,6 @@ void ltd_repos_prime(const char *root, int index_dir)
 	char name[LTD_SHA256_HEX_LEN + 1];
 	_cleanup_close_ int fd = -1;
 	struct statx sx;
-	struct stat ist;
 	FILE *quiet;
 
 	if (index_dir < 0)
@@ -36,22 +55,9 @@ void ltd_repos_prime(const char *root, int index_dir)
 		  &sx) < 0 ||
 	    !(sx.stx_mask & STATX_MNT_ID))
 		return;
-	/* One of another directory by the same name (a project removed and
-	 * cloned again there: the second attacker's review) is none; the
-	 * new one may have the old one's inode, but was born after the
-	 * index was written. */
 	ltd_repos_index_name(root, name);
-	if (ltd_rindex_is_of(index_dir, name,
-			     makedev(sx.stx_dev_major, sx.stx_dev_minor),
-			     sx.stx_ino) &&
-	    !(sx.stx_mask & STATX_BTIME &&
-	      fstatat(index_dir, name, &ist, AT_SYMLINK_NOFOLLOW) == 0 &&
-	      (sx.stx_btime.tv_sec > ist.st_mtim.tv_sec ||
-	       (sx.stx_btime.tv_sec == ist.st_mtim.tv_sec &&
-		sx.stx_btime.tv_nsec > (uint32_t)ist.st_mtim.tv_nsec))))
-		return;
-	quiet = fopen("/dev/null", "we");
-	if (!quiet)
+	if (index_of(index_dir, name, &sx) ||
+	    !(quiet = fopen("/dev/null", "we")))
 		return;
 	ltd_repos_report(quiet, root, 0, never, NULL, index_dir);
 	fclose(quiet);
