@@ -276,6 +276,39 @@ static int open_entry(int dir, const char *name, int *out)
 	return 1;
 }
 
+/* The entry's file, locked before it has a name.  An O_TMPFILE has none
+ * until it is linked, so a launcher killed at any moment of its claim
+ * leaves nothing behind (the stress test's random kills found a named
+ * temporary file left); a filesystem without O_TMPFILE gets a named one
+ * in TMP, empty otherwise. */
+static int entry_unnamed(int dir, const char *name, char *tmp, size_t size)
+{
+	int fd = openat(dir, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+
+	tmp[0] = '\0';
+	if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR))
+		return fd;
+	snprintf(tmp, size, ".%s.%d.tmp", name, (int)getpid());
+	return openat(dir, tmp,
+		      O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+}
+
+static int entry_link(int dir, int fd, const char *tmp, const char *file)
+{
+	char self[32];
+
+	if (tmp[0])
+		return linkat(dir, tmp, dir, file, 0);
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+	return linkat(AT_FDCWD, self, dir, file, AT_SYMLINK_FOLLOW);
+}
+
+static void entry_drop(int dir, const char *tmp)
+{
+	if (tmp[0])
+		unlinkat(dir, tmp, 0);
+}
+
 int ltd_registry_claim(int dir, const char *name, struct ltd_err *err)
 {
 	char tmp[LTD_NAME_MAX + 32], file[LTD_NAME_MAX + 8];
@@ -289,29 +322,27 @@ int ltd_registry_claim(int dir, const char *name, struct ltd_err *err)
 				   name);
 	/* Locked before it has its name: nobody can ever see the entry
 	 * unlocked while we live. */
-	snprintf(tmp, sizeof(tmp), ".%s.%d.tmp", name, (int)getpid());
 	entry_file(file, sizeof(file), name, "json");
-	fd = openat(dir, tmp,
-		    O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	fd = entry_unnamed(dir, name, tmp, sizeof(tmp));
 	if (fd < 0)
 		return ltd_err_sys(err, "create the registry entry");
 	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 		ret = ltd_err_sys(err, "lock the registry entry");
-		unlinkat(dir, tmp, 0);
+		entry_drop(dir, tmp);
 		return ret;
 	}
 	for (int tries = 0; tries < 2; tries++) {
 		_cleanup_close_ int other = -1;
 
-		if (linkat(dir, tmp, dir, file, 0) == 0) {
-			unlinkat(dir, tmp, 0);
+		if (entry_link(dir, fd, tmp, file) == 0) {
+			entry_drop(dir, tmp);
 			return ltd_steal_fd(&fd);
 		}
 		if (errno != EEXIST)
 			break;
 		ret = open_entry(dir, name, &other);
 		if (ret == 1) {
-			unlinkat(dir, tmp, 0);
+			entry_drop(dir, tmp);
 			return ltd_err_set(err, EEXIST,
 					   "--name: a cage named '%s' is "
 					   "already running (see 'ltd-native "
@@ -320,7 +351,7 @@ int ltd_registry_claim(int dir, const char *name, struct ltd_err *err)
 		}
 	}
 	ret = ltd_err_sys(err, "--name: cannot register '%s'", name);
-	unlinkat(dir, tmp, 0);
+	entry_drop(dir, tmp);
 	return ret;
 }
 
