@@ -9,9 +9,11 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -265,45 +267,113 @@ bool ltd_rindex_is_of(int dir, const char *name, uint64_t dev, uint64_t ino)
 	       h.version == LTD_RINDEX_VERSION && h.dev == dev && h.ino == ino;
 }
 
+/*
+ * The new file is written unnamed (O_TMPFILE) and locked, then linked as
+ * NAME.tmp and renamed over NAME, the lock held throughout: a writer
+ * killed before its link leaves nothing; one killed between its link and
+ * its rename leaves a NAME.tmp no one holds, which the next store of that
+ * name removes (the stress test's random kills leave nothing behind).  A
+ * NAME.tmp that is held is another run's store of the same project, which
+ * is let win.  A filesystem without O_TMPFILE gets NAME.PID.tmp, named
+ * from its creation, as before.
+ */
+static int tmp_open(int dir, const char *name, char *tmp, bool *named)
+{
+	int fd = openat(dir, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+
+	*named = fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR);
+	if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		close(fd);
+		return -ENOLCK;
+	}
+	if (!*named)
+		return fd >= 0 ? fd : -errno;
+	snprintf(tmp, NAME_MAX + 1, "%s.%d.tmp", name, (int)getpid());
+	unlinkat(dir, tmp, 0);
+	fd = openat(dir, tmp,
+		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	return fd >= 0 ? fd : -errno;
+}
+
+/* Remove @tmp if no one holds it (its writer is gone); whether it is. */
+static bool drop_unheld(int dir, const char *tmp)
+{
+	int fd = openat(dir, tmp,
+			O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat a, b;
+	bool gone = false;
+
+	if (fd < 0)
+		return errno == ENOENT;
+	if (flock(fd, LOCK_EX | LOCK_NB) == 0 && fstat(fd, &a) == 0 &&
+	    fstatat(dir, tmp, &b, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+		gone = unlinkat(dir, tmp, 0) == 0;
+	close(fd);
+	return gone;
+}
+
+static int tmp_link(int dir, int fd, const char *tmp)
+{
+	char self[32];
+
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+	for (int tries = 0; tries < 2; tries++) {
+		if (linkat(AT_FDCWD, self, dir, tmp, AT_SYMLINK_FOLLOW) == 0)
+			return 0;
+		if (errno != EEXIST)
+			return -errno;
+		if (!drop_unheld(dir, tmp))
+			break;
+	}
+	return -EBUSY;
+}
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t w = write(fd, buf + done, len - done);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w < 0 ? -errno : -EIO;
+		done += (size_t)w;
+	}
+	return 0;
+}
+
 int ltd_rindex_store(int dir, const char *name, const struct ltd_rindex *x)
 {
 	_cleanup_free_ void *buf = NULL;
 	char tmp[NAME_MAX + 1];
-	size_t len, done = 0;
+	size_t len;
+	bool named, ours;
 	int fd, ret;
 
+	/* Either name fits (the longer checked). */
 	if (snprintf(tmp, sizeof(tmp), "%s.%d.tmp", name, (int)getpid()) >=
 	    (int)sizeof(tmp))
 		return -ENAMETOOLONG;
+	snprintf(tmp, sizeof(tmp), "%s.tmp", name);
 	ret = ltd_rindex_encode(x, &buf, &len);
 	if (ret)
 		return ret;
-	fd = openat(dir, tmp,
-		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0 && errno == EEXIST && unlinkat(dir, tmp, 0) == 0)
-		fd = openat(dir, tmp,
-			    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-				    O_CLOEXEC,
-			    0600);
+	fd = tmp_open(dir, name, tmp, &named);
 	if (fd < 0)
-		return -errno;
-	while (done < len) {
-		ssize_t w = write(fd, (char *)buf + done, len - done);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			ret = w < 0 ? -errno : -EIO;
-			break;
-		}
-		done += (size_t)w;
-	}
-	if (close(fd) < 0 && !ret)
-		ret = -errno;
+		return fd;
+	ret = write_all(fd, buf, len);
+	ours = named;
+	if (!ret && !named)
+		ours = !(ret = tmp_link(dir, fd, tmp));
 	if (!ret && renameat(dir, tmp, dir, name) < 0)
 		ret = -errno;
-	if (ret)
+	if (ret && ours)
 		unlinkat(dir, tmp, 0);
+	if (close(fd) < 0 && !ret)
+		ret = -errno;
 	return ret;
 }
 
