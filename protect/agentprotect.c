@@ -41,6 +41,12 @@ static bool command_key(const char *k)
 	       (n > 6 && !strcmp(k + n - 6, "Helper"));
 }
 
+/* The directory the commands run in. */
+static const char *base_of(const struct ltd_cmdfiles *s)
+{
+	return s->base ? s->base : s->set->project;
+}
+
 /*
  * The environment the settings give Claude Code and its hooks: BASH_ENV,
  * NODE_OPTIONS... name files that run; a *PATH variable names directories
@@ -61,16 +67,16 @@ static int add_env(struct ltd_cmdfiles *s, json_t *env, struct ltd_err *err)
 
 		if (!json_is_string(v))
 			continue;
-		ret = ltd_cmdfiles_protect(s, json_string_value(v),
-					   s->set->project, dirs, err);
+		ret = ltd_cmdfiles_protect(s, json_string_value(v), base_of(s),
+					   dirs, err);
 		list = strdup(json_string_value(v));
 		if (!ret && !list)
 			ret = ltd_err_set(err, ENOMEM, "out of memory");
 		for (char *part = list ? strtok_r(list, ":", &save) : NULL;
 		     !ret && part && strchr(json_string_value(v), ':');
 		     part = strtok_r(NULL, ":", &save))
-			ret = ltd_cmdfiles_protect(s, part, s->set->project,
-						   dirs, err);
+			ret = ltd_cmdfiles_protect(s, part, base_of(s), dirs,
+						   err);
 		if (ret)
 			return ret;
 	}
@@ -102,7 +108,7 @@ static int walk(struct ltd_cmdfiles *s, json_t *j, int depth,
 	{
 		if (json_is_string(v) && command_key(k)) {
 			ret = ltd_cmdfiles_protect(s, json_string_value(v),
-						   s->set->project, false, err);
+						   base_of(s), false, err);
 		} else if (json_is_object(v) && !strcmp(k, "env")) {
 			ret = add_env(s, v, err);
 		} else if (json_is_array(v) && !strcmp(k, "args")) {
@@ -115,8 +121,8 @@ static int walk(struct ltd_cmdfiles *s, json_t *j, int depth,
 				if (ret || !json_is_string(a))
 					continue;
 				ret = ltd_cmdfiles_protect(
-					s, json_string_value(a),
-					s->set->project, false, err);
+					s, json_string_value(a), base_of(s),
+					false, err);
 			}
 		} else {
 			ret = walk(s, v, depth + 1, err);
@@ -199,6 +205,21 @@ int ltd_agentprotect_settings(const struct ltd_policy *p,
 	json_t *j = settings_json(text, len, file, &ret, err);
 
 	ltd_protected_for(set, p);
+	if (j)
+		ret = walk(&s, j, 0, err);
+	json_decref(j);
+	return ret;
+}
+
+int ltd_agentprotect_nested(struct ltd_protected *set, const char *base,
+			    const char *file, const char *text, size_t len,
+			    struct ltd_err *err)
+{
+	struct ltd_cmdfiles s = {
+		.set = set, .file = file, .refuse_links = true, .base = base};
+	int ret;
+	json_t *j = settings_json(text, len, file, &ret, err);
+
 	if (j)
 		ret = walk(&s, j, 0, err);
 	json_decref(j);

@@ -40,4 +40,16 @@ int ltd_agentprotect_settings(const struct ltd_policy *p,
 			      const char *text, size_t len,
 			      struct ltd_err *err);
 
+/*
+ * The project files that the commands of a nested settings file or
+ * .mcp.json (@text, @file naming it in messages) run when Claude Code is
+ * started in @base, a directory of @s's project: into @s, whose project
+ * and home the caller set.  A path through a link is added by its text
+ * (the caller judges the link).  What cannot be resolved goes to @s's
+ * warnings; text that is not JSON is an error.
+ */
+int ltd_agentprotect_nested(struct ltd_protected *s, const char *base,
+			    const char *file, const char *text, size_t len,
+			    struct ltd_err *err);
+
 #endif

@@ -23,6 +23,9 @@ struct ltd_cmdfiles {
 	 * that ltd_protected_check_links refuses the run (git's config), or
 	 * an error here (Claude Code's settings). */
 	bool refuse_links;
+	/* Where the commands run (a nested .claude's directory); NULL: the
+	 * project's top. */
+	const char *base;
 };
 
 /*

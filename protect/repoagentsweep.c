@@ -179,17 +179,29 @@ static void sweep_places(struct walk *w, int fd, struct sweep *s)
 		say_cut(w, s);
 }
 
+/* The settings files of the .claude at @fd (w->path), Claude Code's when
+ * started in @base (from the root): the files their commands run. */
+static void sweep_cmds(struct walk *w, int fd, const char *base)
+{
+	ltd_repos_agent_cmds(w, fd, "settings.json", base);
+	ltd_repos_agent_cmds(w, fd, "settings.local.json", base);
+}
+
 /* The nested .claude at @rel (from the root). */
 static void sweep_claude(struct walk *w, const char *rel, struct sweep *s)
 {
 	_cleanup_close_ int fd = -1;
+	char base[PATH_MAX];
+	size_t n = strlen(rel) - strlen(".claude");
 
 	if (w->root_len + 1 + strlen(rel) >= sizeof(w->path) ||
 	    (fd = open_in(w, w->root, rel)) < 0)
 		return;
+	snprintf(base, sizeof(base), "%.*s", (int)(n ? n - 1 : 0), rel);
 	snprintf(w->path + w->root_len, sizeof(w->path) - w->root_len, "/%s",
 		 rel);
 	sweep_places(w, fd, s);
+	sweep_cmds(w, fd, base);
 	w->path[w->root_len] = '\0';
 }
 
@@ -237,6 +249,7 @@ static void sweep_link(struct walk *w, const char *rel, struct sweep *s)
 	snprintf(w->path + w->root_len, sizeof(w->path) - w->root_len, "/%s",
 		 at);
 	sweep_places(w, fd, s);
+	sweep_cmds(w, fd, rel);
 	w->path[w->root_len] = '\0';
 }
 
@@ -258,6 +271,7 @@ static void sweep_mcp(struct walk *w, const char *rel)
 	if (fstatat(fd, ".mcp.json", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 	    ltd_ctime_since(&st, w->since))
 		ltd_repos_agent_place(w, fd, ".mcp.json", h);
+	ltd_repos_agent_cmds(w, fd, ".mcp.json", rel);
 	w->path[w->root_len] = '\0';
 }
 

@@ -116,6 +116,13 @@ void ltd_repos_judge_agent(struct walk *w, int dir, uint32_t old, bool instr);
  * repoagentsweep.c). */
 void ltd_repos_agent_sweep(struct walk *w);
 
+/* The settings file or .mcp.json @name in @dir (w->path), of Claude Code
+ * started in @base_rel (from the root; "" the root): each file in the
+ * root its commands run that the command changed in the run, or a link
+ * on the way it changed, moved aside and said (repoagentcmds.c). */
+void ltd_repos_agent_cmds(struct walk *w, int dir, const char *name,
+			  const char *base_rel);
+
 /* Claude Code's place (its table's row, or a settings file's) that
  * @name in a .claude is, or NULL. */
 const struct ltd_hostrun *ltd_repos_agent_place_of(const char *name);

