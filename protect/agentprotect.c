@@ -47,6 +47,21 @@ static const char *base_of(const struct ltd_cmdfiles *s)
 	return s->base ? s->base : s->set->project;
 }
 
+/* One entry of a *PATH variable: a directory whose programs run, by its
+ * text when missing (one bare name, `bin`, is a path here: the cage could
+ * make it). */
+static int add_path_dir(struct ltd_cmdfiles *s, const char *part,
+			struct ltd_err *err)
+{
+	char dir[PATH_MAX];
+
+	if (strchr(part, '/') || part[0] == '$' || part[0] == '~' ||
+	    !strcmp(part, ".") || !strcmp(part, "..") ||
+	    (size_t)snprintf(dir, sizeof(dir), "./%s", part) >= sizeof(dir))
+		return ltd_cmdfiles_protect(s, part, base_of(s), true, err);
+	return ltd_cmdfiles_protect(s, dir, base_of(s), true, err);
+}
+
 /*
  * The environment the settings give Claude Code and its hooks: BASH_ENV,
  * NODE_OPTIONS... name files that run; a *PATH variable names directories
@@ -67,16 +82,19 @@ static int add_env(struct ltd_cmdfiles *s, json_t *env, struct ltd_err *err)
 
 		if (!json_is_string(v))
 			continue;
-		ret = ltd_cmdfiles_protect(s, json_string_value(v), base_of(s),
-					   dirs, err);
+		if (!dirs)
+			ret = ltd_cmdfiles_protect(s, json_string_value(v),
+						   base_of(s), false, err);
 		list = strdup(json_string_value(v));
 		if (!ret && !list)
 			ret = ltd_err_set(err, ENOMEM, "out of memory");
 		for (char *part = list ? strtok_r(list, ":", &save) : NULL;
-		     !ret && part && strchr(json_string_value(v), ':');
+		     !ret && part &&
+		     (dirs || strchr(json_string_value(v), ':'));
 		     part = strtok_r(NULL, ":", &save))
-			ret = ltd_cmdfiles_protect(s, part, base_of(s), dirs,
-						   err);
+			ret = dirs ? add_path_dir(s, part, err)
+				   : ltd_cmdfiles_protect(s, part, base_of(s),
+							  false, err);
 		if (ret)
 			return ret;
 	}
@@ -209,6 +227,14 @@ int ltd_agentprotect_settings(const struct ltd_policy *p,
 		ret = walk(&s, j, 0, err);
 	json_decref(j);
 	return ret;
+}
+
+bool ltd_agentprotect_in_packages(const char *rel)
+{
+	for (const char *s = rel; s; s = strchr(s, '/'), s = s ? s + 1 : s)
+		if (!strncmp(s, "node_modules", 12) && (s[12] == '/' || !s[12]))
+			return true;
+	return false;
 }
 
 int ltd_agentprotect_nested(struct ltd_protected *set, const char *base,

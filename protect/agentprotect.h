@@ -40,6 +40,11 @@ int ltd_agentprotect_settings(const struct ltd_policy *p,
 			      const char *text, size_t len,
 			      struct ltd_err *err);
 
+/* @rel (relative) lies in a package manager's tree (a `node_modules`
+ * name on the way): nobody starts Claude Code there, and every install
+ * rewrites it. */
+bool ltd_agentprotect_in_packages(const char *rel);
+
 /*
  * The project files that the commands of a nested settings file or
  * .mcp.json (@text, @file naming it in messages) run when Claude Code is

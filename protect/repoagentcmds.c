@@ -25,33 +25,44 @@
 
 #include "common/cleanup.h"
 #include "common/dir.h"
+#include "common/text.h"
 #include "common/vec.h"
 #include "protect/agentprotect.h"
 #include "protect/protected.h"
 #include "protect/repowalk.h"
 
 #define CMDS_FILE_MAX (4u << 20)
-#define DIR_MAX	      10000 /* names looked at in a directory named */
+#define DIR_MAX	      10000 /* entries looked at in the directories named */
+#define DIR_DEPTH     8	    /* and so deep below each */
+#define HOPS_MAX      40    /* links followed on a path, as the kernel does */
 
 static const char tail[] =
 	"; look at it before you start Claude Code there on the host\n";
 static const char tail_moved[] =
-	"; look at it before you start Claude Code there on the host (if it "
-	"is yours, move it back)\n";
+	"; look at it before you start Claude Code there on the host (if you "
+	"wanted the change, move it back)\n";
 
-/* @name in @dir whole (a regular file of at most CMDS_FILE_MAX, no
- * link), malloc'd into *@text; 0, or -errno (-ENOENT: none). */
-static int read_small(int dir, const char *name, char **text, size_t *len)
+/* One settings file's commands being judged. */
+struct cmds {
+	struct walk *w;
+	const char *file; /* the settings file or .mcp.json, absolute */
+	const char *base; /* where Claude Code is started, absolute */
+	char root[PATH_MAX];
+	size_t left; /* entries still to look at in directories named */
+};
+
+/* @fd read whole (a regular file of at most CMDS_FILE_MAX), malloc'd
+ * into *@text; 0, or -errno.  @fd is closed. */
+static int read_all(int fd, char **text, size_t *len)
 {
-	_cleanup_close_ int fd = openat(
-		dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	_cleanup_close_ int own = fd;
 	struct stat st;
 	size_t n = 0;
 	ssize_t r;
 
 	*text = NULL;
 	if (fd < 0)
-		return errno == ELOOP ? -ENOENT : -errno;
+		return -errno;
 	if (fstat(fd, &st) < 0)
 		return -errno;
 	if (!S_ISREG(st.st_mode) || st.st_size > CMDS_FILE_MAX)
@@ -65,25 +76,26 @@ static int read_small(int dir, const char *name, char **text, size_t *len)
 	return 0;
 }
 
-/* One settings file's commands being judged. */
-struct cmds {
-	struct walk *w;
-	const char *file; /* the settings file or .mcp.json, absolute */
-	const char *base; /* where Claude Code is started, absolute */
-	char root[PATH_MAX];
-};
-
-/* "WHAT FILE runs when Claude Code is started in BASE, ..." */
+/* "WHAT FILE runs when Claude Code is started in BASE, STATE", the paths
+ * shown safely (the cage names directories). */
 static void say(const struct cmds *c, const char *at, const char *name,
 		const char *what, const char *state, const char *detail)
 {
-	char line[3 * PATH_MAX];
+	_cleanup_free_ char *line = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&line, &len);
 
-	snprintf(line, sizeof(line),
-		 "%s %.*s runs when Claude Code is started in %.*s, %s", what,
-		 PATH_MAX, c->file, PATH_MAX, c->base, state);
-	ltd_repos_say_as(c->w, at, name, line, detail,
-			 strstr(state, ": moved aside") ? tail_moved : tail);
+	if (!m)
+		return;
+	fprintf(m, "%s ", what);
+	ltd_fput_shown(m, c->file);
+	fputs(" runs when Claude Code is started in ", m);
+	ltd_fput_shown(m, c->base);
+	fprintf(m, ", %s", state);
+	if (fclose(m) == 0)
+		ltd_repos_say_as(c->w, at, name, line, detail,
+				 strstr(state, ": moved aside") ? tail_moved
+								: tail);
 }
 
 /* @name in @dir (@at, a path of the root) went aside, or could not. */
@@ -94,118 +106,247 @@ static void aside(const struct cmds *c, int dir, const char *at,
 	int ret = ltd_protected_move_aside(dir, name, to, sizeof(to));
 
 	say(c, at, name, what,
-	    ret < 0 ? "made or changed by the command: it could NOT be moved "
-		      "aside"
-		    : "made or changed by the command: moved aside",
+	    ret < 0 ? "changed during the run: it could NOT be moved aside"
+		    : "changed during the run: moved aside",
 	    ret < 0 ? strerror(-ret) : to);
 }
 
-/* @rel (from the root) through a user's link: the file it leads to within
- * the root, followed, said when the command changed it. */
-static void through_link(const struct cmds *c, const char *rel)
+/* @name in @dir is data a command reads, not a program it runs: a
+ * regular file named as data (`cat package.json`, `tsc -p
+ * tsconfig.json`: a new user's review saw a package's package.json moved
+ * aside), not executable, with no `#!` line.  Anything else runs (`python3
+ * tools/check` needs no suffix). */
+static bool data_file(int dir, const char *name, const struct stat *st)
 {
-	struct open_how how = {
-		.flags = O_PATH | O_CLOEXEC,
-		.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS |
-			   RESOLVE_NO_XDEV,
+	static const char *const ext[] = {
+		".json", ".jsonc", ".json5", ".yaml", ".yml", ".toml", ".md",
+		".txt",	 ".lock",  ".xml",   ".csv",  ".ini", ".log",
 	};
-	_cleanup_close_ int fd =
-		(int)syscall(SYS_openat2, c->w->root, rel, &how, sizeof(how));
-	struct stat st;
+	const char *dot = strrchr(name, '.');
+	_cleanup_close_ int fd = -1;
+	bool data = false;
+	char head[2];
 
-	if (fd >= 0 && fstat(fd, &st) == 0 && !S_ISDIR(st.st_mode) &&
-	    ltd_ctime_since(&st, c->w->since))
-		say(c, c->root, rel, "a file that",
-		    "reached through a link of yours, was changed by the "
-		    "command: not moved",
+	for (size_t i = 0; dot && dot != name && i < sizeof(ext) / sizeof(*ext);
+	     i++)
+		data = data || !strcmp(dot, ext[i]);
+	if (!data || !S_ISREG(st->st_mode) || (st->st_mode & 0111))
+		return false;
+	fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	return fd >= 0 &&
+	       !(read(fd, head, 2) == 2 && head[0] == '#' && head[1] == '!');
+}
+
+/* A changed file a command names: aside when it runs, said when read. */
+static void changed_file(const struct cmds *c, int dir, const char *at,
+			 const char *name, const struct stat *st)
+{
+	if (!data_file(dir, name, st))
+		aside(c, dir, at, name, "a file that");
+	else
+		say(c, at, name, "a file that",
+		    "changed during the run: not moved (data its command "
+		    "reads, by its name)",
 		    NULL);
 }
 
+/* Below the directory @fd (@at), @depth deep: its entries changed in the
+ * run (a link, by where it leads too), counted into *@n, within c->left. */
+static void count_in(struct cmds *c, int fd, int depth, size_t *n)
+{
+	char **names = NULL;
+	size_t k = 0;
+
+	if (ltd_dir_names(fd, 0, &names, &k) < 0)
+		return;
+	for (size_t i = 0; i < k && c->left; i++) {
+		_cleanup_close_ int sub = -1;
+		struct stat st, to;
+
+		c->left--;
+		if (fstatat(fd, names[i], &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;
+		if (ltd_ctime_since(&st, c->w->since) ||
+		    (S_ISLNK(st.st_mode) &&
+		     fstatat(fd, names[i], &to, AT_NO_AUTOMOUNT) == 0 &&
+		     !S_ISDIR(to.st_mode) && ltd_ctime_since(&to, c->w->since)))
+			(*n)++;
+		else if (S_ISDIR(st.st_mode) && depth < DIR_DEPTH &&
+			 (sub = ltd_dir_open_beneath(fd, names[i])) >= 0)
+			count_in(c, sub, depth + 1, n);
+	}
+	ltd_strv_free(names, k);
+}
+
 /* A directory a command runs what it holds from (a glob's, a *PATH
- * variable's, @name in @dir): what in it changed is counted and said,
- * not moved (an `npm install` there would take the whole of it). */
-static void in_dir(const struct cmds *c, int dir, const char *at,
-		   const char *name)
+ * variable's: @name in @dir): what in it changed is counted and said, not
+ * moved (an install there would take the whole of it). */
+static void in_dir(struct cmds *c, int dir, const char *at, const char *name)
 {
 	_cleanup_close_ int fd = ltd_dir_open_beneath(dir, name);
-	char **names = NULL, state[128];
-	size_t n = 0, changed = 0;
-	struct stat st;
+	char state[160];
+	size_t n = 0;
 
-	if (fd < 0 || ltd_dir_names(fd, 0, &names, &n) < 0)
+	if (fd < 0)
 		return;
-	for (size_t i = 0; i < n && i < DIR_MAX; i++)
-		if (fstatat(fd, names[i], &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-		    !S_ISDIR(st.st_mode) && ltd_ctime_since(&st, c->w->since))
-			changed++;
-	ltd_strv_free(names, n);
-	if (!changed)
+	count_in(c, fd, 1, &n);
+	if (!n && c->left)
 		return;
-	snprintf(state, sizeof(state),
-		 "holds %zu file%s the command made or changed: not moved",
-		 changed, changed == 1 ? "" : "s");
+	if (n)
+		snprintf(state, sizeof(state),
+			 "holds %zu entr%s changed during the run%s: not moved",
+			 n, n == 1 ? "y" : "ies",
+			 c->left ? "" : " (and more not looked at)");
+	else
+		snprintf(state, sizeof(state),
+			 "holds more entries than ltd-native looks at: not "
+			 "looked at whole");
 	say(c, at, name, "a directory whose files", state, NULL);
 }
 
-/* One path a command names, @rel from the root: each name on the way
- * looked at without following a link. */
-static void judge(const struct cmds *c, const char *rel)
+/* The directory @cur (from the root, "" the root, no link in it). */
+static int open_cur(const struct cmds *c, const char *cur)
 {
-	char at[PATH_MAX], name[NAME_MAX + 1];
-	_cleanup_close_ int own = -1;
-	int dir = c->w->root;
-	const char *p = rel;
+	return ltd_dir_open_beneath(c->w->root, cur[0] ? cur : ".");
+}
 
-	strcpy(at, c->root);
-	for (;;) {
-		size_t n = strcspn(p, "/");
-		bool last = !p[n];
+/* Take @rest's first name into @name; false when it does not fit. */
+static bool pop(char *rest, char *name)
+{
+	size_t n = strcspn(rest, "/"), skip = n + (rest[n] == '/');
+
+	if (n > NAME_MAX)
+		return false;
+	memcpy(name, rest, n);
+	name[n] = '\0';
+	memmove(rest, rest + skip, strlen(rest + skip) + 1);
+	return true;
+}
+
+/* The link @name in @dir (of @cur) followed: its text put before @rest,
+ * from the root when it is absolute; false when it leads out of the root
+ * (not the cage's to write) or does not fit. */
+static bool follow(const struct cmds *c, int dir, const char *name, char *cur,
+		   char *rest)
+{
+	char to[PATH_MAX], was[PATH_MAX];
+	size_t rl = strlen(c->root);
+	ssize_t k = readlinkat(dir, name, to, sizeof(to) - 1);
+
+	if (k <= 0)
+		return false;
+	to[k] = '\0';
+	snprintf(was, sizeof(was), "%s", rest);
+	if (to[0] == '/') {
+		if (strncmp(to, c->root, rl) || (to[rl] && to[rl] != '/'))
+			return false;
+		cur[0] = '\0';
+		memmove(to, to + rl, strlen(to + rl) + 1);
+	}
+	return (size_t)snprintf(rest, PATH_MAX, "%s%s%s", to, was[0] ? "/" : "",
+				was) < PATH_MAX;
+}
+
+/* One path a command names, @rel from the root, followed as the host
+ * follows it, within the root: a link met that changed in the run goes
+ * aside (the command re-pointed it, maybe at an old file of the user's);
+ * a user's link is followed; what is at the end is judged by its own
+ * ctime (a file) or its entries' (a directory). */
+static void judge(struct cmds *c, const char *rel)
+{
+	char cur[PATH_MAX] = "", rest[PATH_MAX], name[NAME_MAX + 1];
+	char at[2 * PATH_MAX];
+	int hops = 0;
+
+	if ((size_t)snprintf(rest, sizeof(rest), "%s", rel) >= sizeof(rest))
+		return;
+	while (rest[0]) {
+		_cleanup_close_ int dir = -1;
 		struct stat st;
-		int next;
+		bool last;
 
-		if (!n || n > NAME_MAX)
+		if (!pop(rest, name))
 			return;
-		memcpy(name, p, n);
-		name[n] = '\0';
-		if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		last = !rest[0];
+		if (!name[0] || !strcmp(name, "."))
+			continue;
+		if (!strcmp(name, "..")) {
+			if (!cur[0])
+				return; /* above the root */
+			*(strrchr(cur, '/') ?: cur) = '\0';
+			continue;
+		}
+		if ((dir = open_cur(c, cur)) < 0 ||
+		    fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 			return; /* nothing there: nothing made */
-		if (S_ISLNK(st.st_mode)) {
-			if (ltd_ctime_since(&st, c->w->since))
-				aside(c, dir, at, name,
-				      last ? "a link that"
-					   : "a link on the way to a file "
-					     "that");
-			else
-				through_link(c, rel);
+		snprintf(at, sizeof(at), "%s%s%s", c->root, cur[0] ? "/" : "",
+			 cur);
+		if (S_ISLNK(st.st_mode) && ltd_ctime_since(&st, c->w->since)) {
+			aside(c, dir, at, name,
+			      last ? "a link that"
+				   : "a link on the way to a file that");
 			return;
 		}
-		if (last && S_ISDIR(st.st_mode))
+		if (S_ISLNK(st.st_mode)) {
+			if (++hops > HOPS_MAX ||
+			    !follow(c, dir, name, cur, rest))
+				return;
+			continue;
+		}
+		if (last && S_ISDIR(st.st_mode) &&
+		    !ltd_agentprotect_in_packages(rel))
 			in_dir(c, dir, at, name);
 		else if (last && ltd_ctime_since(&st, c->w->since))
-			aside(c, dir, at, name, "a file that");
+			changed_file(c, dir, at, name, &st);
 		if (last || !S_ISDIR(st.st_mode) ||
-		    strlen(at) + 1 + n >= sizeof(at) ||
-		    (next = ltd_dir_open_beneath(dir, name)) < 0)
+		    strlen(cur) + 2 + strlen(name) >= sizeof(cur))
 			return;
-		if (own >= 0)
-			close(own);
-		dir = own = next;
-		strcat(strcat(at, "/"), name);
-		p += n + 1;
+		if (cur[0])
+			strcat(cur, "/");
+		strcat(cur, name);
 	}
+}
+
+/* The settings file @name in @dir (w->path), as Claude Code reads it: a
+ * link of the user's is followed (a monorepo's packages share one), and
+ * said when what it leads to changed in the run (the sweep judges the
+ * link itself, not that). */
+static int read_settings(struct cmds *c, int dir, const char *name, char **text,
+			 size_t *len)
+{
+	struct stat st, to;
+	int fd;
+
+	*text = NULL;
+	if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return -errno;
+	if (!S_ISLNK(st.st_mode))
+		return read_all(
+			openat(dir, name,
+			       O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC),
+			text, len);
+	fd = openat(dir, name, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd >= 0 && fstat(fd, &to) == 0 && ltd_ctime_since(&to, c->w->since))
+		say(c, NULL, name, "the file",
+		    "reached through this link of yours, changed during the "
+		    "run: not moved",
+		    NULL);
+	return read_all(fd, text, len);
 }
 
 void ltd_repos_agent_cmds(struct walk *w, int dir, const char *name,
 			  const char *base_rel)
 {
 	char base[PATH_MAX], file[PATH_MAX];
-	struct cmds c = {.w = w, .file = file, .base = base};
+	struct cmds c = {.w = w, .file = file, .base = base, .left = DIR_MAX};
 	struct ltd_protected set = {.project = c.root, .home = getenv("HOME")};
 	struct ltd_err err = {0};
 	_cleanup_free_ char *text = NULL;
 	size_t len = 0;
 	int ret;
 
+	if (ltd_agentprotect_in_packages(base_rel))
+		return;
 	if (set.home && set.home[0] != '/')
 		set.home = NULL;
 	memcpy(c.root, w->path, w->root_len);
@@ -215,7 +356,7 @@ void ltd_repos_agent_cmds(struct walk *w, int dir, const char *name,
 	    (size_t)snprintf(file, sizeof(file), "%s/%s", w->path, name) >=
 		    sizeof(file))
 		return;
-	ret = read_small(dir, name, &text, &len);
+	ret = read_settings(&c, dir, name, &text, &len);
 	if (!ret)
 		ret = ltd_agentprotect_nested(&set, base, file, text, len,
 					      &err);

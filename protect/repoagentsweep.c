@@ -223,7 +223,8 @@ static int open_following(int root, const char *rel)
  * directory it leads to within the project, which the walk judges under
  * its own name, is swept as the .claude it is where Claude Code is
  * started.  One that leads out of the project is not the cage's to
- * write (a directory bound writable is walked as a root of its own). */
+ * write (a directory bound writable is walked as a root of its own): only
+ * the files its settings run in the project are judged. */
 static void sweep_link(struct walk *w, const char *rel, struct sweep *s)
 {
 	char at[PATH_MAX], to[PATH_MAX];
@@ -244,12 +245,18 @@ static void sweep_link(struct walk *w, const char *rel, struct sweep *s)
 		    to[w->root_len] == '/')
 			fd = open_following(w->root, to + w->root_len + 1);
 	}
-	if (fd < 0)
-		return;
 	snprintf(w->path + w->root_len, sizeof(w->path) - w->root_len, "/%s",
 		 at);
-	sweep_places(w, fd, s);
-	sweep_cmds(w, fd, rel);
+	if (fd >= 0) {
+		sweep_places(w, fd, s);
+		sweep_cmds(w, fd, rel);
+	} else if ((fd = open(w->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >=
+		   0) {
+		/* Out of the project: the user's own (one the command made
+		 * went aside), whose settings still run the project's files
+		 * (the attacker's review). */
+		sweep_cmds(w, fd, rel);
+	}
 	w->path[w->root_len] = '\0';
 }
 

@@ -22,6 +22,7 @@
 #include "protect/hostrun.h"
 #include "protect/repos.h"
 #include "review/fs.h"
+#include "review/heldcmds.h"
 
 static const char why_protected[] =
 	"a protected path: git, Claude Code or ltd-native on the host runs "
@@ -47,6 +48,11 @@ static const char why_hook[] =
 	"a git hook or a file git's configuration runs (or what one links "
 	"to, or a link on the way to them) of a repository of the project: "
 	"git on the host runs it";
+
+static const char why_nested_cmd[] =
+	"a file that a nested .claude's settings or .mcp.json runs (or a "
+	"link or directory on the way to one): Claude Code started in that "
+	"directory on the host runs it";
 
 static void hold(struct ltd_change *c, const char *why)
 {
@@ -324,6 +330,28 @@ static int hold_hooks(struct ltd_changes *c, const char *project, int upper,
 	return ret;
 }
 
+/* What the project's nested settings run (decision 0166): the file, what
+ * lies in a directory they run from, and a link or a replacement on the
+ * way to one. */
+static int hold_nested_cmds(struct ltd_changes *c, const char *project)
+{
+	struct ltd_named n;
+	int ret = ltd_review_nested_cmds(c, project, &n);
+
+	for (size_t i = 0; !ret && n.n && i < c->n; i++) {
+		struct ltd_change *x = &c->v[i];
+
+		if (x->kind == LTD_CH_DELETE)
+			continue;
+		if (ltd_named_covers(&n, x->path) ||
+		    ((S_ISLNK(x->mode) || x->kind == LTD_CH_TYPE) &&
+		     ltd_named_below(&n, x->path)))
+			hold(x, why_nested_cmd);
+	}
+	ltd_named_free(&n);
+	return ret;
+}
+
 int ltd_review_hold(struct ltd_changes *c, const char *project,
 		    const char *const *protected, size_t n_protected, int upper,
 		    int project_fd, struct ltd_err *err)
@@ -363,7 +391,7 @@ int ltd_review_hold(struct ltd_changes *c, const char *project,
 	}
 	free(g);
 	if (hold_hooks(c, project, upper, project_fd) < 0 ||
-	    hold_ancestors(c) < 0)
+	    hold_nested_cmds(c, project) < 0 || hold_ancestors(c) < 0)
 		return ltd_err_set(err, ENOMEM, "out of memory");
 	ltd_changes_unpair_held(c);
 	return 0;

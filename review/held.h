@@ -16,6 +16,9 @@
  *    such a configuration names for git to run (core.fsmonitor, a
  *    filter...): what the exit walk finds, protect/repos.h's
  *    ltd_repos_upper_hooks();
+ *  - a file that a nested .claude's settings or a nested .mcp.json of the
+ *    project runs, in the directory of a change or above it (heldcmds.h,
+ *    decision 0166);
  * A change in a `.git` (the project's own or any other, at any depth)
  * never lands, --include-protected or not (LTD_CHF_REFUSED): its index,
  * refs and commits could carry files the diff never shows, its config and

