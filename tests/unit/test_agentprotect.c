@@ -218,6 +218,21 @@ Test(agentfiles, the_environment_the_settings_give)
 	cr_assert(protects("bin"), "a directory on PATH");
 }
 
+/* A bare name on PATH (`bin`) is a directory of the project, missing or
+ * not: it was read as a command word (`npx`), and a missing one was not
+ * protected at all, so the cage could make it (decision 0166). */
+Test(agentfiles, a_bare_name_on_path_is_a_directory)
+{
+	mkd("tools");
+	put(".claude/settings.json",
+	    "{\"env\": {\"PATH\": \"bin\", \"NODE_PATH\": \"tools:lib\"}}");
+	cr_assert_eq(ltd_agentprotect_project(&p, &prot, &err), 0, "%s",
+		     err.msg);
+	cr_assert(protects("bin"), "a missing directory on PATH");
+	cr_assert(protects("tools"), "one of NODE_PATH's");
+	cr_assert(protects("lib"), "a missing one of NODE_PATH's");
+}
+
 Test(agentfiles, json_as_claude_code_reads_it)
 {
 	mkd("scripts");
