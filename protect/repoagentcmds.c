@@ -25,6 +25,7 @@
 
 #include "common/cleanup.h"
 #include "common/dir.h"
+#include "common/path.h"
 #include "common/text.h"
 #include "common/vec.h"
 #include "protect/agentprotect.h"
@@ -137,11 +138,18 @@ static bool data_file(int dir, const char *name, const struct stat *st)
 	       !(read(fd, head, 2) == 2 && head[0] == '#' && head[1] == '!');
 }
 
-/* A changed file a command names: aside when it runs, said when read. */
+/* A changed file a command names: aside when it runs; said when it is
+ * read, or a package's (@package: an install rewrites it, and moving it
+ * would break the package). */
 static void changed_file(const struct cmds *c, int dir, const char *at,
-			 const char *name, const struct stat *st)
+			 const char *name, const struct stat *st, bool package)
 {
-	if (!data_file(dir, name, st))
+	if (package)
+		say(c, at, name, "a file that",
+		    "changed during the run: not moved (a package's, in "
+		    "node_modules)",
+		    NULL);
+	else if (!data_file(dir, name, st))
 		aside(c, dir, at, name, "a file that");
 	else
 		say(c, at, name, "a file that",
@@ -204,6 +212,52 @@ static void in_dir(struct cmds *c, int dir, const char *at, const char *name)
 	say(c, at, name, "a directory whose files", state, NULL);
 }
 
+/* The inode the previous walk's index knew at @cur/@name (from the
+ * root), or 0: none there, or no index. */
+static ino_t index_ino(const struct walk *w, const char *cur, const char *name)
+{
+	char path[PATH_MAX];
+	uint32_t node = 0;
+
+	if (!w->old ||
+	    (size_t)snprintf(path, sizeof(path), "%s%s%s", cur,
+			     cur[0] ? "/" : "", name) >= sizeof(path))
+		return 0;
+	for (char *save = NULL, *s = strtok_r(path, "/", &save); s;
+	     s = strtok_r(NULL, "/", &save)) {
+		_cleanup_free_ uint32_t *kids = NULL;
+		long n = ltd_rindex_children(w->old, node, &kids);
+
+		if (n <= 0 || (node = ltd_rindex_find(w->old, kids, (size_t)n,
+						      s)) == UINT32_MAX)
+			return 0;
+	}
+	return (ino_t)w->old->v[node].ino;
+}
+
+/* The directory @name in @dir (@cur/@name) was moved to its place in the
+ * run (the attacker's review: `mv ops sub/tools` made a hook run an old
+ * script of the user's): changed in it, and born in it or not the inode
+ * the index knew there.  With no index, only a birth in the run tells. */
+static bool moved_in(const struct cmds *c, int dir, const char *cur,
+		     const char *name, const struct stat *st)
+{
+	const struct timespec since = c->w->since;
+	struct statx sx;
+	ino_t ino;
+
+	if (!ltd_ctime_since(st, since))
+		return false;
+	if (statx(dir, name, AT_SYMLINK_NOFOLLOW, STATX_BTIME, &sx) == 0 &&
+	    (sx.stx_mask & STATX_BTIME) &&
+	    (sx.stx_btime.tv_sec > since.tv_sec ||
+	     (sx.stx_btime.tv_sec == since.tv_sec &&
+	      sx.stx_btime.tv_nsec >= (uint32_t)since.tv_nsec)))
+		return true;
+	return c->w->old &&
+	       (!(ino = index_ino(c->w, cur, name)) || ino != st->st_ino);
+}
+
 /* The directory @cur (from the root, "" the root, no link in it). */
 static int open_cur(const struct cmds *c, const char *cur)
 {
@@ -223,14 +277,41 @@ static bool pop(char *rest, char *name)
 	return true;
 }
 
+/* @abs (a host path, no `..` in it) as a path in the root, into @out:
+ * by its text, or through an alias of the root (`/home` a link to
+ * `var/home`): the first of its leading directories whose real path is
+ * the root (those lie outside the root, where the cage writes nothing).
+ * False when it lies out of the root. */
+static bool in_root(const struct cmds *c, const char *abs, char *out)
+{
+	size_t rl = strlen(c->root);
+	char head[PATH_MAX], real[PATH_MAX];
+
+	if (!strncmp(abs, c->root, rl) && (!abs[rl] || abs[rl] == '/')) {
+		snprintf(out, PATH_MAX, "%s", abs + rl + (abs[rl] == '/'));
+		return true;
+	}
+	for (const char *s = strchr(abs + 1, '/');; s = strchr(s + 1, '/')) {
+		size_t n = s ? (size_t)(s - abs) : strlen(abs);
+
+		memcpy(head, abs, n);
+		head[n] = '\0';
+		if (realpath(head, real) && !strcmp(real, c->root)) {
+			snprintf(out, PATH_MAX, "%s", s ? s + 1 : "");
+			return true;
+		}
+		if (!s)
+			return false;
+	}
+}
+
 /* The link @name in @dir (of @cur) followed: its text put before @rest,
  * from the root when it is absolute; false when it leads out of the root
  * (not the cage's to write) or does not fit. */
 static bool follow(const struct cmds *c, int dir, const char *name, char *cur,
 		   char *rest)
 {
-	char to[PATH_MAX], was[PATH_MAX];
-	size_t rl = strlen(c->root);
+	char to[PATH_MAX], was[PATH_MAX], rel[PATH_MAX];
 	ssize_t k = readlinkat(dir, name, to, sizeof(to) - 1);
 
 	if (k <= 0)
@@ -238,13 +319,33 @@ static bool follow(const struct cmds *c, int dir, const char *name, char *cur,
 	to[k] = '\0';
 	snprintf(was, sizeof(was), "%s", rest);
 	if (to[0] == '/') {
-		if (strncmp(to, c->root, rl) || (to[rl] && to[rl] != '/'))
+		ltd_path_normalize(to);
+		if (!in_root(c, to, rel))
 			return false;
 		cur[0] = '\0';
-		memmove(to, to + rl, strlen(to + rl) + 1);
+		snprintf(to, sizeof(to), "%s", rel);
 	}
-	return (size_t)snprintf(rest, PATH_MAX, "%s%s%s", to, was[0] ? "/" : "",
-				was) < PATH_MAX;
+	return (size_t)snprintf(rest, PATH_MAX, "%s%s%s", to,
+				was[0] && to[0] ? "/" : "", was) < PATH_MAX;
+}
+
+/* A `..` above the root (a user's link `../../proj/x` from `sub`): the
+ * rest from the root's parent, back in the root through in_root(), or
+ * false. */
+static bool above(const struct cmds *c, char *rest)
+{
+	char abs[PATH_MAX], rel[PATH_MAX];
+	const char *slash = strrchr(c->root, '/');
+	size_t n = slash ? (size_t)(slash - c->root) : 0;
+
+	if ((size_t)snprintf(abs, sizeof(abs), "%.*s/%s", (int)n, c->root,
+			     rest) >= sizeof(abs))
+		return false;
+	ltd_path_normalize(abs);
+	if (!in_root(c, abs, rel))
+		return false;
+	snprintf(rest, PATH_MAX, "%s", rel);
+	return true;
 }
 
 /* One path a command names, @rel from the root, followed as the host
@@ -271,8 +372,8 @@ static void judge(struct cmds *c, const char *rel)
 		if (!name[0] || !strcmp(name, "."))
 			continue;
 		if (!strcmp(name, "..")) {
-			if (!cur[0])
-				return; /* above the root */
+			if (!cur[0] && !above(c, rest))
+				return; /* out of the root */
 			*(strrchr(cur, '/') ?: cur) = '\0';
 			continue;
 		}
@@ -293,11 +394,21 @@ static void judge(struct cmds *c, const char *rel)
 				return;
 			continue;
 		}
+		if (S_ISDIR(st.st_mode) && moved_in(c, dir, cur, name, &st)) {
+			aside(c, dir, at, name,
+			      last ? "a directory moved there in the run, "
+				     "whose "
+				     "files"
+				   : "a directory moved there in the run, on "
+				     "the way to a file that");
+			return;
+		}
 		if (last && S_ISDIR(st.st_mode) &&
 		    !ltd_agentprotect_in_packages(rel))
 			in_dir(c, dir, at, name);
 		else if (last && ltd_ctime_since(&st, c->w->since))
-			changed_file(c, dir, at, name, &st);
+			changed_file(c, dir, at, name, &st,
+				     ltd_agentprotect_in_packages(rel));
 		if (last || !S_ISDIR(st.st_mode) ||
 		    strlen(cur) + 2 + strlen(name) >= sizeof(cur))
 			return;

