@@ -6,7 +6,11 @@
 #       before each run removes the CLEAN paths (untimed; so every
 #       `npm install` starts from nothing; "DIR/": what DIR holds, not DIR,
 #       which may be a mount point).  The first run is untimed;
-#       prints "run MS" for each other.  Exits 1 if CMD fails.
+#       prints "run MS" for each other.  Exits 1 if CMD fails.  A run
+#       that has not ended after HANG_S seconds (env REPEAT_HANG_S,
+#       default 300) is killed, said on stderr and run again, twice at
+#       most: `npm install --offline` of a local tarball once sat idle
+#       in epoll with no socket for 12 minutes (CI, 2026-12-03).
 #   python3 -I -S repeat.py rewrite DIR COUNT TAG
 #       Appends the line "// TAG" to each of the first COUNT regular files
 #       under DIR (sorted, .git left out): an edit of COUNT files.
@@ -23,6 +27,7 @@
 import gc
 import os
 import random
+import select
 import shutil
 import signal
 import subprocess
@@ -36,14 +41,25 @@ from timer import SEP, pct, split_rows  # noqa: E402
 SD = (signal.SIGPIPE,)
 
 
-def spawn_ms(argv, env=None, cwd_fd=None):
+def spawn_ms(argv, env=None, cwd_fd=None, hang_s=None):
     """Wall time of ARGV from posix_spawn to waitpid, stdio on /dev/null;
-    None if it failed."""
+    None if it failed; "hung" if it had not ended after HANG_S seconds
+    (then it is killed, with its process group)."""
     devnull = os.open(os.devnull, os.O_RDWR)
     fa = [(os.POSIX_SPAWN_DUP2, devnull, n) for n in (0, 1, 2)]
+    group = {"setpgroup": 0} if hang_s else {}
     t0 = time.perf_counter_ns()
     pid = os.posix_spawn(argv[0], argv, env if env else dict(os.environ),
-                         file_actions=fa, setsigdef=SD)
+                         file_actions=fa, setsigdef=SD, **group)
+    if hang_s:
+        pfd = os.pidfd_open(pid)
+        ready = select.select([pfd], [], [], hang_s)[0]
+        os.close(pfd)
+        if not ready:
+            os.killpg(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            os.close(devnull)
+            return "hung"
     status = os.waitpid(pid, 0)[1]
     t1 = time.perf_counter_ns()
     os.close(devnull)
@@ -67,12 +83,18 @@ def run_mode(a):
     i = a.index("--")
     clean, cmd = a[1:i], a[i + 1:]
     cmd[0] = shutil.which(cmd[0]) or cmd[0]
+    hang_s = float(os.environ.get("REPEAT_HANG_S", "300"))
     gc.disable()
     for k in range(n + 1):
-        for p in clean:
-            remove(p)
-        ms = spawn_ms(cmd)
-        if ms is None:
+        for tries in range(3):
+            for p in clean:
+                remove(p)
+            ms = spawn_ms(cmd, hang_s=hang_s)
+            if ms != "hung":
+                break
+            print(f"repeat.py: {' '.join(cmd)} had not ended after "
+                  f"{hang_s:.0f} s: killed, run again", file=sys.stderr)
+        if ms is None or ms == "hung":
             sys.exit(f"repeat.py: {' '.join(cmd)} failed")
         if k:
             print(f"run {ms:.3f}")
