@@ -250,11 +250,13 @@ static void sweep_link(struct walk *w, const char *rel, struct sweep *s)
 	if (fd >= 0) {
 		sweep_places(w, fd, s);
 		sweep_cmds(w, fd, rel);
-	} else if ((fd = open(w->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >=
-		   0) {
+	} else if ((up >= 0 || (up = ltd_dir_open_beneath(
+					w->root, *rel ? rel : ".")) >= 0) &&
+		   (fd = openat(up, ".claude",
+				O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
 		/* Out of the project: the user's own (one the command made
 		 * went aside), whose settings still run the project's files
-		 * (the attacker's review). */
+		 * (the attacker's review).  Only that last link followed. */
 		sweep_cmds(w, fd, rel);
 	}
 	w->path[w->root_len] = '\0';
