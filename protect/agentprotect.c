@@ -177,23 +177,38 @@ static json_t *settings_json(const char *text, size_t len, const char *path,
  * an error when it is there but cannot be read as JSON as Claude Code
  * reads it: then nothing would say which files it runs.
  */
+int ltd_agentprotect_read(int fd, char **text, size_t *len)
+{
+	struct stat st;
+	ssize_t r;
+
+	*text = NULL;
+	*len = 0;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode) || st.st_size > SETTINGS_MAX)
+		return -EINVAL;
+	if (!(*text = malloc((size_t)st.st_size + 1)))
+		return -ENOMEM;
+	while (*len < (size_t)st.st_size &&
+	       (r = read(fd, *text + *len, (size_t)st.st_size - *len)) > 0)
+		*len += (size_t)r;
+	return 0;
+}
+
 static json_t *load(const char *path, int *ret, struct ltd_err *err)
 {
 	_cleanup_close_ int fd =
 		open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	_cleanup_free_ char *buf = NULL;
-	struct stat st;
 	size_t len = 0;
-	ssize_t r;
+	int r;
 
 	*ret = 0;
 	if (fd < 0 && (errno == ENOENT || errno == ELOOP || errno == ENOTDIR))
 		return NULL;
-	if (fd < 0 || fstat(fd, &st) < 0) {
-		*ret = ltd_err_sys(err, "%s", path);
-		return NULL;
-	}
-	if (!S_ISREG(st.st_mode) || st.st_size > SETTINGS_MAX) {
+	r = fd < 0 ? -errno : ltd_agentprotect_read(fd, &buf, &len);
+	if (r == -EINVAL)
 		*ret = ltd_err_set(err, EINVAL,
 				   "%s: not a regular file of at most %u "
 				   "bytes: ltd-native cannot tell which files "
@@ -201,17 +216,11 @@ static json_t *load(const char *path, int *ret, struct ltd_err *err)
 				   "(--unsafe-writable-git runs without this "
 				   "protection)",
 				   path, SETTINGS_MAX);
-		return NULL;
-	}
-	buf = malloc((size_t)st.st_size + 1);
-	if (!buf) {
+	else if (r == -ENOMEM)
 		*ret = ltd_err_set(err, ENOMEM, "out of memory");
-		return NULL;
-	}
-	while (len < (size_t)st.st_size &&
-	       (r = read(fd, buf + len, (size_t)st.st_size - len)) > 0)
-		len += (size_t)r;
-	return settings_json(buf, len, path, ret, err);
+	else if (r < 0)
+		*ret = ltd_err_set(err, -r, "%s: %s", path, strerror(-r));
+	return r < 0 ? NULL : settings_json(buf, len, path, ret, err);
 }
 
 int ltd_agentprotect_settings(const struct ltd_policy *p,

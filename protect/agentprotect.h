@@ -40,6 +40,11 @@ int ltd_agentprotect_settings(const struct ltd_policy *p,
 			      const char *text, size_t len,
 			      struct ltd_err *err);
 
+/* The settings file at @fd whole, malloc'd into *@text: a regular file of
+ * at most 4 MiB (what Claude Code's settings and .mcp.json are); 0,
+ * -EINVAL when it is not one, or -errno. */
+int ltd_agentprotect_read(int fd, char **text, size_t *len);
+
 /* @rel (relative) lies in a package manager's tree (a `node_modules`
  * name on the way): nobody starts Claude Code there, and every install
  * rewrites it. */

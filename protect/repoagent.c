@@ -85,18 +85,22 @@ static const char *claude_rel(const struct walk *w)
 static bool new_here(const struct walk *w, int dir, const char *name,
 		     const struct stat *st, ino_t old_ino)
 {
-	struct statx sx;
-
 	if (!ltd_ctime_since(st, w->since))
 		return false;
-	if (statx(dir, name, AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH, STATX_BTIME,
-		  &sx) == 0 &&
-	    (sx.stx_mask & STATX_BTIME) &&
-	    (sx.stx_btime.tv_sec > w->since.tv_sec ||
-	     (sx.stx_btime.tv_sec == w->since.tv_sec &&
-	      sx.stx_btime.tv_nsec >= (uint32_t)w->since.tv_nsec)))
-		return true;
-	return !old_ino || old_ino != st->st_ino;
+	return ltd_repos_born_in_run(w, dir, name) || !old_ino ||
+	       old_ino != st->st_ino;
+}
+
+bool ltd_repos_born_in_run(const struct walk *w, int dir, const char *name)
+{
+	struct statx sx;
+
+	return statx(dir, name, AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH,
+		     STATX_BTIME, &sx) == 0 &&
+	       (sx.stx_mask & STATX_BTIME) &&
+	       (sx.stx_btime.tv_sec > w->since.tv_sec ||
+		(sx.stx_btime.tv_sec == w->since.tv_sec &&
+		 sx.stx_btime.tv_nsec >= (uint32_t)w->since.tv_nsec));
 }
 
 /* The inode the index knew as @name in the directory of node @old. */

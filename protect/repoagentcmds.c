@@ -32,10 +32,9 @@
 #include "protect/protected.h"
 #include "protect/repowalk.h"
 
-#define CMDS_FILE_MAX (4u << 20)
-#define DIR_MAX	      10000 /* entries looked at in the directories named */
-#define DIR_DEPTH     8	    /* and so deep below each */
-#define HOPS_MAX      40    /* links followed on a path, as the kernel does */
+#define DIR_MAX	  10000 /* entries looked at in the directories named */
+#define DIR_DEPTH 8	/* and so deep below each */
+#define HOPS_MAX  40	/* links followed on a path, as the kernel does */
 
 static const char tail[] =
 	"; look at it before you start Claude Code there on the host\n";
@@ -51,31 +50,6 @@ struct cmds {
 	char root[PATH_MAX];
 	size_t left; /* entries still to look at in directories named */
 };
-
-/* @fd read whole (a regular file of at most CMDS_FILE_MAX), malloc'd
- * into *@text; 0, or -errno.  @fd is closed. */
-static int read_all(int fd, char **text, size_t *len)
-{
-	_cleanup_close_ int own = fd;
-	struct stat st;
-	size_t n = 0;
-	ssize_t r;
-
-	*text = NULL;
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0)
-		return -errno;
-	if (!S_ISREG(st.st_mode) || st.st_size > CMDS_FILE_MAX)
-		return -EINVAL;
-	if (!(*text = malloc((size_t)st.st_size + 1)))
-		return -ENOMEM;
-	while (n < (size_t)st.st_size &&
-	       (r = read(fd, *text + n, (size_t)st.st_size - n)) > 0)
-		n += (size_t)r;
-	*len = n;
-	return 0;
-}
 
 /* "WHAT FILE runs when Claude Code is started in BASE, STATE", the paths
  * shown safely (the cage names directories). */
@@ -242,17 +216,11 @@ static ino_t index_ino(const struct walk *w, const char *cur, const char *name)
 static bool moved_in(const struct cmds *c, int dir, const char *cur,
 		     const char *name, const struct stat *st)
 {
-	const struct timespec since = c->w->since;
-	struct statx sx;
 	ino_t ino;
 
-	if (!ltd_ctime_since(st, since))
+	if (!ltd_ctime_since(st, c->w->since))
 		return false;
-	if (statx(dir, name, AT_SYMLINK_NOFOLLOW, STATX_BTIME, &sx) == 0 &&
-	    (sx.stx_mask & STATX_BTIME) &&
-	    (sx.stx_btime.tv_sec > since.tv_sec ||
-	     (sx.stx_btime.tv_sec == since.tv_sec &&
-	      sx.stx_btime.tv_nsec >= (uint32_t)since.tv_nsec)))
+	if (ltd_repos_born_in_run(c->w, dir, name))
 		return true;
 	return c->w->old &&
 	       (!(ino = index_ino(c->w, cur, name)) || ino != st->st_ino);
@@ -425,24 +393,30 @@ static void judge(struct cmds *c, const char *rel)
 static int read_settings(struct cmds *c, int dir, const char *name, char **text,
 			 size_t *len)
 {
+	_cleanup_close_ int fd = -1;
 	struct stat st, to;
-	int fd;
+	bool link;
 
 	*text = NULL;
 	if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return -errno;
-	if (!S_ISLNK(st.st_mode))
-		return read_all(
-			openat(dir, name,
-			       O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC),
-			text, len);
-	fd = openat(dir, name, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd >= 0 && fstat(fd, &to) == 0 && ltd_ctime_since(&to, c->w->since))
+	link = S_ISLNK(st.st_mode);
+	/* Nothing but a regular file is opened (a FIFO, a device). */
+	if (fstatat(dir, name, &to, AT_NO_AUTOMOUNT) < 0)
+		return -errno;
+	if (!S_ISREG(to.st_mode))
+		return -EINVAL;
+	fd = openat(dir, name,
+		    O_RDONLY | O_NONBLOCK | O_CLOEXEC |
+			    (link ? 0 : O_NOFOLLOW));
+	if (fd < 0)
+		return -errno;
+	if (link && ltd_ctime_since(&to, c->w->since))
 		say(c, NULL, name, "the file",
 		    "reached through this link of yours, changed during the "
 		    "run: not moved",
 		    NULL);
-	return read_all(fd, text, len);
+	return ltd_agentprotect_read(fd, text, len);
 }
 
 void ltd_repos_agent_cmds(struct walk *w, int dir, const char *name,

@@ -102,6 +102,10 @@ void ltd_repos_say_as(struct walk *w, const char *at, const char *name,
  * (repos.c's unseen()). */
 void ltd_repos_agent_enter(struct walk *w, int fd, uint32_t old, bool unseen);
 
+/* @name in @dir (AT_EMPTY_PATH: "" is @dir) was born at or after the
+ * run's start (statx's btime; false where the filesystem keeps none). */
+bool ltd_repos_born_in_run(const struct walk *w, int dir, const char *name);
+
 /* The directory @dir (w->path) read whole, its children walked: what the
  * command made there that Claude Code (or another agent) on the host
  * runs or loads by itself, below the project's top, moved aside and

@@ -18,14 +18,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/cleanup.h"
+#include "common/vec.h"
 #include "protect/agentprotect.h"
 #include "protect/protected.h"
-#include "review/fs.h"
-
-#define SETTINGS_MAX (4u << 20)
 
 static int cmp_str(const void *a, const void *b)
 {
@@ -50,29 +49,10 @@ static void sort_unique(char **v, size_t *n)
 	*n = k;
 }
 
-static int push(char ***v, size_t *n, size_t *cap, char *s)
-{
-	if (!s)
-		return -ENOMEM;
-	if (*n == *cap) {
-		size_t c = *cap * 2 + 16;
-		char **nv = realloc(*v, c * sizeof(*nv));
-
-		if (!nv) {
-			free(s);
-			return -ENOMEM;
-		}
-		*v = nv;
-		*cap = c;
-	}
-	(*v)[(*n)++] = s;
-	return 0;
-}
-
 /* Every directory that holds a change or lies above one, but the top. */
 static int dirs_of(const struct ltd_changes *c, char ***v, size_t *n)
 {
-	size_t cap = 0;
+	char dir[PATH_MAX];
 	int ret = 0;
 
 	for (size_t i = 0; !ret && i < c->n; i++) {
@@ -80,7 +60,11 @@ static int dirs_of(const struct ltd_changes *c, char ***v, size_t *n)
 
 		for (const char *s = strchr(p, '/'); !ret && s;
 		     s = strchr(s + 1, '/'))
-			ret = push(v, n, &cap, strndup(p, (size_t)(s - p)));
+			if ((size_t)(s - p) < sizeof(dir)) {
+				memcpy(dir, p, (size_t)(s - p));
+				dir[s - p] = '\0';
+				ret = ltd_strv_push(v, n, dir);
+			}
 	}
 	sort_unique(*v, n);
 	return ret;
@@ -95,6 +79,7 @@ static void read_one(struct ltd_protected *set, const char *dir,
 	char base[PATH_MAX], file[PATH_MAX];
 	_cleanup_free_ char *text = NULL;
 	struct ltd_err err = {0};
+	struct stat st;
 	size_t len = 0;
 	int fd;
 
@@ -103,24 +88,24 @@ static void read_one(struct ltd_protected *set, const char *dir,
 	    (size_t)snprintf(file, sizeof(file), "%s/%s", base, name) >=
 		    sizeof(file))
 		return;
-	fd = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
+	/* Nothing but a regular file is opened (a FIFO, a device). */
+	if (stat(file, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    (fd = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
 		return;
-	if (ltd_read_fd(fd, SETTINGS_MAX, &text, &len) == 0)
+	if (ltd_agentprotect_read(fd, &text, &len) == 0)
 		ltd_agentprotect_nested(set, base, file, text, len, &err);
 	close(fd);
 }
 
 /* @path (absolute) into @out, relative, when it lies in @project. */
-static int add_in(struct ltd_named *out, size_t *cap, const char *project,
-		  const char *path)
+static int add_in(struct ltd_named *out, const char *project, const char *path)
 {
 	size_t plen = strlen(project);
 
 	if (strncmp(path, project, plen) || path[plen] != '/' ||
 	    !path[plen + 1])
 		return 0;
-	return push(&out->v, &out->n, cap, strdup(path + plen + 1));
+	return ltd_strv_push(&out->v, &out->n, path + plen + 1);
 }
 
 int ltd_review_nested_cmds(const struct ltd_changes *c, const char *project,
@@ -132,7 +117,7 @@ int ltd_review_nested_cmds(const struct ltd_changes *c, const char *project,
 		".mcp.json",
 	};
 	struct ltd_protected set = {.project = project, .home = getenv("HOME")};
-	size_t n = 0, cap = 0;
+	size_t n = 0;
 	char **dirs = NULL;
 	int ret = dirs_of(c, &dirs, &n);
 
@@ -144,18 +129,16 @@ int ltd_review_nested_cmds(const struct ltd_changes *c, const char *project,
 				   !ltd_agentprotect_in_packages(dirs[i]);
 		     f++)
 			read_one(&set, dirs[i], files[f]);
-	for (size_t i = 0; i < n; i++)
-		free(dirs[i]);
-	free(dirs);
+	ltd_strv_free(dirs, n);
 	for (size_t i = 0; !ret && i < set.n; i++) {
 		char real[PATH_MAX];
 
-		ret = add_in(out, &cap, project, set.paths[i]);
+		ret = add_in(out, project, set.paths[i]);
 		/* Through a link of the user's, where the host is led (as
 		 * the exit walk follows it; the attacker's review). */
 		if (!ret && realpath(set.paths[i], real) &&
 		    strcmp(real, set.paths[i]))
-			ret = add_in(out, &cap, project, real);
+			ret = add_in(out, project, real);
 	}
 	ltd_protected_free(&set);
 	sort_unique(out->v, &out->n);
@@ -193,8 +176,6 @@ bool ltd_named_below(const struct ltd_named *n, const char *rel)
 
 void ltd_named_free(struct ltd_named *n)
 {
-	for (size_t i = 0; i < n->n; i++)
-		free(n->v[i]);
-	free(n->v);
+	ltd_strv_free(n->v, n->n);
 	*n = (struct ltd_named){0};
 }
