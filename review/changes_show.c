@@ -472,12 +472,16 @@ size_t ltd_change_git_own(const char *path, size_t *row)
 
 void ltd_change_lines_end(struct ltd_change_lines *l)
 {
+	_cleanup_free_ char *dir = NULL;
 	const char *sep = "";
 
 	if (!l->git)
 		return;
-	fprintf(l->out, "%s%c- %.*s  git's own ", l->indent,
-		ltd_change_letter(l->git), (int)l->git_len, l->git->path);
+	/* The cage names the directory: shown as every path is. */
+	dir = strndup(l->git->path, l->git_len);
+	fprintf(l->out, "%s%c- ", l->indent, ltd_change_letter(l->git));
+	ltd_fput_shown(l->out, dir ? dir : "?");
+	fputs("  git's own ", l->out);
 	for (size_t i = 0; i < LTD_GIT_OWN_ROWS; i++) {
 		if (!(l->rows & (1u << i)))
 			continue;
