@@ -227,38 +227,38 @@ static int open_following(int root, const char *rel)
  * the files its settings run in the project are judged. */
 static void sweep_link(struct walk *w, const char *rel, struct sweep *s)
 {
-	char at[PATH_MAX], to[PATH_MAX];
-	_cleanup_close_ int fd = -1, up = -1;
-	ssize_t n;
+	char at[PATH_MAX], real[PATH_MAX];
+	_cleanup_close_ int fd = -1;
+	bool in = false;
 
 	if ((size_t)snprintf(at, sizeof(at), "%s%s.claude", rel,
 			     *rel ? "/" : "") >= sizeof(at) ||
 	    w->root_len + 1 + strlen(at) >= sizeof(w->path))
 		return;
-	fd = open_following(w->root, at);
-	/* An absolute link into the project: from the root on. */
-	if (fd < 0 && errno == EXDEV &&
-	    (up = ltd_dir_open_beneath(w->root, *rel ? rel : ".")) >= 0 &&
-	    (n = readlinkat(up, ".claude", to, sizeof(to) - 1)) > 0) {
-		to[n] = '\0';
-		if (!strncmp(to, w->path, w->root_len) &&
-		    to[w->root_len] == '/')
-			fd = open_following(w->root, to + w->root_len + 1);
-	}
 	snprintf(w->path + w->root_len, sizeof(w->path) - w->root_len, "/%s",
 		 at);
-	if (fd >= 0) {
-		sweep_places(w, fd, s);
-		sweep_cmds(w, fd, rel);
-	} else if ((up >= 0 || (up = ltd_dir_open_beneath(
-					w->root, *rel ? rel : ".")) >= 0) &&
-		   (fd = openat(up, ".claude",
-				O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
-		/* Out of the project: the user's own (one the command made
-		 * went aside), whose settings still run the project's files
-		 * (the attacker's review).  Only that last link followed. */
-		sweep_cmds(w, fd, rel);
+	fd = open_following(w->root, at);
+	/* Not reached beneath the root (an absolute link on the way, maybe
+	 * one the command made to lead a user's link to a tree of its own:
+	 * the cage-view review): where the host is led, by its real path;
+	 * in the root, opened there with no link on the way. */
+	if (fd < 0 && realpath(w->path, real)) {
+		in = !strncmp(real, w->path, w->root_len) &&
+		     (real[w->root_len] == '/' || !real[w->root_len]);
+		fd = !in ? open(real, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+		     : real[w->root_len]
+			     ? ltd_dir_open_beneath(w->root,
+						    real + w->root_len + 1)
+			     : -1;
+	} else if (fd >= 0) {
+		in = true;
 	}
+	if (fd >= 0 && in)
+		sweep_places(w, fd, s);
+	/* Out of the project: the user's own (the cage writes nothing
+	 * there), whose settings still run the project's files. */
+	if (fd >= 0)
+		sweep_cmds(w, fd, rel);
 	w->path[w->root_len] = '\0';
 }
 
