@@ -18,6 +18,7 @@
 
 #include "common/base.h"
 #include "common/cleanup.h"
+#include "common/text.h"
 #include "protect/agentprotect.h"
 #include "protect/hostrun.h"
 #include "protect/repos.h"
@@ -53,6 +54,11 @@ static const char why_nested_cmd[] =
 	"a file that a nested .claude's settings or .mcp.json runs (or a "
 	"link or directory on the way to one): Claude Code started in that "
 	"directory on the host runs it";
+
+static const char why_nested_link[] =
+	"what a nested .claude, settings file or .mcp.json of yours links to "
+	"(or a link or directory on the way): Claude Code started in that "
+	"link's directory on the host takes settings and places from it";
 
 static void hold(struct ltd_change *c, const char *why)
 {
@@ -330,25 +336,42 @@ static int hold_hooks(struct ltd_changes *c, const char *project, int upper,
 	return ret;
 }
 
-/* What the project's nested settings run (decision 0166): the file, what
- * lies in a directory they run from, and a link or a replacement on the
+/* @x is @n's, lies in one of them, or is a link or a replacement on the
  * way to one. */
-static int hold_nested_cmds(struct ltd_changes *c, const char *project)
+static bool named(const struct ltd_named *n, const struct ltd_change *x)
 {
-	struct ltd_named n;
-	int ret = ltd_review_nested_cmds(c, project, &n);
+	return ltd_named_covers(n, x->path) ||
+	       ((S_ISLNK(x->mode) || x->kind == LTD_CH_TYPE) &&
+		ltd_named_below(n, x->path));
+}
 
-	for (size_t i = 0; !ret && n.n && i < c->n; i++) {
+/* What the project's nested settings run (decision 0166), and what a
+ * user's link leads them to (decision 0167). */
+static int hold_nested_cmds(struct ltd_changes *c, const char *project,
+			    int project_fd)
+{
+	struct ltd_named n, linked;
+	bool partial = false;
+	int ret = ltd_review_nested_cmds(c, project, project_fd, &n, &linked,
+					 &partial);
+
+	if (!ret && partial)
+		ltd_warn("some directories of the project could not be looked "
+			 "into for a nested .claude, settings file or "
+			 ".mcp.json of yours that is a link: a change where "
+			 "one leads is not held back for it");
+	for (size_t i = 0; !ret && i < c->n; i++) {
 		struct ltd_change *x = &c->v[i];
 
 		if (x->kind == LTD_CH_DELETE)
 			continue;
-		if (ltd_named_covers(&n, x->path) ||
-		    ((S_ISLNK(x->mode) || x->kind == LTD_CH_TYPE) &&
-		     ltd_named_below(&n, x->path)))
+		if (named(&linked, x))
+			hold(x, why_nested_link);
+		else if (named(&n, x))
 			hold(x, why_nested_cmd);
 	}
 	ltd_named_free(&n);
+	ltd_named_free(&linked);
 	return ret;
 }
 
@@ -391,7 +414,8 @@ int ltd_review_hold(struct ltd_changes *c, const char *project,
 	}
 	free(g);
 	if (hold_hooks(c, project, upper, project_fd) < 0 ||
-	    hold_nested_cmds(c, project) < 0 || hold_ancestors(c) < 0)
+	    hold_nested_cmds(c, project, project_fd) < 0 ||
+	    hold_ancestors(c) < 0)
 		return ltd_err_set(err, ENOMEM, "out of memory");
 	ltd_changes_unpair_held(c);
 	return 0;

@@ -23,6 +23,7 @@
 
 #include "common/cleanup.h"
 #include "common/vec.h"
+#include "protect/agentlinks.h"
 #include "protect/agentprotect.h"
 #include "protect/protected.h"
 
@@ -83,8 +84,8 @@ static void read_one(struct ltd_protected *set, const char *dir,
 	size_t len = 0;
 	int fd;
 
-	if ((size_t)snprintf(base, sizeof(base), "%s/%s", set->project, dir) >=
-		    sizeof(base) ||
+	if ((size_t)snprintf(base, sizeof(base), "%s%s%s", set->project,
+			     dir[0] ? "/" : "", dir) >= sizeof(base) ||
 	    (size_t)snprintf(file, sizeof(file), "%s/%s", base, name) >=
 		    sizeof(file))
 		return;
@@ -108,42 +109,90 @@ static int add_in(struct ltd_named *out, const char *project, const char *path)
 	return ltd_strv_push(&out->v, &out->n, path + plen + 1);
 }
 
-int ltd_review_nested_cmds(const struct ltd_changes *c, const char *project,
-			   struct ltd_named *out)
+static const char *const settings_files[] = {
+	".claude/settings.json",
+	".claude/settings.local.json",
+	".mcp.json",
+};
+
+/* @path (absolute) into @out, relative, where it leads when that is
+ * another place of @project (a link of the user's on the way). */
+static int add_real(struct ltd_named *out, const char *project,
+		    const char *path)
 {
-	static const char *const files[] = {
-		".claude/settings.json",
-		".claude/settings.local.json",
-		".mcp.json",
-	};
+	char real[PATH_MAX];
+
+	if (!realpath(path, real) || !strcmp(real, path))
+		return 0;
+	return add_in(out, project, real);
+}
+
+/* The user's links in @dir (protect/agentlinks.h): what they lead to into
+ * @linked, the settings read through them into @set. */
+static int read_linked(struct ltd_protected *set, struct ltd_named *linked,
+		       const char *project, const char *dir)
+{
+	char path[PATH_MAX];
+	int ret = 0;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s%s%s/.claude", project,
+			     dir[0] ? "/" : "", dir) >= sizeof(path))
+		return 0;
+	ret = add_real(linked, project, path);
+	for (size_t f = 0;
+	     !ret && f < sizeof(settings_files) / sizeof(*settings_files);
+	     f++) {
+		if ((size_t)snprintf(path, sizeof(path), "%s%s%s/%s", project,
+				     dir[0] ? "/" : "", dir,
+				     settings_files[f]) >= sizeof(path))
+			continue;
+		ret = add_real(linked, project, path);
+		read_one(set, dir, settings_files[f]);
+	}
+	return ret;
+}
+
+int ltd_review_nested_cmds(const struct ltd_changes *c, const char *project,
+			   int project_fd, struct ltd_named *out,
+			   struct ltd_named *linked, bool *partial)
+{
 	struct ltd_protected set = {.project = project, .home = getenv("HOME")};
+	struct ltd_agentlinks links = {0};
 	size_t n = 0;
 	char **dirs = NULL;
 	int ret = dirs_of(c, &dirs, &n);
 
 	*out = (struct ltd_named){0};
+	*linked = (struct ltd_named){0};
 	if (set.home && set.home[0] != '/')
 		set.home = NULL;
 	for (size_t i = 0; !ret && i < n; i++)
-		for (size_t f = 0; f < sizeof(files) / sizeof(*files) &&
-				   !ltd_agentprotect_in_packages(dirs[i]);
+		for (size_t f = 0;
+		     f < sizeof(settings_files) / sizeof(*settings_files) &&
+		     !ltd_agentprotect_in_packages(dirs[i]);
 		     f++)
-			read_one(&set, dirs[i], files[f]);
+			read_one(&set, dirs[i], settings_files[f]);
 	ltd_strv_free(dirs, n);
+	if (!ret)
+		ret = ltd_agentlinks_find(project_fd, &links);
+	*partial = links.partial;
+	for (size_t i = 0; !ret && i < links.n; i++)
+		ret = read_linked(&set, linked, project, links.dirs[i]);
+	ltd_agentlinks_free(&links);
 	for (size_t i = 0; !ret && i < set.n; i++) {
-		char real[PATH_MAX];
-
 		ret = add_in(out, project, set.paths[i]);
 		/* Through a link of the user's, where the host is led (as
 		 * the exit walk follows it; the attacker's review). */
-		if (!ret && realpath(set.paths[i], real) &&
-		    strcmp(real, set.paths[i]))
-			ret = add_in(out, project, real);
+		if (!ret)
+			ret = add_real(out, project, set.paths[i]);
 	}
 	ltd_protected_free(&set);
 	sort_unique(out->v, &out->n);
-	if (ret)
+	sort_unique(linked->v, &linked->n);
+	if (ret) {
 		ltd_named_free(out);
+		ltd_named_free(linked);
+	}
 	return ret;
 }
 

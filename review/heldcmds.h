@@ -24,10 +24,16 @@ struct ltd_named {
  * .mcp.json run, read from the project at @project (one the command
  * changed is held itself, so the project's stays), in
  * each directory below the top that holds one of @c's changes or lies
- * above one.  0, or -ENOMEM.
+ * above one, and in each directory where one of them, or the .claude, is
+ * a link of the user's (protect/agentlinks.h; the project read at
+ * @project_fd); into @out.  Into @linked, what those links lead to in
+ * the project (the .claude's directory, the settings file): Claude Code
+ * takes it as that directory's own (decision 0167).  @partial: the links
+ * could not be looked for everywhere.  0, or -ENOMEM.
  */
 int ltd_review_nested_cmds(const struct ltd_changes *c, const char *project,
-			   struct ltd_named *out);
+			   int project_fd, struct ltd_named *out,
+			   struct ltd_named *linked, bool *partial);
 
 /* @rel, or a directory above it, is one of @n's. */
 bool ltd_named_covers(const struct ltd_named *n, const char *rel);

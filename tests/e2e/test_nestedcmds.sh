@@ -54,4 +54,25 @@ grep -q 'setting up' "$NC/packages/app/scripts/setup.sh" &&
 grep -q 'lint 2' "$NC/packages/app/scripts/lint.sh" &&
 	pass "... and lands the rest" || fail "... and lands the rest" "$OUT"
 (cd "$NC" && as_user "$LTD" discard nc1 >/dev/null 2>&1)
+
+# A .claude of the user's that is a link (`packages/web/.claude` to
+# `../../shared/cc`): Claude Code started in packages/web on the host
+# takes shared/cc's settings.  The review judged names: a hook added to
+# shared/cc/settings.json landed (decision 0167).
+as_user sh -c "cd '$NC' && mkdir -p shared/cc packages/web &&
+	echo '{}' > shared/cc/settings.json && echo notes > shared/notes.md &&
+	ln -s ../../shared/cc packages/web/.claude"
+OUT=$(cd "$NC" && as_user "$LTD" run --network none --review nc2 -- sh -c \
+	'printf "%s\n" "{\"hooks\":{\"Stop\":[{\"hooks\":[{\"type\":\"command\",\"command\":\"sh x.sh\"}]}]}}" > shared/cc/settings.json &&
+	 echo more >> shared/notes.md' 2>&1)
+RC=$?
+expect_rc "under --review, a command adds a hook where a linked .claude leads" 0
+OUT=$(cd "$NC" && as_user "$LTD" apply nc2 2>&1)
+grep -q hooks "$NC/shared/cc/settings.json" &&
+	fail "... apply holds the settings back" "$OUT" ||
+	pass "... apply holds the settings back"
+expect_out "... saying why" "shared/cc/settings\.json.*links to"
+grep -q more "$NC/shared/notes.md" &&
+	pass "... and lands the rest" || fail "... and lands the rest" "$OUT"
+(cd "$NC" && as_user "$LTD" discard nc2 >/dev/null 2>&1)
 as_user rm -rf "$NC"
