@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The directories where Claude Code reads settings through a user's link
- * (see agentlinks.h): one read of each directory's names, types from the
+ * The directories with Claude Code settings of their own (see
+ * agentlinks.h): one read of each directory's names, types from the
  * directory (an lstat only where it gives none), depth first.
  */
 #include "protect/agentlinks.h"
@@ -25,7 +25,7 @@ struct scan {
 	char rel[PATH_MAX];
 };
 
-/* Where a link would lead Claude Code's settings, or a directory. */
+/* Claude Code's own names, or a directory to look into. */
 static bool keep(void *ctx, const char *name, unsigned char type)
 {
 	(void)ctx;
@@ -35,34 +35,20 @@ static bool keep(void *ctx, const char *name, unsigned char type)
 	       strcmp(name, "node_modules");
 }
 
-static bool is_link(int dir, const char *name)
+/* @name in the directory being read (s->rel; "" for itself) could not be
+ * read: the first such is said. */
+static int unread(struct scan *s, const char *name)
 {
-	struct stat st;
+	size_t len = strlen(s->rel);
 
-	return fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-	       S_ISLNK(st.st_mode);
-}
-
-/* @dir's .claude or .mcp.json, or a settings file in its .claude, is a
- * link. */
-static bool links_settings(int dir)
-{
-	struct stat st;
-	int claude;
-	bool ret;
-
-	if (is_link(dir, ".claude") || is_link(dir, ".mcp.json"))
-		return true;
-	if (fstatat(dir, ".claude", &st, AT_SYMLINK_NOFOLLOW) < 0 ||
-	    !S_ISDIR(st.st_mode))
-		return false;
-	claude = ltd_dir_open_beneath(dir, ".claude");
-	if (claude < 0)
-		return false;
-	ret = is_link(claude, "settings.json") ||
-	      is_link(claude, "settings.local.json");
-	close(claude);
-	return ret;
+	if (s->out->unread)
+		return 0;
+	if (asprintf(&s->out->unread, "%s%s%s", s->rel, len && *name ? "/" : "",
+		     name) < 0) {
+		s->out->unread = NULL;
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 static int scan(struct scan *s, int dir, unsigned depth)
@@ -74,10 +60,8 @@ static int scan(struct scan *s, int dir, unsigned depth)
 	int ret;
 
 	ret = ltd_dir_names_if(dir, 0, keep, NULL, &names, &types, &n);
-	if (ret < 0) {
-		s->out->partial = true;
-		return ret == -ENOMEM ? ret : 0;
-	}
+	if (ret < 0)
+		return ret == -ENOMEM ? ret : unread(s, "");
 	for (size_t i = 0; !ret && i < n; i++) {
 		struct stat st;
 		int fd;
@@ -94,15 +78,18 @@ static int scan(struct scan *s, int dir, unsigned depth)
 		if (depth >= LTD_AGENTLINKS_MAX_DEPTH ||
 		    s->dirs >= LTD_AGENTLINKS_MAX_DIRS ||
 		    len + 1 + strlen(names[i]) >= sizeof(s->rel)) {
-			s->out->partial = true;
+			s->out->past_limit = true;
 			continue;
 		}
 		fd = ltd_dir_open_beneath(dir, names[i]);
-		if (fd < 0) {
-			/* Another mount is not the project's. */
-			s->out->partial |= errno != EXDEV && errno != ENOENT;
+		/* Another mount is not the project's; one the user cannot
+		 * read, not theirs, holds no link they made. */
+		if (fd < 0 && errno == EACCES &&
+		    fstatat(dir, names[i], &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    st.st_uid == geteuid())
+			ret = unread(s, names[i]);
+		if (fd < 0)
 			continue;
-		}
 		s->dirs++;
 		snprintf(s->rel + len, sizeof(s->rel) - len, "%s%s",
 			 len ? "/" : "", names[i]);
@@ -110,7 +97,7 @@ static int scan(struct scan *s, int dir, unsigned depth)
 		s->rel[len] = '\0';
 		close(fd);
 	}
-	if (!ret && claude && links_settings(dir))
+	if (!ret && claude)
 		ret = ltd_strv_push(&s->out->dirs, &s->out->n, s->rel);
 	ltd_strv_free(names, n);
 	free(types);
@@ -136,5 +123,6 @@ int ltd_agentlinks_find(int root, struct ltd_agentlinks *out)
 void ltd_agentlinks_free(struct ltd_agentlinks *l)
 {
 	ltd_strv_free(l->dirs, l->n);
+	free(l->unread);
 	*l = (struct ltd_agentlinks){0};
 }

@@ -23,7 +23,9 @@
 #include "protect/hostrun.h"
 #include "protect/repos.h"
 #include "review/fs.h"
+#include "protect/agentlinks.h"
 #include "review/heldcmds.h"
+#include "review/heldlinks.h"
 
 static const char why_protected[] =
 	"a protected path: git, Claude Code or ltd-native on the host runs "
@@ -59,6 +61,12 @@ static const char why_nested_link[] =
 	"what a nested .claude, settings file or .mcp.json of yours links to "
 	"(or a link or directory on the way): Claude Code started in that "
 	"link's directory on the host takes settings and places from it";
+
+static const char why_unsearched[] =
+	"the project could not be searched whole for a .claude of yours "
+	"that is a link (the warning says where): one may lead here, and "
+	"Claude Code started in its directory on the host would take "
+	"settings from it";
 
 static void hold(struct ltd_change *c, const char *why)
 {
@@ -336,42 +344,99 @@ static int hold_hooks(struct ltd_changes *c, const char *project, int upper,
 	return ret;
 }
 
-/* @x is @n's, lies in one of them, or is a link or a replacement on the
- * way to one. */
-static bool named(const struct ltd_named *n, const struct ltd_change *x)
+/* The reason a change where @one leads is held back, its names shown
+ * safely (the reason is printed as it is); the general one when out of
+ * memory. */
+static void hold_linked(struct ltd_change *x, const struct ltd_linked_one *one)
 {
-	return ltd_named_covers(n, x->path) ||
-	       ((S_ISLNK(x->mode) || x->kind == LTD_CH_TYPE) &&
-		ltd_named_below(n, x->path));
+	char *why = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (x->flags & (LTD_CHF_REFUSED | LTD_CHF_HELD))
+		return;
+	f = open_memstream(&why, &len);
+	if (f) {
+		fputs("where ", f);
+		ltd_fput_shown(f, one->dir);
+		fprintf(f,
+			"%s%s, a link of yours, leads: Claude Code started "
+			"in ",
+			one->dir[0] ? "/" : "", one->name);
+		ltd_fput_shown(f, one->dir[0] ? one->dir : "the project");
+		fputs(" on the host takes its settings, hooks, commands and "
+		      "agents from there",
+		      f);
+		if (fclose(f) != 0) {
+			free(why);
+			why = NULL;
+		}
+	}
+	hold(x, why ? why : why_nested_link);
+	free(x->why_own);
+	x->why_own = why;
 }
 
-/* What the project's nested settings run (decision 0166), and what a
- * user's link leads them to (decision 0167). */
+/* Said once a process: where the links could not be looked for. */
+static void say_unread(const struct ltd_linked *l)
+{
+	static bool said;
+	char msg[LTD_ERR_MSG_MAX];
+
+	if (said || (!l->unread && !l->past_limit))
+		return;
+	said = true;
+	if (l->unread)
+		snprintf(msg, sizeof(msg),
+			 "cannot read %s%s (yours) to look for a nested "
+			 ".claude, settings file or .mcp.json of yours that is "
+			 "a link: every change is held back (make it readable, "
+			 "or land them with 'apply --include-protected')",
+			 l->unread[0] ? "project directory " : "the project",
+			 l->unread);
+	else
+		snprintf(msg, sizeof(msg),
+			 "the project is deeper than %d directories or has "
+			 "more than %lu: a nested .claude of yours that is a "
+			 "link past them is not looked for, so every change is "
+			 "held back (land them with 'apply "
+			 "--include-protected')",
+			 LTD_AGENTLINKS_MAX_DEPTH, LTD_AGENTLINKS_MAX_DIRS);
+	ltd_warn(msg);
+}
+
+/* What a user's link leads Claude Code's settings to (decision 0167),
+ * deleted or not; what the project's nested settings run (decision
+ * 0166): the file, what lies in a directory they run from, and a link
+ * or a replacement on the way to one. */
 static int hold_nested_cmds(struct ltd_changes *c, const char *project,
 			    int project_fd)
 {
-	struct ltd_named n, linked;
-	bool partial = false;
-	int ret = ltd_review_nested_cmds(c, project, project_fd, &n, &linked,
-					 &partial);
+	const struct ltd_linked *links = ltd_review_linked(project, project_fd);
+	struct ltd_named n;
+	int ret =
+		links ? ltd_review_nested_cmds(c, project, links, &n) : -ENOMEM;
 
-	if (!ret && partial)
-		ltd_warn("some directories of the project could not be looked "
-			 "into for a nested .claude, settings file or "
-			 ".mcp.json of yours that is a link: a change where "
-			 "one leads is not held back for it");
+	bool unsearched = links && (links->unread || links->past_limit);
+
+	if (!ret)
+		say_unread(links);
 	for (size_t i = 0; !ret && i < c->n; i++) {
 		struct ltd_change *x = &c->v[i];
+		const struct ltd_linked_one *one = ltd_linked_find(links, x);
 
-		if (x->kind == LTD_CH_DELETE)
-			continue;
-		if (named(&linked, x))
-			hold(x, why_nested_link);
-		else if (named(&n, x))
+		if (one)
+			hold_linked(x, one);
+		else if (unsearched)
+			hold(x, why_unsearched);
+		else if (x->kind != LTD_CH_DELETE &&
+			 (ltd_named_covers(&n, x->path) ||
+			  ((S_ISLNK(x->mode) || x->kind == LTD_CH_TYPE) &&
+			   ltd_named_below(&n, x->path))))
 			hold(x, why_nested_cmd);
 	}
-	ltd_named_free(&n);
-	ltd_named_free(&linked);
+	if (!ret)
+		ltd_named_free(&n);
 	return ret;
 }
 

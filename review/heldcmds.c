@@ -3,12 +3,11 @@
  * What the nested Claude Code settings of the project run (see
  * heldcmds.h).  The directories that hold a change, and those above them
  * but the top (whose commands' files are read-only in the cage, decision
- * 0063), are each looked at once for the three files in the project;
- * each is read as the exit walk reads it (protect/'s
- * ltd_agentprotect_nested(), from the directory Claude Code would be
- * started in).  A settings file in a directory that holds no change and
- * is above none (`packages/a` naming `../shared/x.sh`) is not read: such
- * a file is not held back (decision 0166).
+ * 0063), and every directory with a .claude or .mcp.json of its own
+ * (decision 0167: `packages/a` naming `../shared/x.sh` holds no change),
+ * are each looked at once for the three files in the project; each is
+ * read as the exit walk reads it (protect/'s ltd_agentprotect_nested(),
+ * from the directory Claude Code would be started in).
  */
 #include "review/heldcmds.h"
 
@@ -23,7 +22,6 @@
 
 #include "common/cleanup.h"
 #include "common/vec.h"
-#include "protect/agentlinks.h"
 #include "protect/agentprotect.h"
 #include "protect/protected.h"
 
@@ -127,45 +125,22 @@ static int add_real(struct ltd_named *out, const char *project,
 	return add_in(out, project, real);
 }
 
-/* The user's links in @dir (protect/agentlinks.h): what they lead to into
- * @linked, the settings read through them into @set. */
-static int read_linked(struct ltd_protected *set, struct ltd_named *linked,
-		       const char *project, const char *dir)
-{
-	char path[PATH_MAX];
-	int ret = 0;
-
-	if ((size_t)snprintf(path, sizeof(path), "%s%s%s/.claude", project,
-			     dir[0] ? "/" : "", dir) >= sizeof(path))
-		return 0;
-	ret = add_real(linked, project, path);
-	for (size_t f = 0;
-	     !ret && f < sizeof(settings_files) / sizeof(*settings_files);
-	     f++) {
-		if ((size_t)snprintf(path, sizeof(path), "%s%s%s/%s", project,
-				     dir[0] ? "/" : "", dir,
-				     settings_files[f]) >= sizeof(path))
-			continue;
-		ret = add_real(linked, project, path);
-		read_one(set, dir, settings_files[f]);
-	}
-	return ret;
-}
-
 int ltd_review_nested_cmds(const struct ltd_changes *c, const char *project,
-			   int project_fd, struct ltd_named *out,
-			   struct ltd_named *linked, bool *partial)
+			   const struct ltd_linked *links,
+			   struct ltd_named *out)
 {
 	struct ltd_protected set = {.project = project, .home = getenv("HOME")};
-	struct ltd_agentlinks links = {0};
 	size_t n = 0;
 	char **dirs = NULL;
 	int ret = dirs_of(c, &dirs, &n);
 
 	*out = (struct ltd_named){0};
-	*linked = (struct ltd_named){0};
 	if (set.home && set.home[0] != '/')
 		set.home = NULL;
+	/* The directories of the changes, and those with a link of the
+	 * user's on the way to their settings (read where it leads). */
+	for (size_t i = 0; !ret && links && i < links->n_dirs; i++)
+		ret = ltd_strv_push(&dirs, &n, links->dirs[i]);
 	for (size_t i = 0; !ret && i < n; i++)
 		for (size_t f = 0;
 		     f < sizeof(settings_files) / sizeof(*settings_files) &&
@@ -173,12 +148,6 @@ int ltd_review_nested_cmds(const struct ltd_changes *c, const char *project,
 		     f++)
 			read_one(&set, dirs[i], settings_files[f]);
 	ltd_strv_free(dirs, n);
-	if (!ret)
-		ret = ltd_agentlinks_find(project_fd, &links);
-	*partial = links.partial;
-	for (size_t i = 0; !ret && i < links.n; i++)
-		ret = read_linked(&set, linked, project, links.dirs[i]);
-	ltd_agentlinks_free(&links);
 	for (size_t i = 0; !ret && i < set.n; i++) {
 		ret = add_in(out, project, set.paths[i]);
 		/* Through a link of the user's, where the host is led (as
@@ -188,11 +157,8 @@ int ltd_review_nested_cmds(const struct ltd_changes *c, const char *project,
 	}
 	ltd_protected_free(&set);
 	sort_unique(out->v, &out->n);
-	sort_unique(linked->v, &linked->n);
-	if (ret) {
+	if (ret)
 		ltd_named_free(out);
-		ltd_named_free(linked);
-	}
 	return ret;
 }
 

@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "review/changes.h"
+#include "review/heldlinks.h"
 
 /* Paths relative to the project, sorted, each once. */
 struct ltd_named {
@@ -24,16 +25,13 @@ struct ltd_named {
  * .mcp.json run, read from the project at @project (one the command
  * changed is held itself, so the project's stays), in
  * each directory below the top that holds one of @c's changes or lies
- * above one, and in each directory where one of them, or the .claude, is
- * a link of the user's (protect/agentlinks.h; the project read at
- * @project_fd); into @out.  Into @linked, what those links lead to in
- * the project (the .claude's directory, the settings file): Claude Code
- * takes it as that directory's own (decision 0167).  @partial: the links
- * could not be looked for everywhere.  0, or -ENOMEM.
+ * above one, and in each of @links's directories (every one with a
+ * .claude or .mcp.json of its own; a link of the user's on the way read
+ * where it leads; NULL: none).  0, or -ENOMEM.
  */
 int ltd_review_nested_cmds(const struct ltd_changes *c, const char *project,
-			   int project_fd, struct ltd_named *out,
-			   struct ltd_named *linked, bool *partial);
+			   const struct ltd_linked *links,
+			   struct ltd_named *out);
 
 /* @rel, or a directory above it, is one of @n's. */
 bool ltd_named_covers(const struct ltd_named *n, const char *rel);

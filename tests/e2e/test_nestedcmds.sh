@@ -62,6 +62,9 @@ grep -q 'lint 2' "$NC/packages/app/scripts/lint.sh" &&
 as_user sh -c "cd '$NC' && mkdir -p shared/cc packages/web &&
 	echo '{}' > shared/cc/settings.json && echo notes > shared/notes.md &&
 	ln -s ../../shared/cc packages/web/.claude"
+# Another user's directory the user cannot read (a database's volume)
+# holds no link of theirs: not said (the new user's review).
+mkdir -p "$NC/data/pg" && chmod 700 "$NC/data/pg"
 OUT=$(cd "$NC" && as_user "$LTD" run --network none --review nc2 -- sh -c \
 	'printf "%s\n" "{\"hooks\":{\"Stop\":[{\"hooks\":[{\"type\":\"command\",\"command\":\"sh x.sh\"}]}]}}" > shared/cc/settings.json &&
 	 echo more >> shared/notes.md' 2>&1)
@@ -71,8 +74,20 @@ OUT=$(cd "$NC" && as_user "$LTD" apply nc2 2>&1)
 grep -q hooks "$NC/shared/cc/settings.json" &&
 	fail "... apply holds the settings back" "$OUT" ||
 	pass "... apply holds the settings back"
-expect_out "... saying why" "shared/cc/settings\.json.*links to"
+expect_out "... naming the link" \
+	"shared/cc/settings\.json.*held back: where packages/web/\.claude, a link of yours, leads"
 grep -q more "$NC/shared/notes.md" &&
 	pass "... and lands the rest" || fail "... and lands the rest" "$OUT"
+expect_no_out "... another user's directory it cannot read is not said" "cannot read"
 (cd "$NC" && as_user "$LTD" discard nc2 >/dev/null 2>&1)
+rm -rf "$NC/data"
+# One of the user's own that cannot be read is said, once, named.
+as_user mkdir "$NC/locked"
+as_user chmod 000 "$NC/locked"
+OUT=$(cd "$NC" && as_user "$LTD" run --network none --review nc3 -- sh -c 'echo x > shared/new.md' 2>&1)
+OUT=$(cd "$NC" && as_user "$LTD" review nc3 2>&1)
+expect_out "a directory of the user's that cannot be read is said, named" \
+	"cannot read project directory locked \(yours\)"
+as_user chmod 755 "$NC/locked"
+(cd "$NC" && as_user "$LTD" discard nc3 >/dev/null 2>&1)
 as_user rm -rf "$NC"

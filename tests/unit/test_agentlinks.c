@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The directories where Claude Code would read settings through a user's
- * link (protect/agentlinks.h): a linked .claude, a linked settings file
- * in a .claude, a linked .mcp.json; not in .git or node_modules; a tree
- * too deep is said to be partly looked at.
+ * The directories with Claude Code settings of their own
+ * (protect/agentlinks.h): a .claude or .mcp.json, a link or not; not in
+ * .git or node_modules; a tree too deep is said to be partly looked at.
  */
 #include <criterion/criterion.h>
 
@@ -63,7 +62,7 @@ static bool listed(const struct ltd_agentlinks *l, const char *dir)
 	return false;
 }
 
-Test(agentlinks, the_users_links_and_nothing_else)
+Test(agentlinks, claude_dirs_and_links_but_not_in_packages_or_git)
 {
 	struct ltd_agentlinks l;
 
@@ -83,8 +82,11 @@ Test(agentlinks, the_users_links_and_nothing_else)
 	cr_assert(listed(&l, "b/deep"));
 	cr_assert(listed(&l, "c"));
 	cr_assert(listed(&l, ""), "the root's own .claude link");
-	cr_assert_eq(l.n, 4, "%zu listed", l.n);
-	cr_assert_not(l.partial);
+	cr_assert(listed(&l, "d"), "a .claude of its own");
+	cr_assert(listed(&l, "e"), "an .mcp.json of its own");
+	cr_assert_eq(l.n, 6, "%zu listed", l.n);
+	cr_assert_not(l.past_limit);
+	cr_assert_null(l.unread);
 	ltd_agentlinks_free(&l);
 }
 
@@ -99,6 +101,6 @@ Test(agentlinks, too_deep_is_partial)
 	link_at(rel, "/tmp");
 	l = find();
 	cr_assert_eq(l.n, 0);
-	cr_assert(l.partial, "what lies below the limit is not known");
+	cr_assert(l.past_limit, "what lies below the limit is not known");
 	ltd_agentlinks_free(&l);
 }

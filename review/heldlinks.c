@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Where the user's nested .claude links lead (see heldlinks.h).
+ */
+#include "review/heldlinks.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/vec.h"
+#include "protect/agentlinks.h"
+
+#define MAX_HOPS	 40 /* links followed on one path, as the kernel */
+#define MAX_CLAUDE_DEPTH 8  /* directories looked into in a .claude */
+
+struct follow {
+	struct ltd_linked *l;
+	const char *project;
+	size_t plen;
+	const char *dir, *name; /* the user's link */
+};
+
+/* @abs relative to the project, or NULL when it lies outside. */
+static const char *in_project(const struct follow *f, const char *abs)
+{
+	if (strncmp(abs, f->project, f->plen) || abs[f->plen] != '/' ||
+	    !abs[f->plen + 1])
+		return NULL;
+	return abs + f->plen + 1;
+}
+
+static int push(struct follow *f, const char *abs, bool way)
+{
+	const char *rel = in_project(f, abs);
+	struct ltd_linked_one *one;
+
+	if (!rel)
+		return 0;
+	one = ltd_vec_push(&f->l->v, f->l->n);
+	if (!one)
+		return -ENOMEM;
+	one->to = strdup(rel);
+	one->dir = strdup(f->dir);
+	one->name = strdup(f->name);
+	one->way = way;
+	if (!one->to || !one->dir || !one->name) {
+		free(one->to);
+		free(one->dir);
+		free(one->name);
+		return -ENOMEM;
+	}
+	f->l->n++;
+	return 0;
+}
+
+/* @rest without its first component (up to @slash, NULL: all of it). */
+static void drop_first(char *rest, const char *slash)
+{
+	const char *after = slash ? slash + 1 : "";
+
+	memmove(rest, after, strlen(after) + 1);
+}
+
+/* @text, then a slash, before @rest (of @size); false when too long. */
+static bool prepend(char *rest, size_t size, const char *text)
+{
+	size_t t = strlen(text), r = strlen(rest);
+
+	if (t + 1 + r + 1 > size)
+		return false;
+	memmove(rest + t + 1, rest, r + 1);
+	memcpy(rest, text, t);
+	rest[t] = '/';
+	return true;
+}
+
+/*
+ * Follow @path (absolute, no link before its last component: the
+ * project's path is real) as the kernel would, component by component:
+ * each link met is pushed as one on the way, the end (there or not yet)
+ * as the target.  Past MAX_HOPS, what was reached is the target.
+ */
+static int follow(struct follow *f, const char *path)
+{
+	char cur[PATH_MAX] = "", rest[2 * PATH_MAX], text[PATH_MAX];
+	char next[PATH_MAX + NAME_MAX + 2];
+	unsigned hops = 0;
+	int ret = 0;
+
+	if (snprintf(rest, sizeof(rest), "%s", path) >= (int)sizeof(rest))
+		return 0;
+	while (!ret && rest[0]) {
+		char *c = rest + strspn(rest, "/"), *slash = strchr(c, '/');
+		struct stat st;
+		ssize_t n;
+
+		if (slash)
+			*slash = '\0';
+		if (!strcmp(c, "..") && strrchr(cur, '/'))
+			*strrchr(cur, '/') = '\0';
+		if (!*c || !strcmp(c, ".") || !strcmp(c, "..")) {
+			drop_first(rest, slash);
+			continue;
+		}
+		if ((size_t)snprintf(next, sizeof(next), "%s/%s", cur, c) >=
+		    PATH_MAX)
+			return 0;
+		drop_first(rest, slash);
+		if (lstat(next, &st) < 0 || !S_ISLNK(st.st_mode) ||
+		    hops++ >= MAX_HOPS) {
+			memcpy(cur, next, strlen(next) + 1);
+			continue;
+		}
+		ret = push(f, next, true);
+		n = readlink(next, text, sizeof(text) - 1);
+		if (n <= 0)
+			return ret;
+		text[n] = '\0';
+		if (text[0] == '/')
+			cur[0] = '\0';
+		if (!prepend(rest, sizeof(rest), text))
+			return ret;
+	}
+	return ret ? ret : push(f, cur[0] ? cur : "/", false);
+}
+
+/* @name in @dir (relative) of the project, when it is a link: followed. */
+static int link_at(struct ltd_linked *l, const char *project, const char *dir,
+		   const char *name)
+{
+	struct follow f = {.l = l,
+			   .project = project,
+			   .plen = strlen(project),
+			   .dir = dir,
+			   .name = name};
+	char path[PATH_MAX];
+	struct stat st;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s%s%s/%s", project,
+			     dir[0] ? "/" : "", dir, name) >= sizeof(path) ||
+	    lstat(path, &st) < 0 || !S_ISLNK(st.st_mode))
+		return 0;
+	return follow(&f, path);
+}
+
+/* The links in @dir's .claude (@sub below it), a few levels down: a
+ * linked commands/ or agents/ is the .claude's as much as its settings. */
+static int claude_links(struct ltd_linked *l, const char *project,
+			const char *dir, const char *sub, unsigned depth)
+{
+	char path[PATH_MAX], name[PATH_MAX];
+	struct dirent *e;
+	int ret = 0;
+	DIR *d;
+
+	if (depth > MAX_CLAUDE_DEPTH ||
+	    (size_t)snprintf(path, sizeof(path), "%s%s%s/%s", project,
+			     dir[0] ? "/" : "", dir, sub) >= sizeof(path) ||
+	    !(d = opendir(path)))
+		return 0;
+	while (!ret && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+		    (size_t)snprintf(name, sizeof(name), "%s/%s", sub,
+				     e->d_name) >= sizeof(name))
+			continue;
+		if (e->d_type == DT_LNK || e->d_type == DT_UNKNOWN)
+			ret = link_at(l, project, dir, name);
+		if (!ret && (e->d_type == DT_DIR || e->d_type == DT_UNKNOWN))
+			ret = claude_links(l, project, dir, name, depth + 1);
+	}
+	closedir(d);
+	return ret;
+}
+
+static struct ltd_linked *find(const char *project, int project_fd)
+{
+	struct ltd_linked *l = calloc(1, sizeof(*l));
+	struct ltd_agentlinks found;
+	int ret = 0;
+
+	if (!l || ltd_agentlinks_find(project_fd, &found) < 0) {
+		free(l);
+		return NULL;
+	}
+	l->dirs = found.dirs;
+	l->n_dirs = found.n;
+	l->unread = found.unread;
+	l->past_limit = found.past_limit;
+	for (size_t i = 0; !ret && i < l->n_dirs; i++) {
+		ret = link_at(l, project, l->dirs[i], ".claude");
+		if (!ret)
+			ret = link_at(l, project, l->dirs[i], ".mcp.json");
+		if (!ret)
+			ret = claude_links(l, project, l->dirs[i], ".claude",
+					   0);
+	}
+	return ret ? NULL : l;
+}
+
+/* One project's a process: `review` judges each of its reviews.  The
+ * CLI and the launcher free nothing at exit (decision 0132). */
+const struct ltd_linked *ltd_review_linked(const char *project, int project_fd)
+{
+	static char *cached_for;
+	static struct ltd_linked *cached;
+
+	if (cached && cached_for && !strcmp(cached_for, project))
+		return cached;
+	cached = find(project, project_fd);
+	free(cached_for);
+	cached_for = cached ? strdup(project) : NULL;
+	return cached;
+}
+
+/* @a is @b or lies in it. */
+static bool under(const char *a, const char *b)
+{
+	size_t n = strlen(b);
+
+	return !strncmp(a, b, n) && (a[n] == '/' || !a[n]);
+}
+
+const struct ltd_linked_one *ltd_linked_find(const struct ltd_linked *l,
+					     const struct ltd_change *x)
+{
+	bool on_way = S_ISLNK(x->mode) || x->kind == LTD_CH_TYPE ||
+		      x->kind == LTD_CH_DELETE;
+
+	for (size_t i = 0; l && i < l->n; i++)
+		if (under(x->path, l->v[i].to) ||
+		    (on_way && under(l->v[i].to, x->path)))
+			return &l->v[i];
+	return NULL;
+}
