@@ -85,8 +85,8 @@ static int scan(struct scan *s, int dir, unsigned depth)
 		/* Another mount is not the project's; one the user cannot
 		 * read, not theirs, holds no link they made. */
 		if (fd < 0 && errno == EACCES &&
-		    fstatat(dir, names[i], &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-		    st.st_uid == geteuid())
+		    (fstatat(dir, names[i], &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		     st.st_uid == geteuid()))
 			ret = unread(s, names[i]);
 		if (fd < 0)
 			continue;

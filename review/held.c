@@ -63,10 +63,10 @@ static const char why_nested_link[] =
 	"link's directory on the host takes settings and places from it";
 
 static const char why_unsearched[] =
-	"the project could not be searched whole for a .claude of yours "
-	"that is a link (the warning says where): one may lead here, and "
-	"Claude Code started in its directory on the host would take "
-	"settings from it";
+	"the project could not be searched whole for a nested .claude that "
+	"is a link, or one could not be followed (the warning says why): it "
+	"may lead here, and Claude Code started in its directory on the "
+	"host would take settings from it";
 
 static void hold(struct ltd_change *c, const char *why)
 {
@@ -357,12 +357,12 @@ static void hold_linked(struct ltd_change *x, const struct ltd_linked_one *one)
 		return;
 	f = open_memstream(&why, &len);
 	if (f) {
-		fputs("where ", f);
+		fputs(one->way ? "on the way where " : "where ", f);
 		ltd_fput_shown(f, one->dir);
-		fprintf(f,
-			"%s%s, a link of yours, leads: Claude Code started "
-			"in ",
-			one->dir[0] ? "/" : "", one->name);
+		fputs(one->dir[0] ? "/" : "", f);
+		ltd_fput_shown(f, one->name);
+		fputs(", a link in the project, leads: Claude Code started in ",
+		      f);
 		ltd_fput_shown(f, one->dir[0] ? one->dir : "the project");
 		fputs(" on the host takes its settings, hooks, commands and "
 		      "agents from there",
@@ -383,24 +383,29 @@ static void say_unread(const struct ltd_linked *l)
 	static bool said;
 	char msg[LTD_ERR_MSG_MAX];
 
-	if (said || (!l->unread && !l->past_limit))
+	if (said || (!l->unread && !l->past_limit && !l->unfollowed))
 		return;
 	said = true;
 	if (l->unread)
 		snprintf(msg, sizeof(msg),
-			 "cannot read %s%s (yours) to look for a nested "
-			 ".claude, settings file or .mcp.json of yours that is "
-			 "a link: every change is held back (make it readable, "
-			 "or land them with 'apply --include-protected')",
+			 "cannot read %s%s to look for a nested .claude, "
+			 "settings file or .mcp.json that is a link: every "
+			 "change is held back (make it readable, or land them "
+			 "with 'apply --include-protected')",
 			 l->unread[0] ? "project directory " : "the project",
 			 l->unread);
+	else if (l->unfollowed)
+		snprintf(msg, sizeof(msg),
+			 "a link into a nested .claude leads where ltd-native "
+			 "cannot follow it (too long, or a directory it "
+			 "cannot read): every change is held back (land them "
+			 "with 'apply --include-protected')");
 	else
 		snprintf(msg, sizeof(msg),
 			 "the project is deeper than %d directories or has "
-			 "more than %lu: a nested .claude of yours that is a "
-			 "link past them is not looked for, so every change is "
-			 "held back (land them with 'apply "
-			 "--include-protected')",
+			 "more than %lu: a nested .claude that is a link past "
+			 "them is not looked for, so every change is held "
+			 "back (land them with 'apply --include-protected')",
 			 LTD_AGENTLINKS_MAX_DEPTH, LTD_AGENTLINKS_MAX_DIRS);
 	ltd_warn(msg);
 }
@@ -417,7 +422,8 @@ static int hold_nested_cmds(struct ltd_changes *c, const char *project,
 	int ret =
 		links ? ltd_review_nested_cmds(c, project, links, &n) : -ENOMEM;
 
-	bool unsearched = links && (links->unread || links->past_limit);
+	bool unsearched = links && (links->unread || links->past_limit ||
+				    links->unfollowed);
 
 	if (!ret)
 		say_unread(links);

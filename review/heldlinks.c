@@ -26,13 +26,34 @@ struct follow {
 	const char *dir, *name; /* the user's link */
 };
 
-/* @abs relative to the project, or NULL when it lies outside. */
+/* @abs relative to the project ("" for the project itself), or NULL
+ * when it lies outside. */
 static const char *in_project(const struct follow *f, const char *abs)
 {
-	if (strncmp(abs, f->project, f->plen) || abs[f->plen] != '/' ||
-	    !abs[f->plen + 1])
+	if (strncmp(abs, f->project, f->plen) ||
+	    (abs[f->plen] != '/' && abs[f->plen]))
 		return NULL;
-	return abs + f->plen + 1;
+	return abs[f->plen] ? abs + f->plen + 1 : "";
+}
+
+/* @abs is the user's link's directory or lies above it. */
+static bool holds_link(const struct follow *f, const char *abs)
+{
+	const char *rel = in_project(f, abs);
+	size_t n;
+
+	if (!rel)
+		return true;
+	n = strlen(rel);
+	return !n ||
+	       (!strncmp(f->dir, rel, n) && (f->dir[n] == '/' || !f->dir[n]));
+}
+
+/* The link cannot be followed to its end: it may lead anywhere. */
+static int unfollowed(struct follow *f)
+{
+	f->l->unfollowed = true;
+	return 0;
 }
 
 static int push(struct follow *f, const char *abs, bool way)
@@ -94,7 +115,7 @@ static int follow(struct follow *f, const char *path)
 	int ret = 0;
 
 	if (snprintf(rest, sizeof(rest), "%s", path) >= (int)sizeof(rest))
-		return 0;
+		return unfollowed(f);
 	while (!ret && rest[0]) {
 		char *c = rest + strspn(rest, "/"), *slash = strchr(c, '/');
 		struct stat st;
@@ -102,30 +123,40 @@ static int follow(struct follow *f, const char *path)
 
 		if (slash)
 			*slash = '\0';
-		if (!strcmp(c, "..") && strrchr(cur, '/'))
+		/* What ".." leaves is on the way too (a link in its place
+		 * would send ".." elsewhere), but for the directories the
+		 * user's link lies in: one replaced moves the link itself. */
+		if (!strcmp(c, "..") && strrchr(cur, '/')) {
+			if (!holds_link(f, cur))
+				ret = push(f, cur, true);
 			*strrchr(cur, '/') = '\0';
+		}
 		if (!*c || !strcmp(c, ".") || !strcmp(c, "..")) {
 			drop_first(rest, slash);
 			continue;
 		}
 		if ((size_t)snprintf(next, sizeof(next), "%s/%s", cur, c) >=
 		    PATH_MAX)
-			return 0;
+			return unfollowed(f);
 		drop_first(rest, slash);
-		if (lstat(next, &st) < 0 || !S_ISLNK(st.st_mode) ||
-		    hops++ >= MAX_HOPS) {
+		if (lstat(next, &st) < 0) {
+			if (errno == EACCES)
+				return unfollowed(f);
+			st.st_mode = 0; /* not there (yet) */
+		}
+		if (!S_ISLNK(st.st_mode) || hops++ >= MAX_HOPS) {
 			memcpy(cur, next, strlen(next) + 1);
 			continue;
 		}
 		ret = push(f, next, true);
 		n = readlink(next, text, sizeof(text) - 1);
 		if (n <= 0)
-			return ret;
+			return ret ? ret : unfollowed(f);
 		text[n] = '\0';
 		if (text[0] == '/')
 			cur[0] = '\0';
 		if (!prepend(rest, sizeof(rest), text))
-			return ret;
+			return ret ? ret : unfollowed(f);
 	}
 	return ret ? ret : push(f, cur[0] ? cur : "/", false);
 }
@@ -143,14 +174,18 @@ static int link_at(struct ltd_linked *l, const char *project, const char *dir,
 	struct stat st;
 
 	if ((size_t)snprintf(path, sizeof(path), "%s%s%s/%s", project,
-			     dir[0] ? "/" : "", dir, name) >= sizeof(path) ||
-	    lstat(path, &st) < 0 || !S_ISLNK(st.st_mode))
+			     dir[0] ? "/" : "", dir, name) >= sizeof(path))
+		return unfollowed(&f);
+	if (lstat(path, &st) < 0)
+		return errno == EACCES ? unfollowed(&f) : 0;
+	if (!S_ISLNK(st.st_mode))
 		return 0;
 	return follow(&f, path);
 }
 
 /* The links in @dir's .claude (@sub below it), a few levels down: a
- * linked commands/ or agents/ is the .claude's as much as its settings. */
+ * linked commands/ or agents/ is the .claude's as much as its settings.
+ * One that cannot be read may hold one. */
 static int claude_links(struct ltd_linked *l, const char *project,
 			const char *dir, const char *sub, unsigned depth)
 {
@@ -161,14 +196,22 @@ static int claude_links(struct ltd_linked *l, const char *project,
 
 	if (depth > MAX_CLAUDE_DEPTH ||
 	    (size_t)snprintf(path, sizeof(path), "%s%s%s/%s", project,
-			     dir[0] ? "/" : "", dir, sub) >= sizeof(path) ||
-	    !(d = opendir(path)))
+			     dir[0] ? "/" : "", dir, sub) >= sizeof(path)) {
+		l->unfollowed = true;
 		return 0;
+	}
+	if (!(d = opendir(path))) {
+		l->unfollowed |= errno == EACCES;
+		return 0;
+	}
 	while (!ret && (e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
-		    (size_t)snprintf(name, sizeof(name), "%s/%s", sub,
-				     e->d_name) >= sizeof(name))
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
+		if ((size_t)snprintf(name, sizeof(name), "%s/%s", sub,
+				     e->d_name) >= sizeof(name)) {
+			l->unfollowed = true;
+			continue;
+		}
 		if (e->d_type == DT_LNK || e->d_type == DT_UNKNOWN)
 			ret = link_at(l, project, dir, name);
 		if (!ret && (e->d_type == DT_DIR || e->d_type == DT_UNKNOWN))
@@ -218,12 +261,12 @@ const struct ltd_linked *ltd_review_linked(const char *project, int project_fd)
 	return cached;
 }
 
-/* @a is @b or lies in it. */
+/* @a is @b or lies in it ("" is the project: everything lies in it). */
 static bool under(const char *a, const char *b)
 {
 	size_t n = strlen(b);
 
-	return !strncmp(a, b, n) && (a[n] == '/' || !a[n]);
+	return !n || (!strncmp(a, b, n) && (a[n] == '/' || !a[n]));
 }
 
 const struct ltd_linked_one *ltd_linked_find(const struct ltd_linked *l,

@@ -14,7 +14,7 @@
 #include "review/changes.h"
 
 struct ltd_linked_one {
-	char *to;   /* relative to the project */
+	char *to;   /* relative to the project ("" the project itself) */
 	char *dir;  /* the link's directory, relative ("" the top) */
 	char *name; /* the link, from there: ".claude", ".claude/commands" */
 	/* A link met on the way there (`shared/cc` -> `../vendor/cc`): what
@@ -30,6 +30,10 @@ struct ltd_linked {
 	size_t n_dirs;
 	char *unread; /* protect/agentlinks.h's */
 	bool past_limit;
+	/* A link could not be followed to its end (longer than a path may
+	 * be, a directory on the way that cannot be read): it may lead
+	 * anywhere. */
+	bool unfollowed;
 };
 
 /*

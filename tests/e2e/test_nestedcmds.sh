@@ -75,7 +75,7 @@ grep -q hooks "$NC/shared/cc/settings.json" &&
 	fail "... apply holds the settings back" "$OUT" ||
 	pass "... apply holds the settings back"
 expect_out "... naming the link" \
-	"shared/cc/settings\.json.*held back: where packages/web/\.claude, a link of yours, leads"
+	"shared/cc/settings\.json.*held back: where packages/web/\.claude, a link in the project, leads"
 grep -q more "$NC/shared/notes.md" &&
 	pass "... and lands the rest" || fail "... and lands the rest" "$OUT"
 expect_no_out "... another user's directory it cannot read is not said" "cannot read"
@@ -87,7 +87,7 @@ as_user chmod 000 "$NC/locked"
 OUT=$(cd "$NC" && as_user "$LTD" run --network none --review nc3 -- sh -c 'echo x > shared/new.md' 2>&1)
 OUT=$(cd "$NC" && as_user "$LTD" review nc3 2>&1)
 expect_out "a directory of the user's that cannot be read is said, named" \
-	"cannot read project directory locked \(yours\)"
+	"cannot read project directory locked to look for .*every change is held back"
 as_user chmod 755 "$NC/locked"
 (cd "$NC" && as_user "$LTD" discard nc3 >/dev/null 2>&1)
 as_user rm -rf "$NC"

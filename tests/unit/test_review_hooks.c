@@ -201,10 +201,11 @@ Test(review_hooks, what_a_users_nested_claude_link_leads_to_is_held)
 	cr_assert(HELD("shared/cc/settings.json"));
 	cr_assert(HELD("shared/cc/commands/a.md"));
 	cr_assert_not(HELD("shared/doc.md"));
-	cr_assert_str_eq(must_get("shared/cc/settings.json")->why,
-			 "where sub/.claude, a link of yours, leads: Claude "
-			 "Code started in sub on the host takes its settings, "
-			 "hooks, commands and agents from there");
+	cr_assert_str_eq(
+		must_get("shared/cc/settings.json")->why,
+		"where sub/.claude, a link in the project, leads: Claude "
+		"Code started in sub on the host takes its settings, "
+		"hooks, commands and agents from there");
 }
 
 /* The new user's review of 0167: a link whose target is not there yet
@@ -328,4 +329,77 @@ Test(review_hooks, a_partial_search_holds_every_change)
 	cr_assert(HELD("notes.md"));
 	cr_assert_not_null(strstr(must_get("notes.md")->why,
 				  "could not be searched whole"));
+}
+
+/* The second attacker's review of 0167: ".." after a directory the link
+ * names (`../build/../shared/cc`) resolved as text while the command
+ * replaced `build` with a link; a link to the project itself held
+ * nothing; a chain longer than the resolver's buffers was dropped
+ * silently; a link's name reached the terminal raw. */
+Test(review_hooks, dotdot_after_a_directory_is_on_the_way)
+{
+	char path[512];
+
+	fx_mkdirs(pr, "build/x");
+	put_p(pr, "shared/cc/settings.json", "{}\n");
+	fx_mkdirs(pr, "web/x");
+	fx_path(path, sizeof(path), pr, "web/.claude");
+	cr_assert_eq(symlink("../build/../shared/cc", path), 0);
+	fx_path(path, sizeof(path), up, "build");
+	cr_assert_eq(symlink("x/y", path), 0);
+	put_p(up, "x/y/z", "");
+	read_and_hold();
+	cr_assert(HELD("build"), "a directory .. passes through, replaced");
+	cr_assert_not(HELD("x/y/z"));
+}
+
+Test(review_hooks, a_link_to_the_project_holds_all_of_it)
+{
+	char path[512];
+
+	fx_mkdirs(pr, "top/x");
+	fx_path(path, sizeof(path), pr, "top/.claude");
+	cr_assert_eq(symlink("..", path), 0);
+	put_p(up, "x/y/z", "");
+	read_and_hold();
+	cr_assert(HELD("x/y/z"), "a link to the project: all of it");
+}
+
+/* Each link's text names the next link first, then 1,500 "./": what is
+ * left to follow grows past the resolver's room (the kernel follows it). */
+Test(review_hooks, a_chain_too_long_to_follow_holds_every_change)
+{
+	static const char *const chain[][2] = {
+		{"l1", "l2"}, {"l2", "l3"}, {"l3", "cc"}};
+	char path[512], text[3100];
+
+	fx_mkdirs(pr, "web/x");
+	fx_path(path, sizeof(path), pr, "web/.claude");
+	cr_assert_eq(symlink("../l1", path), 0);
+	for (size_t k = 0; k < 3; k++) {
+		snprintf(text, sizeof(text), "%s", chain[k][1]);
+		for (int i = 0; i < 1500; i++)
+			strcat(text, "/.");
+		fx_path(path, sizeof(path), pr, chain[k][0]);
+		cr_assert_eq(symlink(text, path), 0);
+	}
+	put_p(up, "cc/settings.json", "{\"hooks\":{}}\n");
+	put_p(up, "notes.md", "fine\n");
+	read_and_hold();
+	cr_assert(HELD("cc/settings.json"));
+	cr_assert(HELD("notes.md"), "what the link leads to is not known");
+}
+
+Test(review_hooks, a_links_name_is_shown_safely)
+{
+	char path[512];
+
+	fx_mkdirs(pr, "e/.claude/x");
+	fx_path(path, sizeof(path), pr, "e/.claude/\033[2Kx");
+	cr_assert_eq(symlink("../../tgt", path), 0);
+	put_p(up, "tgt/f", "x\n");
+	read_and_hold();
+	cr_assert(HELD("tgt/f"));
+	cr_assert_null(strchr(must_get("tgt/f")->why, '\033'), "%s",
+		       must_get("tgt/f")->why);
 }
