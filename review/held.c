@@ -356,7 +356,14 @@ static void hold_linked(struct ltd_change *x, const struct ltd_linked_one *one)
 	if (x->flags & (LTD_CHF_REFUSED | LTD_CHF_HELD))
 		return;
 	f = open_memstream(&why, &len);
-	if (f) {
+	if (f && !strcmp(one->dir, HOME_DIR)) {
+		fputs(one->way ? "on the way where ~/" : "where ~/", f);
+		ltd_fput_shown(f, one->name);
+		fputs(", a link in your home, leads: Claude Code on the host "
+		      "takes its settings, hooks, commands and agents from "
+		      "there wherever it starts",
+		      f);
+	} else if (f) {
 		fputs(one->way ? "on the way where " : "where ", f);
 		ltd_fput_shown(f, one->dir);
 		fputs(one->dir[0] ? "/" : "", f);
@@ -367,6 +374,8 @@ static void hold_linked(struct ltd_change *x, const struct ltd_linked_one *one)
 		fputs(" on the host takes its settings, hooks, commands and "
 		      "agents from there",
 		      f);
+	}
+	if (f) {
 		if (fclose(f) != 0) {
 			free(why);
 			why = NULL;

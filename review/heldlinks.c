@@ -60,7 +60,13 @@ static int push(struct follow *f, const char *abs, bool way)
 {
 	const char *rel = in_project(f, abs);
 	struct ltd_linked_one *one;
+	size_t n = strlen(abs);
 
+	/* A target above the project holds it (a project named `agents`
+	 * below a directory a .claude links to): all of it. */
+	if (!rel && !way && !strncmp(f->project, abs, n) &&
+	    (f->project[n] == '/' || (n == 1 && abs[0] == '/')))
+		rel = "";
 	if (!rel)
 		return 0;
 	one = ltd_vec_push(&f->l->v, f->l->n);
@@ -161,7 +167,8 @@ static int follow(struct follow *f, const char *path)
 	return ret ? ret : push(f, cur[0] ? cur : "/", false);
 }
 
-/* @name in @dir (relative) of the project, when it is a link: followed. */
+/* @name in @dir of the project (relative; HOME_DIR: the user's home),
+ * when it is a link: followed. */
 static int link_at(struct ltd_linked *l, const char *project, const char *dir,
 		   const char *name)
 {
@@ -170,11 +177,17 @@ static int link_at(struct ltd_linked *l, const char *project, const char *dir,
 			   .plen = strlen(project),
 			   .dir = dir,
 			   .name = name};
+	const char *home = getenv("HOME");
+	bool in_home = !strcmp(dir, HOME_DIR);
 	char path[PATH_MAX];
 	struct stat st;
 
-	if ((size_t)snprintf(path, sizeof(path), "%s%s%s/%s", project,
-			     dir[0] ? "/" : "", dir, name) >= sizeof(path))
+	if (in_home && (!home || home[0] != '/'))
+		return 0;
+	if ((size_t)snprintf(path, sizeof(path), "%s%s%s/%s",
+			     in_home ? home : project,
+			     dir[0] && !in_home ? "/" : "", in_home ? "" : dir,
+			     name) >= sizeof(path))
 		return unfollowed(&f);
 	if (lstat(path, &st) < 0)
 		return errno == EACCES ? unfollowed(&f) : 0;
@@ -214,9 +227,43 @@ static int claude_links(struct ltd_linked *l, const char *project,
 		}
 		if (e->d_type == DT_LNK || e->d_type == DT_UNKNOWN)
 			ret = link_at(l, project, dir, name);
-		if (!ret && (e->d_type == DT_DIR || e->d_type == DT_UNKNOWN))
+		/* Into a linked directory too (opendir follows it): the links
+		 * in a linked commands/ are the .claude's as well. */
+		if (!ret && e->d_type != DT_REG &&
+		    strcmp(e->d_name, "node_modules") &&
+		    strcmp(e->d_name, ".git"))
 			ret = claude_links(l, project, dir, name, depth + 1);
 	}
+	closedir(d);
+	return ret;
+}
+
+/*
+ * The user's own Claude Code configuration linked into the project (a
+ * dotfiles repository, or a shared configuration reviewed as the
+ * project): ~/.claude, what lies right in it, ~/.claude.json (its MCP
+ * servers).  Claude Code takes them wherever it starts.
+ */
+static int home_links(struct ltd_linked *l, const char *project)
+{
+	const char *home = getenv("HOME");
+	char path[PATH_MAX], name[NAME_MAX + 16];
+	struct dirent *e;
+	int ret = link_at(l, project, HOME_DIR, ".claude");
+	DIR *d;
+
+	if (!ret)
+		ret = link_at(l, project, HOME_DIR, ".claude.json");
+	if (ret || !home || home[0] != '/' ||
+	    (size_t)snprintf(path, sizeof(path), "%s/.claude", home) >=
+		    sizeof(path) ||
+	    !(d = opendir(path)))
+		return ret;
+	while (!ret && (e = readdir(d)))
+		if (e->d_type == DT_LNK &&
+		    (size_t)snprintf(name, sizeof(name), ".claude/%s",
+				     e->d_name) < sizeof(name))
+			ret = link_at(l, project, HOME_DIR, name);
 	closedir(d);
 	return ret;
 }
@@ -243,6 +290,8 @@ static struct ltd_linked *find(const char *project, int project_fd)
 			ret = claude_links(l, project, l->dirs[i], ".claude",
 					   0);
 	}
+	if (!ret)
+		ret = home_links(l, project);
 	return ret ? NULL : l;
 }
 

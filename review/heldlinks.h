@@ -13,9 +13,12 @@
 
 #include "review/changes.h"
 
+#define HOME_DIR "~"
+
 struct ltd_linked_one {
 	char *to;   /* relative to the project ("" the project itself) */
-	char *dir;  /* the link's directory, relative ("" the top) */
+	char *dir;  /* the link's directory, relative ("" the top;
+		     * HOME_DIR: the user's home) */
 	char *name; /* the link, from there: ".claude", ".claude/commands" */
 	/* A link met on the way there (`shared/cc` -> `../vendor/cc`): what
 	 * replaces or removes it, or something above it, changes where the
