@@ -49,10 +49,15 @@ static bool holds_link(const struct follow *f, const char *abs)
 	       (!strncmp(f->dir, rel, n) && (f->dir[n] == '/' || !f->dir[n]));
 }
 
-/* The link cannot be followed to its end: it may lead anywhere. */
+/* The link cannot be followed to its end: it may lead anywhere.  But for
+ * the user's home's (~/.claude/x to a directory they cannot read): one of
+ * them that reached the project would have been followed into it, which
+ * the user can read, and a review of any project would otherwise be held
+ * back whole for it. */
 static int unfollowed(struct follow *f)
 {
-	f->l->unfollowed = true;
+	if (strcmp(f->dir, HOME_DIR))
+		f->l->unfollowed = true;
 	return 0;
 }
 

@@ -459,3 +459,29 @@ Test(review_hooks, the_users_own_claude_linked_into_the_project_is_held)
 		       "~/.claude/settings.json, a link in your home"),
 		"%s", must_get("claude/settings.json")->why);
 }
+
+/* A link of the home's that cannot be followed (here: a chain longer than
+ * the resolver's room, outside the project) does not hold a review of
+ * every project back. */
+Test(review_hooks, a_homes_link_not_followed_holds_nothing)
+{
+	static const char *const chain[] = {"l2", "l3", "cc"};
+	char home[300], path[512], text[3100];
+
+	snprintf(home, sizeof(home), "%s/home", dir);
+	cr_assert_eq(mkdir(home, 0700), 0);
+	cr_assert_eq(setenv("HOME", home, 1), 0);
+	fx_mkdirs(home, ".claude/x");
+	fx_path(path, sizeof(path), home, ".claude/skills");
+	cr_assert_eq(symlink("../l1", path), 0);
+	for (size_t k = 0; k < 3; k++) {
+		snprintf(text, sizeof(text), "%s", chain[k]);
+		for (int i = 0; i < 1500; i++)
+			strcat(text, "/.");
+		snprintf(path, sizeof(path), "%s/l%zu", home, k + 1);
+		cr_assert_eq(symlink(text, path), 0);
+	}
+	put_p(up, "notes.md", "fine\n");
+	read_and_hold();
+	cr_assert_not(HELD("notes.md"));
+}
