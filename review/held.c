@@ -19,11 +19,11 @@
 #include "common/base.h"
 #include "common/cleanup.h"
 #include "common/text.h"
+#include "protect/agentlinks.h"
 #include "protect/agentprotect.h"
 #include "protect/hostrun.h"
 #include "protect/repos.h"
 #include "review/fs.h"
-#include "protect/agentlinks.h"
 #include "review/heldcmds.h"
 #include "review/heldlinks.h"
 
@@ -430,7 +430,6 @@ static int hold_nested_cmds(struct ltd_changes *c, const char *project,
 	struct ltd_named n;
 	int ret =
 		links ? ltd_review_nested_cmds(c, project, links, &n) : -ENOMEM;
-
 	bool unsearched = links && (links->unread || links->past_limit ||
 				    links->unfollowed);
 

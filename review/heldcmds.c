@@ -137,10 +137,11 @@ int ltd_review_nested_cmds(const struct ltd_changes *c, const char *project,
 	*out = (struct ltd_named){0};
 	if (set.home && set.home[0] != '/')
 		set.home = NULL;
-	/* The directories of the changes, and those with a link of the
-	 * user's on the way to their settings (read where it leads). */
+	/* The directories of the changes, and those with a .claude or an
+	 * .mcp.json of their own (read through a user's link). */
 	for (size_t i = 0; !ret && links && i < links->n_dirs; i++)
 		ret = ltd_strv_push(&dirs, &n, links->dirs[i]);
+	sort_unique(dirs, &n); /* each read once */
 	for (size_t i = 0; !ret && i < n; i++)
 		for (size_t f = 0;
 		     f < sizeof(settings_files) / sizeof(*settings_files) &&

@@ -17,7 +17,7 @@
 #include "protect/agentlinks.h"
 
 #define MAX_HOPS	 40 /* links followed on one path, as the kernel */
-#define MAX_CLAUDE_DEPTH 8  /* directories looked into in a .claude */
+#define MAX_CLAUDE_DEPTH 16 /* directories looked into in a .claude */
 
 struct follow {
 	struct ltd_linked *l;

@@ -365,24 +365,31 @@ Test(review_hooks, a_link_to_the_project_holds_all_of_it)
 	cr_assert(HELD("x/y/z"), "a link to the project: all of it");
 }
 
-/* Each link's text names the next link first, then 1,500 "./": what is
- * left to follow grows past the resolver's room (the kernel follows it). */
+/* Links @names[0] -> @names[1] -> ... in @root, each text the next name
+ * followed by 1,500 "/.": what is left to follow grows past the review's
+ * resolver's room (the kernel follows it). */
+static void long_chain(const char *root, const char *const *names, size_t n)
+{
+	char path[512], text[3100];
+
+	for (size_t k = 0; k + 1 < n; k++) {
+		snprintf(text, sizeof(text), "%s", names[k + 1]);
+		for (int i = 0; i < 1500; i++)
+			strcat(text, "/.");
+		fx_path(path, sizeof(path), root, names[k]);
+		cr_assert_eq(symlink(text, path), 0);
+	}
+}
+
 Test(review_hooks, a_chain_too_long_to_follow_holds_every_change)
 {
-	static const char *const chain[][2] = {
-		{"l1", "l2"}, {"l2", "l3"}, {"l3", "cc"}};
-	char path[512], text[3100];
+	static const char *const chain[] = {"l1", "l2", "l3", "cc"};
+	char path[512];
 
 	fx_mkdirs(pr, "web/x");
 	fx_path(path, sizeof(path), pr, "web/.claude");
 	cr_assert_eq(symlink("../l1", path), 0);
-	for (size_t k = 0; k < 3; k++) {
-		snprintf(text, sizeof(text), "%s", chain[k][1]);
-		for (int i = 0; i < 1500; i++)
-			strcat(text, "/.");
-		fx_path(path, sizeof(path), pr, chain[k][0]);
-		cr_assert_eq(symlink(text, path), 0);
-	}
+	long_chain(pr, chain, 4);
 	put_p(up, "cc/settings.json", "{\"hooks\":{}}\n");
 	put_p(up, "notes.md", "fine\n");
 	read_and_hold();
@@ -465,8 +472,8 @@ Test(review_hooks, the_users_own_claude_linked_into_the_project_is_held)
  * every project back. */
 Test(review_hooks, a_homes_link_not_followed_holds_nothing)
 {
-	static const char *const chain[] = {"l2", "l3", "cc"};
-	char home[300], path[512], text[3100];
+	static const char *const chain[] = {"l1", "l2", "l3", "cc"};
+	char home[300], path[512];
 
 	snprintf(home, sizeof(home), "%s/home", dir);
 	cr_assert_eq(mkdir(home, 0700), 0);
@@ -474,13 +481,7 @@ Test(review_hooks, a_homes_link_not_followed_holds_nothing)
 	fx_mkdirs(home, ".claude/x");
 	fx_path(path, sizeof(path), home, ".claude/skills");
 	cr_assert_eq(symlink("../l1", path), 0);
-	for (size_t k = 0; k < 3; k++) {
-		snprintf(text, sizeof(text), "%s", chain[k]);
-		for (int i = 0; i < 1500; i++)
-			strcat(text, "/.");
-		snprintf(path, sizeof(path), "%s/l%zu", home, k + 1);
-		cr_assert_eq(symlink(text, path), 0);
-	}
+	long_chain(home, chain, 4);
 	put_p(up, "notes.md", "fine\n");
 	read_and_hold();
 	cr_assert_not(HELD("notes.md"));
